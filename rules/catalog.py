@@ -1,0 +1,481 @@
+"""Reference data of the rulebook, read once from ``rules/data/*.json``.
+
+Every number taken from a rulebook table lives in those files; the engine and the
+web app both read them through :func:`catalog`, so nothing is typed twice.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+DATA_DIR = Path(__file__).with_name("data")
+
+_PARENTHESISED = re.compile(r"\s*\([^)]*\)")
+
+
+def match_key(text: str) -> str:
+    """Key used to match user-typed names: case, spacing and explanations ignored."""
+    return " ".join(_PARENTHESISED.sub("", text).lower().split())
+
+
+def _plain_key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+@dataclass(frozen=True, slots=True)
+class SpecialtyDef:
+    name: str
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class SkillDef:
+    name: str
+    kind: str  # "plain", "cascade" or "spec"
+    group: str
+    open: bool
+    cascades: tuple[str, ...]
+    cascade_labels: tuple[str, ...]
+    specialties: tuple[SpecialtyDef, ...]
+    suggested: tuple[str, ...]
+    automatic: str | None
+    cascade_names: frozenset[str]
+    specialty_names: frozenset[str]
+    _cascade_index: MappingProxyType
+    _specialty_index: MappingProxyType
+
+    @property
+    def is_cascade(self) -> bool:
+        return self.kind == "cascade"
+
+    @property
+    def is_spec(self) -> bool:
+        return self.kind == "spec"
+
+    def find_cascade(self, text: str) -> str | None:
+        """The catalog spelling of a cascade of a fixed list, or None."""
+        return _lookup_with_plural(self._cascade_index, text)
+
+    def find_specialty(self, text: str) -> str | None:
+        return _lookup_with_plural(self._specialty_index, text)
+
+
+def _lookup_with_plural(index: MappingProxyType, text: str) -> str | None:
+    for key in (_plain_key(text), match_key(text)):
+        found = index.get(key) or index.get(key + "s")
+        if found is None and key.endswith("s"):
+            found = index.get(key[:-1])
+        if found is not None:
+            return found
+    return None
+
+
+def _index(entries: list[dict[str, Any]]) -> MappingProxyType:
+    index: dict[str, str] = {}
+    for entry in entries:
+        name = entry["name"]
+        for text in (name, entry.get("label", name), *entry.get("aliases", ())):
+            index.setdefault(_plain_key(text), name)
+            index.setdefault(match_key(text), name)
+    return MappingProxyType(index)
+
+
+def _skill(raw: dict[str, Any]) -> SkillDef:
+    cascades = raw.get("cascades", [])
+    specialties = raw.get("specialties", [])
+    return SkillDef(
+        name=raw["name"],
+        kind=raw["kind"],
+        group=raw.get("group", ""),
+        open=bool(raw.get("open", False)),
+        cascades=tuple(c["name"] for c in cascades),
+        cascade_labels=tuple(c.get("label", c["name"]) for c in cascades),
+        specialties=tuple(SpecialtyDef(s["name"], s.get("label", s["name"])) for s in specialties),
+        suggested=tuple(raw.get("suggested", ())),
+        automatic=raw.get("automatic"),
+        cascade_names=frozenset(c["name"] for c in cascades),
+        specialty_names=frozenset(s["name"] for s in specialties),
+        _cascade_index=_index(cascades),
+        _specialty_index=_index(specialties),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Service:
+    key: str
+    name: str
+    source: str
+    retirement_dm: bool
+    cash: tuple[int, ...]  # credits for table rows 1..7
+    ranks: MappingProxyType  # rank number -> title
+
+    def rank_title(self, rank: int) -> str | None:
+        return self.ranks.get(rank)
+
+
+@dataclass(frozen=True, slots=True)
+class SpeciesTrait:
+    type: str
+    level: str
+    frequency: str
+    name: str
+    control: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SpeciesSkill:
+    skill: str
+    cascade: str | None
+    level: int
+
+
+@dataclass(frozen=True, slots=True)
+class Species:
+    key: str
+    name: str
+    native_language: str
+    native_culture: str
+    attribute_changes: MappingProxyType
+    traits: tuple[SpeciesTrait, ...]
+    skills: tuple[SpeciesSkill, ...]
+    attribute_deltas: tuple[int, ...]  # the changes by attribute position
+
+
+@dataclass(frozen=True, slots=True)
+class EquipmentItem:
+    """One row of an equipment table. ``row`` keeps every figure of the table."""
+
+    table: str  # "armor", "melee", "ranged" or "accessories"
+    name: str
+    tl: int | None
+    cost: int | None
+    weight_kg: float
+    row: MappingProxyType
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (TL {self.tl})" if self.tl is not None else self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The character-creation numbers of ``creation.json`` and ``psionics.json`` as attributes."""
+
+    default_budget: int
+    max_budget: int
+    attribute_average: int
+    points_per_attribute_level: int
+    purchase_min: int
+    purchase_max: int
+    npc_soc_max: int
+    final_min: int
+    points_per_skill_level: int
+    points_per_specialty: int
+    specialty_min_level: int
+    points_per_extra_zero_level: int
+    points_per_rank: int
+    rank_max: int
+    age_base: int
+    years_per_term: int
+    max_mustering_rolls: int
+    die_min: int
+    die_max: int
+    gambling_dm: int
+    gambling_min_level: int
+    retirement_dm: int
+    retirement_terms: int
+    unencumbered_str_multiple: int
+    psi_training: int
+    psi_per_strength: int
+    psi_per_talent: int
+    psi_per_talent_level: int
+    psi_max_base: int
+    psi_max_cap: int
+
+    @classmethod
+    def from_data(cls, creation: dict[str, Any], psionics: dict[str, Any]) -> Limits:
+        attributes, skills, muster = (
+            creation["attributes"],
+            creation["skills"],
+            creation["mustering_out"],
+        )
+        return cls(
+            default_budget=creation["budget"]["pc"],
+            max_budget=creation["budget"]["max"],
+            attribute_average=attributes["average"],
+            points_per_attribute_level=attributes["points_per_level"],
+            purchase_min=attributes["purchase_min"],
+            purchase_max=attributes["purchase_max"],
+            npc_soc_max=attributes["npc_soc_max"],
+            final_min=attributes["final_min"],
+            points_per_skill_level=skills["points_per_level"],
+            points_per_specialty=skills["points_per_specialty"],
+            specialty_min_level=skills["specialty_min_level"],
+            points_per_extra_zero_level=skills["points_per_extra_zero_level"],
+            points_per_rank=creation["rank"]["points_per_rank"],
+            rank_max=creation["rank"]["max"],
+            age_base=creation["age"]["base"],
+            years_per_term=creation["age"]["years_per_term"],
+            max_mustering_rolls=muster["max_rolls"],
+            die_min=muster["die_min"],
+            die_max=muster["die_max"],
+            gambling_dm=muster["gambling_dm"],
+            gambling_min_level=muster["gambling_min_level"],
+            retirement_dm=muster["retirement_dm"],
+            retirement_terms=muster["retirement_terms"],
+            unencumbered_str_multiple=creation["encumbrance"]["unencumbered_str_multiple"],
+            psi_training=psionics["training_points"],
+            psi_per_strength=psionics["points_per_strength"],
+            psi_per_talent=psionics["points_per_talent"],
+            psi_per_talent_level=psionics["points_per_talent_level"],
+            psi_max_base=psionics["max_strength_base"],
+            psi_max_cap=psionics["max_strength_cap"],
+        )
+
+
+class Catalog:
+    """All reference data, loaded once. Attributes are read-only mappings and tuples."""
+
+    def __init__(self, data_dir: Path = DATA_DIR) -> None:
+        def load(name: str) -> Any:
+            with (data_dir / name).open(encoding="utf-8") as handle:
+                return json.load(handle)
+
+        attributes = load("attributes.json")
+        self.attribute_order: tuple[str, ...] = tuple(attributes["order"])
+        self.attribute_groups: MappingProxyType = MappingProxyType(
+            {k: tuple(v) for k, v in attributes["groups"].items()}
+        )
+        self.attribute_names = MappingProxyType(attributes["names"])
+        # Positions of the attributes in UPP order: body, mind, background.
+        self.upp_positions: tuple[int, ...] = tuple(
+            self.attribute_order.index(code)
+            for group in ("body", "mind", "background")
+            for code in attributes["groups"][group]
+        )
+        self.attribute_aliases = MappingProxyType(attributes["aliases"])
+        self.hex_digits: str = attributes["hex_digits"]
+        self._attribute_rows = {row[0]: (row[1], row[2]) for row in attributes["table"]["rows"]}
+        self.attribute_table_top: int = max(self._attribute_rows)
+        beyond = attributes["table"]["beyond_last_row"]
+        self._dm_rises_on_odd = beyond["dm_rises_on"] == "odd"
+        self._dv_rises_on_odd = beyond["dv_rises_on"] == "odd"
+        self.noble_titles = MappingProxyType({row[0]: row[1] for row in attributes["noble_titles"]})
+        self.noble_fiefs = MappingProxyType({row[0]: row[2] for row in attributes["noble_titles"]})
+        derived = attributes["derived"]
+        self.derived_order: tuple[str, ...] = tuple(derived["order"])
+        self.derived_names = MappingProxyType(derived["names"])
+        self.derived_floors = MappingProxyType(derived["floors"])
+        self.derived_floor_values: tuple[int, ...] = tuple(
+            derived["floors"][code] for code in self.derived_order
+        )
+
+        creation = load("creation.json")
+        self.creation = _freeze(creation)
+        self._level_rows: tuple[tuple[int, int, str], ...] = tuple(
+            (*self.dm_dv(level), self.to_hex(level)) for level in range(len(self.hex_digits))
+        )
+        purchase = creation["attributes"]
+        self._pc_maxima = tuple(purchase["purchase_max"] for _ in self.attribute_order)
+        self._npc_maxima = tuple(
+            purchase["npc_soc_max"] if code == "SOC" else purchase["purchase_max"]
+            for code in self.attribute_order
+        )
+
+        traits = load("traits.json")
+        self.perk_types = MappingProxyType(traits["perk_types"])
+        self.flaw_types = MappingProxyType(traits["flaw_types"])
+        self.frequencies = MappingProxyType(traits["frequencies"])
+        self.frequency_aliases = MappingProxyType(traits["frequency_aliases"])
+        self.perk_levels = _freeze(traits["perk_levels"])
+        self.flaw_levels = _freeze(traits["flaw_levels"])
+        self.derived_trait_points = MappingProxyType(traits["derived_points_per_point"])
+        self.example_traits: tuple[MappingProxyType, ...] = tuple(
+            MappingProxyType(t) for t in traits["examples"]
+        )
+
+        psionics = load("psionics.json")
+        self.psionics = _freeze(psionics)
+        self.limits = Limits.from_data(creation, psionics)
+        self.talents: tuple[str, ...] = tuple(self.psionics["talents"])
+        self._talent_index = {t.lower(): t for t in self.talents}
+
+        services = load("services.json")
+        self.cash_table_rows: tuple[int, ...] = tuple(services["cash_table_rows"])
+        # Rolls past the table's last row read that row (rulings: "read at most 7").
+        self.services = MappingProxyType(
+            {
+                key: Service(
+                    key=key,
+                    name=raw["name"],
+                    source=raw["source"],
+                    retirement_dm=raw["retirement_dm"],
+                    cash=tuple(raw["cash"]),
+                    ranks=MappingProxyType({int(r): t for r, t in raw["ranks"].items()}),
+                )
+                for key, raw in services["services"].items()
+            }
+        )
+
+        self.species = MappingProxyType(
+            {
+                key: Species(
+                    key=key,
+                    name=raw["name"],
+                    native_language=raw["native_language"],
+                    native_culture=raw["native_culture"],
+                    attribute_changes=MappingProxyType(raw["attribute_changes"]),
+                    traits=tuple(
+                        SpeciesTrait(
+                            t["type"],
+                            t["level"],
+                            t["frequency"],
+                            t["name"],
+                            t.get("control", t["type"] == "PF"),
+                        )
+                        for t in raw["traits"]
+                    ),
+                    skills=tuple(
+                        SpeciesSkill(s["skill"], s.get("cascade"), s["level"])
+                        for s in raw["skills"]
+                    ),
+                    attribute_deltas=tuple(
+                        raw["attribute_changes"].get(code, 0) for code in self.attribute_order
+                    ),
+                )
+                for key, raw in load("species.json").items()
+            }
+        )
+
+        self.skills: tuple[SkillDef, ...] = tuple(_skill(s) for s in load("skills.json")["skills"])
+        self._skill_index = {_plain_key(s.name): s for s in self.skills}
+        self.automatic_skills: tuple[tuple[str, str], ...] = tuple(
+            (s.name, s.automatic) for s in self.skills if s.automatic
+        )
+
+        equipment = load("equipment.json")
+        items: list[EquipmentItem] = []
+        for table in ("armor", "melee", "ranged", "accessories"):
+            for raw in equipment[table]:
+                if raw.get("natural"):
+                    continue  # hands, claws and the like are part of a body, never bought
+                if "weight_kg" in raw:
+                    weight = float(raw["weight_kg"] or 0)
+                else:
+                    grams = raw.get("weight_g_gravitic", raw.get("weight_g")) or 0
+                    weight = grams / 1000
+                items.append(
+                    EquipmentItem(
+                        table=table,
+                        name=raw["name"],
+                        tl=raw.get("tl"),
+                        cost=raw.get("cost"),
+                        weight_kg=weight,
+                        row=MappingProxyType(raw),
+                    )
+                )
+        self.equipment: tuple[EquipmentItem, ...] = tuple(items)
+        by_name: dict[str, list[EquipmentItem]] = {}
+        for item in items:
+            by_name.setdefault(_plain_key(item.name), []).append(item)
+        self._equipment_index = {k: tuple(v) for k, v in by_name.items()}
+
+    # -- attributes ---------------------------------------------------------------------------
+
+    def dm_dv(self, level: int) -> tuple[int, int]:
+        """DM and DV of an attribute level, including the G+ rule above the table."""
+        row = self._attribute_rows.get(level)
+        if row is not None:
+            return row
+        if level < 0:
+            return self._attribute_rows[0]
+        top = self.attribute_table_top
+        dm, dv = self._attribute_rows[top]
+        odd_levels = (level - top + (top % 2 == 0)) // 2 if level > top else 0
+        even_levels = (level - top) - odd_levels
+        dm += odd_levels if self._dm_rises_on_odd else even_levels
+        dv += odd_levels if self._dv_rises_on_odd else even_levels
+        return dm, dv
+
+    def level_row(self, level: int) -> tuple[int, int, str]:
+        """DM, DV and hex digit of a level (the table, then the G+ rule, precomputed)."""
+        if 0 <= level < len(self._level_rows):
+            return self._level_rows[level]
+        dm, dv = self.dm_dv(level)
+        return dm, dv, self.to_hex(level)
+
+    def purchase_maxima(self, kind: str) -> tuple[int, ...]:
+        """Highest purchasable level per attribute position for a PC or an NPC."""
+        return self._npc_maxima if kind == "npc" else self._pc_maxima
+
+    def to_hex(self, level: int) -> str:
+        if 0 <= level < len(self.hex_digits):
+            return self.hex_digits[level]
+        return str(level)
+
+    def from_hex(self, text: str) -> int | None:
+        """Level of a hex digit (I and O are not digits); None when it is not one."""
+        if len(text) == 1:
+            index = self.hex_digits.find(text.upper())
+            return index if index >= 0 else None
+        return None
+
+    # -- look-ups ------------------------------------------------------------------------------
+
+    def find_skill(self, name: str) -> SkillDef | None:
+        found = self._skill_index.get(name.lower())
+        return found if found is not None else self._skill_index.get(_plain_key(name))
+
+    def find_talent(self, name: str) -> str | None:
+        return self._talent_index.get(name.strip().lower())
+
+    def find_service(self, name: str) -> Service | None:
+        return self.services.get(name.strip().lower())
+
+    def find_species(self, name: str) -> Species | None:
+        return self.species.get(name.strip().lower())
+
+    def equipment_named(self, name: str) -> tuple[EquipmentItem, ...]:
+        found = self._equipment_index.get(name.lower())
+        return found if found is not None else self._equipment_index.get(_plain_key(name), ())
+
+    def noble_title(self, soc: int) -> str | None:
+        return self.noble_titles.get(soc)
+
+    def trait_points(self, trait_type: str, level: str, frequency: str) -> int | None:
+        """Signed points of a trait by the perk cost and flaw value tables, None if off-table."""
+        if trait_type in self.perk_types:
+            row = self.perk_levels.get(level)
+            sign = 1
+        elif trait_type in self.flaw_types:
+            row = self.flaw_levels.get(level)
+            sign = -1
+        else:
+            return None
+        if row is None or frequency not in row["points"]:
+            return None
+        return sign * row["points"][frequency]
+
+    def control_score(self, level: str) -> int | None:
+        row = self.flaw_levels.get(level)
+        return row["control_score"] if row else None
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+@cache
+def catalog() -> Catalog:
+    """The shared catalog, read from disk on first use."""
+    return Catalog()

@@ -1,0 +1,109 @@
+"""``python -m rules check FILE.json [...]``: JSON reports; exit 0 valid, 1 errors, 2 malformed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from .document import MalformedDocument, parse_document
+from .engine import check
+from .report import Report
+from .statblock import stat_block
+
+EXIT_VALID, EXIT_ERRORS, EXIT_MALFORMED = 0, 1, 2
+
+
+def _read(source: str) -> Any:
+    """Decode one document; raises MalformedDocument with a one-line reason."""
+    try:
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            with open(source, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as error:
+        raise MalformedDocument("", f"cannot be read ({error.strerror or error})") from None
+    except UnicodeDecodeError:
+        raise MalformedDocument("", "is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise MalformedDocument(
+            "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    except RecursionError:
+        raise MalformedDocument("", "is nested too deeply to be a character document") from None
+
+
+def text_summary(report: Report) -> str:
+    points = report.points
+    lines = [
+        f"{report.name}: {'valid' if report.valid else 'NOT VALID'}",
+        f"UPP {report.upp}",
+        "Points: "
+        + ", ".join(
+            f"{part} {getattr(points, part)}"
+            for part in ("attributes", "skills", "perks", "flaws", "rank", "psionics", "package")
+        )
+        + f"; total {points.total} of {points.budget}, {points.remaining} remaining",
+        "Derived: " + " ".join(f"{k} {v}" for k, v in report.derived.as_dict().items()),
+        f"Skills: {report.skills.total_used} of {report.skills.total_allowed} levels counted, "
+        f"maximum level {report.skills.max_level}, level-0 skills "
+        f"{report.skills.zero_level_used} of {report.skills.zero_level_free} free",
+    ]
+    if report.problems:
+        lines.append("Problems:")
+        lines.extend(f"  {p.severity}: {p.message} [{p.code} at {p.path}]" for p in report.problems)
+    else:
+        lines.append("No problems.")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    checker = commands.add_parser("check", help="check character documents against the rules")
+    checker.add_argument("files", nargs="+", metavar="FILE", help="JSON documents, or - for stdin")
+    output = checker.add_mutually_exclusive_group()
+    output.add_argument("--text", action="store_true", help="print a human-readable summary")
+    output.add_argument("--stat-block", action="store_true", help="print the stat block")
+    args = parser.parse_args(argv)
+
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8")
+    status = EXIT_VALID
+    outputs: list[Any] = []
+    for source in args.files:
+        label = "<stdin>" if source == "-" else source
+        try:
+            character = parse_document(_read(source))
+        except MalformedDocument as error:
+            where = f"{label}: {error.path}" if error.path else label
+            print(f"{where}: {error.message}", file=sys.stderr)
+            status = EXIT_MALFORMED
+            if len(args.files) > 1 and not (args.text or args.stat_block):
+                outputs.append(
+                    {"file": label, "malformed": f"{error.path}: {error.message}".lstrip(": ")}
+                )
+            continue
+        report = check(character)
+        if not report.valid and status == EXIT_VALID:
+            status = EXIT_ERRORS
+        if args.text:
+            outputs.append(text_summary(report))
+        elif args.stat_block:
+            outputs.append(stat_block(character, report))
+        else:
+            outputs.append(report.as_dict())
+
+    if args.text or args.stat_block:
+        if outputs:
+            print("\n\n".join(outputs))
+    elif len(args.files) == 1:
+        if outputs:
+            print(json.dumps(outputs[0], indent=2, ensure_ascii=False))
+    else:
+        print(json.dumps(outputs, indent=2, ensure_ascii=False))
+    return status

@@ -1,0 +1,846 @@
+"""The rules engine: a character in, a report out, every problem found at once.
+
+``check`` runs on every keystroke of the builder, so it is written to do only arithmetic on
+the character's few dozen values: catalog numbers are read once into ``Catalog.limits``,
+report parts are built with ``_new`` (a NamedTuple without its Python-level constructor), and
+problem messages are composed only when there is a problem.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from .catalog import Catalog, Service, SkillDef, Species, catalog
+from .document import parse_document
+from .model import Character, HouseRules, SkillEntry, TraitEntry
+from .notation import derived_trait_points, format_skill, format_trait
+from .report import (
+    ERROR,
+    WARNING,
+    AttributeValue,
+    Derived,
+    Equipment,
+    EquipmentLine,
+    MusteringOut,
+    MusteringRoll,
+    Points,
+    Problem,
+    PsionicsSummary,
+    Rank,
+    Report,
+    SkillLine,
+    Skills,
+    TraitLine,
+)
+
+_new = tuple.__new__
+
+
+def _plural(count: int, word: str, plural: str | None = None) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {plural or word + 's'}"
+
+
+def _credits(amount: int) -> str:
+    return f"Cr{amount:,}"
+
+
+class _Problems(list):
+    """The problems found so far, in the order the sheet shows them."""
+
+    def error(self, code: str, path: str, message: str) -> None:
+        self.append(_new(Problem, (code, ERROR, path, message)))
+
+    def warning(self, code: str, path: str, message: str) -> None:
+        self.append(_new(Problem, (code, WARNING, path, message)))
+
+
+def check(
+    character: Character,
+    *,
+    house_rules: HouseRules | None = None,
+    cat: Catalog | None = None,
+) -> Report:
+    """Work out everything the rulebook says about ``character``.
+
+    ``house_rules`` are a campaign's settings; when given they replace the document's own.
+    """
+    cat = cat or catalog()
+    lim = cat.limits
+    rules = house_rules or character.house_rules
+    problems = _Problems()
+
+    species = cat.species.get(character.species)
+    if species is None:
+        problems.error(
+            "unknown_species",
+            "species",
+            f"Species {character.species!r} is not in the catalog; known species: "
+            f"{', '.join(s.name for s in cat.species.values())}.",
+        )
+        species = cat.species["human"]
+
+    values, levels, dvs, attribute_points = _attributes(character, species, problems, cat)
+    digits = [values[i][3] for i in cat.upp_positions]
+    upp = f"{''.join(digits[0:3])}-{''.join(digits[3:6])}-{''.join(digits[6:9])}"
+    trait_lines, perks, flaws, derived_bonus = _player_traits(character, problems, cat)
+    derived = _derived(levels, dvs, derived_bonus, cat)
+    skills, skill_points, effective = _skills(character, species, levels, dvs, problems, cat)
+
+    exp_dv = dvs["EXP"]
+    service = cat.services.get(character.service) if character.service else None
+    rank, rank_points = _rank(character, service, exp_dv, rules, problems, cat)
+    if rank.level > 0:
+        trait_lines.append(_rank_trait(rank, rank_points, service))
+    package_points = _package(species, trait_lines, cat)
+
+    if rules.one_trait_per_term:
+        trait_count = len(character.traits) + (rank.level > 0)
+        if trait_count < character.terms:
+            problems.error(
+                "too_few_traits",
+                "traits",
+                f"{_plural(character.terms, 'term')} of service need at least "
+                f"{_plural(character.terms, 'trait')}; the character has {trait_count} "
+                "(perks, flaws and former rank count).",
+            )
+
+    psionics = None
+    psionic_points = 0
+    if character.psionics is not None:
+        psionics = _psionics(character, exp_dv, rules, problems, cat)
+        psionic_points = psionics.points
+
+    span = max(exp_dv, character.terms)
+    age_minimum = lim.age_base + lim.years_per_term * span if span else None
+    age = character.age if character.age is not None else age_minimum
+    if age is not None and age_minimum is not None and age < age_minimum:
+        problems.error(
+            "age_below_minimum",
+            "age",
+            f"Age {age} is below the minimum {age_minimum} ({lim.age_base} + "
+            f"{lim.years_per_term} x {span}, the larger of EXP DV {exp_dv} and "
+            f"{_plural(character.terms, 'term')}).",
+        )
+
+    _check_service(character, service, rules, problems, cat)
+    mustering = _mustering_out(character, service, effective, problems, cat)
+    equipment = _equipment(character, levels["STR"], mustering.credits, derived, problems, cat)
+
+    budget = character.budget
+    if rules.budget is not None and character.kind == "pc":
+        budget = rules.budget
+    total = (
+        attribute_points
+        + skill_points
+        + perks
+        + flaws
+        + rank_points
+        + psionic_points
+        + package_points
+    )
+    points = _new(
+        Points,
+        (attribute_points, skill_points, perks, flaws, rank_points, psionic_points,
+         package_points, total, budget, budget - total),
+    )  # fmt: skip
+    if total > budget:
+        problems.error(
+            "budget_exceeded",
+            "budget",
+            f"{total} points are spent, {total - budget} more than the budget of {budget}.",
+        )
+    elif total < budget:
+        problems.warning(
+            "points_unspent", "budget", f"{budget - total} of {budget} points are unspent."
+        )
+    if character.terms < exp_dv:
+        problems.warning(
+            "terms_below_exp_dv",
+            "terms",
+            f"Only {_plural(character.terms, 'term')} of service for EXP DV {exp_dv}; "
+            f"EXP DV {exp_dv} usually reflects {_plural(exp_dv, 'term')}.",
+        )
+
+    valid = not problems or all(problem[1] != ERROR for problem in problems)
+    soc = levels["SOC"]
+    return _new(
+        Report,
+        (character.name, character.kind, species.key,
+         service.key if service else character.service, character.terms, valid, upp,
+         tuple(values), derived, points, skills, tuple(trait_lines), rank,
+         cat.noble_titles.get(soc), age, age_minimum, psionics, mustering, equipment,
+         tuple(problems)),
+    )  # fmt: skip
+
+
+def _attributes(character: Character, species: Species, problems: _Problems, cat: Catalog):
+    lim = cat.limits
+    average, per_level = lim.attribute_average, lim.points_per_attribute_level
+    lowest, final_min = lim.purchase_min, lim.final_min
+    maxima = cat.purchase_maxima(character.kind)
+    deltas = species.attribute_deltas
+    level_row = cat.level_row
+    values: list[AttributeValue] = []
+    levels: dict[str, int] = {}
+    dvs: dict[str, int] = {}
+    points = 0
+    for position, (code, purchased) in enumerate(
+        zip(cat.attribute_order, character.attributes, strict=True)
+    ):
+        cost = (purchased - average) * per_level
+        points += cost
+        final = purchased + deltas[position]
+        if purchased < lowest or purchased > maxima[position] or final < final_min:
+            _attribute_range_problem(
+                character, species, code, purchased, final, position, problems, cat
+            )
+        dm, dv, digit = level_row(final)
+        levels[code] = final
+        dvs[code] = dv
+        values.append(_new(AttributeValue, (code, purchased, final, digit, dm, dv, cost)))
+    return values, levels, dvs, points
+
+
+def _attribute_range_problem(character, species, code, purchased, final, position, problems, cat):
+    lim = cat.limits
+    highest = cat.purchase_maxima(character.kind)[position]
+    if not lim.purchase_min <= purchased <= highest:
+        npc_only = code == "SOC" and highest < purchased <= lim.npc_soc_max
+        problems.error(
+            "attribute_out_of_range",
+            f"attributes.{code}",
+            f"{code} {purchased} is outside the purchasable range {lim.purchase_min}-{highest}"
+            + (f" (SOC up to {lim.npc_soc_max} is for NPCs only)." if npc_only else "."),
+        )
+    else:
+        problems.error(
+            "attribute_out_of_range",
+            f"attributes.{code}",
+            f"{code} {purchased} becomes {final} after the {species.name} package "
+            f"({species.attribute_deltas[position]:+d}); the final level must be at least "
+            f"{lim.final_min}.",
+        )
+
+
+def _derived(levels: dict[str, int], dvs: dict[str, int], bonus: dict[str, int], cat: Catalog):
+    """DEF INI MOV TGH LIF WND from the DVs (LIF from the levels), plus traits, at their floors."""
+    str_dv, dex_dv, end_dv, awa_dv = dvs["STR"], dvs["DEX"], dvs["END"], dvs["AWA"]
+    body = (str_dv + end_dv) // 2
+    base = (
+        dex_dv,
+        (dex_dv + awa_dv) // 2,
+        dex_dv + body,
+        body,
+        levels["STR"] + levels["END"] + levels["DEX"],
+        str_dv + end_dv,
+    )
+    if not bonus:
+        values = base
+    else:
+        values = tuple(
+            value + bonus.get(code, 0) for code, value in zip(cat.derived_order, base, strict=True)
+        )
+    floors = cat.derived_floor_values
+    return _new(Derived, tuple(max(v, f) for v, f in zip(values, floors, strict=True)))
+
+
+def _player_traits(character: Character, problems: _Problems, cat: Catalog):
+    lines: list[TraitLine] = []
+    perks = flaws = 0
+    bonus: dict[str, int] = {}
+    flaw_types = cat.flaw_types
+    for index, trait in enumerate(character.traits):
+        points = _trait_points(trait, index, problems, cat)
+        is_flaw = trait.type in flaw_types
+        if points is None:
+            lines.append(
+                _new(TraitLine, ("[invalid]", trait.name, 0, trait.type, "player", None, False))
+            )
+            continue
+        if is_flaw:
+            flaws += points
+        else:
+            perks += points
+        for code, amount in trait.derived:
+            bonus[code] = bonus.get(code, 0) + amount
+        score = (
+            cat.control_score(trait.level)
+            if is_flaw and trait.control and not trait.derived
+            else None
+        )
+        notation = format_trait(trait, points, cat=cat)
+        lines.append(
+            _new(TraitLine, (notation, trait.name, points, trait.type, "player", score, True))
+        )
+    return lines, perks, flaws, bonus
+
+
+def _trait_points(trait: TraitEntry, index: int, problems: _Problems, cat: Catalog) -> int | None:
+    """Signed points of a trait, or None (with a trait_invalid problem) when off the tables."""
+    if not trait.derived:
+        points = cat.trait_points(trait.type, trait.level, trait.frequency)
+        if points is not None:
+            return points
+    path = f"traits[{index}]"
+    is_perk = trait.type in cat.perk_types
+    if not is_perk and trait.type not in cat.flaw_types:
+        known = ", ".join((*cat.perk_types, *cat.flaw_types))
+        problems.error(
+            "trait_invalid",
+            f"{path}.type",
+            f"Trait {trait.name!r} has type {trait.type!r}; use one of {known}.",
+        )
+        return None
+    kind = "perk" if is_perk else "flaw"
+    if trait.derived:
+        if trait.level is not None or trait.frequency is not None:
+            problems.error(
+                "trait_invalid",
+                path,
+                f"Trait {trait.name!r} gives both a level and frequency and derived-attribute "
+                "changes; a trait has one or the other.",
+            )
+            return None
+        points = derived_trait_points(trait, cat=cat)
+        if points is None:
+            direction = "raise (positive numbers)" if is_perk else "lower (negative numbers)"
+            changes = ", ".join(f"{code} by {amount:+d}" for code, amount in trait.derived)
+            problems.error(
+                "trait_invalid",
+                f"{path}.derived",
+                f"Trait {trait.name!r} changes {changes}; a {kind} must {direction} only "
+                f"{', '.join(cat.derived_trait_points)}.",
+            )
+        return points
+    levels = cat.perk_levels if is_perk else cat.flaw_levels
+    if trait.level not in levels:
+        problems.error(
+            "trait_invalid",
+            f"{path}.level",
+            f"Trait {trait.name!r} ({trait.type}) has level {trait.level!r}; a {kind} takes "
+            f"level {', '.join(levels)}.",
+        )
+    else:
+        problems.error(
+            "trait_invalid",
+            f"{path}.frequency",
+            f"Trait {trait.name!r} has frequency {trait.frequency!r}; use R (rare), S (seldom) "
+            "or O (often).",
+        )
+    return None
+
+
+def _rank(character, service, exp_dv, rules: HouseRules, problems: _Problems, cat: Catalog):
+    lim = cat.limits
+    level = character.rank
+    if not 0 <= level <= lim.rank_max:
+        problems.error(
+            "rank_out_of_range", "rank", f"Former rank {level} is outside 0-{lim.rank_max}."
+        )
+    else:
+        if level > character.terms:
+            problems.error(
+                "rank_exceeds_terms",
+                "rank",
+                f"Former rank {level} needs at least {_plural(level, 'term')} of service; "
+                f"the character served {character.terms}.",
+            )
+        if level > exp_dv:
+            problems.error(
+                "rank_exceeds_exp_dv", "rank", f"Former rank {level} is above EXP DV {exp_dv}."
+            )
+        if rules.max_former_rank is not None and level > rules.max_former_rank:
+            problems.error(
+                "rank_above_campaign_max",
+                "rank",
+                f"Former rank {level} is above this campaign's highest former rank "
+                f"{rules.max_former_rank}.",
+            )
+    title = service.ranks.get(level) if service is not None and level > 0 else None
+    return _new(Rank, (level, title)), max(level, 0) * lim.points_per_rank
+
+
+def _rank_trait(rank: Rank, points: int, service: Service | None) -> TraitLine:
+    label = f"Former rank {rank.level}"
+    if rank.title:
+        label += f" ({rank.title}, {service.name})"
+    elif service is not None:
+        label += f" ({service.name})"
+    return _new(
+        TraitLine, (f"[Rank-{rank.level} {points}]", label, points, "rank", "rank", None, True)
+    )
+
+
+def _package(species: Species, trait_lines: list[TraitLine], cat: Catalog) -> int:
+    """Adds the species package's traits to the sheet and returns the package's points."""
+    lim = cat.limits
+    points = sum(species.attribute_changes.values()) * lim.points_per_attribute_level
+    for line in _package_trait_lines(cat, species.key):
+        trait_lines.append(line)
+        points += line.points
+    return points + sum(s.level for s in species.skills) * lim.points_per_skill_level
+
+
+@cache
+def _package_trait_lines(cat: Catalog, species_key: str) -> tuple[TraitLine, ...]:
+    lines = []
+    for package_trait in cat.species[species_key].traits:
+        trait = TraitEntry(
+            type=package_trait.type,
+            name=package_trait.name,
+            level=package_trait.level,
+            frequency=package_trait.frequency,
+            control=package_trait.control,
+        )
+        points = cat.trait_points(trait.type, trait.level, trait.frequency)
+        score = cat.control_score(trait.level) if trait.control else None
+        notation = format_trait(trait, points, cat=cat)
+        lines.append(TraitLine(notation, trait.name, points, trait.type, "package", score, True))
+    return tuple(lines)
+
+
+def _automatic_skills(character: Character, species: Species, dvs, max_level: int, cat: Catalog):
+    """Skills had without buying: (skill, cascade) lower-cased -> (name, cascade, level, source)."""
+    found: dict[tuple[str, str], tuple[str, str, int, str]] = {}
+
+    def grant(skill: str, cascade: str | None, level: int, source: str) -> None:
+        if not cascade:
+            return
+        key = (skill.lower(), cascade.lower())
+        level = min(level, max_level)
+        previous = found.get(key)
+        if previous is None or previous[2] < level:
+            found[key] = (skill, cascade, level, source)
+
+    for skill, grounds in cat.automatic_skills:
+        if grounds == "homeworld":
+            grant(skill, character.homeworld, dvs["INT"], "automatic")
+        elif grounds == "native_language":
+            language = character.native_language or species.native_language
+            grant(skill, language, dvs["EDU"], "automatic")
+        elif grounds == "native_culture":
+            culture = character.native_culture or species.native_culture
+            grant(skill, culture, dvs["INT"], "automatic")
+    for package_skill in species.skills:
+        grant(package_skill.skill, package_skill.cascade, package_skill.level, "package")
+    return found
+
+
+def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
+    lim = cat.limits
+    per_level = lim.points_per_skill_level
+    per_specialty = lim.points_per_specialty
+    edu_dv, exp_dv = dvs["EDU"], dvs["EXP"]
+    max_level = edu_dv if edu_dv > exp_dv else exp_dv
+    total_allowed = levels["EDU"] + levels["EXP"]
+    automatic = _automatic_skills(character, species, dvs, max_level, cat)
+    used_automatic: set[tuple[str, str]] = set()
+    seen: dict[tuple[str, str], int] = {}
+    effective: dict[str, int] = {}
+    lines: list[SkillLine] = []
+    points = total_used = zero_used = 0
+
+    find_skill = cat.find_skill
+    for index, entry in enumerate(character.skills):
+        level = entry.level
+        definition = find_skill(entry.skill)
+        if definition is None:
+            problems.error(
+                "unknown_skill",
+                f"skills[{index}].skill",
+                f"Skill {entry.skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
+            )
+        elif (entry.cascade or entry.specialties or definition.kind == "cascade") and not (
+            _plainly_fine(entry, definition, cat)
+        ):
+            _check_cascade_and_specialties(entry, index, definition, problems, cat)
+        key = (entry.skill.lower(), entry.cascade.lower() if entry.cascade else "")
+        if key in seen:
+            problems.error(
+                "duplicate_skill",
+                f"skills[{index}]",
+                f"{format_skill(entry.skill, level, entry.cascade)} is listed twice (also as "
+                f"skill {seen[key] + 1}); list each skill once.",
+            )
+        else:
+            seen[key] = index
+        specialty_points = len(entry.specialties) * per_specialty
+        points += specialty_points
+        if level < 0:
+            problems.error(
+                "skill_level_out_of_range",
+                f"skills[{index}].level",
+                f"{entry.skill} has level {level}; skill levels start at 0.",
+            )
+            line = (format_skill(entry.skill, level, entry.cascade), entry.skill, entry.cascade,
+                    level, entry.specialties, specialty_points, 0, False, 0, "player")  # fmt: skip
+            lines.append(_new(SkillLine, line))
+            continue
+        granted = automatic.get(key)
+        if granted is not None:
+            used_automatic.add(key)
+            free = granted[2]
+            bought = level - free if level > free else 0
+            if free > level:
+                level = free
+            source = granted[3]
+        else:
+            free = 0
+            bought = level
+            source = "player"
+            if level == 0:
+                zero_used += 1
+        if entry.level > max_level and entry.level > free:
+            problems.error(
+                "skill_level_above_max",
+                f"skills[{index}].level",
+                f"{format_skill(entry.skill, entry.level, entry.cascade)} is above the maximum "
+                f"skill level {max_level} (the higher of EDU DV {edu_dv} and EXP DV {exp_dv}).",
+            )
+        cost = bought * per_level + specialty_points
+        points += bought * per_level
+        total_used += bought
+        base = definition.name.lower() if definition is not None else entry.skill.lower()
+        if effective.get(base, -1) < level:
+            effective[base] = level
+        if entry.cascade:
+            name = f"{entry.skill} ({entry.cascade})-{level}"
+        else:
+            name = f"{entry.skill}-{level}"
+        if entry.specialties:
+            name = f"{name} ({', '.join(entry.specialties)})"
+        line = (name, entry.skill, entry.cascade, level, entry.specialties, cost, bought,
+                granted is not None, free, source)  # fmt: skip
+        lines.append(_new(SkillLine, line))
+
+    for key, (skill, cascade, level, source) in automatic.items():
+        if key in used_automatic:
+            continue
+        base = skill.lower()
+        if effective.get(base, -1) < level:
+            effective[base] = level
+        line = (format_skill(skill, level, cascade), skill, cascade, level, (), 0, 0, True, level,
+                source)  # fmt: skip
+        lines.append(_new(SkillLine, line))
+
+    zero_free = exp_dv
+    if zero_used > zero_free:
+        points += (zero_used - zero_free) * lim.points_per_extra_zero_level
+    if total_used > total_allowed:
+        problems.error(
+            "skill_total_exceeded",
+            "skills",
+            f"{total_used} skill levels are counted, above the total of {total_allowed} "
+            f"(EDU {levels['EDU']} + EXP {levels['EXP']}).",
+        )
+    if "surgery" in effective:
+        _check_surgery(character, effective, problems)
+    summary = _new(
+        Skills, (max_level, total_allowed, total_used, zero_free, zero_used, tuple(lines))
+    )
+    return summary, points, effective
+
+
+def _check_surgery(character: Character, effective: dict[str, int], problems: _Problems) -> None:
+    surgery = effective["surgery"]
+    medical = effective.get("medical")
+    if medical is not None and surgery <= medical:
+        return
+    index = next((i for i, s in enumerate(character.skills) if s.skill.lower() == "surgery"), 0)
+    has = f"Medical-{medical}" if medical is not None else "no Medical skill"
+    problems.error(
+        "surgery_exceeds_medical",
+        f"skills[{index}].level",
+        f"Surgery-{surgery} needs Medical at level {surgery} or more; the character has {has}.",
+    )
+
+
+def _plainly_fine(entry: SkillEntry, definition: SkillDef, cat: Catalog) -> bool:
+    """The common case, answered by set membership: catalog cascade and specialties, level 2+."""
+    if definition.kind == "cascade":
+        if not entry.cascade or not (definition.open or entry.cascade in definition.cascade_names):
+            return False
+    elif entry.cascade:
+        return False
+    if not entry.specialties:
+        return True
+    return (
+        definition.kind == "spec"
+        and entry.level >= cat.limits.specialty_min_level
+        and all(s in definition.specialty_names for s in entry.specialties)
+    )
+
+
+def _check_cascade_and_specialties(
+    entry: SkillEntry, index: int, definition: SkillDef, problems: _Problems, cat: Catalog
+) -> None:
+    path = f"skills[{index}]"
+    label = format_skill(entry.skill, entry.level, entry.cascade)
+    if definition.kind == "cascade":
+        if not entry.cascade:
+            choices = ", ".join(definition.cascades) or "any the referee approves"
+            problems.error(
+                "cascade_required",
+                f"{path}.cascade",
+                f"{definition.name}-{entry.level} needs a cascade ({choices}).",
+            )
+        elif not definition.open and definition.find_cascade(entry.cascade) is None:
+            problems.error(
+                "unknown_cascade",
+                f"{path}.cascade",
+                f"{label} names cascade {entry.cascade!r}; {definition.name} has "
+                f"{', '.join(definition.cascades)}.",
+            )
+    elif entry.cascade:
+        problems.error(
+            "unknown_cascade",
+            f"{path}.cascade",
+            f"{label} names cascade {entry.cascade!r}, but {definition.name} has no cascades.",
+        )
+    if not entry.specialties:
+        return
+    if definition.kind != "spec":
+        problems.error(
+            "specialty_not_allowed",
+            f"{path}.specialties",
+            f"{label} lists {_plural(len(entry.specialties), 'specialty', 'specialties')}, but "
+            f"{definition.name} has none.",
+        )
+        return
+    for number, specialty in enumerate(entry.specialties):
+        if definition.find_specialty(specialty) is None:
+            problems.error(
+                "unknown_specialty",
+                f"{path}.specialties[{number}]",
+                f"{label} names specialty {specialty!r}; {definition.name} has "
+                f"{', '.join(s.name for s in definition.specialties)}.",
+            )
+    minimum = cat.limits.specialty_min_level
+    if entry.level < minimum:
+        problems.error(
+            "specialty_requires_level_2",
+            f"{path}.level",
+            f"{label} has {_plural(len(entry.specialties), 'specialty', 'specialties')}, which "
+            f"need {definition.name} at level {minimum} or more.",
+        )
+
+
+def _psionics(
+    character: Character, exp_dv: int, rules: HouseRules, problems: _Problems, cat: Catalog
+):
+    lim = cat.limits
+    psionics = character.psionics
+    max_strength = min(lim.psi_max_base - exp_dv, lim.psi_max_cap)
+    if not rules.psionics_allowed:
+        problems.error(
+            "psionics_not_allowed", "psionics", "Psionics are not allowed in this campaign."
+        )
+    if psionics.strength > max_strength:
+        problems.error(
+            "psi_strength_above_max",
+            "psionics.strength",
+            f"PSI strength {psionics.strength} is above the maximum {max_strength} "
+            f"({lim.psi_max_base} - EXP DV {exp_dv}, never above {lim.psi_max_cap}).",
+        )
+    points = lim.psi_training + psionics.strength * lim.psi_per_strength
+    for name, level in psionics.talents:
+        points += lim.psi_per_talent + level * lim.psi_per_talent_level
+        if cat.find_talent(name) is None:
+            problems.error(
+                "unknown_talent",
+                f"psionics.talents.{name}",
+                f"Talent {name!r} is not one of the {len(cat.talents)} talents: "
+                f"{', '.join(cat.talents)}.",
+            )
+        if level > psionics.strength:
+            problems.error(
+                "talent_above_strength",
+                f"psionics.talents.{name}",
+                f"{name}-{level} is above PSI strength {psionics.strength}.",
+            )
+    return _new(PsionicsSummary, (psionics.strength, max_strength, psionics.talents, points))
+
+
+def _check_service(
+    character, service, rules: HouseRules, problems: _Problems, cat: Catalog
+) -> None:
+    if character.service and service is None:
+        problems.error(
+            "unknown_service",
+            "service",
+            f"Service {character.service!r} is not in the catalog; known services: "
+            f"{', '.join(cat.services)}.",
+        )
+    if (
+        service is not None
+        and rules.open_services is not None
+        and service.key not in rules.open_services
+    ):
+        problems.error(
+            "service_not_open",
+            "service",
+            f"The {service.name} service is not open in this campaign; open services: "
+            f"{', '.join(sorted(rules.open_services)) or 'none'}.",
+        )
+
+
+def mustering_modifier(
+    character: Character, service: Service | None, effective: dict[str, int], cat: Catalog
+) -> int:
+    """The cash-roll DM: Gambling-1+, or retirement from a Supplement 4 service; not cumulative."""
+    lim = cat.limits
+    modifier = 0
+    if effective.get("gambling", -1) >= lim.gambling_min_level:
+        modifier = lim.gambling_dm
+    if service is not None and service.retirement_dm and character.terms >= lim.retirement_terms:
+        modifier = max(modifier, lim.retirement_dm)
+    return modifier
+
+
+def cash_for(service: Service, die: int, modifier: int, cat: Catalog) -> tuple[int, int]:
+    """Table row and credits of one cash roll; rolls past the last row read the last row."""
+    rows = cat.cash_table_rows
+    row = min(max(die + modifier, rows[0]), rows[-1])
+    return row, service.cash[row - rows[0]]
+
+
+def _mustering_out(
+    character, service, effective, problems: _Problems, cat: Catalog
+) -> MusteringOut:
+    lim = cat.limits
+    allowed = min(lim.max_mustering_rolls, character.terms)
+    rolls = character.mustering_rolls
+    if not rolls:
+        return _new(
+            MusteringOut, (allowed, mustering_modifier(character, service, effective, cat), 0, ())
+        )
+    modifier = mustering_modifier(character, service, effective, cat)
+    if not character.service:
+        problems.error(
+            "mustering_without_service",
+            "mustering_out.rolls",
+            f"{_plural(len(rolls), 'mustering-out roll')} recorded, but the character has no "
+            "service whose cash table they could be read on.",
+        )
+    if len(rolls) > allowed:
+        problems.error(
+            "too_many_mustering_rolls",
+            "mustering_out.rolls",
+            f"{len(rolls)} mustering-out rolls are recorded, but "
+            f"{_plural(character.terms, 'term')} "
+            f"allow {allowed} (the lesser of {lim.max_mustering_rolls} and terms served).",
+        )
+    credits = 0
+    results: list[MusteringRoll] = []
+    for index, die in enumerate(rolls):
+        if not lim.die_min <= die <= lim.die_max:
+            problems.error(
+                "invalid_roll",
+                f"mustering_out.rolls[{index}]",
+                f"Mustering-out roll {index + 1} is {die}; a die shows {lim.die_min} to "
+                f"{lim.die_max}.",
+            )
+            continue
+        if index >= allowed or service is None:
+            continue
+        row, amount = cash_for(service, die, modifier, cat)
+        credits += amount
+        results.append(_new(MusteringRoll, (die, modifier, row, amount)))
+    return _new(MusteringOut, (allowed, modifier, credits, tuple(results)))
+
+
+def _find_item(entry, index: int, problems: _Problems, cat: Catalog):
+    candidates = cat.equipment_named(entry.item)
+    path = f"equipment[{index}]"
+    if not candidates:
+        problems.error(
+            "unknown_equipment",
+            f"{path}.item",
+            f"{entry.item!r} is not in the armor, melee weapon, ranged weapon or accessory tables.",
+        )
+        return None
+    if entry.tl is not None:
+        for candidate in candidates:
+            if candidate.tl == entry.tl:
+                return candidate
+        problems.error(
+            "unknown_equipment",
+            f"{path}.tl",
+            f"{entry.item} is not in the catalog at TL {entry.tl}; it is at TL "
+            f"{', '.join(str(c.tl) for c in candidates)}.",
+        )
+        return None
+    if len(candidates) > 1:
+        problems.error(
+            "ambiguous_equipment",
+            f"{path}.tl",
+            f"{entry.item} is in the catalog at {len(candidates)} tech levels (TL "
+            f"{', '.join(str(c.tl) for c in candidates)}); give the tech level.",
+        )
+        return None
+    return candidates[0]
+
+
+def _equipment(
+    character, strength: int, credits: int, derived: Derived, problems: _Problems, cat: Catalog
+):
+    lines: list[EquipmentLine] = []
+    cost = 0
+    load = 0.0
+    for index, entry in enumerate(character.equipment):
+        item = _find_item(entry, index, problems, cat)
+        if item is None:
+            lines.append(_new(EquipmentLine, (entry.item, entry.tl, None, entry.quantity, 0, 0.0)))
+            continue
+        line_cost = (item.cost or 0) * entry.quantity
+        line_weight = round(item.weight_kg * entry.quantity, 3)
+        cost += line_cost
+        load += line_weight
+        line = (item.name, item.tl, item.table, entry.quantity, line_cost, line_weight)
+        lines.append(_new(EquipmentLine, line))
+    load = round(load, 3)
+    remaining = credits - cost
+    if remaining < 0:
+        problems.error(
+            "credits_overspent",
+            "equipment",
+            f"Equipment costs {_credits(cost)}, {_credits(-remaining)} more than the "
+            f"{_credits(credits)} from mustering out.",
+        )
+    multiple = cat.limits.unencumbered_str_multiple
+    unencumbered = multiple * strength
+    capacity = strength * strength
+    penalty = 0
+    if load > unencumbered:
+        penalty = int((load - unencumbered) // strength) if strength > 0 else 0
+        problems.warning(
+            "encumbered",
+            "equipment",
+            f"The load of {load:g} kg is above {unencumbered} kg ({multiple} x STR {strength}), "
+            f"so DEF, INI and MOV are reduced by {penalty}.",
+        )
+    if load > capacity:
+        problems.error(
+            "over_capacity",
+            "equipment",
+            f"The load of {load:g} kg is above the carrying capacity of {capacity} kg "
+            f"(STR {strength} squared).",
+        )
+    encumbered = derived
+    if penalty:
+        floors = cat.derived_floors
+        encumbered = derived._replace(
+            DEF=max(floors["DEF"], derived.DEF - penalty),
+            INI=max(floors["INI"], derived.INI - penalty),
+            MOV=max(floors["MOV"], derived.MOV - penalty),
+        )
+    return _new(
+        Equipment,
+        (cost, remaining, load, unencumbered, capacity, penalty, encumbered, tuple(lines)),
+    )
+
+
+def check_document(doc: Any, *, house_rules: HouseRules | None = None) -> Report:
+    """Parse a decoded character document and check it (raises MalformedDocument)."""
+    return check(parse_document(doc), house_rules=house_rules)

@@ -1,0 +1,317 @@
+"""The rules report: what a character costs, what it can do and what is wrong with it.
+
+Report parts are NamedTuples: immutable like the input dataclasses, and several times cheaper
+to build, which matters because the builder re-checks a character on every keystroke.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+ERROR = "error"
+WARNING = "warning"
+
+
+class Problem(NamedTuple):
+    code: str
+    severity: str
+    path: str
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "path": self.path,
+            "message": self.message,
+        }
+
+
+class AttributeValue(NamedTuple):
+    code: str
+    purchased: int
+    level: int
+    hex: str
+    dm: int
+    dv: int
+    cost: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "level": self.level,
+            "hex": self.hex,
+            "dm": self.dm,
+            "dv": self.dv,
+            "purchased": self.purchased,
+            "cost": self.cost,
+        }
+
+
+class Derived(NamedTuple):
+    DEF: int
+    INI: int
+    MOV: int
+    TGH: int
+    LIF: int
+    WND: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "DEF": self.DEF,
+            "INI": self.INI,
+            "MOV": self.MOV,
+            "TGH": self.TGH,
+            "LIF": self.LIF,
+            "WND": self.WND,
+        }
+
+
+class Points(NamedTuple):
+    attributes: int
+    skills: int
+    perks: int
+    flaws: int
+    rank: int
+    psionics: int
+    package: int
+    total: int
+    budget: int
+    remaining: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "attributes": self.attributes,
+            "skills": self.skills,
+            "perks": self.perks,
+            "flaws": self.flaws,
+            "rank": self.rank,
+            "psionics": self.psionics,
+            "package": self.package,
+            "total": self.total,
+            "budget": self.budget,
+            "remaining": self.remaining,
+        }
+
+
+class SkillLine(NamedTuple):
+    name: str  # the rulebook's notation
+    skill: str
+    cascade: str | None
+    level: int
+    specialties: tuple[str, ...]
+    cost: int
+    counted: int  # levels counted toward the EDU + EXP total
+    automatic: bool  # an automatic or species-package skill, perhaps bought higher
+    free_level: int  # the level that came without points (automatic or package)
+    source: str  # "player", "automatic" or "package"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "skill": self.skill,
+            "cascade": self.cascade,
+            "level": self.level,
+            "specialties": list(self.specialties),
+            "cost": self.cost,
+            "counted": self.counted,
+            "automatic": self.automatic,
+            "free_level": self.free_level,
+            "source": self.source,
+        }
+
+
+class Skills(NamedTuple):
+    max_level: int
+    total_allowed: int
+    total_used: int
+    zero_level_free: int
+    zero_level_used: int
+    lines: tuple[SkillLine, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "max_level": self.max_level,
+            "total_allowed": self.total_allowed,
+            "total_used": self.total_used,
+            "zero_level_free": self.zero_level_free,
+            "zero_level_used": self.zero_level_used,
+            "list": [line.as_dict() for line in self.lines],
+        }
+
+
+class TraitLine(NamedTuple):
+    notation: str
+    name: str
+    points: int
+    type: str
+    source: str  # "player", "rank" or "package"
+    control_score: int | None
+    valid: bool
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "notation": self.notation,
+            "name": self.name,
+            "points": self.points,
+            "type": self.type,
+            "source": self.source,
+            "control_score": self.control_score,
+        }
+
+
+class Rank(NamedTuple):
+    level: int
+    title: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"level": self.level, "title": self.title}
+
+
+class PsionicsSummary(NamedTuple):
+    strength: int
+    max_strength: int
+    talents: tuple[tuple[str, int], ...]
+    points: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "trained": True,
+            "strength": self.strength,
+            "max_strength": self.max_strength,
+            "talents": dict(self.talents),
+            "points": self.points,
+        }
+
+
+class MusteringRoll(NamedTuple):
+    die: int
+    modifier: int
+    row: int
+    credits: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {
+            "die": self.die,
+            "modifier": self.modifier,
+            "row": self.row,
+            "credits": self.credits,
+        }
+
+
+class MusteringOut(NamedTuple):
+    rolls_allowed: int
+    modifier: int
+    credits: int
+    rolls: tuple[MusteringRoll, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rolls_allowed": self.rolls_allowed,
+            "credits": self.credits,
+            "modifier": self.modifier,
+            "rolls": [r.as_dict() for r in self.rolls],
+        }
+
+
+class EquipmentLine(NamedTuple):
+    item: str
+    tl: int | None
+    table: str | None  # None when the item is not in the catalog
+    quantity: int
+    cost: int
+    weight_kg: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "item": self.item,
+            "tl": self.tl,
+            "table": self.table,
+            "quantity": self.quantity,
+            "cost": self.cost,
+            "weight_kg": self.weight_kg,
+        }
+
+
+class Equipment(NamedTuple):
+    cost: int
+    credits_remaining: int
+    load_kg: float
+    unencumbered_kg: int
+    capacity_kg: int
+    encumbrance_penalty: int
+    encumbered_derived: Derived
+    lines: tuple[EquipmentLine, ...]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "cost": self.cost,
+            "credits_remaining": self.credits_remaining,
+            "load_kg": self.load_kg,
+            "unencumbered_kg": self.unencumbered_kg,
+            "capacity_kg": self.capacity_kg,
+            "encumbrance_penalty": self.encumbrance_penalty,
+            "encumbered_derived": self.encumbered_derived.as_dict(),
+            "items": [line.as_dict() for line in self.lines],
+        }
+
+
+class Report(NamedTuple):
+    name: str
+    kind: str
+    species: str
+    service: str | None
+    terms: int
+    valid: bool
+    upp: str
+    attributes: tuple[AttributeValue, ...]
+    derived: Derived
+    points: Points
+    skills: Skills
+    traits: tuple[TraitLine, ...]
+    rank: Rank
+    noble_title: str | None
+    age: int | None
+    age_minimum: int | None
+    psionics: PsionicsSummary | None
+    mustering_out: MusteringOut
+    equipment: Equipment
+    problems: tuple[Problem, ...]
+
+    @property
+    def errors(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == ERROR)
+
+    @property
+    def warnings(self) -> tuple[Problem, ...]:
+        return tuple(p for p in self.problems if p.severity == WARNING)
+
+    def attribute(self, code: str) -> AttributeValue:
+        for value in self.attributes:
+            if value.code == code:
+                return value
+        raise KeyError(code)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON report of the character format document."""
+        return {
+            "name": self.name,
+            "valid": self.valid,
+            "upp": self.upp,
+            "attributes": {a.code: a.as_dict() for a in self.attributes},
+            "derived": self.derived.as_dict(),
+            "points": self.points.as_dict(),
+            "skills": self.skills.as_dict(),
+            "traits": [t.as_dict() for t in self.traits],
+            "age_minimum": self.age_minimum,
+            "mustering_out": self.mustering_out.as_dict(),
+            "equipment": self.equipment.as_dict(),
+            "problems": [p.as_dict() for p in self.problems],
+            "kind": self.kind,
+            "species": self.species,
+            "service": self.service,
+            "terms": self.terms,
+            "rank": self.rank.as_dict(),
+            "noble_title": self.noble_title,
+            "age": self.age,
+            "psionics": self.psionics.as_dict() if self.psionics else None,
+        }

@@ -1,0 +1,89 @@
+"""``python -m rules check``: JSON on stdout, exit 0/1/2, one clear line for malformed input."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from .builders import document
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rules", "check", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def write(tmp_path: Path, name: str, doc) -> str:
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
+    return str(path)
+
+
+def test_a_valid_document_prints_its_report_and_exits_zero(tmp_path):
+    result = run(write(tmp_path, "ok.json", document()))
+    assert result.returncode == 0
+    report = json.loads(result.stdout)
+    assert report["upp"] == "777-777-777"
+    assert report["valid"] is True
+
+
+def test_a_document_with_errors_exits_one(tmp_path):
+    result = run(write(tmp_path, "bad.json", document(rank=9)))
+    assert result.returncode == 1
+    assert json.loads(result.stdout)["problems"][0]["code"] == "rank_out_of_range"
+
+
+def test_several_files_give_a_json_array(tmp_path):
+    result = run(write(tmp_path, "a.json", document()), write(tmp_path, "b.json", document(rank=9)))
+    assert result.returncode == 1
+    assert [r["valid"] for r in json.loads(result.stdout)] == [True, False]
+
+
+def test_malformed_input_names_file_and_path_in_one_line_without_a_traceback(tmp_path):
+    path = write(tmp_path, "typo.json", document(attributes={"DEX": "Q7"}))
+    result = run(path)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.strip().count("\n") == 0
+    assert result.stderr.startswith(f"{path}: attributes.DEX: expected a level")
+    assert "Traceback" not in result.stderr
+
+
+def test_invalid_json_and_missing_files_are_malformed_too(tmp_path):
+    broken = run(write(tmp_path, "broken.json", "{nope"))
+    assert broken.returncode == 2
+    assert "is not valid JSON (line 1, column 2" in broken.stderr
+    missing = run(str(tmp_path / "absent.json"))
+    assert missing.returncode == 2
+    assert "cannot be read" in missing.stderr
+
+
+def test_reads_stdin_and_prints_text_or_a_stat_block():
+    text = run("-", "--text", stdin=json.dumps(document(name="Kim")))
+    assert text.returncode == 0
+    assert "Kim: valid" in text.stdout
+    assert "DEF 3 INI 3 MOV 6 TGH 3 LIF 21 WND 6" in text.stdout
+    block = run("-", "--stat-block", stdin=json.dumps(document(name="Kim", homeworld="Regina")))
+    lines = block.stdout.splitlines()
+    assert lines[0] == "Kim, 0 terms no service"
+    assert lines[1].startswith("Age 30  777-777-777  Cr0  DEF 3")
+    assert "Area Knowledge (Regina)-3" in lines[2]
+
+
+def test_the_rules_package_imports_nothing_from_django():
+    probe = (
+        "import sys, rules; rules.check_document; "
+        "print(sorted(m for m in sys.modules if m.startswith('django')))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert result.stdout.strip() == "[]"

@@ -1,0 +1,162 @@
+"""Mustering-out cash, the roll function, equipment, credits and encumbrance."""
+
+import random
+
+import pytest
+
+from rules import MusteringOutError, catalog, parse_document, roll_mustering_out
+
+from .builders import codes, document, problem, report
+
+TRAITS = [{"type": "PP", "level": "C", "frequency": "R", "name": str(n)} for n in range(6)]
+
+
+def test_every_service_has_a_seven_row_cash_table():
+    services = catalog().services
+    assert len(services) == 18
+    assert all(len(s.cash) == 7 for s in services.values())
+    assert services["scouts"].cash[0] == 20_000
+    assert services["noble"].cash[6] == 200_000
+
+
+def test_rolls_allowed_are_the_lesser_of_three_and_terms():
+    assert report(terms=2, traits=TRAITS[:2]).mustering_out.rolls_allowed == 2
+    assert report(terms=5, traits=TRAITS[:5]).mustering_out.rolls_allowed == 3
+
+
+def test_gambling_adds_one_and_rolls_read_at_most_row_seven():
+    result = report(
+        service="other",
+        terms=2,
+        traits=TRAITS[:2],
+        mustering_out={"rolls": [6, 1]},
+        skills=[{"skill": "Gambling", "level": 1}],
+    )
+    assert [(r.die, r.modifier, r.row, r.credits) for r in result.mustering_out.rolls] == [
+        (6, 1, 7, 100_000),
+        (1, 1, 2, 5_000),
+    ]
+    assert result.mustering_out.credits == 105_000
+
+
+def test_retired_characters_of_supplement_four_services_get_one_not_cumulative():
+    retired = {"terms": 5, "traits": TRAITS[:5], "attributes": {"EXP": 11}}
+    doctor = report(
+        service="doctor",
+        mustering_out={"rolls": [1]},
+        skills=[{"skill": "Gambling", "level": 1}],
+        **retired,
+    )
+    assert doctor.mustering_out.rolls[0].row == 2
+    barbarian = report(service="barbarian", mustering_out={"rolls": [1]}, **retired)
+    assert barbarian.mustering_out.rolls[0].row == 1
+    navy = report(service="navy", mustering_out={"rolls": [1]}, **retired)
+    assert navy.mustering_out.rolls[0].row == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "code"),
+    [
+        (
+            {"terms": 1, "traits": TRAITS[:1], "mustering_out": {"rolls": [3]}},
+            "mustering_without_service",
+        ),
+        (
+            {
+                "service": "army",
+                "terms": 1,
+                "traits": TRAITS[:1],
+                "mustering_out": {"rolls": [3, 4]},
+            },
+            "too_many_mustering_rolls",
+        ),
+        (
+            {"service": "army", "terms": 1, "traits": TRAITS[:1], "mustering_out": {"rolls": [7]}},
+            "invalid_roll",
+        ),
+        ({"service": "spacers"}, "unknown_service"),
+    ],
+)
+def test_mustering_out_problems(changes, code):
+    assert code in codes(report(**changes))
+
+
+def test_the_roll_function_uses_the_given_random_source_and_rolls_once():
+    character = parse_document(document(service="merchants", terms=4, traits=TRAITS[:4]))
+    first = roll_mustering_out(character, random.Random(7))
+    assert first == roll_mustering_out(character, random.Random(7))
+    assert len(first) == 3
+    assert all(
+        1 <= r.die <= 6 and r.credits == catalog().services["merchants"].cash[r.row - 1]
+        for r in first
+    )
+    rolled = parse_document(
+        document(
+            service="merchants",
+            terms=4,
+            traits=TRAITS[:4],
+            mustering_out={"rolls": [r.die for r in first]},
+        )
+    )
+    with pytest.raises(MusteringOutError):
+        roll_mustering_out(rolled, random.Random(7))
+
+
+def test_equipment_is_bought_from_the_cash_and_weighed():
+    result = report(
+        service="navy",
+        terms=1,
+        traits=TRAITS[:1],
+        mustering_out={"rolls": [4]},
+        equipment=[{"item": "automatic pistol", "quantity": 2}, {"item": "Jack"}],
+    )
+    equipment = result.equipment
+    assert (equipment.cost, equipment.credits_remaining) == (450, 10_000 - 450)
+    assert equipment.load_kg == 2.5
+    assert (equipment.unencumbered_kg, equipment.capacity_kg) == (14, 49)
+
+
+def test_names_at_several_tech_levels_need_the_tech_level():
+    result = report(equipment=[{"item": "Laser rifle"}])
+    assert codes(result) == ["ambiguous_equipment"]
+    assert "TL 9, 13" in problem(result, "ambiguous_equipment").message
+    chosen = report(equipment=[{"item": "Laser rifle", "tl": 13}])
+    assert chosen.equipment.cost == 8000
+    assert codes(report(equipment=[{"item": "Laser rifle", "tl": 10}])) == ["unknown_equipment"]
+
+
+def test_buying_more_than_the_credits_is_an_error():
+    result = report(equipment=[{"item": "Dagger"}])
+    assert problem(result, "credits_overspent").message == (
+        "Equipment costs Cr10, Cr10 more than the Cr0 from mustering out."
+    )
+
+
+def test_each_full_multiple_of_str_beyond_twice_str_lowers_def_ini_and_mov():
+    # STR 7: 14 kg free; vacc suits of 10 kg (TL 8) and 8 kg (TL 9) + 4 kg of clothing = 22 kg.
+    result = report(
+        kind="npc",
+        budget=1000,
+        service="scouts",
+        terms=1,
+        traits=TRAITS[:1],
+        mustering_out={"rolls": [6]},
+        equipment=[
+            {"item": "Vacc suit", "tl": 8},
+            {"item": "Cold weather clothing"},
+            {"item": "Vacc suit", "tl": 9},
+        ],
+    )
+    equipment = result.equipment
+    assert equipment.load_kg == 22
+    assert equipment.encumbrance_penalty == 1
+    assert codes(result, "warning") == ["encumbered", "points_unspent", "terms_below_exp_dv"]
+    assert (equipment.encumbered_derived.DEF, equipment.encumbered_derived.MOV) == (2, 5)
+    assert result.derived.DEF == 3
+
+
+def test_a_load_above_str_squared_is_over_capacity():
+    result = report(
+        kind="npc", budget=1000, attributes={"STR": 3}, equipment=[{"item": "Vacc suit", "tl": 8}]
+    )
+    assert "over_capacity" in codes(result)

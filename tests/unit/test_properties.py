@@ -1,0 +1,213 @@
+"""Invariants of the engine over generated characters (hypothesis)."""
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rules import (
+    catalog,
+    check_document,
+    format_skill,
+    format_trait,
+    normalise_document,
+    parse_skill,
+    parse_trait,
+)
+from rules.notation import derived_trait_points
+
+CAT = catalog()
+CODES = CAT.attribute_order
+SKILLS = CAT.skills
+TRAIT_TYPES = (*CAT.perk_types, *CAT.flaw_types)
+
+
+@st.composite
+def skill_entries(draw):
+    skill = draw(st.sampled_from(SKILLS))
+    entry = {"skill": skill.name, "level": draw(st.integers(-1, 6))}
+    if skill.is_cascade:
+        choices = list(skill.cascades) or ["Regina", "Anglic", "history"]
+        entry["cascade"] = draw(st.sampled_from([*choices, "Zhodani"]))
+    if skill.is_spec and draw(st.booleans()):
+        names = [s.name for s in skill.specialties]
+        entry["specialties"] = draw(st.lists(st.sampled_from(names), max_size=2, unique=True))
+    return entry
+
+
+@st.composite
+def trait_entries(draw):
+    trait_type = draw(st.sampled_from([*TRAIT_TYPES, "XP"]))
+    if draw(st.booleans()):
+        sign = 1 if trait_type in CAT.perk_types else -1
+        code = draw(st.sampled_from(CAT.derived_order))
+        return {
+            "type": trait_type,
+            "name": "derived",
+            "derived": {code: sign * draw(st.integers(1, 3))},
+        }
+    return {
+        "type": trait_type,
+        "name": "trait",
+        "level": draw(st.sampled_from("CEGIHPX")),
+        "frequency": draw(st.sampled_from(["R", "S", "O", "0"])),
+    }
+
+
+equipment_entries = st.builds(
+    lambda item, quantity: {"item": item.name, "quantity": quantity, "tl": item.tl},
+    st.sampled_from(CAT.equipment),
+    st.integers(1, 3),
+)
+
+documents = st.fixed_dictionaries(
+    {
+        "format": st.just("ffa-character/1"),
+        "name": st.text(st.characters(categories=["L", "N", "Zs"]), min_size=1, max_size=30).filter(
+            str.strip
+        ),
+        "attributes": st.fixed_dictionaries({code: st.integers(1, 15) for code in CODES}),
+    },
+    optional={
+        "kind": st.sampled_from(["pc", "npc"]),
+        "budget": st.integers(0, 300),
+        "species": st.sampled_from(["human", "vargr", "HUMAN"]),
+        "homeworld": st.sampled_from(["Regina", "Lair"]),
+        "service": st.sampled_from([*CAT.services, "Navy"]),
+        "terms": st.integers(0, 7),
+        "rank": st.integers(-1, 7),
+        "age": st.integers(0, 90),
+        "skills": st.lists(skill_entries(), max_size=8),
+        "traits": st.lists(trait_entries(), max_size=5),
+        "psionics": st.none()
+        | st.fixed_dictionaries(
+            {
+                "strength": st.integers(0, 12),
+                "talents": st.dictionaries(
+                    st.sampled_from([*CAT.talents, "Precognition"]), st.integers(0, 8), max_size=3
+                ),
+            }
+        ),
+        "mustering_out": st.fixed_dictionaries({"rolls": st.lists(st.integers(0, 7), max_size=4)}),
+        "equipment": st.lists(equipment_entries, max_size=4),
+    },
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_the_total_is_the_sum_of_the_parts_and_remaining_is_what_is_left(doc):
+    points = check_document(doc).points
+    parts = (
+        points.attributes,
+        points.skills,
+        points.perks,
+        points.flaws,
+        points.rank,
+        points.psionics,
+        points.package,
+    )
+    assert points.total == sum(parts)
+    assert points.remaining == points.budget - points.total
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_normalising_twice_gives_the_same_document_and_the_same_report(doc):
+    once = normalise_document(doc)
+    assert normalise_document(once) == once
+    assert check_document(once) == check_document(doc)
+
+
+@settings(max_examples=200, deadline=None)
+@given(documents, st.sampled_from(CODES), st.integers(1, 3))
+def test_raising_an_attribute_never_lowers_a_derived_attribute(doc, code, raise_by):
+    before = check_document(doc).derived
+    higher = dict(
+        doc, attributes=dict(doc["attributes"], **{code: doc["attributes"][code] + raise_by})
+    )
+    after = check_document(higher).derived
+    assert all(a >= b for a, b in zip(after, before, strict=True))
+
+
+# Numbers each problem's message must carry, read from the report it belongs to.
+NUMBERS = {
+    "budget_exceeded": lambda r: [r.points.total, r.points.budget],
+    "points_unspent": lambda r: [r.points.remaining, r.points.budget],
+    "skill_level_above_max": lambda r: [r.skills.max_level],
+    "skill_total_exceeded": lambda r: [r.skills.total_used, r.skills.total_allowed],
+    "rank_out_of_range": lambda r: [r.rank.level],
+    "rank_exceeds_terms": lambda r: [r.rank.level, r.terms],
+    "rank_exceeds_exp_dv": lambda r: [r.rank.level, r.attribute("EXP").dv],
+    "too_few_traits": lambda r: [r.terms],
+    "age_below_minimum": lambda r: [r.age, r.age_minimum],
+    "psi_strength_above_max": lambda r: [r.psionics.strength, r.psionics.max_strength],
+    "terms_below_exp_dv": lambda r: [r.terms, r.attribute("EXP").dv],
+    "too_many_mustering_rolls": lambda r: [r.mustering_out.rolls_allowed],
+    "credits_overspent": lambda r: [f"{r.equipment.cost:,}"],
+    "over_capacity": lambda r: [r.equipment.capacity_kg],
+    "encumbered": lambda r: [r.equipment.unencumbered_kg, r.equipment.encumbrance_penalty],
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents)
+def test_every_problem_message_is_a_sentence_that_names_its_numbers(doc):
+    result = check_document(doc)
+    for problem in result.problems:
+        assert problem.message[0].isupper() or problem.message[0].isdigit(), problem.message
+        assert problem.message.endswith("."), problem.message
+        assert (
+            re.search(r"\d", problem.message)
+            or problem.code.startswith("unknown")
+            or problem.code
+            in {
+                "trait_invalid",
+                "cascade_required",
+                "specialty_not_allowed",
+                "unknown_cascade",
+                "psionics_not_allowed",
+                "service_not_open",
+                "mustering_without_service",
+            }
+        ), problem.message
+        for number in NUMBERS.get(problem.code, lambda r: [])(result):
+            assert str(number) in problem.message, (number, problem.message)
+
+
+@given(skill_entries().filter(lambda e: e["level"] >= 0))
+def test_skill_notation_round_trips(entry):
+    text = format_skill(
+        entry["skill"], entry["level"], entry.get("cascade"), tuple(entry.get("specialties", ()))
+    )
+    parsed = parse_skill(text)
+    assert (parsed.skill, parsed.level, parsed.cascade, parsed.specialties) == (
+        entry["skill"],
+        entry["level"],
+        entry.get("cascade"),
+        tuple(entry.get("specialties", ())),
+    )
+
+
+@given(trait_entries(), st.booleans())
+def test_trait_notation_round_trips_for_every_trait_on_the_tables(raw, control):
+    from rules import TraitEntry
+
+    if raw["type"] == "XP":
+        return
+    if "derived" in raw:
+        trait = TraitEntry(raw["type"], "", derived=tuple(raw["derived"].items()))
+        points = derived_trait_points(trait)
+    else:
+        frequency = "O" if raw["frequency"] == "0" else raw["frequency"]
+        trait = TraitEntry(
+            raw["type"],
+            "",
+            raw["level"],
+            frequency,
+            control=control and raw["type"] in CAT.flaw_types,
+        )
+        points = CAT.trait_points(trait.type, trait.level, trait.frequency)
+    if points is None:
+        return
+    assert parse_trait(format_trait(trait, points)) == trait

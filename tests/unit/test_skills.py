@@ -1,0 +1,175 @@
+"""Skills: catalog, limits, automatic skills, the level-0 allowance, specialties, Surgery."""
+
+import pytest
+
+from rules import catalog
+
+from .builders import codes, problem, report
+
+
+def test_the_catalog_holds_all_67_skills_of_the_listing():
+    skills = catalog().skills
+    assert len(skills) == 67
+    kinds = {s.name: s.kind for s in skills}
+    assert kinds["Pilot"] == "spec"
+    assert kinds["Blade Combat"] == "cascade"
+    assert kinds["Sensor"] == "plain"
+    assert kinds["Survival"] == "plain"
+    assert {s.name for s in skills if s.is_cascade and s.open} == {
+        "Area Knowledge",
+        "Knowledge",
+        "Language",
+        "Performance",
+    }
+
+
+def test_each_level_costs_one_point_and_counts_toward_the_total():
+    result = report(
+        skills=[{"skill": "Pilot", "level": 2}, {"skill": "Admin" + "istration", "level": 1}]
+    )
+    assert result.points.skills == 3
+    assert result.skills.total_used == 3
+
+
+def test_the_maximum_level_is_the_higher_of_edu_dv_and_exp_dv():
+    result = report(attributes={"EDU": 10, "EXP": 8}, skills=[{"skill": "Pilot", "level": 6}])
+    assert result.skills.max_level == 5
+    assert problem(result, "skill_level_above_max").message == (
+        "Pilot-6 is above the maximum skill level 5 (the higher of EDU DV 5 and EXP DV 4)."
+    )
+
+
+def test_counted_levels_may_not_exceed_edu_plus_exp():
+    skills = [
+        {"skill": name, "level": 3}
+        for name in ("Pilot", "Navigation", "Medical", "Broker", "Trader")
+    ]
+    result = report(attributes={"EDU": 7, "EXP": 7}, skills=skills)
+    assert result.skills.total_allowed == 14
+    assert problem(result, "skill_total_exceeded").message == (
+        "15 skill levels are counted, above the total of 14 (EDU 7 + EXP 7)."
+    )
+
+
+def test_automatic_skills_are_free_capped_and_do_not_count():
+    result = report(homeworld="Regina", attributes={"INT": 12, "EDU": 9})
+    lines = {line.name: line for line in result.skills.lines}
+    # INT DV 6 is capped at the maximum level 4 (EDU DV 4, EXP DV 3).
+    assert set(lines) == {
+        "Area Knowledge (Regina)-4",
+        "Language (Anglic)-4",
+        "Knowledge (Imperial society)-4",
+    }
+    assert all(line.cost == 0 and line.automatic for line in lines.values())
+    assert result.skills.total_used == 0
+
+
+def test_without_a_homeworld_there_is_no_area_knowledge():
+    assert not [line for line in report().skills.lines if line.skill == "Area Knowledge"]
+
+
+def test_levels_bought_above_an_automatic_skill_cost_one_each_and_count():
+    result = report(
+        homeworld="Regina", skills=[{"skill": "area knowledge", "cascade": "regina", "level": 3}]
+    )
+    line = result.skills.lines[0]
+    assert (line.level, line.free_level, line.cost, line.counted) == (3, 3, 0, 0)
+    higher = report(
+        attributes={"EDU": 9},
+        homeworld="Regina",
+        skills=[{"skill": "Area Knowledge", "cascade": "Regina", "level": 4}],
+    )
+    assert (higher.points.skills, higher.skills.total_used) == (1, 1)
+
+
+def test_free_level_zero_skills_number_exp_dv_and_extra_ones_cost_a_point():
+    names = ("Carousing", "Streetwise", "Gambling", "Steward")
+    result = report(skills=[{"skill": n, "level": 0} for n in names])
+    assert (result.skills.zero_level_free, result.skills.zero_level_used) == (3, 4)
+    assert result.points.skills == 1
+    assert result.skills.total_used == 0
+
+
+def test_specialties_cost_one_point_each_and_need_level_two():
+    result = report(
+        skills=[{"skill": "Pilot", "level": 2, "specialties": ["Small Craft", "fighters"]}]
+    )
+    assert result.points.skills == 4
+    assert result.skills.lines[0].name == "Pilot-2 (small craft, fighters)"
+    assert result.skills.total_used == 2
+    low = report(skills=[{"skill": "Pilot", "level": 1, "specialties": ["fighters"]}])
+    assert codes(low) == ["specialty_requires_level_2"]
+
+
+def test_specialties_are_matched_without_their_explanations_and_by_abbreviation():
+    result = report(
+        skills=[
+            {"skill": "Artillery", "level": 2, "specialties": ["AAA"]},
+            {"skill": "Pilot", "level": 2, "specialties": ["small craft (under 100 tons)"]},
+        ]
+    )
+    assert codes(result) == []
+    assert result.skills.lines[0].specialties == ("anti-aircraft artillery",)
+
+
+@pytest.mark.parametrize(
+    ("skill", "code"),
+    [
+        ({"skill": "Basket Weaving", "level": 1}, "unknown_skill"),
+        ({"skill": "Blade Combat", "level": 1}, "cascade_required"),
+        ({"skill": "Blade Combat", "cascade": "lightsabers", "level": 1}, "unknown_cascade"),
+        ({"skill": "Pilot", "cascade": "fast", "level": 1}, "unknown_cascade"),
+        ({"skill": "Brawling", "level": 2, "specialties": ["kicks"]}, "specialty_not_allowed"),
+        ({"skill": "Pilot", "level": 2, "specialties": ["submarines"]}, "unknown_specialty"),
+        ({"skill": "Pilot", "level": -1}, "skill_level_out_of_range"),
+    ],
+)
+def test_skill_entries_that_do_not_fit_the_catalog_are_errors(skill, code):
+    assert codes(report(skills=[skill])) == [code]
+
+
+def test_open_cascades_accept_any_name_and_fixed_ones_accept_singulars():
+    result = report(
+        skills=[
+            {"skill": "Knowledge", "cascade": "Cryptography", "level": 1},
+            {"skill": "Blade Combat", "cascade": "sword", "level": 1},
+        ]
+    )
+    assert codes(result) == []
+    assert result.skills.lines[1].name == "Blade Combat (swords)-1"
+
+
+def test_each_cascade_is_a_separate_skill_but_a_repeat_is_an_error():
+    result = report(
+        skills=[
+            {"skill": "Blade Combat", "cascade": "swords", "level": 1},
+            {"skill": "Blade Combat", "cascade": "axe", "level": 1},
+            {"skill": "blade combat", "cascade": "Swords", "level": 2},
+        ]
+    )
+    assert codes(result) == ["duplicate_skill"]
+    assert result.skills.total_used == 4
+
+
+def test_surgery_may_not_exceed_medical():
+    assert (
+        codes(report(skills=[{"skill": "Surgery", "level": 2}, {"skill": "Medical", "level": 2}]))
+        == []
+    )
+    result = report(skills=[{"skill": "Surgery", "level": 2}, {"skill": "Medical", "level": 1}])
+    assert problem(result, "surgery_exceeds_medical").message == (
+        "Surgery-2 needs Medical at level 2 or more; the character has Medical-1."
+    )
+
+
+def test_vargr_package_skills_are_free_and_buying_above_them_counts():
+    result = report(
+        species="vargr", skills=[{"skill": "Language", "cascade": "Anglic", "level": 3}]
+    )
+    assert (result.points.skills, result.skills.total_used) == (0, 0)
+    names = {line.name for line in result.skills.lines}
+    assert {
+        "Knowledge (Imperial society)-3",
+        "Language (Gvegh)-3",
+        "Knowledge (Vargr society)-3",
+    } <= names

@@ -1,0 +1,196 @@
+"""Traits, former rank, psionics, age, budget and the house rule of one trait per term."""
+
+import pytest
+
+from .builders import codes, problem, report
+
+
+@pytest.mark.parametrize(
+    ("trait_type", "level", "frequency", "points"),
+    [
+        ("PP", "C", "R", 1),
+        ("PP", "C", "S", 2),
+        ("MP", "C", "O", 5),
+        ("HP", "E", "R", 2),
+        ("PP", "E", "S", 5),
+        ("PP", "E", "O", 10),
+        ("PP", "G", "R", 5),
+        ("PP", "G", "S", 10),
+        ("PP", "G", "O", 20),
+        ("PF", "I", "R", -1),
+        ("MF", "I", "S", -2),
+        ("HF", "I", "O", -5),
+        ("PF", "H", "R", -2),
+        ("PF", "H", "S", -5),
+        ("PF", "H", "O", -10),
+        ("PF", "P", "R", -5),
+        ("PF", "P", "S", -10),
+        ("PF", "P", "O", -20),
+    ],
+)
+def test_perks_cost_and_flaws_give_back_by_level_and_frequency(
+    trait_type, level, frequency, points
+):
+    result = report(
+        traits=[{"type": trait_type, "level": level, "frequency": frequency, "name": "x"}]
+    )
+    assert result.traits[0].points == points
+    assert (result.points.perks + result.points.flaws) == points
+
+
+def test_frequency_zero_is_read_as_often():
+    result = report(
+        traits=[{"type": "PP", "level": "E", "frequency": "0", "name": "Combat experience"}]
+    )
+    assert result.traits[0].notation == "[PP-E-O 10]"
+
+
+def test_personal_flaws_show_their_control_score():
+    result = report(
+        traits=[
+            {"type": "PF", "level": "P", "frequency": "S", "name": "Phobia"},
+            {"type": "HF", "level": "H", "frequency": "R", "name": "Exiled"},
+            {"type": "PF", "level": "H", "frequency": "S", "name": "Lame", "control": False},
+        ]
+    )
+    assert [t.notation for t in result.traits] == ["[PF-P-S CS5 -10]", "[HF-H-R -2]", "[PF-H-S -5]"]
+    assert [t.control_score for t in result.traits] == [5, None, None]
+
+
+def test_derived_attribute_traits_change_the_sheet_at_their_price_per_point():
+    result = report(
+        traits=[
+            {"type": "PP", "name": "Cybernetic reflexes", "derived": {"INI": 1}},
+            {"type": "PP", "name": "Tough hide", "derived": {"LIF": 3, "WND": 1}},
+            {"type": "PF", "name": "Bad leg", "derived": {"MOV": -2}},
+        ]
+    )
+    assert (result.derived.INI, result.derived.LIF, result.derived.WND, result.derived.MOV) == (
+        4,
+        24,
+        7,
+        4,
+    )
+    assert (result.points.perks, result.points.flaws) == (5 + 6 + 3, -10)
+    assert [t.notation for t in result.traits] == [
+        "[PP INI+1 5]",
+        "[PP LIF+3 WND+1 9]",
+        "[PF MOV-2 -10]",
+    ]
+
+
+@pytest.mark.parametrize(
+    "trait",
+    [
+        {"type": "XP", "level": "C", "frequency": "R", "name": "odd type"},
+        {"type": "PP", "level": "H", "frequency": "R", "name": "a flaw level on a perk"},
+        {"type": "PF", "level": "I", "frequency": "W", "name": "weekly"},
+        {"type": "PP", "name": "no level at all"},
+        {"type": "PP", "name": "perk that lowers", "derived": {"DEF": -1}},
+        {"type": "PP", "name": "unknown derived", "derived": {"STR": 1}},
+        {"type": "PP", "level": "C", "frequency": "R", "name": "both", "derived": {"DEF": 1}},
+    ],
+)
+def test_traits_off_the_tables_are_invalid_and_cost_nothing(trait):
+    result = report(traits=[trait])
+    assert codes(result) == ["trait_invalid"]
+    assert result.points.perks == result.points.flaws == 0
+
+
+def test_former_rank_costs_five_per_rank_and_is_a_trait_with_its_title():
+    result = report(
+        service="navy",
+        terms=3,
+        rank=2,
+        attributes={"EXP": 9},
+        traits=[
+            {"type": "PP", "level": "C", "frequency": "R", "name": "a"},
+            {"type": "PP", "level": "C", "frequency": "R", "name": "b"},
+        ],
+    )
+    assert result.points.rank == 10
+    assert result.rank.title == "Lieutenant"
+    assert result.traits[-1].notation == "[Rank-2 10]"
+    assert codes(result) == []
+
+
+def test_former_rank_is_limited_by_terms_and_by_exp_dv():
+    result = report(
+        terms=1, rank=4, traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}]
+    )
+    assert codes(result) == ["rank_exceeds_exp_dv", "rank_exceeds_terms"]
+    assert problem(result, "rank_exceeds_exp_dv").message == "Former rank 4 is above EXP DV 3."
+    assert codes(report(rank=7)) == ["rank_out_of_range"]
+
+
+def test_one_trait_per_term_counts_perks_flaws_and_rank_but_not_the_package():
+    result = report(
+        species="vargr",
+        terms=2,
+        traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}],
+    )
+    assert problem(result, "too_few_traits").message == (
+        "2 terms of service need at least 2 traits; the character has 1 "
+        "(perks, flaws and former rank count)."
+    )
+    relaxed = report(terms=2, house_rules={"one_trait_per_term": False})
+    assert codes(relaxed) == []
+
+
+def test_psionics_cost_training_strength_and_talents_as_in_the_rulebooks_example():
+    result = report(
+        attributes={"EXP": 5}, budget=200, psionics={"strength": 7, "talents": {"Teleportation": 7}}
+    )
+    assert result.points.psionics == 25 + 70 + 10 + 35 == 140
+    assert codes(result) == []
+
+
+def test_psi_strength_is_at_most_twelve_minus_exp_dv():
+    result = report(attributes={"EXP": 9}, psionics={"strength": 9, "talents": {}})
+    assert problem(result, "psi_strength_above_max").message == (
+        "PSI strength 9 is above the maximum 8 (12 - EXP DV 4, never above 15)."
+    )
+
+
+def test_talents_are_limited_by_strength_and_to_the_five_known_ones():
+    result = report(psionics={"strength": 2, "talents": {"telepathy": 3, "Precognition": 1}})
+    assert codes(result) == ["talent_above_strength", "unknown_talent"]
+
+
+def test_the_minimum_age_is_eighteen_plus_four_per_exp_dv_or_term():
+    assert report().age_minimum == 18 + 4 * 3
+    assert (
+        report(
+            terms=5,
+            traits=[
+                {"type": "PP", "level": "C", "frequency": "R", "name": str(n)} for n in range(5)
+            ],
+        ).age_minimum
+        == 38
+    )
+    young = report(age=25)
+    assert problem(young, "age_below_minimum").message.startswith("Age 25 is below the minimum 30")
+
+
+def test_spending_over_the_budget_is_an_error_and_under_it_a_warning():
+    over = report(attributes={"STR": 15, "DEX": 15, "END": 15})
+    assert (
+        problem(over, "budget_exceeded").message
+        == "120 points are spent, 20 more than the budget of 100."
+    )
+    assert "points_unspent" in codes(report(), "warning")
+    npc = report(kind="npc", budget=25, attributes={"INT": 12})
+    assert codes(npc) == []
+    assert npc.points.remaining == 0
+
+
+def test_the_terms_below_exp_dv_warning_names_both_numbers():
+    message = problem(
+        report(
+            attributes={"EXP": 11},
+            terms=1,
+            traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}],
+        ),
+        "terms_below_exp_dv",
+    ).message
+    assert message == "Only 1 term of service for EXP DV 5; EXP DV 5 usually reflects 5 terms."
