@@ -1,0 +1,62 @@
+# The README's commands. Every target sets up .venv first (fast when nothing changed).
+.DEFAULT_GOAL := help
+SHELL := /bin/bash
+
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+# Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-k healthz -x"`.
+PYTEST_ARGS ?=
+
+.PHONY: help install install-test install-lint run test lint format migrations-check bench serve clean
+
+help:
+	@echo "make run               set up, migrate, load demo data, serve http://127.0.0.1:$(PORT)/"
+	@echo "make test              set up with the test tools and run the whole suite"
+	@echo "make install           set up .venv only"
+	@echo "make lint              ruff check + ruff format --check"
+	@echo "make format            ruff format + ruff check --fix"
+	@echo "make migrations-check  fail when models and migrations disagree"
+	@echo "make bench             run the benchmarks and print their figures"
+	@echo "make serve             production: collectstatic and gunicorn on 0.0.0.0:$(PORT)"
+
+install:
+	@scripts/bootstrap
+
+install-test:
+	@scripts/bootstrap test
+
+install-lint:
+	@scripts/bootstrap lint
+
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py load_demo
+	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
+
+test: install-test
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: install-lint
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install-lint
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+migrations-check: install
+	$(PY) manage.py makemigrations --check --dry-run
+
+bench: install
+	$(PY) -m bench
+
+# Production. Needs DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and (really) DATABASE_URL in the
+# environment; run `manage.py migrate` once per release, not on every app server.
+serve: export DJANGO_ENV ?= production
+serve: install
+	$(PY) manage.py collectstatic --noinput
+	exec $(VENV)/bin/gunicorn ffa_site.wsgi --bind 0.0.0.0:$(PORT) --access-logfile -
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
