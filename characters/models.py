@@ -1,0 +1,114 @@
+"""Characters and the campaigns they play in.
+
+A character's `document` (the character document of format 1, see character-format.md) is the
+single source of truth; the other columns of Character copy a few of its facts and the engine's
+verdict on it, so that lists can be shown and filtered without running the rules engine.
+"""
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Campaign(models.Model):
+    class PageSize(models.TextChoices):
+        LETTER = "letter", "US Letter"
+        A4 = "a4", "A4"
+
+    name = models.CharField(max_length=100)
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="refereed_campaigns"
+    )
+    pc_budget = models.PositiveIntegerField(default=100)
+    # House rules.
+    one_trait_per_term = models.BooleanField(default=True)
+    psionics_allowed = models.BooleanField(default=True)
+    max_former_rank = models.PositiveSmallIntegerField(default=6)
+    open_services = models.JSONField(
+        default=list, blank=True, help_text="Service keys open to players; empty means all."
+    )
+    page_size = models.CharField(max_length=10, choices=PageSize, default=PageSize.LETTER)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CampaignMembership(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="campaign_memberships"
+    )
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "user"], name="unique_campaign_member")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign}"
+
+
+class CharacterQuerySet(models.QuerySet["Character"]):
+    def owned_by(self, user) -> "CharacterQuerySet":
+        return self.filter(owner=user)
+
+    def visible_to(self, user) -> "CharacterQuerySet":
+        """The user's own characters and those in the campaigns the user referees."""
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(Q(owner=user) | Q(campaign__referee=user))
+
+
+class Character(models.Model):
+    class Kind(models.TextChoices):
+        PC = "pc", "Player character"
+        NPC = "npc", "Non-player character"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        SUBMITTED = "submitted", "Submitted"
+        APPROVED = "approved", "Approved"
+        RETURNED = "returned", "Returned"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="characters"
+    )
+    document = models.JSONField()
+    # Denormalised from the document and the engine's report, for listings.
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=3, choices=Kind, default=Kind.PC)
+    status = models.CharField(max_length=10, choices=Status, default=Status.DRAFT)
+    is_valid = models.BooleanField(default=False)
+    points_total = models.IntegerField(default=0)
+    budget = models.IntegerField(default=100)
+    # Optimistic concurrency: a save must name the version it edited.
+    version = models.PositiveIntegerField(default=1)
+    campaign = models.ForeignKey(
+        Campaign,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="characters",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = CharacterQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
