@@ -1,0 +1,227 @@
+"""Settings for the Far Future Action site: one module, configured from the environment.
+
+Three ways to run:
+
+- local (`make run`): SQLite under var/, DEBUG on (make run sets DJANGO_DEBUG=1);
+- tests: the same defaults, DEBUG off;
+- production (DJANGO_ENV=production): needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS, serves
+  static files through WhiteNoise, and passes `manage.py check --deploy` without warnings.
+
+DATABASE_URL (postgres://user:password@host:port/name) switches to PostgreSQL in any of them.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str = "") -> str:
+    """The variable's value with surrounding blanks removed, or the default when unset."""
+    value = os.environ.get(name)
+    return default if value is None else value.strip()
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    lowered = value.strip().lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of 1/0, true/false, yes/no, on/off; got {value!r}."
+    )
+
+
+def env_int(name: str, default: int) -> int:
+    value = env_str(name)
+    if not value:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer; got {value!r}.") from None
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    """A comma-separated list, blanks dropped."""
+    value = env_str(name)
+    if not value:
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def _required(names: tuple[str, ...], why: str) -> str:
+    for name in names:
+        if value := env_str(name):
+            return value
+    raise ImproperlyConfigured(f"Set {names[0]} ({why}); production refuses to start without it.")
+
+
+DJANGO_ENV = env_str("DJANGO_ENV", "development")
+PRODUCTION = DJANGO_ENV == "production"
+
+if PRODUCTION:
+    SECRET_KEY = _required(
+        ("DJANGO_SECRET_KEY", "SECRET_KEY"), "a long random string, the same on every app server"
+    )
+    ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or env_list("ALLOWED_HOSTS")
+    if not ALLOWED_HOSTS:
+        _required(("DJANGO_ALLOWED_HOSTS", "ALLOWED_HOSTS"), "comma-separated host names served")
+    DEBUG = False
+else:
+    # A fixed key is fine for a local checkout; production refuses to run without its own.
+    SECRET_KEY = env_str("DJANGO_SECRET_KEY") or "django-insecure-local-only-ffa-do-not-deploy"
+    ALLOWED_HOSTS = env_list(
+        "DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]", "testserver"]
+    )
+    DEBUG = env_bool("DJANGO_DEBUG", False)
+
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials.apps.SimpleAppConfig",
+    "characters",
+]
+
+MIDDLEWARE = [
+    # First, so load balancers get their answer before host checks, HTTPS redirects or sessions.
+    "ffa_site.middleware.healthz",
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+if PRODUCTION:
+    # Static files from the collected, hashed and compressed copies; locally `runserver` (DEBUG)
+    # and the tests' live server serve them straight from static/ and the apps.
+    MIDDLEWARE.insert(
+        MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+    )
+
+ROOT_URLCONF = "ffa_site.urls"
+WSGI_APPLICATION = "ffa_site.wsgi.application"
+
+_template_loaders = [
+    "django.template.loaders.filesystem.Loader",
+    "django.template.loaders.app_directories.Loader",
+]
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+            "loaders": [
+                (
+                    "template_partials.loader.Loader",
+                    [("django.template.loaders.cached.Loader", _template_loaders)],
+                )
+            ],
+        },
+    }
+]
+
+# --- Database -------------------------------------------------------------------------------
+# Embedded default: a SQLite file under var/ (git-ignored). DATABASE_URL selects PostgreSQL.
+VAR_DIR = Path(env_str("FFA_VAR_DIR") or BASE_DIR / "var")
+DATABASE_URL = env_str("DATABASE_URL")
+if DATABASE_URL:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=env_int("DJANGO_CONN_MAX_AGE", 60), conn_health_checks=True
+        )
+    }
+else:
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "ffa.sqlite3",
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+        }
+    }
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth and sessions ----------------------------------------------------------------------
+# Sessions live in the database, so any app server behind the load balancer can serve any request.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
+
+# --- Internationalisation -------------------------------------------------------------------
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- Static files ---------------------------------------------------------------------------
+STATIC_URL = "static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = Path(env_str("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# --- Security -------------------------------------------------------------------------------
+X_FRAME_OPTIONS = "DENY"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+if PRODUCTION:
+    # TLS ends at the load balancer, which must set X-Forwarded-Proto (and strip it from clients).
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("DJANGO_SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+# --- Logging: everything worth knowing goes to stderr, where gunicorn and systemd collect it ---
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("DJANGO_LOG_LEVEL", "WARNING")},
+}
