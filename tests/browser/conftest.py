@@ -1,0 +1,58 @@
+"""Browser tests: Debian's Chromium driven by Playwright against pytest-django's live_server.
+
+Playwright's sync API runs an event loop in this thread, which makes Django refuse ORM calls made
+by the tests themselves unless DJANGO_ALLOW_ASYNC_UNSAFE is set.
+
+Without Chromium the tests are skipped on a workstation, but fail under CI (CI=true), where a
+skipped browser suite would hide that the browser was never run. Never `playwright install`:
+the machines here cannot download browsers.
+"""
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = Path(os.environ.get("FFA_CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+
+
+def running_in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator["object"]:
+    if not CHROMIUM.exists():
+        message = f"Chromium is not installed at {CHROMIUM} (Debian: apt-get install chromium)."
+        if running_in_ci():
+            pytest.fail(f"{message} CI must run the browser tests.", pytrace=False)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    context = browser.new_context(base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()

@@ -1,0 +1,117 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_sign_up_creates_the_account_and_logs_the_new_user_in(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "newcomer", "password1": "jump-2-to-regina", "password2": "jump-2-to-regina"},
+        follow=True,
+    )
+
+    assert get_user_model().objects.filter(username="newcomer").exists()
+    assert response.context["user"].username == "newcomer"
+    assert response.redirect_chain[-1][0] == reverse("home")
+    assert b"Welcome back, newcomer" in response.content
+
+
+def test_sign_up_refuses_mismatched_passwords(client):
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "newcomer", "password1": "jump-2-to-regina", "password2": "jump-1-to-efate"},
+    )
+
+    assert response.status_code == 200
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+    assert response.context["form"].errors["password2"]
+
+
+def test_login_page_has_username_and_password_fields(client):
+    response = client.get("/accounts/login/")
+
+    assert response.status_code == 200
+    assert b'name="username"' in response.content
+    assert b'name="password"' in response.content
+
+
+def test_login_with_the_right_password_leads_to_the_dashboard(client):
+    UserFactory(username="player1")
+
+    response = client.post(
+        "/accounts/login/", {"username": "player1", "password": PASSWORD}, follow=True
+    )
+
+    assert response.context["user"].is_authenticated
+    assert b"Welcome back, player1" in response.content
+
+
+def test_login_with_a_wrong_password_is_refused(client):
+    UserFactory(username="player1")
+
+    response = client.post("/accounts/login/", {"username": "player1", "password": "wrong"})
+
+    assert response.status_code == 200
+    assert not response.context["user"].is_authenticated
+    assert response.context["form"].non_field_errors()
+
+
+def test_logout_is_a_post_that_ends_the_session(client):
+    client.force_login(UserFactory())
+
+    assert client.get("/accounts/logout/").status_code == 405
+    response = client.post("/accounts/logout/")
+
+    assert response.status_code == 302
+    assert "_auth_user_id" not in client.session
+    assert client.get("/characters/").status_code == 302
+
+
+def test_password_change_replaces_the_password_and_keeps_the_user_logged_in(client):
+    user = UserFactory()
+    client.force_login(user)
+
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "a-new-high-passage",
+            "new_password2": "a-new-high-passage",
+        },
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("password_change_done")
+    user.refresh_from_db()
+    assert user.check_password("a-new-high-passage")
+    assert client.get("/characters/").status_code == 200
+
+
+def test_password_change_needs_the_old_password(client):
+    user = UserFactory()
+    client.force_login(user)
+
+    response = client.post(
+        "/accounts/password/",
+        {
+            "old_password": "not-it",
+            "new_password1": "a-new-high-passage",
+            "new_password2": "a-new-high-passage",
+        },
+    )
+
+    assert response.status_code == 200
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+
+
+@pytest.mark.parametrize("url", ["/characters/", "/campaigns/", "/accounts/password/"])
+def test_anonymous_visitors_are_sent_to_the_login_page(client, url):
+    response = client.get(url)
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/accounts/login/?next={url}"
