@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from rules import HouseRules
+
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
@@ -42,6 +44,16 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def house_rules(self) -> HouseRules:
+        """The campaign's settings in the rules engine's terms."""
+        return HouseRules(
+            one_trait_per_term=self.one_trait_per_term,
+            psionics_allowed=self.psionics_allowed,
+            max_former_rank=self.max_former_rank,
+            open_services=frozenset(self.open_services) if self.open_services else None,
+            budget=self.pc_budget,
+        )
 
 
 class CampaignMembership(models.Model):
@@ -112,3 +124,39 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def house_rules(self) -> HouseRules | None:
+        """The rules this character is checked under: its campaign's, or its document's own."""
+        return self.campaign.house_rules() if self.campaign_id else None
+
+
+class MusteringRoll(models.Model):
+    """One mustering-out cash roll, made on the server and never repeated.
+
+    The service and terms at the time are kept, so a later change of either shows up as a
+    problem for the referee instead of silently changing the cash.
+    """
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="mustering_rolls"
+    )
+    position = models.PositiveSmallIntegerField()
+    die = models.PositiveSmallIntegerField()
+    modifier = models.SmallIntegerField()
+    row = models.PositiveSmallIntegerField()
+    credits = models.PositiveIntegerField()
+    service = models.CharField(max_length=40)
+    terms = models.PositiveSmallIntegerField()
+    rolled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    rolled_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["character", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "position"], name="unique_roll_position")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: roll {self.position + 1} = {self.die}"

@@ -36,13 +36,6 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_list(request: HttpRequest) -> HttpResponse:
-    characters = Character.objects.owned_by(request.user).select_related("campaign")
-    return render(request, "characters/character_list.html", {"characters": characters})
-
-
-@login_required
-@require_GET
 def campaign_list(request: HttpRequest) -> HttpResponse:
     campaigns = _campaigns_of(request.user).select_related("referee")
     return render(request, "characters/campaign_list.html", {"campaigns": campaigns})

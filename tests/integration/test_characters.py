@@ -4,7 +4,7 @@ from django.db import IntegrityError
 
 from characters.models import Campaign, CampaignMembership, Character
 from characters.services import create_character
-from rules import MalformedDocument
+from rules import MalformedDocument, normalise_document
 from tests.factories import (
     AVERAGE_DOCUMENT,
     CampaignFactory,
@@ -29,7 +29,7 @@ def test_create_character_fills_the_listing_columns_from_the_engine():
 
     character.refresh_from_db()
     assert character.owner == owner
-    assert character.document == document
+    assert character.document == normalise_document(document)
     assert (character.name, character.kind, character.budget) == ("Dock clerk", "npc", 25)
     assert character.is_valid is True
     assert character.points_total == 5

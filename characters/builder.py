@@ -1,0 +1,487 @@
+"""The builder form: a character document as HTML form fields, and back again.
+
+The builder page is one ``<form>``. Without JavaScript every button submits it and the server
+re-renders the page; with htmx the same fields are posted to the preview endpoint after each
+change. Either way the form is read here into a character document, and the rules engine does
+the rest: nothing in this module knows a rule.
+
+Field names: the nine attribute codes; ``name``, ``species``, ``terms``…; repeated rows as
+``skill-<n>-<field>``, ``trait-<n>-<field>`` and ``item-<n>-<field>``; psionics as
+``psi-trained``, ``psi-strength`` and ``talent-<Talent>``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.http import QueryDict
+
+from rules import FORMAT, NotationError, catalog, parse_trait
+
+_ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
+_PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
+IDENTITY_FIELDS = (
+    "name",
+    "kind",
+    "budget",
+    "species",
+    "homeworld",
+    "native_language",
+    "native_culture",
+    "service",
+    "terms",
+    "rank",
+    "age",
+    "notes",
+)
+
+
+@dataclass
+class SkillRow:
+    skill: str = ""
+    cascade: str = ""
+    level: str = "1"
+    specialties: list[str] = field(default_factory=list)
+
+
+@dataclass
+class TraitRow:
+    type: str = "PP"
+    name: str = ""
+    level: str = ""
+    frequency: str = ""
+    control: bool = False
+    derived: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class ItemRow:
+    item: str = ""  # "<name>|<tl>", the key of an equipment choice
+    quantity: str = "1"
+
+
+@dataclass
+class BuilderForm:
+    """What the form holds, as typed: strings, so a re-rendered form shows exactly that."""
+
+    values: dict[str, str]
+    attributes: dict[str, str]
+    skills: list[SkillRow]
+    traits: list[TraitRow]
+    items: list[ItemRow]
+    psionics_trained: bool
+    psi_strength: str
+    talents: dict[str, str]
+    one_trait_per_term: bool
+    new_skill: str = ""
+    trait_notation: str = ""
+    errors: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FormDocument:
+    """A form read as a document, with the rows each document list entry came from."""
+
+    document: dict[str, Any]
+    errors: dict[str, str]
+    skill_rows: tuple[int, ...]
+    trait_rows: tuple[int, ...]
+    item_rows: tuple[int, ...]
+
+
+def item_key(name: str, tl: int | None) -> str:
+    return f"{name}|{'' if tl is None else tl}"
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+# -- document -> form ---------------------------------------------------------------------------
+
+
+def form_from_document(document: dict[str, Any]) -> BuilderForm:
+    cat = catalog()
+    values = {key: _text(document.get(key)) for key in IDENTITY_FIELDS}
+    values["kind"] = values["kind"] or "pc"
+    values["species"] = values["species"] or "human"
+    values["budget"] = values["budget"] or str(cat.limits.default_budget)
+    values["terms"] = values["terms"] or "0"
+    values["rank"] = values["rank"] or "0"
+    attributes = {code: _text(document["attributes"].get(code)) for code in cat.attribute_order}
+    psionics = document.get("psionics")
+    return BuilderForm(
+        values=values,
+        attributes=attributes,
+        skills=[
+            SkillRow(
+                skill=s["skill"],
+                cascade=_text(s.get("cascade")),
+                level=_text(s.get("level")),
+                specialties=list(s.get("specialties", [])),
+            )
+            for s in document.get("skills", [])
+        ],
+        traits=[
+            TraitRow(
+                type=t["type"],
+                name=t["name"],
+                level=_text(t.get("level")),
+                frequency=_text(t.get("frequency")),
+                control=t.get("control", t["type"] == "PF"),
+                derived={code: str(amount) for code, amount in (t.get("derived") or {}).items()},
+            )
+            for t in document.get("traits", [])
+        ],
+        items=[
+            ItemRow(item=item_key(e["item"], _resolved_tl(e)), quantity=_text(e.get("quantity", 1)))
+            for e in document.get("equipment", [])
+        ],
+        psionics_trained=psionics is not None,
+        psi_strength=_text(psionics["strength"]) if psionics else "",
+        talents={k: str(v) for k, v in (psionics or {}).get("talents", {}).items()},
+        one_trait_per_term=(document.get("house_rules") or {}).get("one_trait_per_term", True),
+    )
+
+
+def _resolved_tl(entry: dict[str, Any]) -> int | None:
+    """The entry's tech level, or the item's only one, so the form's choice is exact."""
+    if entry.get("tl") is not None:
+        return entry["tl"]
+    candidates = catalog().equipment_named(entry["item"])
+    return candidates[0].tl if len(candidates) == 1 else None
+
+
+# -- POST -> form -------------------------------------------------------------------------------
+
+
+def form_from_post(post: QueryDict) -> BuilderForm:
+    cat = catalog()
+    rows: dict[str, dict[int, dict[str, Any]]] = {"skill": {}, "trait": {}, "item": {}}
+    for key in post:
+        match = _ROW_FIELD.match(key)
+        if match:
+            kind, index, name = match.group(1), int(match.group(2)), match.group(3)
+            value = post.getlist(key) if name == "specialties" else post.get(key, "")
+            rows[kind].setdefault(index, {})[name] = value
+    skills = [
+        SkillRow(
+            skill=r.get("skill", "").strip(),
+            cascade=r.get("cascade", "").strip(),
+            level=r.get("level", "").strip(),
+            specialties=[s for s in r.get("specialties", []) if s],
+        )
+        for _, r in sorted(rows["skill"].items())
+    ]
+    traits = [
+        TraitRow(
+            type=r.get("type", "").strip(),
+            name=r.get("name", "").strip(),
+            level=r.get("level", "").strip(),
+            frequency=r.get("frequency", "").strip(),
+            control=r.get("control") == "on",
+            derived={
+                code: r.get(f"derived-{code}", "").strip()
+                for code in cat.derived_order
+                if r.get(f"derived-{code}", "").strip()
+            },
+        )
+        for _, r in sorted(rows["trait"].items())
+    ]
+    items = [
+        ItemRow(item=r.get("item", ""), quantity=r.get("quantity", "1").strip())
+        for _, r in sorted(rows["item"].items())
+    ]
+    return BuilderForm(
+        values={
+            key: post.get(key, "").strip() if key != "notes" else post.get(key, "")
+            for key in IDENTITY_FIELDS
+        },
+        attributes={code: post.get(code, "").strip() for code in cat.attribute_order},
+        skills=skills,
+        traits=traits,
+        items=items,
+        psionics_trained=post.get("psi-trained") == "on",
+        psi_strength=post.get("psi-strength", "").strip(),
+        talents={
+            t: post.get(f"talent-{t}", "").strip()
+            for t in cat.talents
+            if post.get(f"talent-{t}", "").strip()
+        },
+        one_trait_per_term=post.get("one_trait_per_term") == "on",
+        new_skill=post.get("new-skill", "").strip(),
+        trait_notation=post.get("trait-notation", "").strip(),
+    )
+
+
+# -- structural actions (add and remove rows) -----------------------------------------------------
+
+
+def apply_action(form: BuilderForm, action: str) -> BuilderForm:
+    """Apply a button's action, such as ``add_skill`` or ``remove_trait:2``, to the form."""
+    cat = catalog()
+    verb, _, argument = action.partition(":")
+    if verb == "add_skill":
+        definition = cat.find_skill(form.new_skill) if form.new_skill else None
+        if form.new_skill and definition is None:
+            form.errors["new-skill"] = f"{form.new_skill!r} is not a skill in the catalog."
+        else:
+            form.skills.append(SkillRow(skill=definition.name if definition else ""))
+            form.new_skill = ""
+    elif verb == "remove_skill":
+        _remove(form.skills, argument)
+    elif verb == "add_trait":
+        trait_type, level, frequency = ([*argument.split(":"), "", "", ""])[:3]
+        form.traits.append(
+            TraitRow(
+                type=trait_type or "PP",
+                level=level,
+                frequency=frequency,
+                control=trait_type == "PF",
+            )
+        )
+    elif verb == "add_derived_trait":
+        form.traits.append(
+            TraitRow(type=argument or "PP", derived={"DEF": "1" if argument != "PF" else "-1"})
+        )
+    elif verb == "add_example_trait":
+        example = next((t for t in cat.example_traits if t["name"] == argument), None)
+        if example is not None:
+            form.traits.append(
+                TraitRow(
+                    type=example["type"],
+                    name=example["name"],
+                    level=example["level"],
+                    frequency=example["frequency"],
+                )
+            )
+    elif verb == "add_trait_notation":
+        try:
+            trait = parse_trait(form.trait_notation)
+        except NotationError as error:
+            form.errors["trait-notation"] = str(error)
+        else:
+            form.traits.append(
+                TraitRow(
+                    type=trait.type,
+                    level=trait.level or "",
+                    frequency=trait.frequency or "",
+                    control=trait.control,
+                    derived={code: str(amount) for code, amount in trait.derived},
+                )
+            )
+            form.trait_notation = ""
+    elif verb == "remove_trait":
+        _remove(form.traits, argument)
+    elif verb == "add_item":
+        form.items.append(ItemRow())
+    elif verb == "remove_item":
+        _remove(form.items, argument)
+    return form
+
+
+def _remove(rows: list, argument: str) -> None:
+    if argument.isdigit() and int(argument) < len(rows):
+        del rows[int(argument)]
+
+
+# -- form -> document ---------------------------------------------------------------------------
+
+
+def _whole(
+    value: str,
+    field_id: str,
+    label: str,
+    errors: dict[str, str],
+    *,
+    minimum: int = 0,
+    maximum: int | None = None,
+) -> int | None:
+    if value == "":
+        return None
+    try:
+        number = int(value)
+    except ValueError:
+        number = None
+    if number is None or number < minimum or (maximum is not None and number > maximum):
+        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"of {minimum} or more"
+        errors[field_id] = f"{label}: enter a whole number {bounds}."
+        return None
+    return number
+
+
+def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocument:
+    """The document the form describes; ``base`` supplies what the form does not edit.
+
+    Values that cannot be read get a field error and keep the base document's value, so the
+    preview still shows a report while the player fixes the field.
+    """
+    cat = catalog()
+    errors = dict(form.errors)
+    values = form.values
+    doc: dict[str, Any] = {"format": FORMAT}
+
+    name = " ".join(values.get("name", "").split())
+    if not name:
+        errors["name"] = "Name: give the character a name."
+    elif len(name) > 100:
+        errors["name"] = f"Name: at most 100 characters ({len(name)} now)."
+    doc["name"] = name[:100] if name else base.get("name", "Unnamed")
+    doc["kind"] = (
+        values.get("kind") if values.get("kind") in ("pc", "npc") else base.get("kind", "pc")
+    )
+    budget = _whole(
+        values.get("budget", ""), "budget", "Budget", errors, maximum=cat.limits.max_budget
+    )
+    doc["budget"] = budget if budget is not None else base.get("budget", cat.limits.default_budget)
+    doc["species"] = values.get("species") or "human"
+    for key in ("homeworld", "native_language", "native_culture", "service"):
+        text = " ".join(values.get(key, "").split())
+        if text:
+            doc[key] = text
+    for key, label in (("terms", "Terms"), ("rank", "Former rank")):
+        number = _whole(values.get(key, ""), key, label, errors, maximum=99)
+        doc[key] = number if number is not None else base.get(key, 0)
+    age = _whole(values.get("age", ""), "age", "Age", errors, maximum=999)
+    if age is not None:
+        doc["age"] = age
+
+    attributes: dict[str, int] = {}
+    for code in cat.attribute_order:
+        raw = form.attributes.get(code, "")
+        level = cat.from_hex(raw) if len(raw) == 1 else None
+        if level is None and raw.lstrip("-").isdigit():
+            level = int(raw)
+        if level is None:
+            errors[code] = f"{code}: enter a level from 1 to 15, as a number or a hex digit."
+            level = base.get("attributes", {}).get(code, cat.limits.attribute_average)
+            level = cat.from_hex(level) if isinstance(level, str) else level
+        attributes[code] = level
+    doc["attributes"] = attributes
+
+    skills, skill_rows = [], []
+    for row_index, row in enumerate(form.skills):
+        if not row.skill:
+            continue
+        level = _whole(
+            row.level or "0", f"skill-{row_index}-level", row.skill, errors, minimum=-99, maximum=99
+        )
+        entry: dict[str, Any] = {"skill": row.skill, "level": 0 if level is None else level}
+        if row.cascade:
+            entry["cascade"] = row.cascade
+        if row.specialties:
+            entry["specialties"] = list(row.specialties)
+        skills.append(entry)
+        skill_rows.append(row_index)
+    doc["skills"] = skills
+
+    traits, trait_rows = [], []
+    for row_index, row in enumerate(form.traits):
+        if not (row.name or row.level or row.derived):
+            continue
+        entry = {"type": row.type or "PP", "name": row.name}
+        if row.derived:
+            derived = {}
+            for code, raw in row.derived.items():
+                amount = _whole(
+                    raw, f"trait-{row_index}-derived-{code}", code, errors, minimum=-99, maximum=99
+                )
+                if amount:
+                    derived[code] = amount
+            entry["derived"] = derived
+        if row.level or row.frequency or not row.derived:
+            entry["level"] = row.level
+            entry["frequency"] = row.frequency
+        if row.control != (entry["type"] == "PF"):
+            entry["control"] = row.control
+        traits.append(entry)
+        trait_rows.append(row_index)
+    doc["traits"] = traits
+
+    if form.psionics_trained:
+        strength = _whole(
+            form.psi_strength or "0", "psi-strength", "PSI strength", errors, maximum=99
+        )
+        talents = {}
+        for talent, raw in form.talents.items():
+            level = _whole(raw, f"talent-{talent}", talent, errors, maximum=99)
+            if level is not None:
+                talents[talent] = level
+        doc["psionics"] = {"strength": strength or 0, "talents": talents}
+
+    if base.get("mustering_out"):
+        doc["mustering_out"] = base["mustering_out"]
+
+    equipment, item_rows = [], []
+    for row_index, row in enumerate(form.items):
+        if not row.item:
+            continue
+        item, _, tl = row.item.partition("|")
+        quantity = _whole(
+            row.quantity or "1", f"item-{row_index}-quantity", item, errors, minimum=1, maximum=9999
+        )
+        entry = {"item": item, "quantity": quantity or 1}
+        if tl.isdigit():
+            entry["tl"] = int(tl)
+        equipment.append(entry)
+        item_rows.append(row_index)
+    doc["equipment"] = equipment
+
+    if not form.one_trait_per_term:
+        doc["house_rules"] = {"one_trait_per_term": False}
+    notes = values.get("notes", "")
+    if len(notes) > 20_000:
+        errors["notes"] = f"Notes: at most 20,000 characters ({len(notes):,} now)."
+        notes = notes[:20_000]
+    if notes.strip():
+        doc["notes"] = notes
+    return FormDocument(doc, errors, tuple(skill_rows), tuple(trait_rows), tuple(item_rows))
+
+
+# -- where a problem is fixed --------------------------------------------------------------------
+
+_SECTION_OF = {
+    "skills": "section-skills",
+    "traits": "section-traits",
+    "equipment": "section-equipment",
+    "mustering_out": "section-mustering",
+    "psionics": "section-psionics",
+}
+
+
+def field_for_problem(path: str, form_document: FormDocument) -> str:
+    """The id of the form element that fixes a problem at ``path`` of the document."""
+    match = _PATH_INDEX.match(path)
+    if match:
+        collection, index, attribute = match.group(1), int(match.group(2)), match.group(3)
+        prefix, rows, fields = {
+            "skills": (
+                "skill",
+                form_document.skill_rows,
+                {"level": "level", "cascade": "cascade", "specialties": "specialties"},
+            ),
+            "traits": (
+                "trait",
+                form_document.trait_rows,
+                {"level": "level", "frequency": "frequency", "type": "type", "name": "name"},
+            ),
+            "equipment": ("item", form_document.item_rows, {}),
+        }[collection]
+        if index < len(rows):
+            default = "skill" if prefix == "skill" else ("name" if prefix == "trait" else "item")
+            return f"id_{prefix}-{rows[index]}-{fields.get(attribute or '', default)}"
+        return _SECTION_OF[collection]
+    head = path.split(".")[0].split("[")[0]
+    if head == "attributes":
+        return f"id_{path.split('.')[1]}"
+    if head == "psionics":
+        return "id_psi-strength" if path.endswith("strength") else "section-psionics"
+    if head in _SECTION_OF:
+        return _SECTION_OF[head]
+    return f"id_{head}" if head else "section-identity"
+
+
+def with_errors(form: BuilderForm, errors: dict[str, str]) -> BuilderForm:
+    return replace(form, errors=errors)

@@ -1,0 +1,569 @@
+"""Character pages: list, create, the builder and its live preview, sheet, import and export.
+
+Every view that takes an id gets the character through ``_get_character_for_user``, so no view
+can forget the access check: others get 404, never 403, so ids reveal nothing.
+"""
+
+import json
+from functools import cache
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+from rules import MalformedDocument, Report, check, format_trait, parse_document, stat_block
+
+from . import builder, services
+from .models import Character
+
+MAX_IMPORT_BYTES = 1_000_000
+
+
+def _get_character_for_user(request: HttpRequest, pk: int, *, edit: bool = False) -> Character:
+    """The character if this user may see it (or, with ``edit``, change it); else 404."""
+    characters = Character.objects.select_related("campaign")
+    allowed = characters.owned_by(request.user) if edit else characters.visible_to(request.user)
+    return get_object_or_404(allowed, pk=pk)
+
+
+def _report(character: Character, document: dict[str, Any] | None = None) -> Report:
+    return check(
+        parse_document(document or character.document), house_rules=character.house_rules()
+    )
+
+
+# -- list, create, delete, duplicate -------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def character_list(request: HttpRequest) -> HttpResponse:
+    characters = Character.objects.owned_by(request.user).select_related("campaign")
+    return render(request, "characters/character_list.html", {"characters": characters})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_new(request: HttpRequest) -> HttpResponse:
+    cat = rules.catalog()
+    errors: dict[str, str] = {}
+    values = {"name": "", "kind": "pc", "budget": "25", "species": "human"}
+    if request.method == "POST":
+        values = {key: request.POST.get(key, "").strip() for key in values}
+        if not values["name"]:
+            errors["name"] = "Give the character a name."
+        elif len(values["name"]) > 100:
+            errors["name"] = "A name has at most 100 characters."
+        if values["kind"] not in ("pc", "npc"):
+            errors["kind"] = "Choose a player character or an NPC."
+        if values["species"] not in cat.species:
+            errors["species"] = "Choose a species from the list."
+        budget = cat.limits.default_budget
+        if values["kind"] == "npc":
+            try:
+                budget = int(values["budget"])
+            except ValueError:
+                budget = -1
+            if not 0 <= budget <= cat.limits.max_budget:
+                errors["budget"] = (
+                    f"An NPC's budget is a whole number from 0 to {cat.limits.max_budget}."
+                )
+        if not errors:
+            document = services.new_document(
+                name=values["name"], kind=values["kind"], budget=budget, species=values["species"]
+            )
+            character = services.create_character(owner=request.user, document=document)
+            messages.success(request, f"{character.name} is ready to build on {budget} points.")
+            return redirect("character_edit", character.pk)
+    context = {"values": values, "errors": errors, "species_choices": list(cat.species.items())}
+    return render(request, "characters/character_new.html", context, status=400 if errors else 200)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk, edit=True)
+    if request.method == "POST":
+        name = character.name
+        services.delete_character(character=character)
+        messages.success(request, f"{name} was deleted.")
+        return redirect("character_list")
+    return render(request, "characters/character_confirm_delete.html", {"character": character})
+
+
+@login_required
+@require_POST
+def character_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk, edit=True)
+    copy = services.duplicate_character(character=character, owner=request.user)
+    messages.success(request, f"Copied {character.name}. You are editing the copy.")
+    return redirect("character_edit", copy.pk)
+
+
+# -- sheet, export, import ------------------------------------------------------------------------
+
+
+@login_required
+@require_GET
+def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk)
+    report = _report(character)
+    rolls = list(character.mustering_rolls.all())
+    context = {
+        "character": character,
+        "report": report,
+        "stat_block": stat_block(parse_document(character.document), report),
+        "rolls": rolls,
+        "drift": services.mustering_drift(character, rolls),
+        "is_owner": character.owner_id == request.user.pk,
+    }
+    return render(request, "characters/character_detail.html", context)
+
+
+@login_required
+@require_GET
+def character_export(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk)
+    response = JsonResponse(
+        character.document, json_dumps_params={"indent": 2, "ensure_ascii": False}
+    )
+    filename = f"{slugify(character.name) or 'character'}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_import(request: HttpRequest) -> HttpResponse:
+    error = ""
+    if request.method == "POST":
+        upload = request.FILES.get("document")
+        if upload is None:
+            error = "document: choose a character document (a .json file) to upload."
+        elif upload.size > MAX_IMPORT_BYTES:
+            limit = MAX_IMPORT_BYTES // 1000
+            error = f"{upload.name}: larger than {limit} kB; a character document is far smaller."
+        else:
+            try:
+                document = _read_upload(upload)
+                character = services.create_character(owner=request.user, document=document)
+            except MalformedDocument as malformed:
+                where = f"{upload.name}: {malformed.path}" if malformed.path else upload.name
+                error = f"{where}: {malformed.message}"
+            else:
+                messages.success(request, f"Imported {character.name} as a draft.")
+                return redirect("character_edit", character.pk)
+    return render(
+        request, "characters/character_import.html", {"error": error}, status=400 if error else 200
+    )
+
+
+def _read_upload(upload) -> Any:
+    """The uploaded JSON; raises MalformedDocument in the same words as the command line."""
+    try:
+        return json.loads(upload.read().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise MalformedDocument("", "is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise MalformedDocument(
+            "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    except RecursionError:
+        raise MalformedDocument("", "is nested too deeply to be a character document") from None
+
+
+# -- the builder ----------------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """The builder. Without JavaScript its buttons post here; "save" and "roll" write."""
+    character = _get_character_for_user(request, pk, edit=True)
+    if request.method == "GET":
+        form = builder.form_from_document(character.document)
+        return render(request, "characters/builder.html", _builder_context(character, form))
+
+    form = builder.form_from_post(request.POST)
+    action = request.POST.get("action", "save")
+    if action not in ("save", "overwrite", "roll"):
+        form = builder.apply_action(form, action)
+        return render(request, "characters/builder.html", _builder_context(character, form))
+
+    read = builder.document_from_form(form, base=character.document)
+    if read.errors:
+        messages.error(request, "Nothing was saved: fix the fields marked below first.")
+        context = _builder_context(character, builder.with_errors(form, read.errors))
+        return render(request, "characters/builder.html", context, status=400)
+    try:
+        expected = int(request.POST.get("version", ""))
+    except ValueError:
+        expected = -1
+    try:
+        saved = services.save_character(
+            character=character, document=read.document, expected_version=expected
+        )
+    except services.VersionConflict as conflict:
+        context = _builder_context(
+            character, form, conflict=_conflict(conflict.current, expected, read.document)
+        )
+        return render(request, "characters/builder.html", context, status=409)
+    except MalformedDocument as malformed:
+        messages.error(request, f"Nothing was saved: {malformed}.")
+        return render(
+            request, "characters/builder.html", _builder_context(character, form), status=400
+        )
+    if action == "roll":
+        try:
+            rolled = services.roll_mustering_out(character=saved, by=request.user)
+        except services.MusteringOutRefused as refused:
+            messages.error(request, str(refused))
+        else:
+            credits = sum(roll.credits for roll in rolled)
+            dice = ", ".join(str(roll.die) for roll in rolled)
+            messages.success(request, f"Saved and rolled {dice}: Cr{credits:,} to muster out with.")
+        return redirect("character_edit", saved.pk)
+    state = "valid" if saved.is_valid else "saved as a draft with rule errors"
+    messages.success(request, f"{saved.name} saved (version {saved.version}), {state}.")
+    return redirect("character_edit", saved.pk)
+
+
+@login_required
+@require_POST
+def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
+    """Re-check the posted builder form and return the feedback regions; never saves.
+
+    A button's ``action`` (add or remove a row) also returns that section re-rendered.
+    """
+    character = _get_character_for_user(request, pk, edit=True)
+    form = builder.form_from_post(request.POST)
+    action = request.POST.get("action", "")
+    section = ""
+    if action:
+        form = builder.apply_action(form, action)
+        section = _SECTION_OF_ACTION.get(action.partition(":")[0].rsplit("_", 1)[-1], "")
+    context = _builder_context(character, form, oob=True, full=bool(section))
+    context["section"] = section
+    return render(request, "characters/builder.html#preview", context)
+
+
+_SECTION_OF_ACTION = {
+    "skill": "skills",
+    "trait": "traits",
+    "notation": "traits",
+    "item": "equipment",
+}
+
+
+def _conflict(current: Character, yours_from: int, yours: dict[str, Any]) -> dict[str, Any]:
+    theirs = current.document
+    changes = []
+    labels = {
+        "skills": "Skills",
+        "traits": "Traits",
+        "equipment": "Equipment",
+        "attributes": "Attributes",
+    }
+    for key in (
+        "name",
+        "species",
+        "service",
+        "terms",
+        "rank",
+        "age",
+        "homeworld",
+        "budget",
+        "notes",
+    ):
+        if theirs.get(key) != yours.get(key):
+            changes.append(
+                {
+                    "label": key.replace("_", " ").capitalize(),
+                    "theirs": theirs.get(key, "—"),
+                    "yours": yours.get(key, "—"),
+                }
+            )
+    for key, label in labels.items():
+        if theirs.get(key) != yours.get(key):
+            changes.append(
+                {"label": label, "theirs": _summary(key, theirs), "yours": _summary(key, yours)}
+            )
+    return {
+        "yours_from": yours_from,
+        "theirs_version": current.version,
+        "theirs_saved": current.updated_at,
+        "changes": changes,
+    }
+
+
+def _summary(key: str, document: dict[str, Any]) -> str:
+    value = document.get(key)
+    if key == "attributes":
+        return rules.check_document(document).upp if value else "—"
+    if key == "skills":
+        return (
+            ", ".join(
+                rules.format_skill(
+                    s["skill"], s["level"], s.get("cascade"), s.get("specialties", ())
+                )
+                for s in value or []
+            )
+            or "—"
+        )
+    if key == "traits":
+        return "; ".join(t.get("name", "") for t in value or []) or "—"
+    if key == "equipment":
+        return ", ".join(f"{e['item']} x{e.get('quantity', 1)}" for e in value or []) or "—"
+    return str(value)
+
+
+# -- builder context ------------------------------------------------------------------------------
+
+
+@cache
+def _catalog_context() -> dict[str, Any]:
+    """Choices and tables that depend only on the catalog: computed once per process."""
+    cat = rules.catalog()
+    kind_labels = {"plain": "skill", "cascade": "choose a cascade", "spec": "has specialties"}
+    skill_catalog = [
+        {"name": s.name, "kind": s.kind, "group": s.group, "kind_label": kind_labels[s.kind]}
+        for s in cat.skills
+    ]
+    groups: dict[str, list] = {}
+    for skill in skill_catalog:
+        groups.setdefault(skill["group"], []).append(skill)
+    services_by_source: dict[str, list] = {}
+    for service in cat.services.values():
+        services_by_source.setdefault(service.source, []).append(service)
+    table_labels = {
+        "armor": "Armor",
+        "melee": "Melee weapons",
+        "ranged": "Ranged weapons",
+        "accessories": "Accessories",
+    }
+    equipment: dict[str, list] = {}
+    for item in cat.equipment:
+        price = f"Cr{item.cost:,}" if item.cost is not None else "price varies"
+        tl = f" · TL {item.tl}" if item.tl is not None else ""
+        equipment.setdefault(table_labels[item.table], []).append(
+            {
+                "key": builder.item_key(item.name, item.tl),
+                "label": f"{item.name}{tl} · {price} · {item.weight_kg:g} kg",
+            }
+        )
+    frequencies = list(cat.frequencies.items())
+    grids = []
+    for title, trait_type, levels, sign in (
+        ("Perk cost", "PP", cat.perk_levels, 1),
+        ("Flaw value", "PF", cat.flaw_levels, -1),
+    ):
+        rows = [
+            {
+                "code": code,
+                "name": level["name"],
+                "control_score": level.get("control_score"),
+                "cells": [
+                    {"frequency": f, "label": label, "points": sign * level["points"][f]}
+                    for f, label in frequencies
+                ],
+            }
+            for code, level in levels.items()
+        ]
+        grids.append({"title": title, "type": trait_type, "rows": rows, "frequencies": frequencies})
+    examples = []
+    for example in cat.example_traits:
+        trait = rules.TraitEntry(
+            example["type"], example["name"], example["level"], example["frequency"]
+        )
+        points = cat.trait_points(trait.type, trait.level, trait.frequency)
+        examples.append({"name": example["name"], "notation": format_trait(trait, points)})
+    return {
+        "skill_catalog": skill_catalog,
+        "skill_groups": sorted(groups.items()),
+        "skill_count": len(skill_catalog),
+        "species_choices": list(cat.species.items()),
+        "service_choices": list(services_by_source.items()),
+        "equipment_choices": list(equipment.items()),
+        "trait_grids": grids,
+        "example_traits": examples,
+        "trait_types": [*cat.perk_types.items(), *cat.flaw_types.items()],
+        "trait_levels": [
+            (c, v["name"]) for c, v in (*cat.perk_levels.items(), *cat.flaw_levels.items())
+        ],
+        "trait_frequencies": frequencies,
+        "derived_codes": cat.derived_order,
+    }
+
+
+def _builder_context(
+    character: Character,
+    form: builder.BuilderForm,
+    *,
+    oob: bool = False,
+    full: bool = True,
+    conflict: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything the builder template shows. ``full=False`` (the live preview) skips the
+    parts only the page's inputs need."""
+    cat = rules.catalog()
+    read = builder.document_from_form(form, base=character.document)
+    errors = dict(read.errors)
+    try:
+        report = check(parse_document(read.document), house_rules=character.house_rules())
+    except MalformedDocument as malformed:
+        errors["form"] = str(malformed)
+        report = _report(character)
+    form = builder.with_errors(form, errors)
+    points = report.points
+    state = (
+        "points--over"
+        if points.remaining < 0
+        else "points--exact"
+        if points.remaining == 0
+        else "points--under"
+    )
+    parts = []
+    for key, label in (
+        ("attributes", "Attributes"),
+        ("skills", "Skills"),
+        ("perks", "Perks"),
+        ("flaws", "Flaws"),
+        ("rank", "Rank"),
+        ("psionics", "Psionics"),
+        ("package", "Package"),
+    ):
+        value = getattr(points, key)
+        width = round(100 * value / max(points.budget, points.total, 1), 1) if value > 0 else 0
+        parts.append({"key": key, "label": label, "points": value, "width": width})
+    problems = [
+        {
+            "code": p.code,
+            "severity": p.severity,
+            "message": p.message,
+            "anchor": builder.field_for_problem(p.path, read),
+        }
+        for p in report.problems
+    ]
+    npc = read.document.get("kind") == "npc"
+    attribute_rows = []
+    for position, value in enumerate(report.attributes):
+        group = next(g for g, codes in cat.attribute_groups.items() if value.code in codes)
+        highest = cat.purchase_maxima("npc" if npc else "pc")[position]
+        attribute_rows.append(
+            {
+                "code": value.code,
+                "label": cat.attribute_names[value.code],
+                "raw": form.attributes.get(value.code, ""),
+                "value": value,
+                "max": highest,
+                "step": cat.limits.points_per_attribute_level,
+                "can_raise": value.purchased < highest,
+                "can_lower": value.purchased > cat.limits.purchase_min,
+                "group": group,
+                "group_start": cat.attribute_groups[group][0] == value.code,
+            }
+        )
+    context: dict[str, Any] = {
+        "character": character,
+        "form": form,
+        "report": report,
+        "oob": oob,
+        "version": character.version,
+        "conflict": conflict,
+        "points_state": state,
+        "points_parts": parts,
+        "derived_items": list(report.derived.as_dict().items()),
+        "problems": problems,
+        "error_count": sum(p["severity"] == "error" for p in problems),
+        "warning_count": sum(p["severity"] == "warning" for p in problems),
+        "zero_level_left": max(0, report.skills.zero_level_free - report.skills.zero_level_used),
+        "attribute_rows": attribute_rows,
+    }
+    if not full:
+        return context
+    lines_by_row = {row: report.skills.lines[i] for i, row in enumerate(read.skill_rows)}
+    traits_by_row = {row: report.traits[i] for i, row in enumerate(read.trait_rows)}
+    items_by_row = {row: report.equipment.lines[i] for i, row in enumerate(read.item_rows)}
+    skill_rows = []
+    for index, row in enumerate(form.skills):
+        definition = cat.find_skill(row.skill)
+        skill_rows.append(
+            {
+                "form": row,
+                "definition": definition,
+                "cascade_choices": list(
+                    zip(definition.cascades, definition.cascade_labels, strict=True)
+                )
+                if definition
+                else [],
+                "line": lines_by_row.get(index),
+            }
+        )
+    species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
+    exp_dv = report.attribute("EXP").dv
+    context.update(_catalog_context())
+    context.update(
+        {
+            "skill_rows": skill_rows,
+            "automatic_lines": report.skills.lines[len(read.skill_rows) :],
+            "trait_rows": [
+                {"form": row, "line": traits_by_row.get(i), "is_flaw": row.type in cat.flaw_types}
+                for i, row in enumerate(form.traits)
+            ],
+            "package_lines": [t for t in report.traits if t.source == "package"],
+            "species_name": species.name,
+            "species_default_language": species.native_language,
+            "species_default_culture": species.native_culture,
+            "item_rows": [
+                {"form": row, "line": items_by_row.get(i)} for i, row in enumerate(form.items)
+            ],
+            "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],
+            "psi_max": min(cat.limits.psi_max_base - exp_dv, cat.limits.psi_max_cap),
+            "rolls": list(character.mustering_rolls.all()),
+        }
+    )
+    return context
+
+
+# -- PDF ------------------------------------------------------------------------------------------
+
+PAGE_SIZES = ("letter", "a4")
+
+
+@login_required
+@require_GET
+def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``."""
+    from . import pdf
+
+    character = _get_character_for_user(request, pk)
+    page_size = (
+        character.campaign.page_size if character.campaign else request.GET.get("size", "letter")
+    )
+    if page_size not in PAGE_SIZES:
+        page_size = "letter"
+    sheet = pdf.sheet_for_document(
+        character.document,
+        house_rules=character.house_rules(),
+        rolls=[_roll_record(roll) for roll in character.mustering_rolls.all()],
+        status=character.get_status_display(),
+        player=character.owner.get_username(),
+    )
+    return pdf.pdf_response(
+        request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
+    )
+
+
+def _roll_record(roll) -> dict[str, Any]:
+    return {
+        "die": roll.die,
+        "modifier": roll.modifier,
+        "row": roll.row,
+        "credits": roll.credits,
+        "rolled_at": roll.rolled_at.isoformat(timespec="minutes"),
+    }

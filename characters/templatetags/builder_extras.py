@@ -1,0 +1,11 @@
+from typing import Any
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def get_item(mapping: Any, key: str) -> Any:
+    """``mapping|get_item:key``: a dictionary look-up with a variable key (None when absent)."""
+    return mapping.get(key) if hasattr(mapping, "get") else None

@@ -1,0 +1,339 @@
+"""The builder and the character pages: ownership, saving, conflicts, preview, import/export."""
+
+import io
+import json
+import random
+
+import pytest
+from django.urls import reverse
+from django.utils.html import escape
+
+from characters import services
+from characters.models import Character, MusteringRoll
+from rules import normalise_document
+from tests.factories import PASSWORD, CharacterFactory, UserFactory, character_document
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def owner():
+    return UserFactory(username="owner")
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.login(username=owner.username, password=PASSWORD)
+    return client
+
+
+@pytest.fixture
+def character(owner):
+    return services.create_character(owner=owner, document=character_document(name="Jamison"))
+
+
+def builder_post(character: Character, **changes) -> dict:
+    """The builder form as a browser posts it for the stored character, with changes."""
+    document = character.document
+    data = {
+        "version": str(character.version),
+        "name": document["name"],
+        "kind": document.get("kind", "pc"),
+        "budget": str(document.get("budget", 100)),
+        "species": document.get("species", "human"),
+        "terms": str(document.get("terms", 0)),
+        "rank": str(document.get("rank", 0)),
+        "one_trait_per_term": "on",
+        **{code: str(level) for code, level in document["attributes"].items()},
+    }
+    data.update(changes)
+    return data
+
+
+CHARACTER_URLS = [
+    ("get", "character_detail"),
+    ("get", "character_edit"),
+    ("post", "character_edit"),
+    ("post", "character_preview"),
+    ("post", "character_duplicate"),
+    ("get", "character_delete"),
+    ("post", "character_delete"),
+    ("get", "character_export"),
+]
+
+
+@pytest.mark.parametrize(("method", "name"), CHARACTER_URLS)
+def test_every_character_url_is_a_404_for_another_user(client, character, method, name):
+    UserFactory(username="stranger")
+    client.login(username="stranger", password=PASSWORD)
+    response = getattr(client, method)(reverse(name, args=[character.pk]))
+    assert response.status_code == 404
+    assert Character.objects.filter(pk=character.pk, version=1).exists()
+
+
+@pytest.mark.parametrize(("method", "name"), CHARACTER_URLS)
+def test_every_character_url_sends_anonymous_visitors_to_log_in(client, character, method, name):
+    response = getattr(client, method)(reverse(name, args=[character.pk]))
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("login"))
+
+
+def test_creating_a_pc_starts_on_100_points_and_opens_the_builder(owner_client, owner):
+    response = owner_client.post(
+        reverse("character_new"), {"name": "Kim", "kind": "pc", "species": "human"}
+    )
+    character = Character.objects.get(owner=owner, name="Kim")
+    assert response["Location"] == reverse("character_edit", args=[character.pk])
+    assert character.budget == 100
+
+
+def test_an_npc_takes_the_budget_chosen(owner_client, owner):
+    owner_client.post(
+        reverse("character_new"),
+        {"name": "Clerk", "kind": "npc", "budget": "25", "species": "human"},
+    )
+    assert Character.objects.get(owner=owner, name="Clerk").budget == 25
+
+
+def test_a_new_character_without_a_name_is_refused_and_nothing_is_created(owner_client, owner):
+    response = owner_client.post(
+        reverse("character_new"), {"name": "", "kind": "pc", "species": "human"}
+    )
+    assert response.status_code == 400
+    assert b"Give the character a name." in response.content
+    assert not Character.objects.filter(owner=owner).exists()
+
+
+def test_the_builder_page_carries_the_contract_hooks(owner_client, character):
+    response = owner_client.get(reverse("character_edit", args=[character.pk]))
+    html = response.content.decode()
+    for hook in (
+        'name="DEX"',
+        'data-derived="DEF"',
+        'data-points="remaining"',
+        'data-points="total"',
+        'data-points="budget"',
+        "data-upp",
+        'data-action="save"',
+    ):
+        assert hook in html, hook
+
+
+def test_the_preview_checks_the_posted_form_and_never_writes(
+    owner_client, character, django_assert_max_num_queries
+):
+    url = reverse("character_preview", args=[character.pk])
+    data = builder_post(character, DEX="9", **{"skill-0-skill": "Pilot", "skill-0-level": "4"})
+    with django_assert_max_num_queries(4) as queries:
+        response = owner_client.post(url, data, HTTP_HX_REQUEST="true")
+    assert not [
+        q
+        for q in queries.captured_queries
+        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
+    ]
+    html = response.content.decode()
+    assert '<dd data-derived="DEF">4</dd>' in html
+    assert 'data-problem="skill_level_above_max"' in html
+    assert "Pilot-4 is above the maximum skill level 3" in html
+    assert 'href="#id_skill-0-level"' in html
+    character.refresh_from_db()
+    assert (character.version, character.document["attributes"]["DEX"]) == (1, 7)
+
+
+def test_a_preview_button_adds_a_skill_row_and_returns_the_section(owner_client, character):
+    data = builder_post(character, **{"new-skill": "pilot", "action": "add_skill"})
+    response = owner_client.post(
+        reverse("character_preview", args=[character.pk]), data, HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert 'id="section-skills"' in html
+    assert 'name="skill-0-skill" value="Pilot"' in html
+    assert "small craft (under 100 tons)" in html
+
+
+def test_saving_stores_the_document_bumps_the_version_and_keeps_drafts(owner_client, character):
+    data = builder_post(
+        character,
+        DEX="9",
+        **{
+            "skill-0-skill": "Pilot",
+            "skill-0-level": "2",
+            "skill-0-specialties": "small craft",
+            "action": "save",
+        },
+    )
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
+    assert response.status_code == 302
+    character.refresh_from_db()
+    assert character.version == 2
+    assert character.document["attributes"]["DEX"] == 9
+    assert character.document["skills"] == [
+        {"skill": "Pilot", "level": 2, "specialties": ["small craft"]}
+    ]
+    assert character.points_total == 10 + 3
+    assert character.is_valid
+
+    broken = builder_post(
+        character, **{"skill-0-skill": "Pilot", "skill-0-level": "9", "action": "save"}
+    )
+    owner_client.post(reverse("character_edit", args=[character.pk]), broken)
+    character.refresh_from_db()
+    assert (character.version, character.is_valid) == (3, False)
+
+
+def test_a_save_from_a_stale_version_shows_a_conflict_and_overwrites_nothing(
+    owner_client, character
+):
+    edit = reverse("character_edit", args=[character.pk])
+    first_tab = builder_post(character, name="Jamison the Bold", action="save")
+    second_tab = builder_post(character, name="Jamison the Careful", action="save")
+    owner_client.post(edit, first_tab)
+    response = owner_client.post(edit, second_tab)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "Not saved: this character changed in another tab" in html
+    assert "Jamison the Bold" in html
+    assert "Jamison the Careful" in html
+    character.refresh_from_db()
+    assert (character.name, character.version) == ("Jamison the Bold", 2)
+
+    keep_mine = dict(second_tab, version="2", action="overwrite")
+    owner_client.post(edit, keep_mine)
+    character.refresh_from_db()
+    assert (character.name, character.version) == ("Jamison the Careful", 3)
+
+
+def test_unreadable_fields_are_named_and_nothing_is_saved(owner_client, character):
+    data = builder_post(character, DEX="lots", action="save")
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
+    assert response.status_code == 400
+    assert b"DEX: enter a level from 1 to 15" in response.content
+    assert b'value="lots"' in response.content
+    character.refresh_from_db()
+    assert character.version == 1
+
+
+def test_without_javascript_a_button_re_renders_the_form_without_saving(owner_client, character):
+    data = builder_post(character, DEX="10", action="add_item")
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
+    assert response.status_code == 200
+    assert b'name="item-0-item"' in response.content
+    assert b'<dd data-derived="DEF">5</dd>' in response.content
+    character.refresh_from_db()
+    assert character.version == 1
+
+
+def test_mustering_out_is_rolled_once_on_the_server_and_recorded(owner_client, character):
+    data = builder_post(
+        character,
+        service="navy",
+        terms="2",
+        action="roll",
+        **{
+            "trait-0-type": "PP",
+            "trait-0-name": "Steady",
+            "trait-0-level": "C",
+            "trait-0-frequency": "R",
+            "trait-1-type": "PP",
+            "trait-1-name": "Calm",
+            "trait-1-level": "C",
+            "trait-1-frequency": "R",
+        },
+    )
+    owner_client.post(reverse("character_edit", args=[character.pk]), data)
+    rolls = list(MusteringRoll.objects.filter(character=character))
+    assert len(rolls) == 2
+    assert all(r.service == "navy" and r.terms == 2 and 1 <= r.die <= 6 for r in rolls)
+    character.refresh_from_db()
+    assert character.document["mustering_out"]["rolls"] == [r.die for r in rolls]
+    with pytest.raises(services.MusteringOutRefused):
+        services.roll_mustering_out(character=character, by=character.owner, rng=random.Random(1))
+
+    tampered = builder_post(character, service="navy", terms="3", action="save")
+    owner_client.post(reverse("character_edit", args=[character.pk]), tampered)
+    character.refresh_from_db()
+    assert character.document["mustering_out"]["rolls"] == [r.die for r in rolls]
+    sheet = owner_client.get(reverse("character_detail", args=[character.pk])).content.decode()
+    assert "The cash was rolled after 2 terms, but the character now has 3." in sheet
+
+
+def test_export_import_export_gives_the_same_document(owner_client, owner):
+    document = character_document(
+        name="Round trip",
+        homeworld="Regina",
+        service="scouts",
+        terms=1,
+        skills=[{"skill": "Pilot", "level": 2, "specialties": ["fighters"]}],
+        traits=[{"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"}],
+    )
+    original = services.create_character(owner=owner, document=document)
+    exported = owner_client.get(reverse("character_export", args=[original.pk]))
+    assert exported["Content-Disposition"] == 'attachment; filename="round-trip.json"'
+    upload = io.BytesIO(exported.content)
+    upload.name = "round-trip.json"
+    owner_client.post(reverse("character_import"), {"document": upload})
+    imported = Character.objects.exclude(pk=original.pk).get(owner=owner)
+    again = owner_client.get(reverse("character_export", args=[imported.pk]))
+    assert json.loads(again.content) == json.loads(exported.content) == normalise_document(document)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"{not json", "bad.json: is not valid JSON (line 1, column 2"),
+        (
+            json.dumps(character_document(attributes={"STR": "I"})).encode(),
+            "bad.json: attributes.STR: expected a level",
+        ),
+        (json.dumps({"format": "other"}).encode(), 'bad.json: format: must be "ffa-character/1"'),
+    ],
+)
+def test_a_malformed_import_says_what_is_wrong_and_saves_nothing(
+    owner_client, owner, content, message
+):
+    upload = io.BytesIO(content)
+    upload.name = "bad.json"
+    response = owner_client.post(reverse("character_import"), {"document": upload})
+    assert response.status_code == 400
+    assert escape(message) in response.content.decode()
+    assert not Character.objects.filter(owner=owner).exists()
+
+
+def test_duplicating_keeps_the_rolls_so_dice_cannot_be_rerolled(owner_client, character):
+    services.save_character(
+        character=character,
+        document=dict(
+            character.document,
+            service="army",
+            terms=1,
+            traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}],
+        ),
+        expected_version=1,
+    )
+    services.roll_mustering_out(character=character, by=character.owner, rng=random.Random(3))
+    owner_client.post(reverse("character_duplicate", args=[character.pk]))
+    copy = Character.objects.get(name="Jamison (copy)")
+    assert list(copy.mustering_rolls.values_list("die", flat=True)) == list(
+        character.mustering_rolls.values_list("die", flat=True)
+    )
+
+
+def test_deleting_asks_first_then_removes(owner_client, character):
+    url = reverse("character_delete", args=[character.pk])
+    assert b"Delete Jamison?" in owner_client.get(url).content
+    owner_client.post(url)
+    assert not Character.objects.filter(pk=character.pk).exists()
+
+
+def test_the_list_shows_which_characters_are_valid(owner_client, owner):
+    CharacterFactory(owner=owner, name="Good", is_valid=True)
+    CharacterFactory(owner=owner, name="Broken", is_valid=False)
+    html = owner_client.get(reverse("character_list")).content.decode()
+    assert html.count('data-valid="yes"') == 1
+    assert html.count('data-valid="no"') == 1
+
+
+def test_the_sheet_shows_the_stat_block_with_a_copy_button(owner_client, character):
+    html = owner_client.get(reverse("character_detail", args=[character.pk])).content.decode()
+    assert "Jamison, 0 terms no service" in html
+    assert 'data-copy-target="stat-block"' in html
