@@ -1,0 +1,72 @@
+"""A player builds a character in the browser and sees every consequence without a page load."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+
+
+def test_a_player_builds_a_character_live_and_finds_it_as_left(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+
+    page.goto("/characters/new/")
+    page.fill("input[name=name]", "Mara Tolven")
+    page.get_by_role("button", name="Create and start building").click()
+    expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))
+    page.evaluate("() => { window.__sameDocument = true }")
+
+    expect(page.locator('[data-derived="DEF"]')).to_have_text("3")
+    expect(page.locator('[data-points="remaining"]')).to_have_text("100")
+    page.fill("input[name=DEX]", "9")
+    expect(page.locator('[data-derived="DEF"]')).to_have_text("4")
+    expect(page.locator('[data-points="remaining"]')).to_have_text("90")
+    expect(page.locator("input[name=DEX]")).to_be_focused()
+
+    page.fill("input[name=new-skill]", "Pilot")
+    page.get_by_role("button", name="Add", exact=True).first.click()
+    level = page.locator("input[name=skill-0-level]")
+    level.fill("2")
+    page.get_by_label("small craft (under 100 tons)").check()
+    expect(page.locator('[data-points="remaining"]')).to_have_text("87")
+    expect(page.locator("[data-skill-total]")).to_have_text("2")
+
+    level.fill("4")
+    problem = page.locator('[data-problem="skill_level_above_max"]')
+    expect(problem).to_contain_text("Pilot-4 is above the maximum skill level 3")
+    level.fill("3")
+    expect(problem).to_have_count(0)
+    assert page.evaluate("() => window.__sameDocument") is True, "the page was reloaded"
+
+    page.locator('[data-action="save"]').click()
+    expect(page.locator(".message--success")).to_contain_text("Mara Tolven saved")
+    page.reload()
+    expect(page.locator("input[name=DEX]")).to_have_value("9")
+    expect(page.locator("input[name=skill-0-level]")).to_have_value("3")
+    expect(page.get_by_label("small craft (under 100 tons)")).to_be_checked()
+    expect(page.locator('[data-points="remaining"]')).to_have_text("86")
+    expect(page.locator("[data-upp]")).to_have_text("797-777-777")
+
+
+def test_a_problem_link_takes_the_player_to_the_field_that_fixes_it(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    page.goto("/characters/new/")
+    page.fill("input[name=name]", "Kim")
+    page.get_by_role("button", name="Create and start building").click()
+
+    page.fill("input[name=rank]", "2")
+    page.locator('[data-problem="rank_exceeds_terms"] a').click()
+    expect(page).to_have_url(re.compile(r"#id_rank$"))
