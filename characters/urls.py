@@ -23,4 +23,5 @@ urlpatterns = [
     ),
     path("characters/<int:pk>/sheet.pdf", character_views.character_pdf, name="character_pdf"),
     path("campaigns/", views.campaign_list, name="campaign_list"),
+    path("rules/", views.rules_notes, name="rules_notes"),
 ]

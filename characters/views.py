@@ -7,6 +7,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+import rules
+
 from .models import Campaign, Character
 
 
@@ -44,3 +46,31 @@ def campaign_list(request: HttpRequest) -> HttpResponse:
 def _campaigns_of(user):
     """Campaigns the user referees or plays in."""
     return Campaign.objects.filter(Q(referee=user) | Q(memberships__user=user)).distinct()
+
+
+@require_GET
+def rules_notes(request: HttpRequest) -> HttpResponse:
+    """How the app reads the rulebook where it is unclear; every figure comes from the catalog."""
+    cat = rules.catalog()
+    services = list(cat.services.values())
+    ranked = [s for s in services if s.ranks]
+    context = {
+        "cat": cat,
+        "limits": cat.limits,
+        "attribute_rows": [(level, *cat.dm_dv(level), cat.to_hex(level)) for level in range(0, 19)],
+        "book1": [s for s in services if s.source == "Book 1"],
+        "supplement4": [s for s in services if s.source != "Book 1"],
+        "cash_rows": [
+            (row, [s.cash[i] for s in services]) for i, row in enumerate(cat.cash_table_rows)
+        ],
+        "services": services,
+        "ranked_services": ranked,
+        "rank_rows": [(rank, [s.ranks.get(rank, "—") for s in ranked]) for rank in range(1, 7)],
+        "perk_levels": cat.perk_levels,
+        "flaw_levels": cat.flaw_levels,
+        "frequencies": cat.frequencies,
+        "derived_costs": cat.derived_trait_points,
+        "vargr": cat.species["vargr"],
+        "noble_titles": cat.noble_titles.items(),
+    }
+    return render(request, "rules_notes.html", context)
