@@ -8,6 +8,7 @@ The package imports nothing outside the standard library. Typical use::
 """
 
 from .catalog import Catalog, catalog
+from .dice import ActionTest, action_test, result_distribution, success_chance
 from .document import MalformedDocument, normalise_document, parse_document, to_document
 from .engine import check, check_document
 from .model import (
@@ -26,6 +27,7 @@ from .statblock import stat_block
 
 __all__ = [
     "FORMAT",
+    "ActionTest",
     "CashRoll",
     "Catalog",
     "Character",
@@ -39,6 +41,7 @@ __all__ = [
     "Report",
     "SkillEntry",
     "TraitEntry",
+    "action_test",
     "catalog",
     "check",
     "check_document",
@@ -48,8 +51,10 @@ __all__ = [
     "parse_document",
     "parse_skill",
     "parse_trait",
+    "result_distribution",
     "roll_mustering_out",
     "rolls_allowed",
     "stat_block",
+    "success_chance",
     "to_document",
 ]
