@@ -37,6 +37,9 @@ class Campaign(models.Model):
     )
     page_size = models.CharField(max_length=10, choices=PageSize, default=PageSize.LETTER)
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    # A revoked link keeps its (unique) code but lets nobody in; renewing issues a new code, so
+    # a revoked code never works again.
+    invite_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -77,7 +80,11 @@ class CharacterQuerySet(models.QuerySet["Character"]):
         return self.filter(owner=user)
 
     def visible_to(self, user) -> "CharacterQuerySet":
-        """The user's own characters and those in the campaigns the user referees."""
+        """The user's own characters and those in the campaigns the user referees.
+
+        Other members of a campaign are not in here: they see the party roster (names, players,
+        status), never each other's sheets.
+        """
         if not user.is_authenticated:
             return self.none()
         return self.filter(Q(owner=user) | Q(campaign__referee=user))
@@ -129,6 +136,11 @@ class Character(models.Model):
         """The rules this character is checked under: its campaign's, or its document's own."""
         return self.campaign.house_rules() if self.campaign_id else None
 
+    @property
+    def is_locked(self) -> bool:
+        """Approved characters change only after the referee reopens them."""
+        return self.status == self.Status.APPROVED
+
 
 class MusteringRoll(models.Model):
     """One mustering-out cash roll, made on the server and never repeated.
@@ -160,3 +172,33 @@ class MusteringRoll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character}: roll {self.position + 1} = {self.die}"
+
+
+class CharacterEvent(models.Model):
+    """One line of a character's log: a change of status, a comment, a mustering-out roll, or
+    joining or leaving a campaign. Written by the services only; the owner and the referee of
+    the character's campaign read it on the sheet."""
+
+    class Kind(models.TextChoices):
+        STATUS = "status", "Status change"
+        COMMENT = "comment", "Comment"
+        ROLL = "roll", "Mustering-out roll"
+        CAMPAIGN = "campaign", "Campaign"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="events")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    kind = models.CharField(max_length=10, choices=Kind)
+    from_status = models.CharField(max_length=10, choices=Character.Status, blank=True)
+    to_status = models.CharField(max_length=10, choices=Character.Status, blank=True)
+    comment = models.TextField(blank=True, help_text="What a person wrote.")
+    detail = models.CharField(max_length=300, blank=True, help_text="What the app recorded.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["character", "created_at"], name="event_character_time")]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.get_kind_display()} at {self.created_at:%Y-%m-%d %H:%M}"
