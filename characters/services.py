@@ -16,7 +16,28 @@ from django.utils import timezone
 import rules
 from rules import HouseRules, Report, check, normalise_document, parse_document
 
-from .models import Campaign, Character, MusteringRoll
+from .models import (
+    Campaign,
+    CampaignMembership,
+    Character,
+    CharacterEvent,
+    MusteringRoll,
+    new_invite_code,
+)
+
+Status = Character.Status
+
+
+class Refused(Exception):
+    """The action is not allowed now; ``str()`` says why, in words to show the user."""
+
+
+class CharacterLocked(Refused):
+    """The character is approved: it changes only after its referee reopens it."""
+
+
+class InviteInvalid(Refused):
+    """The invite code is unknown or was revoked."""
 
 
 class VersionConflict(Exception):
@@ -74,13 +95,22 @@ def new_document(*, name: str, kind: str, budget: int, species: str) -> dict[str
 
 @transaction.atomic
 def save_character(
-    *, character: Character, document: dict[str, Any], expected_version: int
+    *,
+    character: Character,
+    document: dict[str, Any],
+    expected_version: int,
+    by: AbstractBaseUser | None = None,
 ) -> Character:
     """Save the builder's document if nobody saved since ``expected_version``.
 
     The recorded mustering-out rolls always win over the document's: a player cannot edit dice.
-    Raises VersionConflict (nothing written) when the stored version moved on.
+    Raises VersionConflict (nothing written) when the stored version moved on, and
+    CharacterLocked (nothing written) when the character is approved. Editing a submitted
+    character withdraws it from review (back to draft, logged): the referee should never
+    approve something other than what they read.
     """
+    character = _lock(character)
+    _refuse_if_locked(character)
     document = dict(document)
     stored_rolls = character.document.get("mustering_out")
     if stored_rolls:
@@ -97,6 +127,7 @@ def save_character(
     current = Character.objects.select_related("campaign").get(pk=character.pk)
     if not updated:
         raise VersionConflict(current)
+    _withdraw_if_submitted(current, by=by, reason="Edited while submitted")
     return current
 
 
@@ -128,7 +159,7 @@ def delete_character(*, character: Character) -> None:
     character.delete()
 
 
-class MusteringOutRefused(Exception):
+class MusteringOutRefused(Refused):
     """Rolling is not allowed now; the message says why."""
 
 
@@ -141,7 +172,11 @@ def roll_mustering_out(
     The row is locked so two clicks cannot both roll. ``rng`` is for tests; the app uses the
     operating system's randomness.
     """
-    locked = Character.objects.select_for_update().get(pk=character.pk)
+    locked = _lock(character)
+    if locked.is_locked:
+        raise MusteringOutRefused(
+            f"{locked.name} is approved: the referee has to reopen it before anything changes."
+        )
     if locked.mustering_rolls.exists() or locked.document.get("mustering_out"):
         raise MusteringOutRefused("Mustering-out cash has already been rolled for this character.")
     parsed = parse_document(locked.document)
@@ -171,6 +206,18 @@ def roll_mustering_out(
         updated_at=timezone.now(),
         **_listing_columns(report),
     )
+    dice = ", ".join(
+        f"{roll.die}{roll.modifier:+d}" if roll.modifier else str(roll.die) for roll in rolled
+    )
+    total = sum(roll.credits for roll in rolled)
+    _log(
+        locked,
+        kind=CharacterEvent.Kind.ROLL,
+        by=by,
+        detail=f"Rolled {dice} on the {parsed.service} cash table after {parsed.terms} "
+        f"term{'s' if parsed.terms != 1 else ''}: Cr{total:,}.",
+    )
+    _withdraw_if_submitted(locked, by=by, reason="Mustering-out cash rolled while submitted")
     return records
 
 
@@ -192,3 +239,386 @@ def mustering_drift(character: Character, rolls: list[MusteringRoll]) -> list[st
             f"{document.get('terms', 0)}."
         )
     return notes
+
+
+# -- the review log and its status changes --------------------------------------------------------
+
+
+def _lock(character: Character) -> Character:
+    """The character's row, locked until the transaction ends, with its campaign."""
+    # of=("self",): PostgreSQL cannot lock the nullable side of the outer join to the campaign.
+    locked = Character.objects.select_for_update(of=("self",)).select_related("campaign")
+    return locked.get(pk=character.pk)
+
+
+def _refuse_if_locked(character: Character) -> None:
+    if character.is_locked:
+        raise CharacterLocked(
+            f"{character.name} is approved, so it is locked: nothing was saved. Ask the referee "
+            "to reopen it if it needs to change."
+        )
+
+
+def _log(
+    character: Character,
+    *,
+    kind: str,
+    by: AbstractBaseUser | None,
+    from_status: str = "",
+    to_status: str = "",
+    comment: str = "",
+    detail: str = "",
+) -> CharacterEvent:
+    return CharacterEvent.objects.create(
+        character=character,
+        actor=by,
+        kind=kind,
+        from_status=from_status,
+        to_status=to_status,
+        comment=comment,
+        detail=detail[:300],
+    )
+
+
+def _set_status(
+    character: Character,
+    status: str,
+    *,
+    by: AbstractBaseUser | None,
+    comment: str = "",
+    detail: str = "",
+) -> Character:
+    """Move the (locked) character to ``status`` and log it; the instance is updated too."""
+    previous = character.status
+    Character.objects.filter(pk=character.pk).update(status=status, updated_at=timezone.now())
+    character.status = status
+    _log(
+        character,
+        kind=CharacterEvent.Kind.STATUS,
+        by=by,
+        from_status=previous,
+        to_status=status,
+        comment=comment,
+        detail=detail,
+    )
+    return character
+
+
+def _withdraw_if_submitted(character: Character, *, by: AbstractBaseUser | None, reason: str):
+    if character.status == Status.SUBMITTED:
+        _set_status(
+            character,
+            Status.DRAFT,
+            by=by,
+            detail=f"{reason}: withdrawn from review. Submit it again when it is ready.",
+        )
+
+
+def _campaign_report(character: Character) -> Report:
+    return check(parse_document(character.document), house_rules=character.house_rules())
+
+
+def _error_summary(report: Report, limit: int = 3) -> str:
+    errors = report.errors
+    shown = " ".join(problem.message for problem in errors[:limit])
+    more = len(errors) - limit
+    return shown + (f" (and {more} more)" if more > 0 else "")
+
+
+def _require_referee(character: Character, by: AbstractBaseUser, action: str) -> None:
+    if character.campaign is None or character.campaign.referee_id != by.pk:
+        raise Refused(f"Only the referee of {character.name}'s campaign can {action} it.")
+
+
+@transaction.atomic
+def submit_character(*, character: Character, by: AbstractBaseUser) -> Character:
+    """The player hands the character to the referee: only when the campaign's rules find no
+    error in it. Drafts and returned characters can be submitted."""
+    locked = _lock(character)
+    if locked.owner_id != by.pk:
+        raise Refused(f"Only the player who owns {locked.name} can submit it.")
+    if locked.campaign is None:
+        raise Refused(
+            f"{locked.name} is not in a campaign: bring it into one first, so that a referee "
+            "can review it."
+        )
+    if locked.status not in (Status.DRAFT, Status.RETURNED):
+        raise Refused(
+            f"{locked.name} is {locked.get_status_display().lower()}; only drafts and returned "
+            "characters can be submitted."
+        )
+    report = _campaign_report(locked)
+    if report.errors:
+        count = len(report.errors)
+        raise Refused(
+            f"{locked.name} was not submitted: it has {count} rule error{'s' if count != 1 else ''}"
+            f" under the rules of {locked.campaign.name}. {_error_summary(report)}"
+        )
+    return _set_status(locked, Status.SUBMITTED, by=by)
+
+
+@transaction.atomic
+def approve_character(
+    *, character: Character, by: AbstractBaseUser, comment: str = ""
+) -> Character:
+    """The referee accepts a submitted character; it is locked until reopened."""
+    locked = _lock(character)
+    _require_referee(locked, by, "approve")
+    if locked.status != Status.SUBMITTED:
+        raise Refused(
+            f"{locked.name} is {locked.get_status_display().lower()}; only a submitted "
+            "character can be approved."
+        )
+    report = _campaign_report(locked)
+    if report.errors:
+        raise Refused(
+            f"{locked.name} was not approved: under this campaign's rules it now has "
+            f"{len(report.errors)} rule error(s). Return it to the player instead. "
+            f"{_error_summary(report)}"
+        )
+    return _set_status(locked, Status.APPROVED, by=by, comment=comment.strip())
+
+
+@transaction.atomic
+def return_character(*, character: Character, by: AbstractBaseUser, comment: str) -> Character:
+    """The referee sends a submitted character back to its player, saying what to change."""
+    comment = comment.strip()
+    locked = _lock(character)
+    _require_referee(locked, by, "return")
+    if not comment:
+        raise Refused("Say what to change: a character goes back to its player with a comment.")
+    if locked.status != Status.SUBMITTED:
+        raise Refused(
+            f"{locked.name} is {locked.get_status_display().lower()}; only a submitted "
+            "character can be returned."
+        )
+    return _set_status(locked, Status.RETURNED, by=by, comment=comment)
+
+
+@transaction.atomic
+def reopen_character(*, character: Character, by: AbstractBaseUser, comment: str = "") -> Character:
+    """The referee unlocks an approved character so its player can edit it again (as a draft)."""
+    locked = _lock(character)
+    _require_referee(locked, by, "reopen")
+    if locked.status != Status.APPROVED:
+        raise Refused(f"{locked.name} is not approved, so there is nothing to reopen.")
+    return _set_status(locked, Status.DRAFT, by=by, comment=comment.strip())
+
+
+@transaction.atomic
+def comment_on_character(
+    *, character: Character, by: AbstractBaseUser, comment: str
+) -> CharacterEvent:
+    """A note in the character's log from its player or its referee; the status stays."""
+    comment = comment.strip()
+    if not comment:
+        raise Refused("Write something to add a comment.")
+    return _log(character, kind=CharacterEvent.Kind.COMMENT, by=by, comment=comment)
+
+
+# -- campaigns ------------------------------------------------------------------------------------
+
+
+def _validate_campaign(campaign: Campaign) -> None:
+    cat = rules.catalog()
+    unknown = sorted(set(campaign.open_services) - set(cat.services))
+    if unknown:
+        raise ValueError(f"unknown services {unknown}")
+    if campaign.page_size not in Campaign.PageSize.values:
+        raise ValueError(f"unknown page size {campaign.page_size!r}")
+    if not 0 <= campaign.pc_budget <= cat.limits.max_budget:
+        raise ValueError(f"a budget of {campaign.pc_budget} is outside 0-{cat.limits.max_budget}")
+    if not 0 <= campaign.max_former_rank <= 6:
+        raise ValueError(f"a highest former rank of {campaign.max_former_rank} is outside 0-6")
+
+
+def _recheck_characters(campaign: Campaign) -> int:
+    """Refresh the listing columns of every character in the campaign under its rules."""
+    house_rules = campaign.house_rules()
+    characters = list(campaign.characters.all())
+    for character in characters:
+        report = check(parse_document(character.document), house_rules=house_rules)
+        for field, value in _listing_columns(report).items():
+            setattr(character, field, value)
+    Character.objects.bulk_update(
+        characters, ["name", "kind", "budget", "is_valid", "points_total"], batch_size=200
+    )
+    return len(characters)
+
+
+@transaction.atomic
+def create_campaign(
+    *,
+    referee: AbstractBaseUser,
+    name: str,
+    pc_budget: int = 100,
+    one_trait_per_term: bool = True,
+    psionics_allowed: bool = True,
+    max_former_rank: int = 6,
+    open_services: list[str] | tuple[str, ...] = (),
+    page_size: str = Campaign.PageSize.LETTER,
+) -> Campaign:
+    campaign = Campaign(
+        referee=referee,
+        name=name,
+        pc_budget=pc_budget,
+        one_trait_per_term=one_trait_per_term,
+        psionics_allowed=psionics_allowed,
+        max_former_rank=max_former_rank,
+        open_services=sorted(open_services),
+        page_size=page_size,
+    )
+    _validate_campaign(campaign)
+    campaign.save()
+    return campaign
+
+
+@transaction.atomic
+def update_campaign_rules(
+    *,
+    campaign: Campaign,
+    name: str | None = None,
+    pc_budget: int | None = None,
+    one_trait_per_term: bool | None = None,
+    psionics_allowed: bool | None = None,
+    max_former_rank: int | None = None,
+    open_services: list[str] | tuple[str, ...] | None = None,
+    page_size: str | None = None,
+) -> Campaign:
+    """Change the campaign's name and house rules (``None`` leaves a setting as it is), then
+    re-check every character in it under the new rules so listings show the new verdicts.
+
+    Statuses stay as they are: the referee sees the new problem counts and decides."""
+    campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
+    changes = {
+        "name": name,
+        "pc_budget": pc_budget,
+        "one_trait_per_term": one_trait_per_term,
+        "psionics_allowed": psionics_allowed,
+        "max_former_rank": max_former_rank,
+        "open_services": sorted(open_services) if open_services is not None else None,
+        "page_size": page_size,
+    }
+    for field, value in changes.items():
+        if value is not None:
+            setattr(campaign, field, value)
+    _validate_campaign(campaign)
+    campaign.save()
+    _recheck_characters(campaign)
+    return campaign
+
+
+@transaction.atomic
+def renew_invite(*, campaign: Campaign) -> str:
+    """A new invite code, active; the old link stops working."""
+    code = new_invite_code()
+    Campaign.objects.filter(pk=campaign.pk).update(invite_code=code, invite_active=True)
+    campaign.invite_code, campaign.invite_active = code, True
+    return code
+
+
+@transaction.atomic
+def revoke_invite(*, campaign: Campaign) -> None:
+    """Nobody joins through the link until the referee renews it (with a new code)."""
+    Campaign.objects.filter(pk=campaign.pk).update(invite_active=False)
+    campaign.invite_active = False
+
+
+def campaign_for_invite(code: str) -> Campaign | None:
+    """The campaign an active invite code opens, or None."""
+    return (
+        Campaign.objects.select_related("referee")
+        .filter(invite_code=code, invite_active=True)
+        .first()
+    )
+
+
+@transaction.atomic
+def join_campaign(*, user: AbstractBaseUser, code: str) -> Campaign:
+    """Make the user a member of the campaign the invite code opens (again is harmless)."""
+    campaign = campaign_for_invite(code)
+    if campaign is None:
+        raise InviteInvalid(
+            "This invite link does not work any more: ask the referee for a new one."
+        )
+    if campaign.referee_id == user.pk:
+        raise Refused(f"You referee {campaign.name}; players join it through this link.")
+    CampaignMembership.objects.get_or_create(campaign=campaign, user=user)
+    return campaign
+
+
+def is_member(campaign: Campaign, user: AbstractBaseUser) -> bool:
+    return campaign.memberships.filter(user=user).exists()
+
+
+@transaction.atomic
+def attach_character(
+    *, character: Character, campaign: Campaign, by: AbstractBaseUser | None = None
+) -> Character:
+    """Bring a character into a campaign, re-checked under the campaign's house rules.
+
+    The owner must be a member (or the referee). A character plays in one campaign at a time;
+    player characters only, except that the referee may bring in their own NPCs.
+    """
+    locked = _lock(character)
+    if locked.campaign_id == campaign.pk:
+        return locked
+    is_referee = campaign.referee_id == locked.owner_id
+    if not is_referee and not is_member(campaign, locked.owner):
+        raise Refused(f"{locked.name}'s player is not a member of {campaign.name}.")
+    if locked.campaign is not None:
+        raise Refused(
+            f"{locked.name} already plays in {locked.campaign.name}; a character is in one "
+            "campaign at a time. Take it out of that campaign first."
+        )
+    if locked.kind == Character.Kind.NPC and not is_referee:
+        raise Refused(
+            f"{locked.name} is an NPC: players bring player characters, the referee keeps NPCs."
+        )
+    report = check(parse_document(locked.document), house_rules=campaign.house_rules())
+    Character.objects.filter(pk=locked.pk).update(
+        campaign=campaign, status=Status.DRAFT, **_listing_columns(report)
+    )
+    _log(
+        locked,
+        kind=CharacterEvent.Kind.CAMPAIGN,
+        by=by,
+        detail=f"Joined {campaign.name}"
+        + (f" with {len(report.errors)} rule error(s) under its rules." if report.errors else "."),
+    )
+    return Character.objects.select_related("campaign").get(pk=locked.pk)
+
+
+@transaction.atomic
+def detach_character(*, character: Character, by: AbstractBaseUser | None = None) -> Character:
+    """Take a character out of its campaign, back to a draft under the rulebook's own rules.
+    An approved character stays until the referee reopens it."""
+    locked = _lock(character)
+    if locked.campaign is None:
+        return locked
+    if locked.is_locked:
+        raise CharacterLocked(
+            f"{locked.name} is approved in {locked.campaign.name}: the referee has to reopen it "
+            "before it can leave."
+        )
+    name = locked.campaign.name
+    report = check(parse_document(locked.document))
+    Character.objects.filter(pk=locked.pk).update(
+        campaign=None, status=Status.DRAFT, **_listing_columns(report)
+    )
+    _log(locked, kind=CharacterEvent.Kind.CAMPAIGN, by=by, detail=f"Left {name}.")
+    return Character.objects.get(pk=locked.pk)
+
+
+@transaction.atomic
+def create_npc(*, campaign: Campaign, name: str, budget: int, species: str = "human") -> Character:
+    """An NPC the referee keeps in the campaign, on any budget; only the referee sees it."""
+    document = new_document(name=name, kind=Character.Kind.NPC, budget=budget, species=species)
+    npc = create_character(owner=campaign.referee, document=document, campaign=campaign)
+    _log(
+        npc,
+        kind=CharacterEvent.Kind.CAMPAIGN,
+        by=campaign.referee,
+        detail=f"Created as an NPC in {campaign.name} on {budget} points.",
+    )
+    return npc
