@@ -24,10 +24,19 @@ from .models import Character
 MAX_IMPORT_BYTES = 1_000_000
 
 
-def _get_character_for_user(request: HttpRequest, pk: int, *, edit: bool = False) -> Character:
-    """The character if this user may see it (or, with ``edit``, change it); else 404."""
+def _get_character_for_user(
+    request: HttpRequest, pk: int, *, edit: bool = False, review: bool = False
+) -> Character:
+    """The character if this user may see it (its owner, or the referee of its campaign); with
+    ``edit``, only if the user owns it; with ``review``, only if the user referees its campaign.
+    Anyone else gets 404, never 403. Other members of the campaign see the roster, not this."""
     characters = Character.objects.select_related("campaign")
-    allowed = characters.owned_by(request.user) if edit else characters.visible_to(request.user)
+    if edit:
+        allowed = characters.owned_by(request.user)
+    elif review:
+        allowed = characters.filter(campaign__referee=request.user)
+    else:
+        allowed = characters.visible_to(request.user)
     return get_object_or_404(allowed, pk=pk)
 
 
@@ -121,8 +130,33 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rolls": rolls,
         "drift": services.mustering_drift(character, rolls),
         "is_owner": character.owner_id == request.user.pk,
+        **_review_context(character, report, user_pk=request.user.pk),
     }
     return render(request, "characters/character_detail.html", context)
+
+
+def _review_context(character: Character, report: Report, *, user_pk: int) -> dict[str, Any]:
+    """The review panel of the sheet and the builder: status, the actions this user may take,
+    and the character's log. ``report`` is the engine's verdict on the stored document under
+    the campaign's rules, which is what a submission is checked against."""
+    is_owner = character.owner_id == user_pk
+    is_referee = character.campaign is not None and character.campaign.referee_id == user_pk
+    events = list(character.events.select_related("actor"))
+    last_return = next(
+        (e for e in reversed(events) if e.to_status == Character.Status.RETURNED), None
+    )
+    return {
+        "review": {
+            "is_owner": is_owner,
+            "is_referee": is_referee,
+            "can_submit": is_owner
+            and character.campaign is not None
+            and character.status in (Character.Status.DRAFT, Character.Status.RETURNED),
+            "error_count": len(report.errors),
+            "events": events,
+            "last_return": last_return if character.status == Character.Status.RETURNED else None,
+        }
+    }
 
 
 @login_required
@@ -206,7 +240,12 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         expected = -1
     try:
         saved = services.save_character(
-            character=character, document=read.document, expected_version=expected
+            character=character, document=read.document, expected_version=expected, by=request.user
+        )
+    except services.CharacterLocked as locked:
+        messages.error(request, str(locked))
+        return render(
+            request, "characters/builder.html", _builder_context(character, form), status=409
         )
     except services.VersionConflict as conflict:
         context = _builder_context(
@@ -229,7 +268,12 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
             messages.success(request, f"Saved and rolled {dice}: Cr{credits:,} to muster out with.")
         return redirect("character_edit", saved.pk)
     state = "valid" if saved.is_valid else "saved as a draft with rule errors"
-    messages.success(request, f"{saved.name} saved (version {saved.version}), {state}.")
+    withdrawn = (
+        " It was withdrawn from review: submit it again when it is ready."
+        if character.status == Character.Status.SUBMITTED and saved.status == Character.Status.DRAFT
+        else ""
+    )
+    messages.success(request, f"{saved.name} saved (version {saved.version}), {state}.{withdrawn}")
     return redirect("character_edit", saved.pk)
 
 
@@ -486,6 +530,10 @@ def _builder_context(
     }
     if not full:
         return context
+    if not oob:
+        # The whole page, not a live preview: add the review panel. The builder's user is
+        # always the owner.
+        context.update(_review_context(character, _report(character), user_pk=character.owner_id))
     lines_by_row = {row: report.skills.lines[i] for i, row in enumerate(read.skill_rows)}
     traits_by_row = {row: report.traits[i] for i, row in enumerate(read.trait_rows)}
     items_by_row = {row: report.equipment.lines[i] for i, row in enumerate(read.item_rows)}

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import character_views, views
+from . import campaign_views, character_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -24,4 +24,35 @@ urlpatterns = [
     path("characters/<int:pk>/sheet.pdf", character_views.character_pdf, name="character_pdf"),
     path("campaigns/", views.campaign_list, name="campaign_list"),
     path("rules/", views.rules_notes, name="rules_notes"),
+    # Campaigns: the referee's review and the members' roster, house rules, invites, NPCs.
+    path("campaigns/new/", campaign_views.campaign_new, name="campaign_new"),
+    path("campaigns/join/<str:code>/", campaign_views.campaign_join, name="campaign_join"),
+    path("campaigns/<int:pk>/", campaign_views.campaign_detail, name="campaign_detail"),
+    path(
+        "campaigns/<int:pk>/settings/", campaign_views.campaign_settings, name="campaign_settings"
+    ),
+    path(
+        "campaigns/<int:pk>/invite/renew/",
+        campaign_views.campaign_invite_renew,
+        name="campaign_invite_renew",
+    ),
+    path(
+        "campaigns/<int:pk>/invite/revoke/",
+        campaign_views.campaign_invite_revoke,
+        name="campaign_invite_revoke",
+    ),
+    path("campaigns/<int:pk>/attach/", campaign_views.campaign_attach, name="campaign_attach"),
+    path("campaigns/<int:pk>/npcs/new/", campaign_views.campaign_npc_new, name="campaign_npc_new"),
+    path("campaigns/<int:pk>/party.pdf", campaign_views.campaign_party_pdf, name="campaign_pdf"),
+    # The review workflow on one character.
+    path("characters/<int:pk>/submit/", campaign_views.character_submit, name="character_submit"),
+    path(
+        "characters/<int:pk>/approve/", campaign_views.character_approve, name="character_approve"
+    ),
+    path("characters/<int:pk>/return/", campaign_views.character_return, name="character_return"),
+    path("characters/<int:pk>/reopen/", campaign_views.character_reopen, name="character_reopen"),
+    path(
+        "characters/<int:pk>/comment/", campaign_views.character_comment, name="character_comment"
+    ),
+    path("characters/<int:pk>/detach/", campaign_views.character_detach, name="character_detach"),
 ]

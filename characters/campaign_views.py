@@ -1,0 +1,509 @@
+"""Campaign pages: create and configure a campaign, invite players, the party review (referee)
+or roster (member), NPCs, the party PDF, and the review workflow's actions on characters.
+
+Every view that takes a campaign id gets the campaign through ``_get_campaign_for_user``, and
+every character action goes through ``character_views._get_character_for_user``: a user who may
+not see an object gets 404, never 403, so ids reveal nothing. Writes go through the services;
+a refused action (``services.Refused``) is shown as a message, never a traceback.
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+import rules
+from rules import Problem, Report, check, parse_document
+
+from . import services
+from .character_views import _get_character_for_user, _roll_record
+from .forms import CampaignForm, NpcForm
+from .models import Campaign, CampaignMembership, Character
+
+Status = Character.Status
+
+
+def _get_campaign_for_user(request: HttpRequest, pk: int, *, referee: bool = False) -> Campaign:
+    """The campaign if this user referees it, or (without ``referee``) plays in it; else 404."""
+    campaigns = Campaign.objects.select_related("referee")
+    if referee:
+        allowed = campaigns.filter(referee=request.user)
+    else:
+        member = CampaignMembership.objects.filter(campaign=OuterRef("pk"), user=request.user)
+        allowed = campaigns.filter(Q(referee=request.user) | Q(Exists(member)))
+    return get_object_or_404(allowed, pk=pk)
+
+
+# -- create, settings, invites --------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_new(request: HttpRequest) -> HttpResponse:
+    form = CampaignForm(request.POST or None, initial={"page_size": Campaign.PageSize.LETTER})
+    if request.method == "POST" and form.is_valid():
+        campaign = services.create_campaign(referee=request.user, **form.cleaned_data)
+        messages.success(
+            request, f"{campaign.name} is ready. Send the invite link below to your players."
+        )
+        return redirect("campaign_detail", campaign.pk)
+    status = 400 if form.errors else 200
+    return render(
+        request, "characters/campaign_form.html", {"form": form, "campaign": None}, status=status
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
+    """The referee changes the house rules; every character in the campaign is re-checked."""
+    campaign = _get_campaign_for_user(request, pk, referee=True)
+    form = CampaignForm.for_campaign(campaign, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        services.update_campaign_rules(campaign=campaign, **form.cleaned_data)
+        messages.success(
+            request, "House rules saved; every character in the campaign was checked under them."
+        )
+        return redirect("campaign_detail", campaign.pk)
+    status = 400 if form.errors else 200
+    context = {"form": form, "campaign": campaign}
+    return render(request, "characters/campaign_form.html", context, status=status)
+
+
+@login_required
+@require_POST
+def campaign_invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk, referee=True)
+    services.renew_invite(campaign=campaign)
+    messages.success(request, "New invite link issued; the old one no longer works.")
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
+
+
+@login_required
+@require_POST
+def campaign_invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+    campaign = _get_campaign_for_user(request, pk, referee=True)
+    services.revoke_invite(campaign=campaign)
+    messages.success(request, "Invite link revoked: nobody can join with it.")
+    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
+
+
+def _attachable(user, campaign: Campaign | None = None) -> QuerySet[Character]:
+    """The user's characters that could join a campaign: in none yet; PCs, and for the
+    campaign's referee their NPCs too."""
+    characters = Character.objects.owned_by(user).filter(campaign__isnull=True)
+    if campaign is None or campaign.referee_id != user.pk:
+        characters = characters.filter(kind=Character.Kind.PC)
+    return characters.order_by("name", "id")
+
+
+def _attach_posted(request: HttpRequest, campaign: Campaign) -> None:
+    """Attach the user's own characters named in the POST's ``character`` fields."""
+    ids = [int(value) for value in request.POST.getlist("character") if value.isdigit()]
+    for character in _attachable(request.user, campaign).filter(pk__in=ids):
+        try:
+            attached = services.attach_character(
+                character=character, campaign=campaign, by=request.user
+            )
+        except services.Refused as refused:
+            messages.error(request, str(refused))
+            continue
+        state = "" if attached.is_valid else ", with rule errors to fix under its house rules"
+        messages.success(request, f"{attached.name} joined {campaign.name}{state}.")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
+    """The invite link: shows the campaign and the player's characters; POST joins and attaches."""
+    campaign = services.campaign_for_invite(code)
+    if campaign is None:
+        raise Http404("No campaign has this invite code.")
+    if campaign.referee_id == request.user.pk:
+        messages.info(request, "This is your own campaign's invite link: send it to your players.")
+        return redirect("campaign_detail", campaign.pk)
+    if request.method == "POST":
+        try:
+            campaign = services.join_campaign(user=request.user, code=code)
+        except services.Refused as refused:
+            messages.error(request, str(refused))
+            return redirect("campaign_list")
+        messages.success(request, f"You joined {campaign.name}.")
+        _attach_posted(request, campaign)
+        return redirect("campaign_detail", campaign.pk)
+    context = {
+        "campaign": campaign,
+        "is_member": services.is_member(campaign, request.user),
+        "attachable": _attachable(request.user, campaign),
+        "house_rules": _house_rules_summary(campaign),
+    }
+    return render(request, "characters/campaign_join.html", context)
+
+
+@login_required
+@require_POST
+def campaign_attach(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member (or the referee) brings more of their own characters into the campaign."""
+    campaign = _get_campaign_for_user(request, pk)
+    _attach_posted(request, campaign)
+    return redirect("campaign_detail", campaign.pk)
+
+
+# -- the party review (referee) and roster (members) ----------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PartyRow:
+    """One character of the party review, with the engine's report under the house rules."""
+
+    character: Character
+    report: Report
+    errors: tuple[Problem, ...]
+    warnings: tuple[Problem, ...]
+    service: str
+    rank: str
+    psionics: str
+    key_skills: tuple[str, ...]
+
+    @property
+    def player(self) -> str:
+        return self.character.owner.get_username()
+
+    @property
+    def credits(self) -> str:
+        return f"Cr{self.report.mustering_out.credits:,}"
+
+
+STATUS_ORDER = {Status.SUBMITTED: 0, Status.RETURNED: 1, Status.DRAFT: 2, Status.APPROVED: 3}
+
+
+def _derived(code: str) -> Callable[[PartyRow], Any]:
+    return lambda row: getattr(row.report.derived, code)
+
+
+# The whitelist of ?sort= keys: (column heading, sort key). ``-key`` sorts descending.
+SORTS: dict[str, tuple[str, Callable[[PartyRow], Any]]] = {
+    "player": ("Player", lambda row: row.player.lower()),
+    "name": ("Character", lambda row: row.character.name.lower()),
+    "status": ("Status", lambda row: STATUS_ORDER.get(row.character.status, 9)),
+    "upp": ("UPP", lambda row: row.report.upp),
+    **{code.lower(): (code, _derived(code)) for code in ("DEF", "INI", "MOV", "TGH", "LIF", "WND")},
+    "points": ("Points", lambda row: (row.report.points.total, row.report.points.budget)),
+    "problems": ("Problems", lambda row: (len(row.errors), len(row.warnings))),
+    "service": ("Service", lambda row: row.service.lower()),
+    "terms": ("Terms", lambda row: row.report.terms),
+    "rank": ("Rank", lambda row: row.report.rank.level),
+    "credits": ("Credits", lambda row: row.report.mustering_out.credits),
+    "psionics": (
+        "Psionics",
+        lambda row: row.report.psionics.strength if row.report.psionics else -1,
+    ),
+}
+DEFAULT_SORT = "status"
+KEY_SKILLS = 3
+
+
+def _party_row(character: Character, house_rules: rules.HouseRules) -> PartyRow:
+    report = check(parse_document(character.document), house_rules=house_rules)
+    cat = rules.catalog()
+    service = cat.services.get(report.service or "")
+    rank = report.rank
+    psionics = report.psionics
+    bought = sorted(
+        (line for line in report.skills.lines if line.source == "player"),
+        key=lambda line: (-line.level, line.name),
+    )
+    return PartyRow(
+        character=character,
+        report=report,
+        errors=report.errors,
+        warnings=report.warnings,
+        service=service.name if service else (report.service or ""),
+        rank=rank.title or (f"Rank {rank.level}" if rank.level else ""),
+        psionics=(
+            f"PSI {psionics.strength}"
+            + "".join(f", {name}-{level}" for name, level in psionics.talents)
+            if psionics
+            else ""
+        ),
+        key_skills=tuple(line.name for line in bought[:KEY_SKILLS]),
+    )
+
+
+def _sorted_rows(rows: list[PartyRow], sort: str) -> list[PartyRow]:
+    descending = sort.startswith("-")
+    _, key = SORTS[sort.lstrip("-")]
+    rows = sorted(rows, key=lambda row: (row.player.lower(), row.character.name.lower()))
+    return sorted(rows, key=key, reverse=descending)
+
+
+def _sort_param(request: HttpRequest) -> str:
+    sort = request.GET.get("sort", DEFAULT_SORT)
+    return sort if sort.lstrip("-") in SORTS else DEFAULT_SORT
+
+
+def _headers(sort: str) -> list[dict[str, Any]]:
+    current, descending = sort.lstrip("-"), sort.startswith("-")
+    headers = []
+    for key, (label, _) in SORTS.items():
+        active = key == current
+        headers.append(
+            {
+                "key": key,
+                "label": label,
+                "query": f"-{key}" if active and not descending else key,
+                "aria_sort": ("descending" if descending else "ascending") if active else "",
+            }
+        )
+    return headers
+
+
+def _house_rules_summary(campaign: Campaign) -> list[tuple[str, str]]:
+    cat = rules.catalog()
+    services_open = (
+        ", ".join(
+            cat.services[key].name if key in cat.services else key for key in campaign.open_services
+        )
+        if campaign.open_services
+        else "All"
+    )
+    return [
+        ("Point budget for player characters", str(campaign.pc_budget)),
+        ("One trait per term", "On" if campaign.one_trait_per_term else "Off"),
+        ("Psionics", "Allowed" if campaign.psionics_allowed else "Not allowed"),
+        ("Highest former rank", str(campaign.max_former_rank)),
+        ("Open services", services_open),
+        ("PDF page size", campaign.get_page_size_display()),
+    ]
+
+
+@login_required
+@require_GET
+def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    """The party review for the referee; the party roster for members.
+
+    A fixed number of queries however large the party: the campaign, its characters with their
+    players, its members with theirs (and for the referee, their own characters to attach).
+    The engine's checks run in Python under the campaign's house rules.
+    """
+    campaign = _get_campaign_for_user(request, pk)
+    characters = list(
+        campaign.characters.select_related("owner").order_by("owner__username", "name", "id")
+    )
+    memberships = list(campaign.memberships.select_related("user").order_by("user__username"))
+    with_characters = {c.owner_id for c in characters}
+    waiting = [m.user for m in memberships if m.user_id not in with_characters]
+    attachable = list(_attachable(request.user, campaign))
+    if campaign.referee_id != request.user.pk:
+        roster = [c for c in characters if c.kind == Character.Kind.PC]
+        context = {
+            "campaign": campaign,
+            "roster": roster,
+            "waiting": waiting,
+            "attachable": attachable,
+            "house_rules": _house_rules_summary(campaign),
+        }
+        return render(request, "characters/campaign_roster.html", context)
+
+    house_rules = campaign.house_rules()
+    sort = _sort_param(request)
+    rows = _sorted_rows([_party_row(c, house_rules) for c in characters], sort)
+    party = [row for row in rows if row.character.kind == Character.Kind.PC]
+    npcs = [row for row in rows if row.character.kind == Character.Kind.NPC]
+    counts = dict.fromkeys(Status.values, 0)
+    for row in party:
+        counts[row.character.status] += 1
+    context = {
+        "campaign": campaign,
+        "party": party,
+        "npcs": npcs,
+        "waiting": waiting,
+        "attachable": attachable,
+        "counts": counts,
+        "sort": sort,
+        "headers": _headers(sort),
+        "house_rules": _house_rules_summary(campaign),
+        "invite_url": request.build_absolute_uri(
+            reverse("campaign_join", args=[campaign.invite_code])
+        ),
+    }
+    template = "characters/campaign_review.html"
+    if request.htmx and not request.htmx.history_restore_request:
+        template += "#party-tables"  # a sort link clicked with htmx: only the tables change
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+# -- NPCs and the party PDF ------------------------------------------------------------------------
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_npc_new(request: HttpRequest, pk: int) -> HttpResponse:
+    """The referee starts an NPC in the campaign, on any budget; only the referee sees it."""
+    campaign = _get_campaign_for_user(request, pk, referee=True)
+    form = NpcForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        npc = services.create_npc(campaign=campaign, **form.cleaned_data)
+        messages.success(request, f"{npc.name} is ready to build on {npc.budget} points.")
+        return redirect("character_edit", npc.pk)
+    status = 400 if form.errors else 200
+    context = {"form": form, "campaign": campaign}
+    return render(request, "characters/campaign_npc_new.html", context, status=status)
+
+
+@login_required
+@require_GET
+def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every approved player character's sheet in one PDF (``?all=1``: every player character),
+    checked under the campaign's house rules, on the campaign's page size."""
+    from . import pdf
+
+    campaign = _get_campaign_for_user(request, pk, referee=True)
+    every = request.GET.get("all") == "1"
+    characters = (
+        campaign.characters.filter(kind=Character.Kind.PC)
+        .select_related("owner")
+        .prefetch_related("mustering_rolls")
+        .order_by("owner__username", "name", "id")
+    )
+    if not every:
+        characters = characters.filter(status=Status.APPROVED)
+    if not characters:
+        which = "player characters" if every else "approved characters"
+        messages.info(request, f"There are no {which} in {campaign.name} to print yet.")
+        return redirect("campaign_detail", campaign.pk)
+    house_rules = campaign.house_rules()
+    sheets = [
+        pdf.sheet_for_document(
+            character.document,
+            house_rules=house_rules,
+            rolls=[_roll_record(roll) for roll in character.mustering_rolls.all()],
+            status=character.get_status_display(),
+            player=character.owner.get_username(),
+        )
+        for character in characters
+    ]
+    filename = f"{slugify(campaign.name) or 'campaign'}-party"
+    return pdf.pdf_response(request, sheets, page_size=campaign.page_size, filename=filename)
+
+
+# -- the review workflow ---------------------------------------------------------------------------
+
+
+def _after_action(request: HttpRequest, character: Character) -> HttpResponse:
+    """Back where the action was taken (the sheet, the builder or the party review)."""
+    target = request.POST.get("next", "")
+    allowed = {
+        reverse("character_detail", args=[character.pk]),
+        reverse("character_edit", args=[character.pk]),
+    }
+    if character.campaign_id:
+        allowed.add(reverse("campaign_detail", args=[character.campaign_id]))
+    if target in allowed:
+        return redirect(target)
+    return redirect(reverse("character_detail", args=[character.pk]) + "#review")
+
+
+def _act(
+    request: HttpRequest, character: Character, action: Callable[[], Any], done: str
+) -> HttpResponse:
+    try:
+        action()
+    except services.Refused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, done)
+    return _after_action(request, character)
+
+
+@login_required
+@require_POST
+def character_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk, edit=True)
+    return _act(
+        request,
+        character,
+        lambda: services.submit_character(character=character, by=request.user),
+        f"{character.name} was submitted to the referee.",
+    )
+
+
+@login_required
+@require_POST
+def character_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk, review=True)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.approve_character(character=character, by=request.user, comment=comment),
+        f"{character.name} is approved and locked.",
+    )
+
+
+@login_required
+@require_POST
+def character_return(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk, review=True)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.return_character(character=character, by=request.user, comment=comment),
+        f"{character.name} went back to {character.owner.get_username()} with your comment.",
+    )
+
+
+@login_required
+@require_POST
+def character_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk, review=True)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.reopen_character(character=character, by=request.user, comment=comment),
+        f"{character.name} is reopened: its player can edit it again.",
+    )
+
+
+@login_required
+@require_POST
+def character_comment(request: HttpRequest, pk: int) -> HttpResponse:
+    """A note in the log, from the owner or the referee of the character's campaign."""
+    character = _get_character_for_user(request, pk)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.comment_on_character(
+            character=character, by=request.user, comment=comment
+        ),
+        "Comment added to the log.",
+    )
+
+
+@login_required
+@require_POST
+def character_detach(request: HttpRequest, pk: int) -> HttpResponse:
+    character = _get_character_for_user(request, pk, edit=True)
+    campaign_name = str(character.campaign or "")
+    try:
+        services.detach_character(character=character, by=request.user)
+    except services.Refused as refused:
+        messages.error(request, str(refused))
+    else:
+        if campaign_name:
+            messages.success(request, f"{character.name} left {campaign_name}.")
+    return redirect("character_detail", character.pk)
