@@ -1,0 +1,253 @@
+"""Who gets what: every URL that names a character, a campaign or an invite, for every role and
+method.
+
+The roles are seen from one player character (``owner``'s, in the campaign, submitted):
+``owner`` plays it; ``referee`` runs its campaign; ``member`` plays in the same campaign with a
+character of their own; ``outsider`` is logged in and has nothing to do with either; anonymous
+visitors are sent to log in. Objects a user may not see are 404, never 403; a refused or
+forbidden request changes nothing in the database.
+
+``test_the_matrix_covers_every_url_with_an_id`` walks the URL resolver, so a new URL that takes
+an id or a code fails the suite until it has a row here.
+"""
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from characters import services
+from characters.models import (
+    Campaign,
+    CampaignMembership,
+    Character,
+    CharacterEvent,
+    MusteringRoll,
+)
+from tests.factories import UserFactory, character_document
+
+pytestmark = pytest.mark.django_db
+
+LOGIN = "login"  # a redirect to the login page
+ROLES = ("owner", "referee", "member", "outsider", "anonymous")
+
+# fmt: off
+# (URL name, method): owner, referee, other member, outsider, anonymous.
+# "htmx" is a GET sent by htmx (the partial of the page). 302 = done, or refused with a message.
+MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
+    # The character's pages: the sheet, export and PDF for the owner and the campaign's referee.
+    ("character_detail", "get"):        (200, 200, 404, 404, LOGIN),
+    ("character_export", "get"):        (200, 200, 404, 404, LOGIN),
+    ("character_pdf", "get"):           (200, 200, 404, 404, LOGIN),
+    # Changing it: the owner only (the referee reviews, never edits a player's character).
+    ("character_edit", "get"):          (200, 404, 404, 404, LOGIN),
+    ("character_edit", "post"):         (302, 404, 404, 404, LOGIN),
+    ("character_preview", "get"):       (405, 405, 405, 405, LOGIN),
+    ("character_preview", "post"):      (200, 404, 404, 404, LOGIN),
+    ("character_duplicate", "get"):     (405, 405, 405, 405, LOGIN),
+    ("character_duplicate", "post"):    (302, 404, 404, 404, LOGIN),
+    ("character_delete", "get"):        (200, 404, 404, 404, LOGIN),
+    ("character_delete", "post"):       (302, 404, 404, 404, LOGIN),
+    ("character_submit", "get"):        (405, 405, 405, 405, LOGIN),
+    ("character_submit", "post"):       (302, 404, 404, 404, LOGIN),
+    ("character_detach", "get"):        (405, 405, 405, 405, LOGIN),
+    ("character_detach", "post"):       (302, 404, 404, 404, LOGIN),
+    # Reviewing it: the referee of its campaign only.
+    ("character_approve", "get"):       (405, 405, 405, 405, LOGIN),
+    ("character_approve", "post"):      (404, 302, 404, 404, LOGIN),
+    ("character_return", "get"):        (405, 405, 405, 405, LOGIN),
+    ("character_return", "post"):       (404, 302, 404, 404, LOGIN),
+    ("character_reopen", "get"):        (405, 405, 405, 405, LOGIN),
+    ("character_reopen", "post"):       (404, 302, 404, 404, LOGIN),
+    # Its log: the two people who can read it can write in it.
+    ("character_comment", "get"):       (405, 405, 405, 405, LOGIN),
+    ("character_comment", "post"):      (302, 302, 404, 404, LOGIN),
+    # The campaign: the roster for members, the review for the referee.
+    ("campaign_detail", "get"):         (200, 200, 200, 404, LOGIN),
+    ("campaign_detail", "htmx"):        (200, 200, 200, 404, LOGIN),
+    ("campaign_attach", "get"):         (405, 405, 405, 405, LOGIN),
+    ("campaign_attach", "post"):        (302, 302, 302, 404, LOGIN),
+    # The referee's tools.
+    ("campaign_settings", "get"):       (404, 200, 404, 404, LOGIN),
+    ("campaign_settings", "post"):      (404, 302, 404, 404, LOGIN),
+    ("campaign_invite_renew", "get"):   (405, 405, 405, 405, LOGIN),
+    ("campaign_invite_renew", "post"):  (404, 302, 404, 404, LOGIN),
+    ("campaign_invite_revoke", "get"):  (405, 405, 405, 405, LOGIN),
+    ("campaign_invite_revoke", "post"): (404, 302, 404, 404, LOGIN),
+    ("campaign_npc_new", "get"):        (404, 200, 404, 404, LOGIN),
+    ("campaign_npc_new", "post"):       (404, 302, 404, 404, LOGIN),
+    ("campaign_pdf", "get"):            (404, 200, 404, 404, LOGIN),
+    # The invite link opens the campaign to anyone logged in; the referee is sent to the review.
+    ("campaign_join", "get"):           (200, 302, 200, 200, LOGIN),
+    ("campaign_join", "post"):          (302, 302, 302, 302, LOGIN),
+}
+# fmt: on
+
+CASES = [
+    pytest.param(name, method, role, expected, id=f"{name}-{method}-{role}")
+    for (name, method), row in MATRIX.items()
+    for role, expected in zip(ROLES, row, strict=True)
+]
+
+
+class World:
+    """A campaign, its referee, two members with a character each, an outsider."""
+
+    def __init__(self) -> None:
+        self.users = {role: UserFactory(username=role) for role in ROLES if role != "anonymous"}
+        self.campaign = services.create_campaign(
+            referee=self.users["referee"], name="Spinward Marches"
+        )
+        for role in ("owner", "member"):
+            services.join_campaign(user=self.users[role], code=self.campaign.invite_code)
+        self.character = services.create_character(
+            owner=self.users["owner"],
+            document=character_document(name="Jamison Owned"),
+            campaign=self.campaign,
+        )
+        services.submit_character(character=self.character, by=self.users["owner"])
+        self.spare = services.create_character(
+            owner=self.users["owner"], document=character_document(name="Spare Owned")
+        )
+        theirs = services.create_character(
+            owner=self.users["member"],
+            document=character_document(name="Member Approved"),
+            campaign=self.campaign,
+        )
+        services.submit_character(character=theirs, by=self.users["member"])
+        services.approve_character(character=theirs, by=self.users["referee"])
+        self.character.refresh_from_db()
+
+    def url(self, name: str) -> str:
+        if name == "campaign_join":
+            return reverse(name, args=[self.campaign.invite_code])
+        target = self.campaign if name.startswith("campaign_") else self.character
+        return reverse(name, args=[target.pk])
+
+    def post_data(self, name: str) -> dict:
+        character = self.character
+        if name in ("character_edit", "character_preview"):
+            document = character.document
+            return {
+                "version": str(character.version),
+                "name": document["name"],
+                "kind": "pc",
+                "budget": "100",
+                "species": "human",
+                "terms": "0",
+                "rank": "0",
+                **{code: str(level) for code, level in document["attributes"].items()},
+            }
+        if name in ("campaign_attach", "campaign_join"):
+            return {"character": [str(self.spare.pk)]}
+        if name == "campaign_settings":
+            return {
+                "name": "Renamed",
+                "pc_budget": "90",
+                "max_former_rank": "6",
+                "page_size": "a4",
+            }
+        if name == "campaign_npc_new":
+            return {"name": "Pirate captain", "budget": "60", "species": "human"}
+        return {"comment": "A comment."}
+
+
+@pytest.fixture
+def world() -> World:
+    return World()
+
+
+def snapshot() -> tuple:
+    """Everything a request could change."""
+    return (
+        list(
+            Character.objects.order_by("pk").values_list(
+                "pk", "name", "status", "version", "campaign_id", "owner_id", "document"
+            )
+        ),
+        list(CharacterEvent.objects.order_by("pk").values_list("pk", flat=True)),
+        list(
+            Campaign.objects.order_by("pk").values_list(
+                "pk", "name", "invite_code", "invite_active", "pc_budget", "page_size"
+            )
+        ),
+        list(CampaignMembership.objects.order_by("pk").values_list("pk", flat=True)),
+        list(MusteringRoll.objects.order_by("pk").values_list("pk", flat=True)),
+    )
+
+
+@pytest.mark.parametrize(("name", "method", "role", "expected"), CASES)
+def test_access(client, world, name, method, role, expected):
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    url = world.url(name)
+    before = snapshot()
+
+    if method == "post":
+        response = client.post(url, world.post_data(name))
+    else:
+        headers = {"HTTP_HX_REQUEST": "true"} if method == "htmx" else {}
+        response = client.get(url, **headers)
+
+    login = reverse("login")
+    if expected == LOGIN:
+        assert response.status_code == 302
+        assert response["Location"].startswith(login)
+    else:
+        assert response.status_code == expected
+        if expected == 302:
+            assert not response["Location"].startswith(login)
+    if expected in (LOGIN, 404, 405):
+        assert snapshot() == before, "a refused request changed something"
+        body = response.content.decode(errors="replace")
+        for secret in ("Jamison Owned", "Spinward Marches", world.campaign.invite_code):
+            assert secret not in body
+
+
+NPC_MATRIX = {
+    # The referee's NPC in the campaign: nobody else sees it, members included.
+    #                   referee(owner) member  outsider anonymous
+    "character_detail": (200, 404, 404, LOGIN),
+    "character_export": (200, 404, 404, LOGIN),
+    "character_edit": (200, 404, 404, LOGIN),
+    "character_delete": (200, 404, 404, LOGIN),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "role", "expected"),
+    [
+        (name, role, expected)
+        for name, row in NPC_MATRIX.items()
+        for role, expected in zip(("referee", "member", "outsider", "anonymous"), row, strict=True)
+    ],
+)
+def test_npcs_are_the_referees_alone(client, world, name, role, expected):
+    npc = services.create_npc(campaign=world.campaign, name="Hidden Admiral", budget=300)
+    if role != "anonymous":
+        client.force_login(world.users[role])
+
+    response = client.get(reverse(name, args=[npc.pk]))
+
+    if expected == LOGIN:
+        assert response["Location"].startswith(reverse("login"))
+    else:
+        assert response.status_code == expected
+
+
+def _routes(patterns, prefix: str = ""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _routes(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            yield prefix + str(pattern.pattern), pattern.name
+
+
+def test_the_matrix_covers_every_url_with_an_id():
+    """Every URL outside the admin (which has its own staff check) that takes an id or a code."""
+    with_parameters = {
+        name
+        for route, name in _routes(get_resolver().url_patterns)
+        if "<" in route and not route.startswith("admin/")
+    }
+    assert with_parameters == {name for name, _ in MATRIX}
+    for name in with_parameters:
+        assert (name, "get") in MATRIX, f"{name}: say what a GET gets"
