@@ -1,0 +1,123 @@
+"""The party review page: server time for a campaign of 20 player characters.
+
+The referee's /campaigns/<id>/ runs the rules engine on every character under the campaign's
+house rules (CPU) and reads the party in a fixed number of queries, so its time should grow
+with the party only by the engine's checks. Measured through the whole Django stack with the test
+client, logged in, against a throwaway SQLite database in a temporary FFA_VAR_DIR.
+"""
+
+import os
+import tempfile
+
+from bench.core import Figure, duration
+
+_FOLDER = tempfile.mkdtemp(prefix="ffa-bench-")
+PASSWORD = "bench-password"
+PARTY = 20
+NPCS = 3
+
+
+def _setup():
+    """Django on a throwaway database (another suite's, if one already set Django up)."""
+    from django.conf import settings
+
+    if not settings.configured:
+        os.environ["FFA_VAR_DIR"] = _FOLDER
+        os.environ.pop("DATABASE_URL", None)
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ffa_site.settings")
+    import django
+
+    django.setup()
+    database = str(settings.DATABASES["default"].get("NAME", ""))
+    if "ffa-bench-" not in database:
+        raise RuntimeError(
+            f"bench_campaign writes test data and will not use the database {database!r}: "
+            "run it before suites that set Django up on the real database."
+        )
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    users = get_user_model().objects
+    return users.create_user(f"bench-referee-{os.getpid()}", password=PASSWORD)
+
+
+def _party(referee):
+    """A campaign with PARTY player characters of varied builds and statuses, and a few NPCs."""
+    import random
+
+    from django.contrib.auth import get_user_model
+
+    from characters import services
+    from tests.factories import character_document
+
+    campaign = services.create_campaign(
+        referee=referee, name="Bench Marches", open_services=["navy", "scouts", "merchants"]
+    )
+    rng = random.Random(6)
+    services_cycle = ("navy", "scouts", "merchants", "army")  # army is closed: some errors
+    for n in range(PARTY):
+        player = get_user_model().objects.create_user(f"bench-player-{os.getpid()}-{n}")
+        services.join_campaign(user=player, code=campaign.invite_code)
+        terms = 1 + n % 3
+        document = character_document(
+            name=f"Traveller {n:02d}",
+            service=services_cycle[n % len(services_cycle)],
+            terms=terms,
+            rank=min(n % 3, terms),
+            homeworld="Regina",
+            attributes={**character_document()["attributes"], "DEX": 7 + n % 4, "EDU": 8},
+            traits=[
+                {"type": "PP", "level": "C", "frequency": "R", "name": f"Knack {t}"}
+                for t in range(terms)
+            ],
+            skills=[
+                {"skill": "Pilot", "level": 2, "specialties": ["small craft"]},
+                {"skill": "Navigation", "level": 1 + n % 2},
+                {"skill": "Gambling", "level": n % 2},
+            ],
+            psionics={"strength": 2, "talents": {"Telepathy": 1}} if n % 5 == 0 else None,
+        )
+        character = services.create_character(owner=player, document=document, campaign=campaign)
+        if n % 2 == 0:
+            services.roll_mustering_out(character=character, by=player, rng=rng)
+        try:
+            services.submit_character(character=character, by=player)
+            if n % 3 == 0:
+                services.approve_character(character=character, by=referee)
+        except services.Refused:
+            pass  # characters with errors under the house rules stay drafts
+    for n in range(NPCS):
+        services.create_npc(campaign=campaign, name=f"NPC {n}", budget=25 + 25 * n)
+    return campaign
+
+
+def run(quick: bool) -> list[Figure]:
+    from django.test import Client
+
+    referee = _setup()
+    campaign = _party(referee)
+    client = Client()
+    client.login(username=referee.get_username(), password=PASSWORD)
+    url = f"/campaigns/{campaign.pk}/"
+
+    def review() -> None:
+        response = client.get(url)
+        assert response.status_code == 200, response.status_code
+        assert response.content.count(b"<tr data-character=") == PARTY + NPCS
+
+    def sorted_partial() -> None:
+        response = client.get(url, {"sort": "-problems"}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200, response.status_code
+
+    rounds = 15 if quick else 60
+    return [
+        duration(
+            f"GET party review, {PARTY} PCs + {NPCS} NPCs (server time)", review, rounds=rounds
+        ),
+        duration(
+            f"GET party review sorted, htmx tables only ({PARTY} PCs)",
+            sorted_partial,
+            rounds=rounds,
+        ),
+    ]
