@@ -8,6 +8,7 @@ problem messages are composed only when there is a problem.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -243,6 +244,22 @@ def _derived(levels: dict[str, int], dvs: dict[str, int], bonus: dict[str, int],
         )
     floors = cat.derived_floor_values
     return _new(Derived, tuple(max(v, f) for v, f in zip(values, floors, strict=True)))
+
+
+def derived_attributes(
+    levels: Mapping[str, int],
+    bonus: Mapping[str, int] | None = None,
+    *,
+    cat: Catalog | None = None,
+) -> Derived:
+    """The derived attributes of final attribute levels, by the formulas ``check`` uses.
+
+    ``bonus`` adds derived-attribute traits (``{"INI": 1}``); floors apply after it. In-play
+    rules call this for a wounded character's lowered levels, so there is one set of formulas.
+    """
+    cat = cat or catalog()
+    dvs = {code: cat.dm_dv(level)[1] for code, level in levels.items()}
+    return _derived(levels, dvs, bonus or {}, cat)
 
 
 def _player_traits(character: Character, problems: _Problems, cat: Catalog):
