@@ -1,0 +1,771 @@
+"""In-play rules: damage and wounds, healing and recovery.
+
+Everything here is a pure function over frozen dataclasses: a :class:`Condition` in, a new
+``Condition`` (and the events that explain it) out; a :class:`~rules.model.Character` and a
+purchase in, a new ``Character`` out. Numbers from the rulebook's tables live in
+``data/injury.json`` and ``data/improvement.json``; dice come from :mod:`rules.dice`.
+
+Where the rulebook is silent or garbled this module follows ``docs/in-play-rulings.md``:
+wounds come from lethal damage only; with several wounds the worst wound's penalty applies;
+damage is marked one point at a time, so the replacement rule applies within a single blow;
+a fumble on a medical test is a critical failure even when the total reaches the TN; the
+attribute improvement cost is set by the referee.
+
+Typical use::
+
+    condition = condition_for(report)                  # LIF and WND from the engine's report
+    condition, events = take_damage(condition, amount=9, form="L")
+    test = action_test(rng=rng, skill_level=2, attribute_dm=1,
+                       dm=healing_dm(supplies="kit"), tn=stabilisation_tn("light"))
+    condition, events = stabilise(condition, 0, test)
+    effective(report, condition).derived               # DEF, INI, MOV of the wounded character
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from .catalog import DATA_DIR, Catalog, catalog
+from .dice import ActionTest, dice_rules
+from .engine import derived_attributes
+from .report import Derived, Report
+
+STUN = "S"
+LETHAL = "L"
+SPECIAL = "Sp"
+
+# -- reference data ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """A span of game time: ``count`` of ``unit`` (turn, minute, hour, day, week, month)."""
+
+    count: int
+    unit: str
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.unit}" + ("" if self.count == 1 else "s")
+
+
+@dataclass(frozen=True, slots=True)
+class RolledPeriod:
+    """A span of time the dice decide: ``dice``D x ``multiplier`` ``unit``s."""
+
+    dice: int
+    multiplier: int
+    unit: str
+
+    def roll(self, rng: random.Random) -> Period:
+        rules = dice_rules()
+        thrown = sum(rng.randint(rules.lowest, rules.highest) for _ in range(self.dice))
+        return Period(thrown * self.multiplier, self.unit)
+
+    def __str__(self) -> str:
+        if self.multiplier == 1:
+            return f"{self.dice}D {self.unit}s"
+        return f"{self.dice}D x {self.multiplier} {self.unit}s"
+
+
+@dataclass(frozen=True, slots=True)
+class SeverityRules:
+    """Everything the rulebook says about one wound severity."""
+
+    name: str
+    up_to_wnd_multiple: int | None  # None: no upper bound (fatal)
+    bleed_points: int  # LIF lost each period while unstabilised; 0 for superficial
+    bleed_every: Period | None
+    bleed_lasts: RolledPeriod | None  # light wounds stop bleeding after 1D days
+    body_until_stabilised: int
+    body_until_treated: int
+    mind_until_treated: int
+    stabilisation_tn: int | None
+    stabilisation_rethrow: Period | None
+    treatment_tn: int | None
+    treatment_time: RolledPeriod | None
+
+
+@dataclass(frozen=True, slots=True)
+class InjuryRules:
+    severities: tuple[SeverityRules, ...]
+    protection: Mapping[str, tuple[str, ...]]
+    stun_threshold_divisor: int
+    stunned_def: int
+    dying_loss_per_turn: int
+    stabilisation_time: Period
+    supplies_dms: Mapping[str, int]
+    ample_dm_per_tl: int
+    ample_above_tl: int
+    unsanitary_dm: int
+    recovery: Mapping[str, Mapping[str, Period]]  # care -> damage form -> period
+    care_names: Mapping[str, str]
+
+    def severity(self, name: str) -> SeverityRules:
+        for severity in self.severities:
+            if severity.name == name:
+                return severity
+        known = ", ".join(s.name for s in self.severities)
+        raise ValueError(f"Unknown wound severity {name!r}; use one of {known}.")
+
+    def worse(self, name: str) -> str:
+        """The next severity up; fatal stays fatal."""
+        names = [s.name for s in self.severities]
+        return names[min(names.index(self.severity(name).name) + 1, len(names) - 1)]
+
+
+def _period(raw: Mapping[str, Any] | None) -> Period | None:
+    return None if raw is None else Period(raw["count"], raw["unit"])
+
+
+def _rolled(raw: Mapping[str, Any] | None) -> RolledPeriod | None:
+    return None if raw is None else RolledPeriod(raw["dice"], raw["multiplier"], raw["unit"])
+
+
+def _load(name: str) -> Any:
+    with (DATA_DIR / name).open(encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+@cache
+def injury_rules() -> InjuryRules:
+    """The injury and healing tables of ``data/injury.json``, read once."""
+    data = _load("injury.json")
+    bands = data["wound_bands"]["up_to_wnd_multiple"]
+    effects = data["effects"]
+    severities = []
+    for name in data["severities"]:
+        effect = effects[name]
+        while isinstance(effect, str):  # "treat this as a critical wound"
+            effect = effects[effect]
+        bleeding = data["bleeding"][name]
+        stabilisation = data["stabilisation"].get(name)
+        treatment = data["treatment"].get(name)
+        severities.append(
+            SeverityRules(
+                name=name,
+                up_to_wnd_multiple=bands.get(name),
+                bleed_points=bleeding["points"] if bleeding else 0,
+                bleed_every=_period(bleeding["every"]) if bleeding else None,
+                bleed_lasts=_rolled(bleeding.get("lasts")) if bleeding else None,
+                body_until_stabilised=effect["body_until_stabilised"],
+                body_until_treated=effect["body_until_treated"],
+                mind_until_treated=effect["mind_until_treated"],
+                stabilisation_tn=stabilisation["tn"] if stabilisation else None,
+                stabilisation_rethrow=_period(stabilisation["rethrow_every"])
+                if stabilisation
+                else None,
+                treatment_tn=treatment["tn"] if treatment else None,
+                treatment_time=_rolled(treatment["time"]) if treatment else None,
+            )
+        )
+    dms = data["healing_dms"]
+    recovery = {
+        care: MappingProxyType({form: _period(raw[form]) for form in (STUN, LETHAL, SPECIAL)})
+        for care, raw in data["recovery"].items()
+        if care != "note"
+    }
+    return InjuryRules(
+        severities=tuple(severities),
+        protection=MappingProxyType(
+            {kind: tuple(parts) for kind, parts in data["protection"].items() if kind != "note"}
+        ),
+        stun_threshold_divisor=data["stun"]["threshold_divisor"],
+        stunned_def=data["stun"]["stunned_def"],
+        dying_loss_per_turn=data["dying"]["loss_per_turn"],
+        stabilisation_time=_period(data["stabilisation"]["time"]),
+        supplies_dms=MappingProxyType(dms["supplies"]),
+        ample_dm_per_tl=dms["ample"]["dm_per_tl"],
+        ample_above_tl=dms["ample"]["above_tl"],
+        unsanitary_dm=dms["unsanitary"],
+        recovery=MappingProxyType(recovery),
+        care_names=MappingProxyType(
+            {care: raw["name"] for care, raw in data["recovery"].items() if care != "note"}
+        ),
+    )
+
+
+def severity_rules(severity: str) -> SeverityRules:
+    return injury_rules().severity(severity)
+
+
+def stabilisation_tn(severity: str) -> int:
+    """The TN of the Medical test that stabilises a wound (Stabilization Table)."""
+    tn = severity_rules(severity).stabilisation_tn
+    if tn is None:
+        raise ValueError(f"A {severity} wound needs no stabilisation.")
+    return tn
+
+
+def treatment_tn(severity: str) -> int:
+    """The TN of the Medical or Surgery test that treats a wound (Treatment Table)."""
+    tn = severity_rules(severity).treatment_tn
+    if tn is None:
+        raise ValueError(f"A {severity} wound needs no treatment.")
+    return tn
+
+
+def recovery_period(form: str, care: str = "natural") -> Period:
+    """How long it takes to heal END DV points of damage of ``form`` (Recovery Rate Table).
+
+    ``care``: ``natural`` (natural healing), ``slow_drug`` (slow drug and artificial
+    replacements) or ``cloning`` (cloning and reanimation).
+    """
+    rules = injury_rules()
+    if care not in rules.recovery:
+        raise ValueError(f"Unknown care {care!r}; use one of {', '.join(rules.recovery)}.")
+    if form not in rules.recovery[care]:
+        raise ValueError(f"Unknown damage form {form!r}; use S, L or Sp.")
+    return rules.recovery[care][form]
+
+
+def healing_dm(*, supplies: str, tl: int | None = None, unsanitary: bool = False) -> int:
+    """The situational DM of a medical test (Healing DM Table).
+
+    ``supplies``: ``kit`` (adequate medical supplies), ``none``, or ``ample`` (sick bay,
+    ambulance, hospital: +1 per TL above 5, so ``tl`` is required). ``unsanitary``: very
+    dirty conditions, as in the field.
+    """
+    rules = injury_rules()
+    if supplies == "ample":
+        if tl is None:
+            raise ValueError("Ample medical supplies give +1 per TL above 5: give the TL.")
+        dm = max(tl - rules.ample_above_tl, 0) * rules.ample_dm_per_tl
+    elif supplies in rules.supplies_dms:
+        dm = rules.supplies_dms[supplies]
+    else:
+        known = ", ".join((*rules.supplies_dms, "ample"))
+        raise ValueError(f"Unknown medical supplies {supplies!r}; use one of {known}.")
+    if unsanitary:
+        dm += rules.unsanitary_dm
+    return dm
+
+
+# -- damage and wounds -------------------------------------------------------------------------
+
+
+def damage_after_protection(damage: int, *, damage_type: str, armor: int = 0, tgh: int = 0) -> int:
+    """What reaches LIF: blunt damage less armor and TGH, penetrating damage less armor."""
+    parts = injury_rules().protection.get(damage_type)
+    if parts is None:
+        raise ValueError(
+            f"Damage type {damage_type!r} does not reduce LIF; blunt (B) and penetrating (P) do."
+        )
+    subtract = {"armor": armor, "TGH": tgh}
+    return max(damage - sum(subtract[part] for part in parts), 0)
+
+
+def wound_severity(damage: int, wnd: int) -> str:
+    """The severity of a wound of ``damage`` points (after armor and TGH) for a WND."""
+    if damage < 1:
+        raise ValueError(f"A wound takes at least 1 point of damage, not {damage}.")
+    for severity in injury_rules().severities:
+        bound = severity.up_to_wnd_multiple
+        if bound is None or damage <= bound * wnd:
+            return severity.name
+    return injury_rules().severities[-1].name
+
+
+@dataclass(frozen=True, slots=True)
+class Wound:
+    """One wound. ``lethal``: the lethal LIF lost to it (the blow, then bleeding) not yet healed."""
+
+    severity: str
+    damage: int
+    lethal: int
+    stabilised: bool = False
+    treated: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened to a character, for the play log: a code and a sentence."""
+
+    code: str
+    message: str
+
+
+Events = tuple[Event, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Condition:
+    """A character's LIF track in play.
+
+    ``stun`` and ``lethal`` count the marks ("/" and "x"); the current LIF is
+    ``maximum - stun - lethal`` and runs from ``maximum`` down to ``-maximum`` (dead).
+    ``dying_halted`` is set when medical help (a successful stabilisation or treatment)
+    reaches a character below 0 LIF, and cleared by new lethal damage below 0.
+    """
+
+    maximum: int
+    wnd: int
+    stun: int = 0
+    lethal: int = 0
+    wounds: tuple[Wound, ...] = ()
+    stunned: bool = False
+    dying_halted: bool = False
+
+    def __post_init__(self) -> None:
+        if self.maximum < 1:
+            raise ValueError(f"LIF maximum {self.maximum} must be at least 1.")
+        if self.stun < 0 or self.lethal < 0:
+            raise ValueError("Stun and lethal marks cannot be negative.")
+        if self.stun + self.lethal > 2 * self.maximum:
+            raise ValueError(f"More marks than LIF {self.maximum} down to -{self.maximum}.")
+
+    @property
+    def lif(self) -> int:
+        return self.maximum - self.stun - self.lethal
+
+    @property
+    def dead(self) -> bool:
+        return self.lif <= -self.maximum
+
+    @property
+    def unconscious(self) -> bool:
+        """At 0 LIF or below (and alive): out until LIF is back to 1 or more."""
+        return self.lif <= 0 and not self.dead
+
+    @property
+    def dying(self) -> bool:
+        """Below 0 LIF, alive, and not yet reached by medical help: loses LIF every turn."""
+        return self.lif < 0 and not self.dead and not self.dying_halted
+
+    @property
+    def bleeding(self) -> tuple[int, ...]:
+        """Indexes of the wounds that bleed: not stabilised."""
+        return tuple(i for i, wound in enumerate(self.wounds) if not wound.stabilised)
+
+    @property
+    def unattached_lethal(self) -> int:
+        """Lethal marks not charged to a wound (lost while dying)."""
+        return self.lethal - sum(wound.lethal for wound in self.wounds)
+
+
+def condition_for(source: Report | Derived) -> Condition:
+    """An unhurt condition with the LIF and WND of a report (or its derived attributes)."""
+    derived = source.derived if isinstance(source, Report) else source
+    return Condition(maximum=derived.LIF, wnd=derived.WND)
+
+
+def boxes(condition: Condition) -> tuple[str, ...]:
+    """One mark per LIF box for the sheet: "x" (lethal) first, then "/" (stun), then "".
+
+    LIF below 0 has no boxes: every box then shows "x" and ``condition.lif`` says how far below.
+    """
+    lethal = min(condition.lethal, condition.maximum)
+    stun = min(condition.stun, condition.maximum - lethal)
+    return ("x",) * lethal + ("/",) * stun + ("",) * (condition.maximum - lethal - stun)
+
+
+def _mark(condition: Condition, amount: int, form: str) -> tuple[int, int, int, int]:
+    """Mark ``amount`` points of one event, as "Recording Damage" says.
+
+    Stun points fill empty boxes while LIF is above 0; what is left of the blow that brings
+    LIF to 0 is lost (stunning damage alone cannot kill). Lethal points, one at a time, fill
+    empty boxes while LIF is above 0, then replace stun marks, then take LIF below 0, down to
+    -maximum. Returns the new stun and lethal counts, the lethal points marked and the stun
+    marks they replaced. (Stunning damage of an event that starts at 0 LIF or below is
+    lethal: the caller passes it as such.)
+    """
+    stun, lethal, maximum = condition.stun, condition.lethal, condition.maximum
+    lif = maximum - stun - lethal
+    if form == STUN:
+        return stun + min(amount, max(lif, 0)), lethal, 0, 0
+    fill = min(amount, max(lif, 0))
+    lif -= fill
+    rest = amount - fill
+    replaced = min(rest, stun)
+    rest -= replaced
+    below = min(rest, lif + maximum)
+    marked = fill + replaced + below
+    return stun - replaced, lethal + marked, marked, replaced
+
+
+def _state_events(before: Condition, after: Condition) -> list[Event]:
+    if after.dead and not before.dead:
+        return [Event("dead", f"LIF {after.lif} has reached -{after.maximum}: dead.")]
+    if after.lif < 0 <= before.lif or (after.dying and not before.dying):
+        return [
+            Event(
+                "dying",
+                f"LIF {after.lif} is below 0: dying, losing "
+                f"{injury_rules().dying_loss_per_turn} LIF each turn until medical help arrives; "
+                f"dead at -{after.maximum}.",
+            )
+        ]
+    if after.lif <= 0 < before.lif:
+        return [Event("unconscious", f"LIF {after.lif}: unconscious until LIF is 1 or more.")]
+    return []
+
+
+def _after_lethal(before: Condition, after: Condition) -> Condition:
+    """New lethal damage below 0 LIF starts the dying clock again."""
+    if after.lif < 0 and after.lif < before.lif and after.dying_halted:
+        return replace(after, dying_halted=False)
+    return after
+
+
+def take_damage(condition: Condition, *, amount: int, form: str) -> tuple[Condition, Events]:
+    """Mark one event's damage (after armor and TGH) on the LIF track.
+
+    ``form``: ``"S"`` stunning or ``"L"`` lethal (special damage does not reduce LIF).
+    Damage above half the current LIF (rounded up) stuns. Lethal damage makes a wound whose
+    severity is read from the event's damage against WND. Stunning damage makes no wound,
+    except when the event starts at 0 LIF or below: then it is treated as lethal in full.
+    Returns the new condition and the events, in order, as :class:`Event` s.
+    """
+    if form not in (STUN, LETHAL):
+        raise ValueError(
+            f"Damage form {form!r} does not reduce LIF; mark stunning (S) or lethal (L) damage."
+        )
+    if amount < 0:
+        raise ValueError(f"Damage {amount} is negative.")
+    if amount == 0 or condition.dead:
+        return condition, ()
+    events: list[Event] = []
+    rules = injury_rules()
+    lif = condition.lif
+    threshold = -(-lif // rules.stun_threshold_divisor)
+    stunned = condition.stunned
+    if amount > threshold:
+        stunned = True
+        events.append(
+            Event(
+                "stunned",
+                f"{amount} damage in one blow is more than half the current LIF {lif} "
+                f"({threshold}): stunned, DEF {rules.stunned_def}, the next action lost.",
+            )
+        )
+    if form == STUN and lif <= 0:
+        form = LETHAL
+        events.append(
+            Event(
+                "stun_as_lethal",
+                f"LIF is at {lif}, so {amount} points of stunning damage are treated as lethal.",
+            )
+        )
+    stun, lethal, marked, replaced = _mark(condition, amount, form)
+    wounds = condition.wounds
+    if marked:
+        severity = wound_severity(amount, condition.wnd)
+        settled = severity_rules(severity).bleed_points == 0  # superficial: nothing to do
+        wounds = (*wounds, Wound(severity, amount, marked, stabilised=settled, treated=settled))
+        events.append(
+            Event("wound", f"A {severity} wound: {amount} damage against WND {condition.wnd}.")
+        )
+    if replaced:
+        events.append(
+            Event(
+                "stun_replaced",
+                f"{replaced} lethal {'mark replaces' if replaced == 1 else 'marks replace'} "
+                "stun marks, as LIF is at 0.",
+            )
+        )
+    after = replace(condition, stun=stun, lethal=lethal, wounds=wounds, stunned=stunned)
+    after = _after_lethal(condition, after)
+    return after, tuple(events + _state_events(condition, after))
+
+
+def end_stun(condition: Condition) -> Condition:
+    """The stunned character has spent a turn recovering and acts normally again."""
+    return replace(condition, stunned=False)
+
+
+def _wound(condition: Condition, index: int) -> Wound:
+    if not 0 <= index < len(condition.wounds):
+        raise ValueError(f"There is no wound {index}; the character has {len(condition.wounds)}.")
+    return condition.wounds[index]
+
+
+def _with_wound(condition: Condition, index: int, wound: Wound) -> tuple[Wound, ...]:
+    wounds = list(condition.wounds)
+    wounds[index] = wound
+    return tuple(wounds)
+
+
+def _lose_to_wound(condition: Condition, index: int, points: int, code: str, message: str):
+    """Lethal points charged to a wound (bleeding, a failed medical test)."""
+    wound = condition.wounds[index]
+    stun, lethal, marked, replaced = _mark(condition, points, LETHAL)
+    wounds = _with_wound(condition, index, replace(wound, lethal=wound.lethal + marked))
+    after = replace(condition, stun=stun, lethal=lethal, wounds=wounds)
+    after = _after_lethal(condition, after)
+    events = [Event(code, message)] if marked else []
+    if replaced:
+        events.append(Event("stun_replaced", f"{replaced} lethal mark replaces a stun mark."))
+    return after, tuple(events + _state_events(condition, after))
+
+
+def bleed(condition: Condition, wound_index: int) -> tuple[Condition, Events]:
+    """The wound's additional damage for one period: one lethal point (superficial: none).
+
+    The caller calls it when a bleeding wound's period has passed (see ``severity_rules``:
+    a light wound every day for 1D days, serious every hour, critical every minute, fatal
+    every turn).
+    """
+    wound = _wound(condition, wound_index)
+    points = severity_rules(wound.severity).bleed_points
+    if not points:
+        raise ValueError(f"A {wound.severity} wound does not bleed.")
+    return _lose_to_wound(
+        condition,
+        wound_index,
+        points,
+        "bleed",
+        f"The {wound.severity} wound bleeds: {points} more lethal damage.",
+    )
+
+
+def dying_turn(condition: Condition) -> tuple[Condition, Events]:
+    """A turn passes for a dying character: 1 LIF lost (not charged to any wound)."""
+    if not condition.dying:
+        return condition, ()
+    loss = injury_rules().dying_loss_per_turn
+    stun, lethal, _, _ = _mark(condition, loss, LETHAL)
+    after = replace(condition, stun=stun, lethal=lethal)
+    events = [Event("dying_loss", f"Dying: {loss} LIF lost this turn.")]
+    return after, tuple(events + _state_events(condition, after))
+
+
+# -- wound effects -----------------------------------------------------------------------------
+
+
+def wound_penalty(wound: Wound) -> tuple[int, int]:
+    """(change to body attribute levels, DM on mind-group tests) of one wound now."""
+    if wound.treated:
+        return 0, 0
+    rules = severity_rules(wound.severity)
+    body = rules.body_until_treated if wound.stabilised else rules.body_until_stabilised
+    return body, rules.mind_until_treated
+
+
+def wound_penalties(condition: Condition) -> tuple[int, int]:
+    """The worst wound's body change and mind DM; several wounds do not add up."""
+    body = mind = 0
+    for wound in condition.wounds:
+        wound_body, wound_mind = wound_penalty(wound)
+        body = min(body, wound_body)
+        mind = min(mind, wound_mind)
+    return body, mind
+
+
+@dataclass(frozen=True, slots=True)
+class Effective:
+    """A character as wounds leave it.
+
+    ``levels``: attribute levels with the body attributes lowered (not below 0).
+    ``derived``: DEF, INI and MOV recomputed from the lowered levels by the engine's formulas
+    (DEF and INI not below 1; DEF is 1 while stunned); TGH, LIF and WND unchanged.
+    ``test_dms``: the DM each attribute gives an action test now, the mind-group DM included.
+    """
+
+    levels: Mapping[str, int]
+    derived: Derived
+    body_penalty: int
+    mind_dm: int
+    stunned: bool
+    test_dms: Mapping[str, int]
+
+    def test_dm(self, code: str) -> int:
+        return self.test_dms[code]
+
+
+_RECOMPUTED = ("DEF", "INI", "MOV")
+
+
+def effective(
+    source: Report | Mapping[str, int],
+    condition: Condition,
+    *,
+    derived_bonus: Mapping[str, int] | None = None,
+    cat: Catalog | None = None,
+) -> Effective:
+    """The character's attributes and derived attributes under its wounds.
+
+    ``source`` is the engine's report (its derived-attribute traits are kept) or a mapping of
+    final attribute levels, with ``derived_bonus`` for derived-attribute traits if any.
+    """
+    cat = cat or catalog()
+    if isinstance(source, Report):
+        levels = {value.code: value.level for value in source.attributes}
+        original = source.derived
+        # The traits' share of each derived attribute, recovered from the report. Where a
+        # floor hid part of a flaw, the recovered share is smaller, but a floor hides it again.
+        plain = derived_attributes(levels, cat=cat)
+        bonus = {code: getattr(original, code) - getattr(plain, code) for code in _RECOMPUTED}
+    else:
+        levels = dict(source)
+        bonus = dict(derived_bonus or {})
+        original = derived_attributes(levels, bonus, cat=cat)
+    body_penalty, mind_dm = wound_penalties(condition)
+    body, mind = cat.attribute_groups["body"], cat.attribute_groups["mind"]
+    lowered = {
+        code: max(level + body_penalty, 0) if code in body else level
+        for code, level in levels.items()
+    }
+    wounded = derived_attributes(lowered, bonus, cat=cat)
+    derived = original._replace(
+        DEF=injury_rules().stunned_def if condition.stunned else wounded.DEF,
+        INI=wounded.INI,
+        MOV=wounded.MOV,
+    )
+    test_dms = {
+        code: cat.dm_dv(level)[0] + (mind_dm if code in mind else 0)
+        for code, level in lowered.items()
+    }
+    return Effective(
+        levels=MappingProxyType(lowered),
+        derived=derived,
+        body_penalty=body_penalty,
+        mind_dm=mind_dm,
+        stunned=condition.stunned,
+        test_dms=MappingProxyType(test_dms),
+    )
+
+
+# -- healing -----------------------------------------------------------------------------------
+
+
+def _require_tn(test: ActionTest, tn: int, what: str) -> None:
+    if test.tn != tn:
+        raise ValueError(
+            f"{what} needs TN {tn}, but the test was thrown against TN {test.tn}; "
+            "put modifiers in the test's DM."
+        )
+
+
+def _halt_dying(condition: Condition) -> Condition:
+    return replace(condition, dying_halted=True) if condition.lif < 0 else condition
+
+
+def stabilise(condition: Condition, wound_index: int, test: ActionTest) -> tuple[Condition, Events]:
+    """Apply a Medical test to stabilise a wound (Stabilization Table TN).
+
+    Success: the wound stops bleeding until its re-throw period ends (then stabilise again).
+    Failure: the wound is not stable and the character suffers its additional damage.
+    Fumble (a critical failure, even if the total reaches the TN): the wound becomes one
+    category worse, and is not stable; a fatal wound cannot get worse, so it counts as a
+    failure.
+    """
+    rules = injury_rules()
+    wound = _wound(condition, wound_index)
+    _require_tn(test, stabilisation_tn(wound.severity), f"Stabilising a {wound.severity} wound")
+    worse = rules.worse(wound.severity)
+    if test.fumble and worse != wound.severity:
+        worsened = replace(wound, severity=worse, stabilised=False)
+        after = replace(condition, wounds=_with_wound(condition, wound_index, worsened))
+        event = Event("wound_worsened", f"A fumble: the {wound.severity} wound becomes {worse}.")
+        return after, (event,)
+    if test.success and not test.fumble:
+        settled = replace(wound, stabilised=True)
+        after = _halt_dying(replace(condition, wounds=_with_wound(condition, wound_index, settled)))
+        every = severity_rules(wound.severity).stabilisation_rethrow
+        event = Event(
+            "stabilised", f"The {wound.severity} wound is stabilised; throw again in {every}."
+        )
+        return after, (event,)
+    unsettled = replace(
+        condition, wounds=_with_wound(condition, wound_index, replace(wound, stabilised=False))
+    )
+    return _lose_to_wound(
+        unsettled,
+        wound_index,
+        severity_rules(wound.severity).bleed_points,
+        "stabilisation_failed",
+        f"Stabilisation fails: the {wound.severity} wound's additional damage is suffered.",
+    )
+
+
+def treat(condition: Condition, wound_index: int, test: ActionTest) -> tuple[Condition, Events]:
+    """Apply a Medical or Surgery test at the end of a wound's treatment time.
+
+    Success: the wound is stabilised for good and treated, and the LIF lost to it heals by
+    the effect number (at most what it took). Failure: the wound's additional damage.
+    Fumble (a critical failure): the wound is no longer stable, and the additional damage is
+    suffered at once.
+    """
+    wound = _wound(condition, wound_index)
+    if wound.treated:
+        raise ValueError(f"The {wound.severity} wound is already treated.")
+    _require_tn(test, treatment_tn(wound.severity), f"Treating a {wound.severity} wound")
+    points = severity_rules(wound.severity).bleed_points
+    if test.fumble:
+        opened = replace(
+            condition, wounds=_with_wound(condition, wound_index, replace(wound, stabilised=False))
+        )
+        return _lose_to_wound(
+            opened,
+            wound_index,
+            points,
+            "wound_reopened",
+            f"A fumble: the {wound.severity} wound is no longer stable and bleeds at once.",
+        )
+    if not test.success:
+        return _lose_to_wound(
+            condition,
+            wound_index,
+            points,
+            "treatment_failed",
+            f"Treatment fails: the {wound.severity} wound's additional damage is suffered.",
+        )
+    healed = min(test.effect, wound.lethal)
+    treated = replace(wound, stabilised=True, treated=True, lethal=wound.lethal - healed)
+    after = replace(
+        condition,
+        lethal=condition.lethal - healed,
+        wounds=_with_wound(condition, wound_index, treated),
+    )
+    after = _halt_dying(after)
+    event = Event(
+        "treated",
+        f"The {wound.severity} wound is treated: stable for good, {healed} LIF healed "
+        f"(EN {test.effect}).",
+    )
+    return after, (event,)
+
+
+def recover(condition: Condition, *, form: str, end_dv: int) -> Condition:
+    """One recovery period (see ``recovery_period``): heal END DV points of ``form`` damage.
+
+    Stun marks heal freely. Lethal points heal first where no wound holds them (LIF lost while
+    dying), then from stabilised wounds in the order taken; a wound that still bleeds does
+    not heal. LIF never rises above its maximum.
+    """
+    if end_dv < 0:
+        raise ValueError(f"END DV {end_dv} is negative.")
+    if form == STUN:
+        return replace(condition, stun=condition.stun - min(condition.stun, end_dv))
+    if form != LETHAL:
+        raise ValueError(f"Recovery heals stunning (S) or lethal (L) damage, not {form!r}.")
+    left = end_dv
+    healed = min(left, condition.unattached_lethal)
+    left -= healed
+    wounds = list(condition.wounds)
+    for index, wound in enumerate(wounds):
+        if left == 0:
+            break
+        if wound.stabilised and wound.lethal:
+            part = min(left, wound.lethal)
+            wounds[index] = replace(wound, lethal=wound.lethal - part)
+            healed += part
+            left -= part
+    after = replace(condition, lethal=condition.lethal - healed, wounds=tuple(wounds))
+    return after if after.lif < 0 else replace(after, dying_halted=False)
+
+
+def clear_wound(condition: Condition, index: int) -> Condition:
+    """Strike a treated wound whose LIF has all healed off the sheet."""
+    wound = _wound(condition, index)
+    if not wound.treated or wound.lethal:
+        raise ValueError(
+            f"Only a treated, healed wound is cleared; this {wound.severity} wound is "
+            f"{'treated' if wound.treated else 'untreated'} with {wound.lethal} LIF still lost."
+        )
+    return replace(condition, wounds=condition.wounds[:index] + condition.wounds[index + 1 :])

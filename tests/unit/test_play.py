@@ -1,0 +1,605 @@
+"""In play: damage, wounds and their effects, stabilisation, treatment and recovery."""
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules import (
+    Condition,
+    Wound,
+    action_test,
+    bleed,
+    boxes,
+    clear_wound,
+    condition_for,
+    damage_after_protection,
+    dying_turn,
+    effective,
+    healing_dm,
+    recover,
+    recovery_period,
+    stabilisation_tn,
+    stabilise,
+    take_damage,
+    treat,
+    treatment_tn,
+    wound_severity,
+)
+from rules.engine import derived_attributes
+from rules.play import Period, end_stun, severity_rules, wound_penalties
+
+from .builders import report
+
+
+class Scripted(random.Random):
+    """A random source whose dice show the given faces, in order."""
+
+    def __init__(self, faces):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return self.faces.pop(0)
+
+
+def medical(faces, *, tn, dm=0):
+    """A Medical test at the level of the number of dice, thrown as ``faces``."""
+    return action_test(rng=Scripted(faces), skill_level=len(faces), attribute_dm=0, dm=dm, tn=tn)
+
+
+def fresh(lif=21, wnd=6):
+    return Condition(maximum=lif, wnd=wnd)
+
+
+def hurt(condition=None, *blows):
+    condition = condition or fresh()
+    for amount, form in blows:
+        condition, _ = take_damage(condition, amount=amount, form=form)
+    return condition
+
+
+def codes(events):
+    return [event.code for event in events]
+
+
+def with_wound(severity, *, stabilised=False, treated=False, lethal=10):
+    return Condition(
+        maximum=21,
+        wnd=6,
+        lethal=lethal,
+        wounds=(Wound(severity, lethal, lethal, stabilised=stabilised, treated=treated),),
+    )
+
+
+# -- wound severity ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("damage", "severity"),
+    [
+        (6, "superficial"),  # 1 x WND
+        (7, "light"),  # 1 x WND + 1
+        (12, "light"),  # 2 x WND
+        (13, "serious"),
+        (18, "serious"),  # 3 x WND
+        (19, "critical"),
+        (24, "critical"),  # 4 x WND
+        (25, "fatal"),  # 4 x WND + 1
+    ],
+)
+def test_wound_severity_is_read_against_multiples_of_wnd(damage, severity):
+    assert wound_severity(damage, 6) == severity
+
+
+def test_the_wound_a_blow_makes_is_read_from_its_whole_damage():
+    condition, events = take_damage(fresh(lif=40), amount=13, form="L")
+    assert condition.wounds == (Wound("serious", 13, 13),)
+    assert "A serious wound: 13 damage against WND 6." in [e.message for e in events]
+
+
+def test_blunt_damage_is_reduced_by_armor_and_toughness_and_penetrating_by_armor_only():
+    assert damage_after_protection(10, damage_type="B", armor=2, tgh=3) == 5
+    assert damage_after_protection(10, damage_type="P", armor=2, tgh=3) == 8
+    assert damage_after_protection(4, damage_type="B", armor=2, tgh=3) == 0
+    with pytest.raises(ValueError, match="does not reduce LIF"):
+        damage_after_protection(4, damage_type="Sp")
+
+
+# -- marking damage ----------------------------------------------------------------------------
+
+
+def test_stun_is_marked_with_a_slash_and_lethal_with_an_x():
+    condition = hurt(None, (3, "S"), (2, "L"))
+    assert (condition.stun, condition.lethal, condition.lif) == (3, 2, 16)
+    assert boxes(condition) == ("x", "x", "/", "/", "/") + ("",) * 16
+
+
+def test_wounds_come_from_lethal_damage_only():
+    assert hurt(None, (10, "S")).wounds == ()
+    assert hurt(None, (10, "L")).wounds == (Wound("light", 10, 10),)
+
+
+def test_a_blow_above_half_the_current_lif_rounded_up_stuns():
+    _, events = take_damage(fresh(), amount=11, form="S")  # half of 21, rounded up: 11
+    assert "stunned" not in codes(events)
+    condition, events = take_damage(fresh(), amount=12, form="S")
+    assert "stunned" in codes(events)
+    assert condition.stunned
+
+
+def test_the_stun_threshold_is_half_the_current_lif_not_the_maximum():
+    condition = hurt(None, (10, "L"))  # LIF 11: stunned above 6
+    assert not take_damage(condition, amount=6, form="L")[0].stunned
+    assert take_damage(condition, amount=7, form="L")[0].stunned
+    assert not end_stun(take_damage(condition, amount=7, form="L")[0]).stunned
+
+
+def test_lif_brought_to_zero_by_stun_knocks_out_but_does_not_make_dying():
+    condition, events = take_damage(fresh(), amount=21, form="S")
+    assert (condition.lif, condition.unconscious, condition.dying) == (0, True, False)
+    assert "unconscious" in codes(events)
+
+
+def test_a_single_stunning_blow_cannot_kill():
+    condition = hurt(None, (100, "S"))
+    assert (condition.stun, condition.lethal, condition.lif) == (21, 0, 0)
+    assert not condition.dying
+
+
+def test_at_zero_lif_further_lethal_damage_replaces_stun_marks():
+    knocked_out = hurt(None, (21, "S"))
+    condition, events = take_damage(knocked_out, amount=5, form="L")
+    assert (condition.stun, condition.lethal, condition.lif) == (16, 5, 0)
+    assert boxes(condition) == ("x",) * 5 + ("/",) * 16
+    assert "stun_replaced" in codes(events)
+    assert not condition.dying
+
+
+def test_at_zero_lif_further_stunning_damage_is_treated_as_lethal():
+    knocked_out = hurt(None, (21, "S"))
+    condition, events = take_damage(knocked_out, amount=4, form="S")
+    assert (condition.stun, condition.lethal, condition.lif) == (17, 4, 0)
+    assert condition.wounds == (Wound("superficial", 4, 4, stabilised=True, treated=True),)
+    assert codes(events)[:2] == ["stunned", "stun_as_lethal"]
+
+
+def test_a_lethal_blow_that_reaches_zero_replaces_stun_marks_with_its_remaining_points():
+    condition = hurt(None, (18, "S"), (7, "L"))  # 3 points fill the boxes, 4 replace stun
+    assert (condition.stun, condition.lethal, condition.lif) == (14, 7, 0)
+
+
+def test_lethal_damage_goes_below_zero_only_once_every_stun_mark_is_replaced():
+    condition = hurt(None, (18, "S"), (24, "L"))  # 3 fill, 18 replace, 3 below
+    assert (condition.stun, condition.lethal, condition.lif) == (0, 24, -3)
+    assert condition.dying
+
+
+def test_lethal_damage_above_lif_makes_a_character_dying_who_loses_one_lif_a_turn():
+    condition, events = take_damage(fresh(), amount=25, form="L")
+    assert (condition.lif, condition.dying, condition.unconscious) == (-4, True, True)
+    assert "dying" in codes(events)
+    condition, events = dying_turn(condition)
+    assert condition.lif == -5
+    assert condition.unattached_lethal == 1
+    assert codes(events) == ["dying_loss"]
+
+
+def test_lethal_damage_to_exactly_zero_knocks_out_without_dying():
+    condition = hurt(None, (21, "L"))
+    assert (condition.lif, condition.unconscious, condition.dying) == (0, True, False)
+
+
+def test_a_character_is_dead_at_minus_lif_and_no_lower():
+    condition, events = take_damage(fresh(), amount=42, form="L")
+    assert (condition.lif, condition.dead, condition.dying) == (-21, True, False)
+    assert "dead" in codes(events)
+    assert take_damage(condition, amount=5, form="L") == (condition, ())
+    assert hurt(None, (100, "L")).lif == -21
+
+
+def test_dying_ends_in_death_turn_by_turn():
+    condition = hurt(None, (41, "L"))  # LIF -20
+    condition, events = dying_turn(condition)
+    assert condition.dead
+    assert codes(events) == ["dying_loss", "dead"]
+    assert dying_turn(condition) == (condition, ())
+
+
+def test_boxes_of_a_dying_character_are_all_lethal():
+    assert boxes(hurt(None, (30, "L"))) == ("x",) * 21
+
+
+def test_special_damage_does_not_reduce_lif():
+    with pytest.raises(ValueError, match="does not reduce LIF"):
+        take_damage(fresh(), amount=3, form="Sp")
+
+
+def test_a_condition_starts_from_the_reports_lif_and_wnd():
+    assert condition_for(report(attributes={"STR": 9})) == Condition(maximum=23, wnd=7)
+
+
+# -- wound effects -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("severity", "stabilised", "treated", "body", "mind"),
+    [
+        ("superficial", True, True, 0, 0),
+        ("light", False, False, -2, 0),
+        ("light", True, False, -2, 0),
+        ("light", True, True, 0, 0),
+        ("serious", False, False, -4, -2),
+        ("serious", True, False, -2, -2),
+        ("serious", True, True, 0, 0),
+        ("critical", False, False, -6, -4),
+        ("critical", True, False, -4, -4),
+        ("fatal", False, False, -6, -4),
+        ("fatal", True, False, -4, -4),
+    ],
+)
+def test_a_wound_lowers_body_attributes_and_mind_tests_until_stabilised_and_treated(
+    severity, stabilised, treated, body, mind
+):
+    condition = with_wound(severity, stabilised=stabilised, treated=treated)
+    assert wound_penalties(condition) == (body, mind)
+
+
+def test_with_several_wounds_the_worst_penalty_applies_not_their_sum():
+    condition = Condition(
+        maximum=30,
+        wnd=6,
+        lethal=20,
+        wounds=(Wound("light", 8, 8), Wound("serious", 12, 12, stabilised=True)),
+    )
+    assert wound_penalties(condition) == (-2, -2)
+    condition = Condition(
+        maximum=30,
+        wnd=6,
+        lethal=21,
+        wounds=(Wound("serious", 13, 13), Wound("light", 8, 8)),
+    )
+    assert wound_penalties(condition) == (-4, -2)
+
+
+def test_a_light_wound_costs_the_average_human_one_def_one_ini_and_two_mov():
+    now = effective(report(), with_wound("light"))
+    assert now.derived.as_dict() == {"DEF": 2, "INI": 2, "MOV": 4, "TGH": 3, "LIF": 21, "WND": 6}
+    assert (now.levels["STR"], now.levels["INT"]) == (5, 7)
+
+
+def test_a_serious_wound_lowers_body_dms_and_gives_mind_tests_a_dm():
+    now = effective(report(), with_wound("serious"))
+    assert (now.body_penalty, now.mind_dm) == (-4, -2)
+    assert now.derived.DEF == 1
+    assert now.derived.MOV == 2
+    assert (now.test_dm("STR"), now.test_dm("INT"), now.test_dm("EDU")) == (-2, -2, 0)
+
+
+def test_def_and_ini_never_drop_below_one_and_a_stunned_character_has_def_one():
+    weak = report(attributes={"DEX": 3, "AWA": 2})
+    now = effective(weak, with_wound("critical"))
+    assert (now.derived.DEF, now.derived.INI, now.levels["DEX"]) == (1, 1, 0)
+    stunned = effective(report(attributes={"DEX": 14}), hurt(None, (12, "S")))
+    assert (stunned.stunned, stunned.derived.DEF) == (True, 1)
+
+
+def test_wound_effects_keep_derived_attribute_traits():
+    quick = report(traits=[{"type": "PP", "name": "Reflexes", "derived": {"INI": 1}}])
+    assert quick.derived.INI == 4
+    assert effective(quick, with_wound("light")).derived.INI == 3
+
+
+def test_levels_can_stand_in_for_a_report():
+    levels = {a.code: a.level for a in report().attributes}
+    condition = with_wound("serious", stabilised=True)
+    assert effective(levels, condition).derived == effective(report(), condition).derived
+
+
+@given(st.lists(st.integers(1, 15), min_size=9, max_size=9))
+def test_the_engine_and_the_wound_rules_share_one_set_of_derived_formulas(levels):
+    codes_ = ("STR", "DEX", "END", "INT", "PRE", "AWA", "EDU", "SOC", "EXP")
+    result = report(attributes=dict(zip(codes_, levels, strict=True)))
+    final = {a.code: a.level for a in result.attributes}
+    assert derived_attributes(final) == result.derived
+
+
+# -- bleeding ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("severity", "every"),
+    [
+        ("light", Period(1, "day")),
+        ("serious", Period(1, "hour")),
+        ("critical", Period(1, "minute")),
+        ("fatal", Period(1, "turn")),
+    ],
+)
+def test_each_severity_bleeds_one_lif_per_period_until_stabilised(severity, every):
+    rules = severity_rules(severity)
+    assert (rules.bleed_points, rules.bleed_every) == (1, every)
+
+
+def test_a_light_wound_bleeds_for_only_one_die_of_days():
+    assert str(severity_rules("light").bleed_lasts) == "1D days"
+    assert severity_rules("light").bleed_lasts.roll(Scripted([4])) == Period(4, "day")
+
+
+def test_a_bleed_adds_one_lethal_point_charged_to_its_wound():
+    condition, events = bleed(with_wound("serious", lethal=13), 0)
+    assert (condition.lethal, condition.wounds[0].lethal) == (14, 14)
+    assert codes(events) == ["bleed"]
+
+
+def test_a_bleed_at_zero_lif_replaces_a_stun_mark():
+    condition = hurt(None, (14, "S"), (7, "L"))
+    assert condition.lif == 0
+    condition, _ = bleed(condition, 0)
+    assert (condition.stun, condition.lethal, condition.lif) == (13, 8, 0)
+
+
+def test_a_superficial_wound_does_not_bleed():
+    with pytest.raises(ValueError, match="does not bleed"):
+        bleed(hurt(None, (3, "L")), 0)
+
+
+# -- stabilisation -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("severity", "tn", "every"),
+    [
+        ("light", 4, Period(1, "week")),
+        ("serious", 5, Period(1, "day")),
+        ("critical", 6, Period(1, "hour")),
+        ("fatal", 7, Period(10, "minute")),
+    ],
+)
+def test_stabilisation_tns_and_rethrow_periods_follow_the_table(severity, tn, every):
+    assert stabilisation_tn(severity) == tn
+    assert severity_rules(severity).stabilisation_rethrow == every
+
+
+def test_a_successful_stabilisation_stops_the_bleeding():
+    condition, events = stabilise(with_wound("serious"), 0, medical([5, 2], tn=5))
+    assert condition.wounds[0].stabilised
+    assert condition.bleeding == ()
+    assert codes(events) == ["stabilised"]
+    assert "throw again in 1 day" in events[0].message
+
+
+def test_a_failed_stabilisation_costs_the_wounds_additional_damage():
+    condition, events = stabilise(with_wound("serious", lethal=13), 0, medical([4, 2], tn=5))
+    assert not condition.wounds[0].stabilised
+    assert (condition.lethal, condition.wounds[0].lethal) == (14, 14)
+    assert codes(events) == ["stabilisation_failed"]
+
+
+def test_a_failed_rethrow_unstabilises_a_stabilised_wound():
+    condition = with_wound("light", stabilised=True)
+    condition, _ = stabilise(condition, 0, medical([3], tn=4))
+    assert condition.bleeding == (0,)
+
+
+def test_a_fumbled_stabilisation_makes_the_wound_one_category_worse():
+    condition, events = stabilise(with_wound("light", lethal=8), 0, medical([1, 1], tn=4))
+    assert condition.wounds[0] == Wound("serious", 8, 8)
+    assert condition.lethal == 8
+    assert codes(events) == ["wound_worsened"]
+
+
+def test_a_fumble_is_a_critical_failure_even_when_dms_reach_the_tn():
+    test = medical([1], tn=6, dm=5)
+    assert (test.success, test.fumble) == (True, True)
+    condition, _ = stabilise(with_wound("critical"), 0, test)
+    assert condition.wounds[0].severity == "fatal"
+
+
+def test_a_fumble_on_a_fatal_wound_which_cannot_get_worse_is_a_failure():
+    condition, events = stabilise(with_wound("fatal", lethal=25), 0, medical([1], tn=7))
+    assert condition.wounds[0].severity == "fatal"
+    assert condition.lethal == 26
+    assert codes(events)[0] == "stabilisation_failed"
+
+
+def test_a_stabilisation_test_must_be_thrown_against_the_tables_tn():
+    with pytest.raises(ValueError, match="needs TN 5"):
+        stabilise(with_wound("serious"), 0, medical([6], tn=4))
+
+
+def test_a_superficial_wound_needs_no_stabilisation():
+    with pytest.raises(ValueError, match="needs no stabilisation"):
+        stabilise(hurt(None, (3, "L")), 0, medical([6], tn=4))
+
+
+def test_medical_help_halts_the_dying_until_new_lethal_damage():
+    condition = hurt(None, (25, "L"))  # a fatal wound, LIF -4
+    condition, _ = stabilise(condition, 0, medical([6, 6], tn=7, dm=2))
+    assert (condition.lif, condition.dying, condition.unconscious) == (-4, False, True)
+    assert dying_turn(condition) == (condition, ())
+    condition, events = take_damage(condition, amount=2, form="L")
+    assert condition.dying
+    assert "dying" in codes(events)
+
+
+# -- treatment ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("severity", "tn", "time"),
+    [
+        ("light", 4, "1D x 10 minutes"),
+        ("serious", 5, "1D hours"),
+        ("critical", 6, "1D x 2 hours"),
+        ("fatal", 7, "1D x 2 hours"),
+    ],
+)
+def test_treatment_tns_and_times_follow_the_table(severity, tn, time):
+    assert treatment_tn(severity) == tn
+    assert str(severity_rules(severity).treatment_time) == time
+
+
+def test_treatment_time_is_rolled():
+    assert severity_rules("light").treatment_time.roll(Scripted([3])) == Period(30, "minute")
+
+
+def test_a_successful_treatment_stabilises_treats_and_heals_the_effect_number():
+    condition = with_wound("serious", lethal=13)
+    condition, events = treat(condition, 0, medical([6, 6, 6], tn=5, dm=2))  # 8 + 2 - 5
+    assert condition.wounds[0] == Wound("serious", 13, 8, stabilised=True, treated=True)
+    assert condition.lethal == 8
+    assert wound_penalties(condition) == (0, 0)
+    assert codes(events) == ["treated"]
+
+
+def test_treatment_heals_no_more_than_the_wound_took():
+    condition, _ = treat(with_wound("light", lethal=7), 0, medical([6, 6, 6], tn=4, dm=5))
+    assert (condition.lethal, condition.lif) == (0, 21)
+
+
+def test_a_failed_treatment_costs_the_wounds_additional_damage():
+    condition, events = treat(with_wound("critical", lethal=15), 0, medical([3], tn=6))
+    assert condition.lethal == 16
+    assert not condition.wounds[0].treated
+    assert codes(events) == ["treatment_failed"]
+
+
+def test_a_fumbled_treatment_unstabilises_the_wound_and_costs_its_additional_damage():
+    condition = with_wound("serious", stabilised=True, lethal=13)
+    condition, events = treat(condition, 0, medical([1, 1], tn=5))
+    assert condition.wounds[0] == Wound("serious", 13, 14)
+    assert codes(events) == ["wound_reopened"]
+
+
+def test_a_treated_wound_is_not_treated_again():
+    with pytest.raises(ValueError, match="already treated"):
+        treat(with_wound("light", stabilised=True, treated=True), 0, medical([6], tn=4))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "dm"),
+    [
+        ({"supplies": "kit"}, 2),
+        ({"supplies": "none"}, -2),
+        ({"supplies": "ample", "tl": 12}, 7),
+        ({"supplies": "ample", "tl": 4}, 0),
+        ({"supplies": "kit", "unsanitary": True}, 0),
+    ],
+)
+def test_healing_dms_follow_the_table(arguments, dm):
+    assert healing_dm(**arguments) == dm
+
+
+def test_ample_supplies_need_a_tech_level():
+    with pytest.raises(ValueError, match="give the TL"):
+        healing_dm(supplies="ample")
+
+
+# -- recovery ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("care", "stun", "lethal", "special"),
+    [
+        ("natural", Period(1, "hour"), Period(1, "week"), Period(1, "month")),
+        ("slow_drug", Period(1, "minute"), Period(1, "day"), Period(1, "week")),
+        ("cloning", Period(1, "minute"), Period(1, "hour"), Period(1, "day")),
+    ],
+)
+def test_recovery_periods_depend_on_the_damage_form_and_the_care(care, stun, lethal, special):
+    periods = [recovery_period(form, care) for form in ("S", "L", "Sp")]
+    assert periods == [stun, lethal, special]
+
+
+def test_each_period_heals_end_dv_points_of_stun():
+    condition = recover(hurt(None, (21, "S")), form="S", end_dv=3)
+    assert (condition.stun, condition.lif, condition.unconscious) == (18, 3, False)
+
+
+def test_lethal_damage_heals_on_stabilised_wounds_but_not_on_bleeding_ones():
+    condition = Condition(
+        maximum=21,
+        wnd=6,
+        lethal=16,
+        wounds=(Wound("light", 8, 8), Wound("light", 8, 8, stabilised=True)),
+    )
+    condition = recover(condition, form="L", end_dv=3)
+    assert [w.lethal for w in condition.wounds] == [8, 5]
+    assert condition.lethal == 13
+
+
+def test_lif_lost_while_dying_heals_first():
+    condition, _ = dying_turn(hurt(None, (22, "L")))
+    condition = recover(condition, form="L", end_dv=3)
+    assert (condition.unattached_lethal, condition.wounds[0].lethal) == (0, 22)
+
+
+def test_recovery_never_raises_lif_above_its_maximum():
+    condition = recover(hurt(None, (2, "S")), form="S", end_dv=7)
+    assert (condition.stun, condition.lif) == (0, 21)
+
+
+def test_a_treated_healed_wound_is_cleared_from_the_sheet():
+    condition = with_wound("light", stabilised=True, treated=True, lethal=0)
+    assert clear_wound(condition, 0).wounds == ()
+    with pytest.raises(ValueError, match="Only a treated, healed wound"):
+        clear_wound(with_wound("light", stabilised=True, treated=True, lethal=2), 0)
+
+
+# -- invariants --------------------------------------------------------------------------------
+
+steps = st.one_of(
+    st.tuples(st.just("damage"), st.integers(0, 30), st.sampled_from(["S", "L"])),
+    st.tuples(st.just("bleed"), st.integers(0, 5)),
+    st.tuples(
+        st.just("dying"),
+    ),
+    st.tuples(st.just("recover"), st.sampled_from(["S", "L"]), st.integers(0, 7)),
+    st.tuples(st.just("stabilise"), st.integers(0, 5), st.integers(0, 2**16)),
+    st.tuples(st.just("treat"), st.integers(0, 5), st.integers(0, 2**16)),
+)
+
+
+def _run(condition, step):
+    kind = step[0]
+    if kind == "damage":
+        return take_damage(condition, amount=step[1], form=step[2])[0]
+    if kind == "dying":
+        return dying_turn(condition)[0]
+    if kind == "recover":
+        return recover(condition, form=step[1], end_dv=step[2])
+    index = step[1]
+    if index >= len(condition.wounds) or condition.wounds[index].severity == "superficial":
+        return condition
+    wound = condition.wounds[index]
+    if kind == "bleed":
+        return bleed(condition, index)[0]
+    rng = random.Random(step[2])
+    if kind == "stabilise":
+        test = action_test(
+            rng=rng, skill_level=2, attribute_dm=0, tn=stabilisation_tn(wound.severity)
+        )
+        return stabilise(condition, index, test)[0]
+    if wound.treated:
+        return condition
+    test = action_test(rng=rng, skill_level=2, attribute_dm=0, tn=treatment_tn(wound.severity))
+    return treat(condition, index, test)[0]
+
+
+@given(st.integers(3, 45), st.integers(2, 14), st.lists(steps, max_size=25))
+def test_the_lif_track_stays_consistent_whatever_happens(maximum, wnd, plan):
+    condition = Condition(maximum=maximum, wnd=wnd)
+    for step in plan:
+        before = condition
+        condition = _run(condition, step)
+        assert condition.lif >= -maximum
+        assert condition.stun + condition.lethal == maximum - condition.lif
+        assert min(condition.stun, condition.lethal) >= 0
+        marks = sum(1 for box in boxes(condition) if box)
+        assert marks == min(condition.stun + condition.lethal, maximum)
+        assert len(boxes(condition)) == maximum
+        assert 0 <= sum(w.lethal for w in condition.wounds) <= condition.lethal
+        if step[0] == "recover":
+            assert before.lif <= condition.lif <= maximum
