@@ -1,0 +1,115 @@
+"""A referee runs a campaign and reviews a player's character, each in their own browser."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from characters import services
+from characters.models import Character
+from tests.factories import PASSWORD, UserFactory, character_document
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page).to_have_url(re.compile(r"/$"))
+
+
+@pytest.fixture
+def player_page(browser, live_server):
+    """A second browser context: the player's cookies are not the referee's."""
+    context = browser.new_context(base_url=live_server.url)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_referee_returns_then_approves_a_players_character_and_prints_the_party(
+    page, player_page
+):
+    UserFactory(username="referee")
+    player = UserFactory(username="player1")
+    character = services.create_character(
+        owner=player, document=character_document(name="Mara Tolven")
+    )
+    referee_page = page
+
+    # The referee creates the campaign and copies its invite link.
+    log_in(referee_page, "referee")
+    referee_page.goto("/campaigns/")
+    referee_page.get_by_role("link", name="New campaign").click()
+    referee_page.fill("input[name=name]", "Spinward Marches")
+    referee_page.get_by_label("Psionics allowed").uncheck()
+    referee_page.get_by_role("button", name="Create campaign").click()
+    expect(referee_page.get_by_role("heading", level=1)).to_have_text("Spinward Marches")
+    invite = referee_page.locator("[data-invite-url]").inner_text().strip()
+    assert re.search(r"/campaigns/join/[\w-]+/$", invite)
+
+    # The player opens the link, joins and brings the character, then submits it.
+    log_in(player_page, "player1")
+    player_page.goto(invite)
+    player_page.get_by_label("Mara Tolven").check()
+    player_page.locator('[data-action="join"]').click()
+    expect(player_page.locator(".message--success").first).to_contain_text(
+        "You joined Spinward Marches"
+    )
+    expect(player_page.locator(f'tr[data-character="{character.pk}"] [data-status]')).to_have_text(
+        "Draft"
+    )
+    player_page.get_by_role("link", name="Mara Tolven").click()
+    player_page.locator('[data-action="submit"]').click()
+    expect(player_page.locator(".message--success")).to_contain_text("submitted to the referee")
+    expect(player_page.locator("#review [data-status]")).to_have_text("Submitted")
+
+    # The referee sees it in the party review and returns it with a comment from the sheet.
+    referee_page.reload()
+    row = referee_page.locator(f'tr[data-character="{character.pk}"]')
+    expect(row.locator("[data-status]")).to_have_text("Submitted")
+    expect(row.locator('[data-label="UPP"]')).to_have_text("777-777-777")
+    row.get_by_role("link", name="Sheet", exact=True).click()
+    referee_page.fill("#return-comment", "Give Mara a homeworld, please.")
+    referee_page.locator('#review [data-action="return"]').click()
+    expect(referee_page.locator(".message--success")).to_contain_text("went back to player1")
+    expect(referee_page.locator("#review [data-status]")).to_have_text("Returned")
+
+    # The player reads the comment in the builder, fixes the character, saves and resubmits.
+    player_page.goto(f"/characters/{character.pk}/edit/")
+    expect(player_page.locator("[data-return-comment]")).to_contain_text(
+        "Give Mara a homeworld, please."
+    )
+    player_page.fill("input[name=homeworld]", "Regina")
+    player_page.locator('[data-action="save"]').click()
+    expect(player_page.locator(".message--success")).to_contain_text("Mara Tolven saved")
+    player_page.locator('[data-action="submit"]').click()
+    expect(player_page.locator(".message--success")).to_contain_text("submitted to the referee")
+
+    # The referee approves it from the party table and downloads the party PDF.
+    referee_page.goto("/campaigns/")
+    referee_page.get_by_role("link", name="Spinward Marches").click()
+    row = referee_page.locator(f'tr[data-character="{character.pk}"]')
+    expect(row.locator("[data-status]")).to_have_text("Submitted")
+    row.locator('[data-action="approve"]').click()
+    expect(referee_page.locator(".message--success")).to_contain_text("approved and locked")
+    expect(row.locator("[data-status]")).to_have_text("Approved")
+
+    href = referee_page.locator('[data-action="party-pdf"]').get_attribute("href")
+    pdf = referee_page.context.request.get(href)
+    assert pdf.status == 200
+    assert pdf.headers["content-type"] == "application/pdf"
+    assert pdf.body().startswith(b"%PDF-")
+
+    # Both read the same log: submitted, returned with the comment, submitted, approved.
+    player_page.goto(f"/characters/{character.pk}/")
+    log = player_page.locator("[data-log]")
+    expect(log.locator('[data-event="status"]')).to_have_count(4)
+    expect(log).to_contain_text("Give Mara a homeworld, please.")
+    character.refresh_from_db()
+    assert (character.status, character.document["homeworld"]) == (
+        Character.Status.APPROVED,
+        "Regina",
+    )
