@@ -1,0 +1,308 @@
+"""Improvement points: what a purchase costs, the character it makes, and what it breaks."""
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rules import (
+    AddPerk,
+    AddSpecialty,
+    BuyOffFlaw,
+    ImprovementError,
+    RaiseAttribute,
+    RaisePerk,
+    RaiseSkill,
+    TraitEntry,
+    apply_improvement,
+    catalog,
+    check,
+    check_improvement,
+    creation_points_added,
+    improvement_cost,
+    parse_document,
+)
+
+from .builders import document
+
+
+def character(**changes):
+    return parse_document(document(**changes))
+
+
+PILOT_FIELDS = {
+    "terms": 1,
+    "skills": [
+        {"skill": "Pilot", "level": 2},
+        {"skill": "Vacc Suit", "level": 0},
+        {"skill": "Medical", "level": 1},
+    ],
+    "traits": [
+        {"type": "PP", "level": "C", "frequency": "S", "name": "Exceptional hearing"},
+        {"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"},
+    ],
+}
+PILOT = character(**PILOT_FIELDS)
+
+
+def cost(purchase, who=PILOT):
+    return improvement_cost(who, purchase)
+
+
+def problems(purchase, who=PILOT, **options):
+    return [p.code for p in check_improvement(who, purchase, **options)[1]]
+
+
+# -- skills ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("purchase", "ip"),
+    [
+        (RaiseSkill("Pilot", None, 3), 15),  # new level 3 x 5
+        (RaiseSkill("Vacc Suit", None, 1), 5),
+        (RaiseSkill("Vacc Suit", None, 3), 5 + 10 + 15),  # every level gained is paid for
+        (RaiseSkill("Navigation", None, 1), 5),
+        (RaiseSkill("Navigation", None, 2), 5 + 10),
+        (RaiseSkill("pilot", None, 3), 15),  # names are matched without regard to case
+    ],
+)
+def test_each_skill_level_gained_costs_the_new_level_times_five(purchase, ip):
+    assert cost(purchase) == ip
+
+
+def test_an_automatic_skill_is_raised_from_its_automatic_level():
+    scholar = character(attributes={"EDU": 10}, native_culture="Imperial society")
+    # Knowledge (native culture) comes at INT DV 3.
+    assert cost(RaiseSkill("Knowledge", "Imperial society", 4), scholar) == 20
+    raised = apply_improvement(scholar, RaiseSkill("Knowledge", "Imperial society", 4))
+    assert raised.skills[-1].level == 4
+    assert check(raised).points.skills == 1
+
+
+def test_a_raise_must_go_higher_than_the_level_the_character_has():
+    with pytest.raises(ImprovementError, match="no raise"):
+        cost(RaiseSkill("Pilot", None, 2))
+
+
+def test_a_new_level_zero_skill_costs_what_the_referee_sets():
+    assert cost(RaiseSkill("Navigation", None, 0, ip=3)) == 3
+    with pytest.raises(ImprovementError, match="the referee sets it"):
+        cost(RaiseSkill("Navigation", None, 0))
+
+
+def test_a_referee_cost_is_only_for_what_the_rulebook_does_not_price():
+    with pytest.raises(ImprovementError, match="new level x 5"):
+        cost(RaiseSkill("Pilot", None, 3, ip=1))
+
+
+def test_raising_a_skill_changes_only_that_skill():
+    raised = apply_improvement(PILOT, RaiseSkill("Pilot", None, 3))
+    assert raised.skills[0].level == 3
+    assert raised.skills[1:] == PILOT.skills[1:]
+    assert PILOT.skills[0].level == 2
+    assert raised == replace(PILOT, skills=(replace(PILOT.skills[0], level=3), *PILOT.skills[1:]))
+
+
+def test_a_new_skill_is_added_under_its_catalog_name():
+    learned = apply_improvement(PILOT, RaiseSkill("navigation", None, 1))
+    assert learned.skills[-1].skill == "Navigation"
+
+
+def test_a_skill_above_the_maximum_level_is_a_problem_the_purchase_introduced():
+    assert problems(RaiseSkill("Pilot", None, 4)) == ["skill_level_above_max"]
+
+
+def test_surgery_above_medical_is_a_problem_the_purchase_introduced():
+    assert problems(RaiseSkill("Surgery", None, 2)) == ["surgery_exceeds_medical"]
+
+
+def test_an_unknown_skill_or_cascade_is_a_problem_the_purchase_introduced():
+    assert problems(RaiseSkill("Basket Weaving", None, 1)) == ["unknown_skill"]
+    assert problems(RaiseSkill("Blade Combat", "lasers", 1)) == ["unknown_cascade"]
+
+
+def test_going_over_the_skill_total_is_a_problem_the_purchase_introduced():
+    busy = character(
+        attributes={"EDU": 4, "EXP": 4},
+        skills=[
+            {"skill": skill, "level": 2}
+            for skill in ("Pilot", "Navigation", "Engineering", "Gunnery")
+        ],
+    )
+    assert (check(busy).skills.total_used, check(busy).skills.total_allowed) == (8, 8)
+    assert problems(RaiseSkill("Medical", None, 1), busy) == ["skill_total_exceeded"]
+    assert problems(RaiseSkill("Medical", None, 0, ip=2), busy) == []
+
+
+# -- specialties -------------------------------------------------------------------------------
+
+
+def test_a_specialty_costs_five():
+    assert cost(AddSpecialty("Pilot", "small craft")) == 5
+    added = apply_improvement(PILOT, AddSpecialty("Pilot", "small craft"))
+    assert added.skills[0].specialties == ("small craft",)
+
+
+def test_a_specialty_needs_the_skill_at_level_two():
+    novice = character(skills=[{"skill": "Pilot", "level": 1}])
+    assert problems(AddSpecialty("Pilot", "small craft"), novice) == ["specialty_requires_level_2"]
+    assert problems(AddSpecialty("Pilot", "submarines")) == ["unknown_specialty"]
+
+
+def test_a_specialty_needs_the_skill_and_is_bought_once():
+    with pytest.raises(ImprovementError, match="no Navigation skill"):
+        cost(AddSpecialty("Navigation", "jump"))
+    flyer = apply_improvement(PILOT, AddSpecialty("Pilot", "small craft"))
+    with pytest.raises(ImprovementError, match="already has"):
+        cost(AddSpecialty("Pilot", "Small Craft"), flyer)
+
+
+# -- traits ------------------------------------------------------------------------------------
+
+
+def test_a_new_perk_costs_its_points():
+    assert cost(AddPerk(TraitEntry("PP", "Lucky", "E", "S"))) == 5
+    assert cost(AddPerk(TraitEntry("MP", "Ship", "G", "O"))) == 20
+    assert cost(AddPerk(TraitEntry("PP", "Reflexes", derived=(("INI", 1),)))) == 5
+    gained = apply_improvement(PILOT, AddPerk(TraitEntry("PP", "Lucky", "E", "S")))
+    assert gained.traits[-1].name == "Lucky"
+
+
+def test_a_flaw_is_not_bought_with_improvement_points():
+    with pytest.raises(ImprovementError, match="not a perk"):
+        cost(AddPerk(TraitEntry("PF", "Greedy", "I", "S")))
+
+
+def test_a_perk_off_the_tables_costs_nothing_and_is_a_trait_problem():
+    odd = AddPerk(TraitEntry("PP", "Odd", "X", "S"))
+    assert check_improvement(PILOT, odd)[0] == 0
+    assert problems(odd) == ["trait_invalid"]
+    with pytest.raises(ImprovementError, match="not on the trait tables"):
+        cost(odd)
+
+
+def test_raising_a_perk_costs_the_difference_between_its_levels():
+    assert cost(RaisePerk(0, "E")) == 5 - 2
+    assert cost(RaisePerk(0, "G")) == 10 - 2
+    assert apply_improvement(PILOT, RaisePerk(0, "G")).traits[0].level == "G"
+
+
+def test_a_perk_raise_must_go_higher_and_must_be_a_perk_with_a_level():
+    gifted = apply_improvement(PILOT, RaisePerk(0, "G"))
+    with pytest.raises(ImprovementError, match="a raise goes higher"):
+        cost(RaisePerk(0, "E"), gifted)
+    with pytest.raises(ImprovementError, match="not a perk"):
+        cost(RaisePerk(1, "G"))
+    with pytest.raises(ImprovementError, match="no trait 5"):
+        cost(RaisePerk(5, "G"))
+    quick = apply_improvement(PILOT, AddPerk(TraitEntry("PP", "Reflexes", derived=(("INI", 1),))))
+    with pytest.raises(ImprovementError, match="has no level"):
+        cost(RaisePerk(2, "E"), quick)
+
+
+def test_buying_off_a_flaw_costs_its_value_and_removes_it():
+    assert cost(BuyOffFlaw(1)) == 2
+    assert [t.name for t in apply_improvement(PILOT, BuyOffFlaw(1)).traits] == [
+        "Exceptional hearing"
+    ]
+    with pytest.raises(ImprovementError, match="not a flaw"):
+        cost(BuyOffFlaw(0))
+
+
+def test_buying_off_a_flaw_does_not_reach_back_to_the_one_trait_per_term_rule():
+    veteran = character(
+        terms=1, traits=[{"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"}]
+    )
+    assert problems(BuyOffFlaw(0), veteran) == []
+
+
+def test_problems_of_later_traits_are_not_blamed_on_buying_off_an_earlier_flaw():
+    messy = character(
+        traits=[
+            {"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"},
+            {"type": "PP", "level": "X", "frequency": "R", "name": "Odd"},
+        ]
+    )
+    assert problems(BuyOffFlaw(0), messy) == []
+
+
+# -- attributes --------------------------------------------------------------------------------
+
+
+def test_an_attribute_raise_costs_what_the_referee_sets():
+    assert cost(RaiseAttribute("STR", 8, ip=12)) == 12
+    with pytest.raises(ImprovementError, match="the referee sets it"):
+        cost(RaiseAttribute("STR", 8))
+    with pytest.raises(ImprovementError, match="no raise"):
+        cost(RaiseAttribute("STR", 7, ip=12))
+
+
+def test_an_attribute_raise_sets_the_final_level_a_species_package_included():
+    vargr = character(species="vargr", attributes={"STR": 9})
+    stronger = apply_improvement(vargr, RaiseAttribute("STR", 8, ip=10))
+    assert check(stronger).attribute("STR").level == 8
+    assert check(stronger).attribute("STR").purchased == 10
+
+
+def test_experience_raised_above_what_the_characters_age_allows_is_a_problem():
+    young = character(age=34, terms=4, attributes={"EXP": 9})
+    assert problems(RaiseAttribute("EXP", 10, ip=20), young) == ["age_below_minimum"]
+
+
+# -- the budget --------------------------------------------------------------------------------
+
+
+def test_a_budget_overrun_is_not_a_problem_of_a_purchase():
+    spent = character(budget=check(PILOT).points.total, **PILOT_FIELDS)
+    assert check(spent).valid
+    assert problems(RaiseSkill("Pilot", None, 3), spent) == []
+    assert "budget_exceeded" in [
+        p.code for p in check(apply_improvement(spent, RaiseSkill("Pilot", None, 3))).problems
+    ]
+
+
+def test_raising_the_budget_by_the_creation_points_added_keeps_the_books_balanced():
+    spent = character(budget=check(PILOT).points.total, **PILOT_FIELDS)
+    for purchase in (
+        RaiseSkill("Pilot", None, 3),
+        BuyOffFlaw(1),
+        AddSpecialty("Pilot", "fighters"),
+    ):
+        added = creation_points_added(spent, purchase)
+        improved = apply_improvement(spent, purchase)
+        balanced = check(replace(improved, budget=improved.budget + added))
+        assert balanced.valid
+        assert balanced.points.remaining == 0
+
+
+def test_problems_the_character_already_had_are_not_the_purchases():
+    odd = character(skills=[{"skill": "Basket Weaving", "level": 1}])
+    assert problems(RaiseSkill("Pilot", None, 1), odd) == []
+
+
+# -- invariants --------------------------------------------------------------------------------
+
+CAT = catalog()
+PLAIN_SKILLS = [s.name for s in CAT.skills if not s.is_cascade]
+PERKS = [
+    TraitEntry(kind, "perk", level, frequency)
+    for kind in CAT.perk_types
+    for level in CAT.perk_levels
+    for frequency in CAT.frequencies
+]
+
+
+@given(st.sampled_from(PLAIN_SKILLS), st.integers(1, 8))
+def test_a_skill_purchase_always_costs_something(skill, to_level):
+    current = next((s.level for s in PILOT.skills if s.skill == skill), -1)
+    if to_level <= current:
+        return
+    price, _ = check_improvement(PILOT, RaiseSkill(skill, None, to_level))
+    assert price >= 5 * to_level
+
+
+@given(st.sampled_from(PERKS))
+def test_a_perk_purchase_always_costs_something(perk):
+    assert cost(AddPerk(perk)) > 0
