@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from characters.models import Campaign, CampaignMembership, Character
-from characters.services import create_character
+from characters.services import approve_character, create_character, submit_character
 
 DEMO_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_PASSWORD = "traveller"  # the local demo's published password
@@ -88,7 +88,10 @@ class Command(BaseCommand):
             character = create_character(
                 owner=owner, document=document, campaign=campaign if demo.in_campaign else None
             )
-            character.status = demo.status
-            character.save(update_fields=["status"])
+            # Through the review workflow, so the demo's log shows who submitted and approved.
+            if demo.status in (Character.Status.SUBMITTED, Character.Status.APPROVED):
+                submit_character(character=character, by=owner)
+            if demo.status == Character.Status.APPROVED:
+                approve_character(character=character, by=users[REFEREE])
             created.append(f"character {character.name!r}")
         return created
