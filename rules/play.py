@@ -696,9 +696,10 @@ def treat(condition: Condition, wound_index: int, test: ActionTest) -> tuple[Con
     suffered at once.
     """
     wound = _wound(condition, wound_index)
+    tn = treatment_tn(wound.severity)  # superficial wounds need none
     if wound.treated:
         raise ValueError(f"The {wound.severity} wound is already treated.")
-    _require_tn(test, treatment_tn(wound.severity), f"Treating a {wound.severity} wound")
+    _require_tn(test, tn, f"Treating a {wound.severity} wound")
     points = severity_rules(wound.severity).bleed_points
     if test.fumble:
         opened = replace(

@@ -476,6 +476,8 @@ def test_a_fumbled_treatment_unstabilises_the_wound_and_costs_its_additional_dam
 def test_a_treated_wound_is_not_treated_again():
     with pytest.raises(ValueError, match="already treated"):
         treat(with_wound("light", stabilised=True, treated=True), 0, medical([6], tn=4))
+    with pytest.raises(ValueError, match="needs no treatment"):
+        treat(hurt(None, (3, "L")), 0, medical([6], tn=4))
 
 
 @pytest.mark.parametrize(
