@@ -300,6 +300,11 @@ class Catalog:
             MappingProxyType(t) for t in traits["examples"]
         )
 
+        # The in-play tables (dice, injury and healing, improvement costs) are read by
+        # rules.dice and rules.play into their own structures.
+        self.play_tables = MappingProxyType(
+            {name: load(f"{name}.json") for name in ("dice", "injury", "improvement")}
+        )
         psionics = load("psionics.json")
         self.psionics = _freeze(psionics)
         self.limits = Limits.from_data(creation, psionics)

@@ -28,7 +28,6 @@ Randomness is injected (a :class:`random.Random`), so a seeded test gives a fixe
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -37,7 +36,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
-from .catalog import DATA_DIR, catalog
+from .catalog import catalog
 
 SKILL = "skill"
 LEVEL_ZERO = "level-0"
@@ -68,8 +67,7 @@ class DiceRules:
 
 @cache
 def dice_rules() -> DiceRules:
-    with (DATA_DIR / "dice.json").open(encoding="utf-8") as handle:
-        data = json.load(handle)
+    data = catalog().play_tables["dice"]
     limits = catalog().limits
     return DiceRules(
         lowest=limits.die_min,

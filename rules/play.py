@@ -23,7 +23,6 @@ Typical use::
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from collections import Counter
@@ -33,7 +32,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from .catalog import DATA_DIR, Catalog, catalog
+from .catalog import Catalog, catalog
 from .dice import ActionTest, dice_rules
 from .engine import check, derived_attributes
 from .model import Character, HouseRules, SkillEntry, TraitEntry
@@ -132,8 +131,7 @@ def _rolled(raw: Mapping[str, Any] | None) -> RolledPeriod | None:
 
 
 def _load(name: str) -> Any:
-    with (DATA_DIR / name).open(encoding="utf-8") as handle:
-        return json.load(handle)
+    return catalog().play_tables[name.removesuffix(".json")]
 
 
 @cache
