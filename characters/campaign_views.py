@@ -132,12 +132,14 @@ def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
         messages.info(request, "This is your own campaign's invite link: send it to your players.")
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
+        already = services.is_member(campaign, request.user)
         try:
             campaign = services.join_campaign(user=request.user, code=code)
         except services.Refused as refused:
             messages.error(request, str(refused))
             return redirect("campaign_list")
-        messages.success(request, f"You joined {campaign.name}.")
+        if not already:
+            messages.success(request, f"You joined {campaign.name}.")
         _attach_posted(request, campaign)
         return redirect("campaign_detail", campaign.pk)
     context = {

@@ -99,7 +99,11 @@ def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
     character = _get_character_for_user(request, pk, edit=True)
     if request.method == "POST":
         name = character.name
-        services.delete_character(character=character)
+        try:
+            services.delete_character(character=character)
+        except services.CharacterLocked as locked:
+            messages.error(request, str(locked))
+            return redirect("character_detail", character.pk)
         messages.success(request, f"{name} was deleted.")
         return redirect("character_list")
     return render(request, "characters/character_confirm_delete.html", {"character": character})

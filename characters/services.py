@@ -156,6 +156,14 @@ def duplicate_character(*, character: Character, owner: AbstractBaseUser) -> Cha
 
 @transaction.atomic
 def delete_character(*, character: Character) -> None:
+    """Delete the character, unless it is approved: the referee has to reopen it first, so an
+    approved party member never disappears from the campaign unnoticed."""
+    character = _lock(character)
+    if character.is_locked:
+        raise CharacterLocked(
+            f"{character.name} is approved in {character.campaign or 'its campaign'}, so it "
+            "cannot be deleted. Ask the referee to reopen it first."
+        )
     character.delete()
 
 

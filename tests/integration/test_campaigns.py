@@ -286,6 +286,21 @@ def test_the_referee_renews_and_revokes_from_the_review_page(client, campaign, r
     assert f"/campaigns/join/{campaign.invite_code}/" in page
 
 
+def test_a_member_opening_the_link_again_just_brings_more_characters(client, campaign, player):
+    extra = services.create_character(owner=player, document=navy_document(name="Extra"))
+    client.force_login(player)
+
+    response = client.post(
+        reverse("campaign_join", args=[campaign.invite_code]),
+        {"character": [extra.pk]},
+        follow=True,
+    )
+
+    messages = [m.message for m in response.context["messages"]]
+    assert messages == ["Extra joined Spinward Marches."]
+    assert campaign.memberships.filter(user=player).count() == 1
+
+
 def test_joining_twice_is_harmless_and_the_referee_cannot_join(campaign, player, referee):
     services.join_campaign(user=player, code=campaign.invite_code)
     assert campaign.memberships.filter(user=player).count() == 1
@@ -330,6 +345,22 @@ def test_an_approved_character_cannot_leave_until_reopened(campaign, character, 
     left = services.detach_character(character=character, by=player)
     assert (left.campaign, left.status) == (None, Status.DRAFT)
     assert left.events.last().detail == "Left Spinward Marches."
+
+
+def test_an_approved_character_cannot_be_deleted_until_reopened(
+    client, campaign, character, player, referee
+):
+    services.submit_character(character=character, by=player)
+    services.approve_character(character=character, by=referee)
+    client.force_login(player)
+
+    response = client.post(reverse("character_delete", args=[character.pk]), follow=True)
+
+    assert Character.objects.filter(pk=character.pk).exists()
+    assert "cannot be deleted. Ask the referee to reopen it first" in response.content.decode()
+    services.reopen_character(character=character, by=referee)
+    client.post(reverse("character_delete", args=[character.pk]))
+    assert not Character.objects.filter(pk=character.pk).exists()
 
 
 def test_members_attach_more_characters_from_the_campaign_page(client, campaign, player):
