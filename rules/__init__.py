@@ -8,7 +8,17 @@ The package imports nothing outside the standard library. Typical use::
 """
 
 from .catalog import Catalog, catalog
-from .dice import ActionTest, action_test, result_distribution, success_chance
+from .dice import (
+    ActionTest,
+    Difficulty,
+    action_test,
+    automatic_success,
+    difficulties,
+    difficulty_for,
+    result_distribution,
+    success_chance,
+)
+from .diff import Change, document_changes, summarise
 from .document import MalformedDocument, normalise_document, parse_document, to_document
 from .engine import check, check_document
 from .model import (
@@ -38,9 +48,12 @@ from .play import (
     apply_improvement,
     bleed,
     boxes,
+    carried_load,
     check_improvement,
     clear_wound,
+    condition_as_dict,
     condition_for,
+    condition_from_dict,
     creation_points_added,
     damage_after_protection,
     dying_turn,
@@ -49,13 +62,22 @@ from .play import (
     healing_dm,
     improvement_cost,
     recover,
+    recovery_dv,
     recovery_period,
+    rescale,
     stabilisation_tn,
     stabilise,
     take_damage,
     treat,
     treatment_tn,
     wound_severity,
+)
+from .purchases import (
+    describe_purchase,
+    permission_needed,
+    purchase_as_dict,
+    purchase_from_dict,
+    referee_prices,
 )
 from .report import Problem, Report
 from .statblock import stat_block
@@ -68,8 +90,10 @@ __all__ = [
     "BuyOffFlaw",
     "CashRoll",
     "Catalog",
+    "Change",
     "Character",
     "Condition",
+    "Difficulty",
     "Effective",
     "EquipmentEntry",
     "Event",
@@ -90,16 +114,24 @@ __all__ = [
     "Wound",
     "action_test",
     "apply_improvement",
+    "automatic_success",
     "bleed",
     "boxes",
+    "carried_load",
     "catalog",
     "check",
     "check_document",
     "check_improvement",
     "clear_wound",
+    "condition_as_dict",
     "condition_for",
+    "condition_from_dict",
     "creation_points_added",
     "damage_after_protection",
+    "describe_purchase",
+    "difficulties",
+    "difficulty_for",
+    "document_changes",
     "dying_turn",
     "effective",
     "end_stun",
@@ -111,8 +143,14 @@ __all__ = [
     "parse_document",
     "parse_skill",
     "parse_trait",
+    "permission_needed",
+    "purchase_as_dict",
+    "purchase_from_dict",
     "recover",
+    "recovery_dv",
     "recovery_period",
+    "referee_prices",
+    "rescale",
     "result_distribution",
     "roll_mustering_out",
     "rolls_allowed",
@@ -120,6 +158,7 @@ __all__ = [
     "stabilise",
     "stat_block",
     "success_chance",
+    "summarise",
     "take_damage",
     "to_document",
     "treat",

@@ -79,6 +79,40 @@ def dice_rules() -> DiceRules:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class Difficulty:
+    """One row of the Difficulty Levels & Target Numbers Table."""
+
+    name: str
+    tn: int
+
+    def __str__(self) -> str:
+        return f"{self.name} (TN {self.tn})"
+
+
+@cache
+def difficulties() -> tuple[Difficulty, ...]:
+    """The referee's difficulty levels, easiest first: Simple (TN 2) to Near-impossible (TN 10).
+
+    The rulebook writes the ends of the table as "2-" and "10+"; the TN of each row is the
+    figure written, and a referee may still set any TN.
+    """
+    levels = catalog().play_tables["dice"]["difficulties"]["levels"]
+    return tuple(Difficulty(level["name"], level["tn"]) for level in levels)
+
+
+def difficulty_for(tn: int) -> Difficulty | None:
+    """The table's row for a TN, or None for a TN the table does not name."""
+    return next((d for d in difficulties() if d.tn == tn), None)
+
+
+def automatic_success(*, modifier: int, tn: int) -> bool:
+    """Whether no action test is needed: "If the target number for any task is lower than the
+    character's combined attribute DM + other DMs, no action test is required" (``modifier``
+    is that sum)."""
+    return tn < modifier
+
+
 def read_highest(dice: tuple[int, ...] | list[int]) -> int:
     """Dice Highest: the highest die, plus one for each six beyond the first."""
     top = dice_rules().highest

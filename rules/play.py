@@ -26,7 +26,7 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from types import MappingProxyType
@@ -35,9 +35,9 @@ from typing import Any
 from .catalog import Catalog, catalog
 from .dice import ActionTest, dice_rules
 from .engine import check, derived_attributes
-from .model import Character, HouseRules, SkillEntry, TraitEntry
+from .model import Character, EquipmentEntry, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
-from .report import Derived, Problem, Report
+from .report import Derived, Equipment, Problem, Report
 
 STUN = "S"
 LETHAL = "L"
@@ -364,6 +364,95 @@ def boxes(condition: Condition) -> tuple[str, ...]:
     lethal = min(condition.lethal, condition.maximum)
     stun = min(condition.stun, condition.maximum - lethal)
     return ("x",) * lethal + ("/",) * stun + ("",) * (condition.maximum - lethal - stun)
+
+
+def rescale(condition: Condition, *, maximum: int, wnd: int) -> Condition:
+    """The condition of a character whose LIF or WND changed in play (an END raise bought with
+    IP, a restored revision, a new trait): the marks and wounds stay as recorded and the new
+    figures apply from now on; a wound keeps the severity it was given.
+
+    Only marks beyond the new death line (-``maximum``) are struck, stun marks first, then
+    lethal marks held by no wound, then those of the latest wounds.
+    """
+    if (condition.maximum, condition.wnd) == (maximum, wnd):
+        return condition
+    limit = 2 * maximum
+    stun, lethal = condition.stun, condition.lethal
+    stun -= min(stun, max(stun + lethal - limit, 0))
+    excess = max(lethal - limit, 0)
+    lethal -= excess
+    excess -= min(excess, condition.unattached_lethal)
+    wounds = list(condition.wounds)
+    for index in reversed(range(len(wounds))):
+        if excess == 0:
+            break
+        part = min(excess, wounds[index].lethal)
+        wounds[index] = replace(wounds[index], lethal=wounds[index].lethal - part)
+        excess -= part
+    return replace(
+        condition, maximum=maximum, wnd=wnd, stun=stun, lethal=lethal, wounds=tuple(wounds)
+    )
+
+
+def condition_as_dict(condition: Condition) -> dict[str, Any]:
+    """A JSON-ready dict of a condition (read back by :func:`condition_from_dict`)."""
+    return {
+        "maximum": condition.maximum,
+        "wnd": condition.wnd,
+        "stun": condition.stun,
+        "lethal": condition.lethal,
+        "stunned": condition.stunned,
+        "dying_halted": condition.dying_halted,
+        "wounds": [
+            {
+                "severity": wound.severity,
+                "damage": wound.damage,
+                "lethal": wound.lethal,
+                "stabilised": wound.stabilised,
+                "treated": wound.treated,
+            }
+            for wound in condition.wounds
+        ],
+    }
+
+
+def _stored_int(data: Mapping[str, Any], key: str, where: str) -> int:
+    value = data.get(key)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ValueError(f"{where}{key} must be a whole number, not {value!r}.")
+    return value
+
+
+def condition_from_dict(data: Mapping[str, Any]) -> Condition:
+    """The condition a dict of :func:`condition_as_dict` describes; ValueError when it is not
+    one (a wrong type, an unknown severity, more marks than the LIF track holds)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"A condition is a mapping, not {type(data).__name__}.")
+    wounds = []
+    for index, raw in enumerate(data.get("wounds") or ()):
+        where = f"wounds[{index}]."
+        if not isinstance(raw, Mapping):
+            raise ValueError(f"{where[:-1]} is not a mapping.")
+        severity = raw.get("severity")
+        severity_rules(str(severity))  # raises for an unknown severity
+        wounds.append(
+            Wound(
+                severity=str(severity),
+                damage=_stored_int(raw, "damage", where),
+                lethal=_stored_int(raw, "lethal", where),
+                stabilised=bool(raw.get("stabilised")),
+                treated=bool(raw.get("treated")),
+            )
+        )
+    return Condition(
+        maximum=_stored_int(data, "maximum", ""),
+        wnd=_stored_int(data, "wnd", ""),
+        stun=_stored_int(data, "stun", ""),
+        lethal=_stored_int(data, "lethal", ""),
+        wounds=tuple(wounds),
+        stunned=bool(data.get("stunned")),
+        dying_halted=bool(data.get("dying_halted")),
+    )
 
 
 def _mark(condition: Condition, amount: int, form: str) -> tuple[int, int, int, int]:
@@ -763,6 +852,16 @@ def recover(condition: Condition, *, form: str, end_dv: int) -> Condition:
     return after if after.lif < 0 else replace(after, dying_halted=False)
 
 
+def recovery_dv(report: Report, condition: Condition, *, cat: Catalog | None = None) -> int:
+    """The LIF one recovery period heals: the END DV as the character's wounds leave it.
+
+    END is a body attribute, and a wound's penalty "reduces the character's DM and DV", so an
+    untreated wound slows recovery too.
+    """
+    cat = cat or catalog()
+    return cat.dm_dv(effective(report, condition, cat=cat).levels["END"])[1]
+
+
 def clear_wound(condition: Condition, index: int) -> Condition:
     """Strike a treated wound whose LIF has all healed off the sheet."""
     wound = _wound(condition, index)
@@ -772,6 +871,22 @@ def clear_wound(condition: Condition, index: int) -> Condition:
             f"{'treated' if wound.treated else 'untreated'} with {wound.lethal} LIF still lost."
         )
     return replace(condition, wounds=condition.wounds[:index] + condition.wounds[index + 1 :])
+
+
+# -- equipment in play ------------------------------------------------------------------------
+
+
+def carried_load(
+    character: Character, equipment: Iterable[EquipmentEntry], *, cat: Catalog | None = None
+) -> Equipment:
+    """The engine's equipment figures for the character carrying ``equipment`` (its creation
+    equipment with what it bought or sold in play): load, the unencumbered limit, capacity,
+    the encumbrance penalty and the encumbered derived attributes.
+
+    Only the load figures are meant: ``cost`` and ``credits_remaining`` count every item
+    against the mustering-out credits, but gear bought in play is paid from the credits ledger.
+    """
+    return check(replace(character, equipment=tuple(equipment)), cat=cat).equipment
 
 
 # -- improvement points ------------------------------------------------------------------------

@@ -9,7 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules import action_test, result_distribution, success_chance
+from rules import (
+    action_test,
+    automatic_success,
+    difficulties,
+    difficulty_for,
+    result_distribution,
+    success_chance,
+)
 from rules.dice import read_highest, read_lowest
 
 
@@ -235,3 +242,30 @@ def test_every_test_reads_consistently(seed, skill_level, attribute_dm, dm, tn):
     assert test.success == (test.total >= tn)
     assert test.fumble == (test.result == 1)
     assert test.exceptional == (test.effect >= 6)
+
+
+# -- difficulty levels and automatic successes -------------------------------------------------
+
+
+def test_the_difficulty_levels_follow_the_rulebooks_table():
+    assert [(d.name, d.tn) for d in difficulties()] == [
+        ("Simple", 2),
+        ("Easy", 3),
+        ("Average", 4),
+        ("Tricky", 5),
+        ("Challenging", 6),
+        ("Difficult", 7),
+        ("Demanding", 8),
+        ("Extreme", 9),
+        ("Near-impossible", 10),
+    ]
+    assert str(difficulty_for(6)) == "Challenging (TN 6)"
+    assert difficulty_for(11) is None
+
+
+def test_a_tn_below_the_attribute_dm_and_other_dms_needs_no_test():
+    # "If the target number for any task is lower than the character's combined attribute
+    # DM + other DMs, no action test is required."
+    assert automatic_success(modifier=3, tn=2)
+    assert not automatic_success(modifier=3, tn=3)
+    assert not automatic_success(modifier=0, tn=2)

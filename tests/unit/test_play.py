@@ -1,6 +1,8 @@
 """In play: damage, wounds and their effects, stabilisation, treatment and recovery."""
 
+import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -8,18 +10,25 @@ from hypothesis import strategies as st
 
 from rules import (
     Condition,
+    EquipmentEntry,
     Wound,
     action_test,
     bleed,
     boxes,
+    carried_load,
     clear_wound,
+    condition_as_dict,
     condition_for,
+    condition_from_dict,
     damage_after_protection,
     dying_turn,
     effective,
     healing_dm,
+    parse_document,
     recover,
+    recovery_dv,
     recovery_period,
+    rescale,
     stabilisation_tn,
     stabilise,
     take_damage,
@@ -30,7 +39,7 @@ from rules import (
 from rules.engine import derived_attributes
 from rules.play import Period, end_stun, severity_rules, wound_penalties
 
-from .builders import report
+from .builders import document, report
 
 
 class Scripted(random.Random):
@@ -605,3 +614,75 @@ def test_the_lif_track_stays_consistent_whatever_happens(maximum, wnd, plan):
         assert 0 <= sum(w.lethal for w in condition.wounds) <= condition.lethal
         if step[0] == "recover":
             assert before.lif <= condition.lif <= maximum
+
+
+# -- keeping a condition between sessions ------------------------------------------------------
+
+
+@given(st.integers(3, 45), st.integers(2, 14), st.lists(steps, max_size=25))
+def test_a_condition_survives_being_stored_as_json(maximum, wnd, plan):
+    condition = Condition(maximum=maximum, wnd=wnd)
+    for step in plan:
+        condition = _run(condition, step)
+    stored = json.loads(json.dumps(condition_as_dict(condition)))
+    assert condition_from_dict(stored) == condition
+
+
+@pytest.mark.parametrize(
+    ("stored", "message"),
+    [
+        ({"maximum": "21", "wnd": 6, "stun": 0, "lethal": 0}, "maximum must be a whole number"),
+        ({"maximum": 21, "wnd": 6, "stun": 0, "lethal": 50}, "More marks than LIF"),
+        (
+            {"maximum": 21, "wnd": 6, "stun": 0, "lethal": 7, "wounds": [{"severity": "grazed"}]},
+            "Unknown wound severity",
+        ),
+        ([], "is a mapping"),
+    ],
+)
+def test_a_stored_condition_that_is_not_one_is_refused(stored, message):
+    with pytest.raises(ValueError, match=message):
+        condition_from_dict(stored)
+
+
+def test_a_new_lif_maximum_keeps_the_marks_and_wounds():
+    condition = hurt(fresh(lif=21), (7, "L"), (3, "S"))
+    raised = rescale(condition, maximum=23, wnd=7)
+    assert (raised.maximum, raised.wnd, raised.stun, raised.lethal) == (23, 7, 3, 7)
+    assert raised.wounds == condition.wounds  # a wound keeps the severity it was given
+    assert raised.lif == 13
+    assert rescale(condition, maximum=21, wnd=6) is condition
+
+
+def test_a_lower_lif_maximum_strikes_only_marks_beyond_the_new_death_line():
+    condition = hurt(fresh(lif=21), (20, "L"), (4, "S"), (10, "L"))  # LIF -13
+    lowered = rescale(condition, maximum=12, wnd=5)
+    assert lowered.stun + lowered.lethal == 24  # down to -12: dead
+    assert lowered.dead
+    assert sum(w.lethal for w in lowered.wounds) <= lowered.lethal
+    assert rescale(fresh(lif=21), maximum=12, wnd=5) == fresh(lif=12, wnd=5)
+
+
+def test_recovery_heals_the_end_dv_as_wounds_leave_it():
+    sturdy = report(attributes={"END": 9})  # END DV 4
+    assert recovery_dv(sturdy, condition_for(sturdy)) == 4
+    light = take_damage(condition_for(sturdy), amount=9, form="L")[0]  # light: body -2
+    assert light.wounds[0].severity == "light"
+    assert recovery_dv(sturdy, light) == 3  # END 7: DV 3
+    treated = replace(light, wounds=(replace(light.wounds[0], stabilised=True, treated=True),))
+    assert recovery_dv(sturdy, treated) == 4
+
+
+# -- equipment in play -------------------------------------------------------------------------
+
+
+def test_the_load_counts_creation_equipment_and_gear_bought_in_play():
+    coat = {"item": "Cold weather clothing", "quantity": 1}  # 4 kg
+    character = parse_document(document(equipment=[coat]))
+    assert carried_load(character, character.equipment).load_kg == 4
+    bought = (*character.equipment, EquipmentEntry("Cold weather clothing", 5))
+    load = carried_load(character, bought)
+    # 24 kg against 2 x STR 7 = 14 kg unencumbered: 10 kg over, one step of STR: -1.
+    assert (load.load_kg, load.unencumbered_kg, load.capacity_kg) == (24, 14, 49)
+    assert load.encumbrance_penalty == 1
+    assert load.encumbered_derived.DEF == report().derived.DEF - 1

@@ -1,0 +1,168 @@
+"""Improvement-point purchases as an app keeps them: who must allow one, how to store one, and
+how to say what it buys.
+
+The prices, the changes and the checks are :mod:`rules.play`'s; this module adds what a web
+app or a log needs around them:
+
+- :func:`permission_needed`: the Character Trait Improvement Costs Table asks for the
+  referee's permission to buy a new perk or buy off a flaw, SPENDING IMPROVEMENT POINTS asks
+  for it to "develop completely new skills", and the referee sets the cost of what the
+  rulebook gives no readable figure for (a new level-0 skill, an attribute raise). Raising a
+  skill or a perk the character has, and adding a specialty, need no one's permission.
+- :func:`purchase_as_dict` and :func:`purchase_from_dict`: a purchase as JSON and back.
+- :func:`describe_purchase`: one line for a ledger, e.g. "Pilot-2 → Pilot-3".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from .catalog import Catalog, catalog
+from .model import Character, TraitEntry
+from .notation import format_skill, format_trait
+from .play import (
+    AddPerk,
+    AddSpecialty,
+    BuyOffFlaw,
+    ImprovementError,
+    Purchase,
+    RaiseAttribute,
+    RaisePerk,
+    RaiseSkill,
+    _final_level,
+    _skill_level,
+    _trait,
+    _trait_points,
+    improvement_costs,
+)
+
+KINDS: Mapping[str, type] = {
+    "raise_skill": RaiseSkill,
+    "add_specialty": AddSpecialty,
+    "add_perk": AddPerk,
+    "raise_perk": RaisePerk,
+    "buy_off_flaw": BuyOffFlaw,
+    "raise_attribute": RaiseAttribute,
+}
+_KIND_OF = {cls: kind for kind, cls in KINDS.items()}
+
+
+def referee_prices(purchase: Purchase) -> bool:
+    """Whether the referee sets this purchase's IP cost (the rulebook gives no figure)."""
+    costs = improvement_costs()
+    if isinstance(purchase, RaiseAttribute):
+        return costs.attribute is None
+    if isinstance(purchase, RaiseSkill) and purchase.to_level == 0:
+        return costs.new_zero_level_skill is None
+    return False
+
+
+def permission_needed(
+    character: Character, purchase: Purchase, *, cat: Catalog | None = None
+) -> str | None:
+    """Why the purchase needs the referee, in a sentence; None when the player may just buy it."""
+    cat = cat or catalog()
+    if isinstance(purchase, BuyOffFlaw):
+        return "Buying off a flaw needs the referee's permission."
+    if isinstance(purchase, AddPerk):
+        return "A new perk needs the referee's permission."
+    if isinstance(purchase, RaiseAttribute):
+        return "The referee sets the cost of an attribute raise."
+    is_new_skill = isinstance(purchase, RaiseSkill) and (
+        _skill_level(character, purchase.skill, purchase.cascade, cat) is None
+    )
+    if is_new_skill and referee_prices(purchase):
+        return "A new level-0 skill needs the referee's permission, and the referee sets its cost."
+    if is_new_skill:
+        return "A completely new skill needs the referee's permission."
+    return None
+
+
+def _trait_as_dict(trait: TraitEntry) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": trait.type, "name": trait.name}
+    if trait.level is not None:
+        out["level"] = trait.level
+    if trait.frequency is not None:
+        out["frequency"] = trait.frequency
+    if trait.derived:
+        out["derived"] = dict(trait.derived)
+    out["control"] = trait.control
+    return out
+
+
+def purchase_as_dict(purchase: Purchase) -> dict[str, Any]:
+    """A JSON-ready dict of a purchase, with its ``kind``."""
+    kind = _KIND_OF.get(type(purchase))
+    if kind is None:
+        raise ImprovementError(f"{purchase!r} is not a purchase.")
+    if isinstance(purchase, AddPerk):
+        return {"kind": kind, "trait": _trait_as_dict(purchase.trait)}
+    fields = {name: getattr(purchase, name) for name in purchase.__slots__}
+    return {"kind": kind, **fields}
+
+
+def purchase_from_dict(data: Mapping[str, Any]) -> Purchase:
+    """The purchase a dict of :func:`purchase_as_dict` describes; ImprovementError if none."""
+    try:
+        kind = KINDS[data["kind"]]
+        if kind is AddPerk:
+            raw = dict(data["trait"])
+            derived = tuple(
+                (code, int(amount)) for code, amount in (raw.get("derived") or {}).items()
+            )
+            trait = TraitEntry(
+                type=str(raw["type"]),
+                name=str(raw.get("name", "")),
+                level=raw.get("level"),
+                frequency=raw.get("frequency"),
+                derived=derived,
+                control=bool(raw.get("control", False)),
+            )
+            return AddPerk(trait)
+        fields = {name: data[name] for name in kind.__slots__ if name in data}
+        return kind(**fields)
+    except (KeyError, TypeError, ValueError, AttributeError) as error:
+        raise ImprovementError(f"Not a stored purchase: {data!r} ({error}).") from None
+
+
+def _trait_label(trait: TraitEntry, cat: Catalog) -> str:
+    points = _trait_points(trait, cat)
+    notation = format_trait(trait, points, cat=cat) if points is not None else f"[{trait.type}]"
+    return f"{trait.name} {notation}".strip()
+
+
+def describe_purchase(
+    character: Character, purchase: Purchase, *, cat: Catalog | None = None
+) -> str:
+    """What a purchase buys, in one line, as the character stands before it."""
+    cat = cat or catalog()
+    if isinstance(purchase, RaiseSkill):
+        after = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
+        current = _skill_level(character, purchase.skill, purchase.cascade, cat)
+        if current is None:
+            return f"new skill {after}"
+        return f"{format_skill(purchase.skill, current, purchase.cascade)} → {after}"
+    if isinstance(purchase, AddSpecialty):
+        return f"specialty {purchase.specialty} in {purchase.skill}"
+    if isinstance(purchase, AddPerk):
+        return f"new perk {_trait_label(purchase.trait, cat)}"
+    if isinstance(purchase, RaisePerk):
+        try:
+            trait = _trait(character, purchase.index)
+        except ImprovementError:
+            return f"raise perk {purchase.index} to level {purchase.to_level}"
+        raised = replace(trait, level=purchase.to_level)
+        return f"perk {_trait_label(trait, cat)} → {_trait_label(raised, cat)}"
+    if isinstance(purchase, BuyOffFlaw):
+        try:
+            return f"buy off flaw {_trait_label(_trait(character, purchase.index), cat)}"
+        except ImprovementError:
+            return f"buy off flaw {purchase.index}"
+    if isinstance(purchase, RaiseAttribute):
+        code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
+        if code in cat.attribute_order:
+            return f"{code} {_final_level(character, code, cat)} → {purchase.to_level}"
+        return f"{purchase.attribute} → {purchase.to_level}"
+    raise ImprovementError(f"{purchase!r} is not a purchase.")

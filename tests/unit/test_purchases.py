@@ -1,0 +1,111 @@
+"""Improvement purchases as the app keeps them: the referee's permission, storage, labels."""
+
+import json
+
+import pytest
+
+from rules import (
+    AddPerk,
+    AddSpecialty,
+    BuyOffFlaw,
+    ImprovementError,
+    RaiseAttribute,
+    RaisePerk,
+    RaiseSkill,
+    TraitEntry,
+    describe_purchase,
+    parse_document,
+    permission_needed,
+    purchase_as_dict,
+    purchase_from_dict,
+    referee_prices,
+)
+
+from .builders import document
+
+PILOT = parse_document(
+    document(
+        terms=1,
+        skills=[{"skill": "Pilot", "level": 2}, {"skill": "Medical", "level": 1}],
+        traits=[
+            {"type": "PP", "level": "C", "frequency": "S", "name": "Exceptional hearing"},
+            {"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"},
+        ],
+    )
+)
+HEARING, DEBT = 0, 1
+PURCHASES = [
+    RaiseSkill("Pilot", None, 3),
+    RaiseSkill("Navigation", None, 1),
+    RaiseSkill("Navigation", None, 0, ip=3),
+    AddSpecialty("Pilot", "small craft"),
+    AddPerk(TraitEntry("MP", "Linguist", "C", "O")),
+    AddPerk(TraitEntry("PP", "Reflexes", derived=(("INI", 1),))),
+    RaisePerk(HEARING, "E"),
+    BuyOffFlaw(DEBT),
+    RaiseAttribute("STR", 8, ip=10),
+]
+
+
+@pytest.mark.parametrize(
+    ("purchase", "needs"),
+    [
+        # Character Trait Improvement Costs Table: "(and referee's permission)".
+        (AddPerk(TraitEntry("MP", "Linguist", "C", "O")), "A new perk"),
+        (BuyOffFlaw(DEBT), "Buying off a flaw"),
+        # SPENDING IMPROVEMENT POINTS: "develop completely new skills ... (with referee's
+        # permission)".
+        (RaiseSkill("Navigation", None, 1), "A completely new skill"),
+        (RaiseSkill("Navigation", None, 0), "the referee sets its cost"),
+        # The attribute cost table is unreadable: the referee sets the cost.
+        (RaiseAttribute("STR", 8), "attribute raise"),
+        # Raising what the character has needs no one's permission.
+        (RaiseSkill("Pilot", None, 3), None),
+        (RaiseSkill("Language", "Anglic", 4), None),  # an automatic skill is one it has
+        (AddSpecialty("Pilot", "small craft"), None),
+        (RaisePerk(HEARING, "E"), None),
+    ],
+)
+def test_new_skills_new_perks_flaws_and_attributes_need_the_referee(purchase, needs):
+    reason = permission_needed(PILOT, purchase)
+    if needs is None:
+        assert reason is None
+    else:
+        assert needs in reason
+
+
+def test_the_referee_prices_what_the_rulebook_gives_no_figure_for():
+    assert referee_prices(RaiseAttribute("STR", 8))
+    assert referee_prices(RaiseSkill("Navigation", None, 0))
+    assert not referee_prices(RaiseSkill("Navigation", None, 1))
+    assert not referee_prices(BuyOffFlaw(DEBT))
+
+
+@pytest.mark.parametrize("purchase", PURCHASES, ids=lambda p: type(p).__name__)
+def test_a_purchase_survives_being_stored_as_json(purchase):
+    stored = json.loads(json.dumps(purchase_as_dict(purchase)))
+    assert purchase_from_dict(stored) == purchase
+
+
+@pytest.mark.parametrize(
+    "stored", [{}, {"kind": "steal_ship"}, {"kind": "raise_skill", "skill": "Pilot"}]
+)
+def test_a_stored_purchase_that_is_not_one_is_refused(stored):
+    with pytest.raises(ImprovementError, match="Not a stored purchase"):
+        purchase_from_dict(stored)
+
+
+@pytest.mark.parametrize(
+    ("purchase", "label"),
+    [
+        (RaiseSkill("Pilot", None, 3), "Pilot-2 → Pilot-3"),
+        (RaiseSkill("Navigation", None, 1), "new skill Navigation-1"),
+        (AddSpecialty("Pilot", "small craft"), "specialty small craft in Pilot"),
+        (AddPerk(TraitEntry("MP", "Linguist", "C", "O")), "new perk Linguist [MP-C-O 5]"),
+        (RaisePerk(HEARING, "E"), "perk Exceptional hearing [PP-C-S 2] → "),
+        (BuyOffFlaw(DEBT), "buy off flaw Owes a debt [PF-H-R CS4 -2]"),
+        (RaiseAttribute("STR", 8), "STR 7 → 8"),
+    ],
+)
+def test_a_purchase_says_what_it_buys(purchase, label):
+    assert describe_purchase(PILOT, purchase).startswith(label)
