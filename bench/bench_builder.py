@@ -7,21 +7,11 @@ localhost. Runs against a throwaway SQLite database in a temporary FFA_VAR_DIR.
 
 import os
 import tempfile
-from pathlib import Path
 
 from bench.core import Figure, rate
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 _FOLDER = tempfile.mkdtemp(prefix="ffa-bench-")
-CHROMIUM = Path(os.environ.get("FFA_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
 PASSWORD = "bench-password"
 
 

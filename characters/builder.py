@@ -19,23 +19,17 @@ from typing import Any
 from django.http import QueryDict
 
 from rules import FORMAT, NotationError, catalog, parse_trait
+from rules.document import TOP_LEVEL_FIELDS
 
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
 _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
-IDENTITY_FIELDS = (
-    "name",
-    "kind",
-    "budget",
-    "species",
-    "homeworld",
-    "native_language",
-    "native_culture",
-    "service",
-    "terms",
-    "rank",
-    "age",
-    "notes",
-)
+# The document's scalar fields, edited as plain inputs; the lists have their own rows.
+IDENTITY_FIELDS = tuple(
+    field
+    for field in TOP_LEVEL_FIELDS
+    if field not in {"format", "attributes", "skills", "traits", "psionics", "mustering_out",
+                     "equipment", "house_rules"}
+)  # fmt: skip
 
 
 @dataclass

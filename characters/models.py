@@ -6,16 +6,25 @@ verdict on it, so that lists can be shown and filtered without running the rules
 """
 
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from rules import HouseRules
+
+# A deleted character can be restored by its owner for this long; then it is purged for good.
+RESTORE_WINDOW = timedelta(days=30)
 
 
 def new_invite_code() -> str:
     return secrets.token_urlsafe(12)
+
+
+def new_share_token() -> str:
+    return secrets.token_urlsafe(24)
 
 
 class Campaign(models.Model):
@@ -48,14 +57,18 @@ class Campaign(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def house_rules(self) -> HouseRules:
-        """The campaign's settings in the rules engine's terms."""
+    def house_rules(self, *, budget_added: int = 0) -> HouseRules:
+        """The campaign's settings in the rules engine's terms.
+
+        ``budget_added``: creation points a character bought with improvement points, added
+        to the campaign's budget for player characters (see ``Character.budget_added``).
+        """
         return HouseRules(
             one_trait_per_term=self.one_trait_per_term,
             psionics_allowed=self.psionics_allowed,
             max_former_rank=self.max_former_rank,
             open_services=frozenset(self.open_services) if self.open_services else None,
-            budget=self.pc_budget,
+            budget=self.pc_budget + budget_added,
         )
 
 
@@ -79,6 +92,14 @@ class CharacterQuerySet(models.QuerySet["Character"]):
     def owned_by(self, user) -> "CharacterQuerySet":
         return self.filter(owner=user)
 
+    def deleted(self) -> "CharacterQuerySet":
+        """Deleted characters still inside the window in which their owner can restore them."""
+        return self.filter(deleted_at__gt=timezone.now() - RESTORE_WINDOW)
+
+    def expired(self) -> "CharacterQuerySet":
+        """Deleted characters past the restore window: due to be purged."""
+        return self.filter(deleted_at__lte=timezone.now() - RESTORE_WINDOW)
+
     def visible_to(self, user) -> "CharacterQuerySet":
         """The user's own characters and those in the campaigns the user referees.
 
@@ -88,6 +109,13 @@ class CharacterQuerySet(models.QuerySet["Character"]):
         if not user.is_authenticated:
             return self.none()
         return self.filter(Q(owner=user) | Q(campaign__referee=user))
+
+
+class CharacterManager(models.Manager.from_queryset(CharacterQuerySet)):
+    """The characters that exist: a deleted character is in no listing, page or campaign."""
+
+    def get_queryset(self) -> CharacterQuerySet:
+        return super().get_queryset().filter(deleted_at__isnull=True)
 
 
 class Character(models.Model):
@@ -121,10 +149,18 @@ class Character(models.Model):
         blank=True,
         related_name="characters",
     )
+    # Creation points bought with improvement points. The document's budget is raised by them
+    # too; this column adds them to a campaign's budget, which overrides the document's.
+    budget_added = models.IntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # Soft delete: set when the owner deletes it; restorable for RESTORE_WINDOW, then purged.
+    deleted_at = models.DateTimeField(null=True, blank=True, db_index=True)
 
-    objects = CharacterQuerySet.as_manager()
+    # The default manager hides deleted characters from every view, listing and campaign;
+    # ``all_objects`` sees them, for the trash and the purge only.
+    objects = CharacterManager()
+    all_objects = CharacterQuerySet.as_manager()
 
     class Meta:
         ordering = ["name", "id"]
@@ -133,8 +169,16 @@ class Character(models.Model):
         return self.name
 
     def house_rules(self) -> HouseRules | None:
-        """The rules this character is checked under: its campaign's, or its document's own."""
-        return self.campaign.house_rules() if self.campaign_id else None
+        """The rules this character is checked under: its campaign's (with the creation
+        points it bought with IP added to the campaign's budget), or its document's own."""
+        if not self.campaign_id:
+            return None
+        return self.campaign.house_rules(budget_added=self.budget_added)
+
+    @property
+    def purge_at(self):
+        """When a deleted character is purged for good."""
+        return self.deleted_at + RESTORE_WINDOW if self.deleted_at else None
 
     @property
     def is_locked(self) -> bool:
@@ -175,15 +219,23 @@ class MusteringRoll(models.Model):
 
 
 class CharacterEvent(models.Model):
-    """One line of a character's log: a change of status, a comment, a mustering-out roll, or
-    joining or leaving a campaign. Written by the services only; the owner and the referee of
-    the character's campaign read it on the sheet."""
+    """One line of a character's log: a change of status, a comment, a mustering-out roll,
+    joining or leaving a campaign, and in play every damage and healing action, action test,
+    improvement-point award or purchase, credits entry, restore or deletion, and share link.
+    Written by the services only; the owner and the referee of the character's campaign read
+    it on the sheet."""
 
     class Kind(models.TextChoices):
         STATUS = "status", "Status change"
         COMMENT = "comment", "Comment"
         ROLL = "roll", "Mustering-out roll"
         CAMPAIGN = "campaign", "Campaign"
+        PLAY = "play", "Damage and healing"
+        DICE = "dice", "Action test"
+        IP = "ip", "Improvement points"
+        CREDITS = "credits", "Credits"
+        HISTORY = "history", "History"
+        SHARE = "share", "Share link"
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="events")
     actor = models.ForeignKey(
@@ -202,3 +254,199 @@ class CharacterEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character}: {self.get_kind_display()} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Revision(models.Model):
+    """One saved state of a character's document: who saved it, when, and what changed.
+
+    Every service that changes a character's document (create, import, copy, the builder's
+    save, the mustering-out roll, an improvement purchase, a restore) writes the next revision
+    in the same transaction, so the history is never behind the character. Restoring an old
+    revision writes a new one; no revision is ever changed or removed (until the character is
+    purged).
+    """
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField()
+    document = models.JSONField()
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    action = models.CharField(max_length=100, help_text="How it was saved, e.g. 'Restored 3'.")
+    summary = models.CharField(max_length=300, blank=True, help_text="What changed, in short.")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["character", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["character", "number"], name="unique_revision_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: revision {self.number}"
+
+
+class ShareLink(models.Model):
+    """A read-only link to a character's sheet for someone outside the app; the owner revokes
+    it. A revoked link never works again (a new link gets a new token)."""
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="share_links")
+    token = models.CharField(max_length=64, unique=True, default=new_share_token)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["character", "-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.character}: share link of {self.created_at:%Y-%m-%d}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.revoked_at is None
+
+
+class PlayState(models.Model):
+    """A character's live condition in play: the LIF track, its wounds and states.
+
+    Kept apart from the character document, whose format is fixed. ``condition`` is
+    ``rules.condition_as_dict`` of a ``rules.Condition``; ``version`` rises with every change,
+    so an action taken on a stale page (another tab) is refused instead of applied to a
+    condition its player did not see.
+    """
+
+    character = models.OneToOneField(
+        Character, on_delete=models.CASCADE, primary_key=True, related_name="play_state"
+    )
+    condition = models.JSONField()
+    version = models.PositiveIntegerField(default=1)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.character}: play state {self.version}"
+
+
+class ImprovementEntry(models.Model):
+    """One line of a character's improvement-point ledger; the balance is the sum of ``amount``.
+
+    An award (by the referee, with a reason) adds IP; a purchase takes its cost away and names
+    what it bought; a request is a purchase that waits for the referee's permission (it moves
+    no IP until the referee approves it, which writes the purchase).
+    """
+
+    class Kind(models.TextChoices):
+        AWARD = "award", "Award"
+        PURCHASE = "purchase", "Purchase"
+        REQUEST = "request", "Request"
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting for the referee"
+        APPROVED = "approved", "Approved"
+        DECLINED = "declined", "Declined"
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="improvement_entries"
+    )
+    kind = models.CharField(max_length=10, choices=Kind)
+    amount = models.IntegerField(help_text="IP added (award) or taken (purchase, negative).")
+    cost = models.PositiveIntegerField(null=True, blank=True, help_text="A purchase's IP price.")
+    reason = models.CharField(max_length=300, blank=True)
+    purchase = models.JSONField(null=True, blank=True, help_text="rules.purchase_as_dict")
+    description = models.CharField(max_length=300, blank=True)
+    points_added = models.IntegerField(default=0, help_text="Creation points the purchase added.")
+    state = models.CharField(max_length=10, choices=State, blank=True)
+    request = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="approval"
+    )
+    revision = models.ForeignKey(
+        Revision, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["character", "created_at", "id"]
+        verbose_name_plural = "improvement entries"
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.get_kind_display()} {self.amount:+d} IP"
+
+
+class CreditEntry(models.Model):
+    """One line of a character's credits ledger in play: income (positive), spending
+    (negative), and the gear that came or went with it.
+
+    The balance starts from what creation left (mustering-out cash less creation equipment,
+    from the engine's report) and adds every ``amount``. Gear bought in play is kept here, not
+    in the character document (whose equipment was paid from the mustering-out cash): what the
+    character carries is the document's equipment plus every entry's ``quantity`` of its item.
+    """
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="credit_entries"
+    )
+    amount = models.IntegerField(help_text="Credits received (positive) or paid (negative).")
+    note = models.CharField(max_length=200)
+    item = models.CharField(max_length=100, blank=True, help_text="The catalog's item name.")
+    tl = models.PositiveSmallIntegerField(null=True, blank=True)
+    quantity = models.IntegerField(default=0, help_text="Items gained (+) or given up (-).")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["character", "created_at", "id"]
+        verbose_name_plural = "credit entries"
+
+    def __str__(self) -> str:
+        return f"{self.character}: Cr{self.amount:+,} {self.note}"
+
+
+class DiceRoll(models.Model):
+    """One action test thrown on the server, as ``rules.action_test`` read it.
+
+    Kept with the campaign the character played in at the time, so the campaign's log shows
+    it to the referee and the players. ``chance`` is the exact chance of success the test had
+    (``rules.success_chance``), rounded for display.
+    """
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="dice_rolls")
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.SET_NULL, null=True, blank=True, related_name="dice_rolls"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    label = models.CharField(max_length=150, help_text="The test, e.g. 'Pilot-2 DEX'.")
+    purpose = models.CharField(max_length=150, blank=True, help_text="What it was for.")
+    kind = models.CharField(max_length=10)
+    skill_level = models.SmallIntegerField(null=True, blank=True)
+    attribute = models.CharField(max_length=3, blank=True)
+    dice = models.JSONField()
+    result = models.SmallIntegerField()
+    attribute_dm = models.SmallIntegerField()
+    dm = models.SmallIntegerField()
+    tn = models.SmallIntegerField()
+    total = models.SmallIntegerField()
+    effect = models.SmallIntegerField()
+    success = models.BooleanField()
+    fumble = models.BooleanField()
+    exceptional = models.BooleanField()
+    chance = models.FloatField()
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["campaign", "created_at"], name="roll_campaign_time"),
+            models.Index(fields=["character", "created_at"], name="roll_character_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.label} {self.total} vs TN {self.tn}"

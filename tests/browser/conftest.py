@@ -10,22 +10,12 @@ the machines here cannot download browsers.
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-CHROMIUM = Path(os.environ.get("FFA_CHROMIUM", "/usr/bin/chromium"))
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-quic",
-]
+from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 
 def running_in_ci() -> bool:
