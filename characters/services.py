@@ -1,8 +1,10 @@
-"""Writes to characters and campaigns. Views and commands change data only through here.
+"""Writes to characters and campaigns. Views and commands change data only through here
+(and through ``play_services``, for what happens to a character in play).
 
 Each function takes keyword arguments only and runs in one transaction, so a failed write
 changes nothing. Every stored document is normalised by the rules engine first, and the
-listing columns are refreshed from the engine's report in the same statement.
+listing columns are refreshed from the engine's report in the same statement. Every change of
+a document writes the character's next ``Revision`` in the same transaction.
 """
 
 import random
@@ -14,14 +16,25 @@ from django.db.models import F
 from django.utils import timezone
 
 import rules
-from rules import HouseRules, Report, check, normalise_document, parse_document
+from rules import (
+    HouseRules,
+    Report,
+    check,
+    document_changes,
+    normalise_document,
+    parse_document,
+    summarise,
+)
 
 from .models import (
+    RESTORE_WINDOW,
     Campaign,
     CampaignMembership,
     Character,
     CharacterEvent,
     MusteringRoll,
+    Revision,
+    ShareLink,
     new_invite_code,
 )
 
@@ -68,16 +81,23 @@ def _checked(
 
 @transaction.atomic
 def create_character(
-    *, owner: AbstractBaseUser, document: dict[str, Any], campaign: Campaign | None = None
+    *,
+    owner: AbstractBaseUser,
+    document: dict[str, Any],
+    campaign: Campaign | None = None,
+    action: str = "Created",
 ) -> Character:
-    """Store a new character, its listing columns filled from the rules engine's report.
+    """Store a new character, its listing columns filled from the rules engine's report, and
+    its first revision (``action`` says how it came: created, imported, copied).
 
     Raises rules.MalformedDocument when the document is not a character document of format 1.
     """
     normal, report = _checked(document, campaign.house_rules() if campaign else None)
-    return Character.objects.create(
+    character = Character.objects.create(
         owner=owner, document=normal, campaign=campaign, **_listing_columns(report)
     )
+    _revise(character, normal, by=owner, action=action)
+    return character
 
 
 def new_document(*, name: str, kind: str, budget: int, species: str) -> dict[str, Any]:
@@ -127,6 +147,7 @@ def save_character(
     current = Character.objects.select_related("campaign").get(pk=character.pk)
     if not updated:
         raise VersionConflict(current)
+    _revise(current, normal, by=by, action="Saved in the builder")
     _withdraw_if_submitted(current, by=by, reason="Edited while submitted")
     return current
 
@@ -136,7 +157,7 @@ def duplicate_character(*, character: Character, owner: AbstractBaseUser) -> Cha
     """A copy for the same owner, outside any campaign; its mustering-out rolls come along,
     so copying a character is never a way to roll the dice again."""
     document = dict(character.document, name=f"{character.name} (copy)"[:100])
-    copy = create_character(owner=owner, document=document)
+    copy = create_character(owner=owner, document=document, action=f"Copied from {character.name}")
     MusteringRoll.objects.bulk_create(
         MusteringRoll(
             character=copy,
@@ -155,16 +176,68 @@ def duplicate_character(*, character: Character, owner: AbstractBaseUser) -> Cha
 
 
 @transaction.atomic
-def delete_character(*, character: Character) -> None:
-    """Delete the character, unless it is approved: the referee has to reopen it first, so an
-    approved party member never disappears from the campaign unnoticed."""
+def delete_character(*, character: Character, by: AbstractBaseUser | None = None) -> Character:
+    """Delete the character, restorable by its owner for 30 days (``RESTORE_WINDOW``), then
+    purged for good by ``purge_deleted_characters``.
+
+    Refused for an approved character: the referee has to reopen it first, so an approved
+    party member never disappears from the campaign unnoticed. A submitted character is
+    withdrawn from review. Until restored it is in no listing, page, campaign or share link.
+    """
     character = _lock(character)
     if character.is_locked:
         raise CharacterLocked(
             f"{character.name} is approved in {character.campaign or 'its campaign'}, so it "
             "cannot be deleted. Ask the referee to reopen it first."
         )
-    character.delete()
+    _withdraw_if_submitted(character, by=by, reason="Deleted while submitted")
+    now = timezone.now()
+    Character.objects.filter(pk=character.pk).update(deleted_at=now)
+    character.deleted_at = now
+    _log(
+        character,
+        kind=CharacterEvent.Kind.HISTORY,
+        by=by,
+        detail=f"Deleted; restorable until {character.purge_at:%Y-%m-%d %H:%M} UTC.",
+    )
+    return character
+
+
+@transaction.atomic
+def restore_deleted_character(*, character: Character, by: AbstractBaseUser) -> Character:
+    """Bring a deleted character back, as it was, while its restore window is open."""
+    locked = (
+        Character.all_objects.select_for_update(of=("self",))
+        .select_related("campaign")
+        .filter(pk=character.pk)
+        .first()
+    )
+    if locked is None or locked.owner_id != by.pk:
+        raise Refused("Only the player who owns a character can restore it.")
+    if locked.deleted_at is None:
+        return locked
+    if locked.deleted_at <= timezone.now() - RESTORE_WINDOW:
+        raise Refused(
+            f"{locked.name} was deleted more than {RESTORE_WINDOW.days} days ago and cannot be "
+            "restored."
+        )
+    Character.all_objects.filter(pk=locked.pk).update(deleted_at=None)
+    locked.deleted_at = None
+    _log(locked, kind=CharacterEvent.Kind.HISTORY, by=by, detail="Restored after deletion.")
+    return locked
+
+
+@transaction.atomic
+def purge_deleted_characters(*, owner: AbstractBaseUser | None = None) -> int:
+    """Delete for good the characters deleted longer ago than the restore window (of one
+    owner, or everyone's); returns how many. Their revisions and logs go with them."""
+    expired = Character.all_objects.expired()
+    if owner is not None:
+        expired = expired.filter(owner=owner)
+    ids = list(expired.values_list("pk", flat=True))
+    if ids:
+        Character.all_objects.filter(pk__in=ids).delete()
+    return len(ids)
 
 
 class MusteringOutRefused(Refused):
@@ -214,6 +287,7 @@ def roll_mustering_out(
         updated_at=timezone.now(),
         **_listing_columns(report),
     )
+    _revise(locked, normal, by=by, action="Mustering-out cash rolled")
     dice = ", ".join(
         f"{roll.die}{roll.modifier:+d}" if roll.modifier else str(roll.die) for roll in rolled
     )
@@ -285,6 +359,28 @@ def _log(
         to_status=to_status,
         comment=comment,
         detail=detail[:300],
+    )
+
+
+def _revise(
+    character: Character, document: dict[str, Any], *, by: AbstractBaseUser | None, action: str
+) -> Revision | None:
+    """Write the (locked) character's next revision: ``document`` is what is stored now.
+
+    The summary says what changed since the last revision (by ``rules.document_changes``);
+    nothing is written when the document is the last revision's.
+    """
+    last = character.revisions.order_by("-number").first()
+    if last is not None and last.document == document:
+        return None
+    summary = summarise(document_changes(last.document, document)) if last else ""
+    return Revision.objects.create(
+        character=character,
+        number=last.number + 1 if last else 1,
+        document=document,
+        author=by,
+        action=action[:100],
+        summary=summary[:300],
     )
 
 
@@ -424,6 +520,100 @@ def comment_on_character(
     return _log(character, kind=CharacterEvent.Kind.COMMENT, by=by, comment=comment)
 
 
+# -- history and share links ---------------------------------------------------------------------
+
+
+@transaction.atomic
+def restore_revision(
+    *, character: Character, number: int, by: AbstractBaseUser, expected_version: int
+) -> Character:
+    """Make an earlier revision the character's document again: a new revision, so nothing is
+    lost, and the revision restored stays in the history.
+
+    Only the owner restores, and not while the character is approved (the referee reopens it
+    first: a restore is an edit, and an approved character changes only through improvement
+    purchases). Like a save, it names the version it was asked on (VersionConflict when the
+    character moved on) and withdraws a submitted character from review. Two things are kept
+    from the character as it is, not taken from the revision: the recorded mustering-out
+    rolls (dice are never undone or rolled again) and the budget (it holds the creation
+    points bought with improvement points, which stay bought).
+    """
+    locked = _lock(character)
+    if locked.owner_id != by.pk:
+        raise Refused(f"Only the player who owns {locked.name} can restore an earlier revision.")
+    if locked.is_locked:
+        raise CharacterLocked(
+            f"{locked.name} is approved, so it is locked: nothing was restored. Ask the referee "
+            "to reopen it first."
+        )
+    revision = locked.revisions.filter(number=number).first()
+    if revision is None:
+        raise Refused(f"{locked.name} has no revision {number}.")
+    if locked.version != expected_version:
+        raise VersionConflict(locked)
+    document = dict(revision.document)
+    for key in ("mustering_out", "budget"):
+        if key in locked.document:
+            document[key] = locked.document[key]
+        else:
+            document.pop(key, None)
+    try:
+        normal, report = _checked(document, locked.house_rules())
+    except rules.MalformedDocument as malformed:
+        raise Refused(f"Revision {number} cannot be restored: {malformed}.") from None
+    if normal == locked.document:
+        raise Refused(f"Revision {number} is {locked.name} as it is now: nothing to restore.")
+    Character.objects.filter(pk=locked.pk).update(
+        document=normal,
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        **_listing_columns(report),
+    )
+    current = Character.objects.select_related("campaign").get(pk=locked.pk)
+    _revise(current, normal, by=by, action=f"Restored revision {number}")
+    _log(current, kind=CharacterEvent.Kind.HISTORY, by=by, detail=f"Restored revision {number}.")
+    _withdraw_if_submitted(current, by=by, reason="An earlier revision restored while submitted")
+    return current
+
+
+@transaction.atomic
+def create_share_link(*, character: Character, by: AbstractBaseUser) -> ShareLink:
+    """A new read-only link to the character's sheet; only its owner makes one."""
+    locked = _lock(character)
+    if locked.owner_id != by.pk:
+        raise Refused(f"Only the player who owns {locked.name} can share it.")
+    link = ShareLink.objects.create(character=locked, created_by=by)
+    _log(locked, kind=CharacterEvent.Kind.SHARE, by=by, detail="Share link created.")
+    return link
+
+
+@transaction.atomic
+def revoke_share_link(*, link: ShareLink, by: AbstractBaseUser) -> ShareLink:
+    """The link stops working at once, for good; revoking it again changes nothing."""
+    link = ShareLink.objects.select_for_update().select_related("character").get(pk=link.pk)
+    if link.character.owner_id != by.pk:
+        raise Refused("Only the player who owns the character can revoke its share links.")
+    if link.revoked_at is None:
+        link.revoked_at = timezone.now()
+        link.save(update_fields=["revoked_at"])
+        _log(
+            link.character,
+            kind=CharacterEvent.Kind.SHARE,
+            by=by,
+            detail=f"Share link of {link.created_at:%Y-%m-%d} revoked.",
+        )
+    return link
+
+
+def shared_link(token: str) -> ShareLink | None:
+    """The active link with this token to a character that exists, or None."""
+    return (
+        ShareLink.objects.select_related("character", "character__campaign")
+        .filter(token=token, revoked_at__isnull=True, character__deleted_at__isnull=True)
+        .first()
+    )
+
+
 # -- campaigns ------------------------------------------------------------------------------------
 
 
@@ -442,9 +632,9 @@ def _validate_campaign(campaign: Campaign) -> None:
 
 def _recheck_characters(campaign: Campaign) -> int:
     """Refresh the listing columns of every character in the campaign under its rules."""
-    house_rules = campaign.house_rules()
     characters = list(campaign.characters.all())
     for character in characters:
+        house_rules = campaign.house_rules(budget_added=character.budget_added)
         report = check(parse_document(character.document), house_rules=house_rules)
         for field, value in _listing_columns(report).items():
             setattr(character, field, value)
@@ -583,7 +773,8 @@ def attach_character(
         raise Refused(
             f"{locked.name} is an NPC: players bring player characters, the referee keeps NPCs."
         )
-    report = check(parse_document(locked.document), house_rules=campaign.house_rules())
+    house_rules = campaign.house_rules(budget_added=locked.budget_added)
+    report = check(parse_document(locked.document), house_rules=house_rules)
     Character.objects.filter(pk=locked.pk).update(
         campaign=campaign, status=Status.DRAFT, **_listing_columns(report)
     )
@@ -622,7 +813,9 @@ def detach_character(*, character: Character, by: AbstractBaseUser | None = None
 def create_npc(*, campaign: Campaign, name: str, budget: int, species: str = "human") -> Character:
     """An NPC the referee keeps in the campaign, on any budget; only the referee sees it."""
     document = new_document(name=name, kind=Character.Kind.NPC, budget=budget, species=species)
-    npc = create_character(owner=campaign.referee, document=document, campaign=campaign)
+    npc = create_character(
+        owner=campaign.referee, document=document, campaign=campaign, action="Created as an NPC"
+    )
     _log(
         npc,
         kind=CharacterEvent.Kind.CAMPAIGN,
