@@ -1,0 +1,1136 @@
+"""Writes for a character in play: damage and healing, action tests, improvement points and
+credits. Views change play data only through here.
+
+Like ``services``, every function takes keyword arguments only and runs in one transaction, so
+a refused action (``Refused``, its message for the user) writes nothing. Every rule is the
+engine's (``rules.play``, ``rules.dice``): these functions read the character's report, call
+the engine, and store what it returns.
+
+Concurrency. Every write locks the character's row first, so two requests about the same
+character (two tabs, the player and the referee) run one after the other and neither loses
+the other's record. Actions on the condition also name the ``PlayState.version`` the page
+showed; when the condition moved on since (another tab recorded a blow, healed a wound),
+``PlayConflict`` refuses the action instead of applying it to a condition nobody saw.
+
+Dice. Every test is thrown on the server with ``dice_source()`` (the operating system's
+randomness); every function that throws takes ``rng`` so tests can pass a seeded one.
+
+Every action appends a line to the character's log (``CharacterEvent``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F, Sum
+from django.utils import timezone
+
+import rules
+from rules import (
+    ActionTest,
+    Condition,
+    EquipmentEntry,
+    Event,
+    ImprovementError,
+    Report,
+    check,
+    parse_document,
+)
+from rules.play import Purchase, injury_rules, severity_rules
+
+from .models import (
+    Character,
+    CharacterEvent,
+    CreditEntry,
+    DiceRoll,
+    ImprovementEntry,
+    PlayState,
+)
+from .services import (
+    Refused,
+    _checked,
+    _listing_columns,
+    _lock,
+    _log,
+    _revise,
+    _withdraw_if_submitted,
+)
+
+MEDICAL_SKILLS = ("Medical", "Surgery")
+MAX_IP_AWARD = 100
+MAX_CREDITS = 100_000_000
+
+
+class PlayConflict(Refused):
+    """The condition changed since the page was loaded (another tab): nothing was recorded."""
+
+
+def dice_source() -> random.Random:
+    """Where the dice come from: the operating system's randomness, never a seed a player
+    could predict. Tests pass their own ``rng`` to the services instead."""
+    return random.SystemRandom()
+
+
+# -- reading a character in play ------------------------------------------------------------------
+
+
+def report_for(character: Character) -> Report:
+    """The engine's report on the stored document, under the rules the character plays by."""
+    return check(parse_document(character.document), house_rules=character.house_rules())
+
+
+def condition_of(character: Character, report: Report | None = None) -> tuple[Condition, int]:
+    """The character's current condition (unhurt if nothing was recorded yet) and the
+    version of it the page shows; rescaled when LIF or WND changed since it was stored."""
+    report = report or report_for(character)
+    state = PlayState.objects.filter(character=character).first()
+    if state is None:
+        return rules.condition_for(report), 1
+    return _stored_condition(state, report), state.version
+
+
+def _stored_condition(state: PlayState, report: Report) -> Condition:
+    return rules.rescale(
+        rules.condition_from_dict(state.condition),
+        maximum=report.derived.LIF,
+        wnd=report.derived.WND,
+    )
+
+
+def ip_balance(character: Character) -> int:
+    return character.improvement_entries.aggregate(total=Sum("amount"))["total"] or 0
+
+
+def credit_balance(character: Character, report: Report | None = None) -> int:
+    """What creation left (mustering-out cash less creation equipment, by the engine) plus
+    every credits entry since."""
+    report = report or report_for(character)
+    ledger = character.credit_entries.aggregate(total=Sum("amount"))["total"] or 0
+    return report.equipment.credits_remaining + ledger
+
+
+def _gear_key(item: str, tl: int | None) -> tuple[str, int | None]:
+    """An item as the catalog names it: (name, TL), so a document's "jack" and the ledger's
+    "Jack" at TL 1 are one item. Items the catalog lacks keep their own name."""
+    candidates = rules.catalog().equipment_named(item)
+    for candidate in candidates:
+        if (tl is None and len(candidates) == 1) or candidate.tl == tl:
+            return candidate.name, candidate.tl
+    return item, tl
+
+
+def carried_equipment(character: Character) -> list[EquipmentEntry]:
+    """What the character carries now: the document's equipment, then every item the credits
+    ledger added or took away, by item; items given up entirely are left out."""
+    counts: dict[tuple[str, int | None], int] = {}
+    for entry in character.document.get("equipment") or ():
+        key = _gear_key(entry["item"], entry.get("tl"))
+        counts[key] = counts.get(key, 0) + entry.get("quantity", 1)
+    for item, tl, quantity in character.credit_entries.exclude(quantity=0).values_list(
+        "item", "tl", "quantity"
+    ):
+        key = _gear_key(item, tl)
+        counts[key] = counts.get(key, 0) + quantity
+    return [
+        EquipmentEntry(
+            item, quantity, tl if len(rules.catalog().equipment_named(item)) > 1 else None
+        )
+        for (item, tl), quantity in counts.items()
+        if quantity > 0
+    ]
+
+
+# -- the condition: damage and healing ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayResult:
+    """What an action did: the new condition and version, the engine's events in order, and
+    the action test thrown for it, if any."""
+
+    condition: Condition
+    version: int
+    events: tuple[Event, ...]
+    roll: DiceRoll | None = None
+
+    @property
+    def message(self) -> str:
+        return " ".join(event.message for event in self.events)
+
+
+def _change_condition(
+    character: Character,
+    *,
+    by: AbstractBaseUser | None,
+    expected_version: int | None,
+    what: str,
+    change: Callable[[Character, Condition, Report], tuple[Condition, Iterable[Event]]],
+) -> PlayResult:
+    """Lock the character, read its condition, apply ``change`` (which calls the engine), store
+    the result with the next version and log ``what`` and the engine's events."""
+    locked = _lock(character)
+    report = report_for(locked)
+    state, _ = PlayState.objects.select_for_update().get_or_create(
+        character=locked,
+        defaults={"condition": rules.condition_as_dict(rules.condition_for(report))},
+    )
+    if expected_version is not None and state.version != expected_version:
+        raise PlayConflict(
+            f"{locked.name}'s condition changed since this page was loaded (another tab or the "
+            "referee recorded something): nothing was recorded. Here it is as it stands now; "
+            "do it again if it still applies."
+        )
+    before = _stored_condition(state, report)
+    after, events = change(locked, before, report)
+    events = tuple(events)
+    PlayState.objects.filter(pk=state.pk).update(
+        condition=rules.condition_as_dict(after), version=F("version") + 1
+    )
+    detail = f"{what}. " + " ".join(event.message for event in events)
+    _log(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
+    return PlayResult(condition=after, version=state.version + 1, events=events)
+
+
+def _wound_index(condition: Condition, wound: int) -> int:
+    if not 0 <= wound < len(condition.wounds):
+        raise Refused("That wound is no longer on the sheet; reload the page.")
+    return wound
+
+
+@transaction.atomic
+def take_damage(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    amount: int,
+    form: str,
+    damage_type: str | None = None,
+    armor: int = 0,
+    expected_version: int | None = None,
+) -> PlayResult:
+    """Record one blow. ``form``: "S" stunning or "L" lethal. ``damage_type``: None when
+    ``amount`` already has armor and TGH taken off, else "B" (blunt: less armor and TGH) or
+    "P" (penetrating: less armor), with the character's TGH from its report."""
+    if form not in (rules.play.STUN, rules.play.LETHAL):
+        raise Refused("Mark stunning (S) or lethal (L) damage.")
+    if amount < 0 or armor < 0:
+        raise Refused("Damage and armor are 0 or more.")
+
+    def change(_, condition, report):
+        if damage_type is None:
+            return rules.take_damage(condition, amount=amount, form=form)
+        try:
+            reaching = rules.damage_after_protection(
+                amount, damage_type=damage_type, armor=armor, tgh=report.derived.TGH
+            )
+        except ValueError as error:
+            raise Refused(str(error)) from None
+        less = (
+            f"armor {armor} and TGH {report.derived.TGH}"
+            if damage_type == "B"
+            else (f"armor {armor}")
+        )
+        note = Event("protection", f"{amount} less {less}: {reaching} reach LIF.")
+        after, events = rules.take_damage(condition, amount=reaching, form=form)
+        return after, (note, *events)
+
+    kind = "stunning" if form == rules.play.STUN else "lethal"
+    return _change_condition(
+        character,
+        by=by,
+        expected_version=expected_version,
+        what=f"Took {amount} {kind} damage",
+        change=change,
+    )
+
+
+@transaction.atomic
+def end_stun(
+    *, character: Character, by: AbstractBaseUser | None, expected_version: int | None = None
+) -> PlayResult:
+    """The stunned character has spent its turn recovering and acts normally again."""
+
+    def change(_, condition, report):
+        if not condition.stunned:
+            raise Refused("The character is not stunned.")
+        return rules.end_stun(condition), (Event("stun_ended", "No longer stunned."),)
+
+    return _change_condition(
+        character, by=by, expected_version=expected_version, what="Stun ended", change=change
+    )
+
+
+@transaction.atomic
+def dying_turn(
+    *, character: Character, by: AbstractBaseUser | None, expected_version: int | None = None
+) -> PlayResult:
+    """A turn passes for a dying character: the engine takes its LIF."""
+
+    def change(_, condition, report):
+        if not condition.dying:
+            raise Refused("The character is not dying.")
+        return rules.dying_turn(condition)
+
+    return _change_condition(
+        character, by=by, expected_version=expected_version, what="A dying turn", change=change
+    )
+
+
+@transaction.atomic
+def bleed(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    wound: int,
+    expected_version: int | None = None,
+) -> PlayResult:
+    """A bleeding wound's period has passed: its additional damage."""
+
+    def change(_, condition, report):
+        index = _wound_index(condition, wound)
+        if condition.wounds[index].stabilised:
+            raise Refused("That wound is stabilised: it does not bleed.")
+        try:
+            return rules.bleed(condition, index)
+        except ValueError as error:
+            raise Refused(str(error)) from None
+
+    return _change_condition(
+        character, by=by, expected_version=expected_version, what="Bleeding", change=change
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Medic:
+    """Who throws a medical test: the character itself (``own``: its own Medical or Surgery
+    level from its report, its governing attribute's DM as its wounds leave it), or someone
+    else at ``skill_level`` (None: no level) with ``attribute_dm``."""
+
+    own: bool
+    attribute: str = "EDU"
+    skill_level: int | None = None
+    attribute_dm: int = 0
+
+
+def skill_line(report: Report, skill: str, cascade: str | None = None):
+    folded = (skill.casefold(), (cascade or "").casefold())
+    for line in report.skills.lines:
+        if (line.skill.casefold(), (line.cascade or "").casefold()) == folded:
+            return line
+    return None
+
+
+def _refuse_if_cannot_act(name: str, condition: Condition, doing: str) -> None:
+    if condition.dead:
+        raise Refused(f"{name} is dead and cannot {doing}.")
+    if condition.unconscious:
+        raise Refused(f"{name} is unconscious and cannot {doing}.")
+    if condition.stunned:
+        raise Refused(
+            f"{name} is stunned and cannot {doing} until the stun ends (the next action is "
+            "spent recovering)."
+        )
+
+
+def _medical_test(
+    locked: Character,
+    condition: Condition,
+    report: Report,
+    *,
+    medic: Medic,
+    skill: str,
+    tn: int,
+    dm: int,
+    rng: random.Random,
+) -> tuple[ActionTest, str]:
+    """Throw the medic's test; returns it and a label such as "Medical-2 EDU"."""
+    if skill not in MEDICAL_SKILLS:
+        raise Refused(f"A medical test uses {' or '.join(MEDICAL_SKILLS)}, not {skill}.")
+    if medic.own:
+        _refuse_if_cannot_act(locked.name, condition, "give medical aid")
+        if medic.attribute not in rules.catalog().attribute_order:
+            raise Refused(f"Unknown attribute {medic.attribute}.")
+        line = skill_line(report, skill)
+        level = line.level if line else None
+        attribute_dm = rules.effective(report, condition).test_dm(medic.attribute)
+        label = f"{line.name if line else f'{skill} (unskilled)'} {medic.attribute}"
+    else:
+        if medic.skill_level is not None and medic.skill_level < 0:
+            raise Refused("A medic's skill level is 0 or more (leave it empty for no level).")
+        level, attribute_dm = medic.skill_level, medic.attribute_dm
+        label = f"A medic's {skill}-{level}" if level is not None else f"A medic, no {skill}"
+    test = rules.action_test(rng=rng, skill_level=level, attribute_dm=attribute_dm, dm=dm, tn=tn)
+    return test, label
+
+
+def _healing_dm(supplies: str, tl: int | None, unsanitary: bool) -> int:
+    try:
+        return rules.healing_dm(supplies=supplies, tl=tl, unsanitary=unsanitary)
+    except ValueError as error:
+        raise Refused(str(error)) from None
+
+
+def _medical_action(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    wound: int,
+    medic: Medic,
+    skill: str,
+    supplies: str,
+    tl: int | None,
+    unsanitary: bool,
+    dm: int,
+    expected_version: int | None,
+    rng: random.Random | None,
+    what: str,
+    tn_for: Callable[[str], int],
+    apply: Callable[[Condition, int, ActionTest], tuple[Condition, Iterable[Event]]],
+) -> PlayResult:
+    rng = rng or dice_source()
+    thrown: dict[str, DiceRoll] = {}
+
+    def change(locked, condition, report):
+        index = _wound_index(condition, wound)
+        severity = condition.wounds[index].severity
+        try:
+            tn = tn_for(severity)
+        except ValueError as error:
+            raise Refused(str(error)) from None
+        if what == "Treatment" and condition.wounds[index].treated:
+            raise Refused(f"The {severity} wound is already treated.")
+        total_dm = _healing_dm(supplies, tl, unsanitary) + dm
+        test, label = _medical_test(
+            locked, condition, report, medic=medic, skill=skill, tn=tn, dm=total_dm, rng=rng
+        )
+        purpose = f"{what} of the {severity} wound"
+        thrown["roll"] = _record_roll(locked, by=by, test=test, label=label, purpose=purpose)
+        after, events = apply(condition, index, test)
+        return after, (Event("test", f"{label}: {_test_sentence(test)}"), *events)
+
+    result = _change_condition(
+        character, by=by, expected_version=expected_version, what=what, change=change
+    )
+    return replace(result, roll=thrown["roll"])
+
+
+@transaction.atomic
+def stabilise_wound(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    wound: int,
+    medic: Medic,
+    supplies: str = "kit",
+    tl: int | None = None,
+    unsanitary: bool = False,
+    dm: int = 0,
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> PlayResult:
+    """Throw the medic's Medical test against the Stabilization Table's TN for the wound, with
+    the Healing DM Table's DM plus ``dm``, and apply it (``rules.stabilise``)."""
+    return _medical_action(
+        character=character,
+        by=by,
+        wound=wound,
+        medic=medic,
+        skill="Medical",
+        supplies=supplies,
+        tl=tl,
+        unsanitary=unsanitary,
+        dm=dm,
+        expected_version=expected_version,
+        rng=rng,
+        what="Stabilisation",
+        tn_for=rules.stabilisation_tn,
+        apply=rules.stabilise,
+    )
+
+
+@transaction.atomic
+def treat_wound(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    wound: int,
+    medic: Medic,
+    skill: str = "Medical",
+    supplies: str = "kit",
+    tl: int | None = None,
+    unsanitary: bool = False,
+    dm: int = 0,
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> PlayResult:
+    """Throw the medic's Medical or Surgery test against the Treatment Table's TN for the
+    wound (at the end of its treatment time), and apply it (``rules.treat``)."""
+    return _medical_action(
+        character=character,
+        by=by,
+        wound=wound,
+        medic=medic,
+        skill=skill,
+        supplies=supplies,
+        tl=tl,
+        unsanitary=unsanitary,
+        dm=dm,
+        expected_version=expected_version,
+        rng=rng,
+        what="Treatment",
+        tn_for=rules.treatment_tn,
+        apply=rules.treat,
+    )
+
+
+@transaction.atomic
+def recover(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    form: str,
+    care: str = "natural",
+    periods: int = 1,
+    expected_version: int | None = None,
+) -> PlayResult:
+    """``periods`` recovery periods of ``care`` pass: each heals END DV points of ``form``
+    damage (the END DV as the wounds leave it, ``rules.recovery_dv``)."""
+    if not 1 <= periods <= 100:
+        raise Refused("Recover for 1 to 100 periods at a time.")
+    try:
+        period = rules.recovery_period(form, care)
+    except ValueError as error:
+        raise Refused(str(error)) from None
+
+    def change(_, condition, report):
+        healed = 0
+        for _ in range(periods):
+            points = rules.recovery_dv(report, condition)
+            after = rules.recover(condition, form=form, end_dv=points)
+            healed += after.lif - condition.lif
+            condition = after
+        kind = "stunning" if form == rules.play.STUN else "lethal"
+        return condition, (
+            Event("recovered", f"{healed} {kind} damage healed, LIF now {condition.lif}."),
+        )
+
+    care_name = injury_rules().care_names[care]
+    length = rules.Period(period.count * periods, period.unit)
+    return _change_condition(
+        character,
+        by=by,
+        expected_version=expected_version,
+        what=f"Recovery: {length} of {care_name}",
+        change=change,
+    )
+
+
+@transaction.atomic
+def clear_wound(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    wound: int,
+    expected_version: int | None = None,
+) -> PlayResult:
+    """Strike a treated wound whose LIF has all healed off the sheet."""
+
+    def change(_, condition, report):
+        index = _wound_index(condition, wound)
+        severity = condition.wounds[index].severity
+        try:
+            after = rules.clear_wound(condition, index)
+        except ValueError as error:
+            raise Refused(str(error)) from None
+        return after, (Event("cleared", f"The healed {severity} wound is cleared."),)
+
+    return _change_condition(
+        character, by=by, expected_version=expected_version, what="Wound cleared", change=change
+    )
+
+
+def wound_notes(condition: Condition) -> list[dict[str, object]]:
+    """For each wound, what the engine's tables say about it now: its effect (the body change
+    and mind DM it imposes), whether it bleeds and how often, and the TNs and times of its
+    stabilisation and treatment."""
+    notes = []
+    for index, wound in enumerate(condition.wounds):
+        table = severity_rules(wound.severity)
+        body, mind = rules.play.wound_penalty(wound)
+        notes.append(
+            {
+                "index": index,
+                "wound": wound,
+                "body": body,
+                "mind": mind,
+                "bleeds": not wound.stabilised and table.bleed_points > 0,
+                "bleed_points": table.bleed_points,
+                "bleed_every": table.bleed_every,
+                "bleed_lasts": table.bleed_lasts,
+                "stabilisation_tn": table.stabilisation_tn,
+                "rethrow": table.stabilisation_rethrow,
+                "treatment_tn": table.treatment_tn,
+                "treatment_time": table.treatment_time,
+                "can_clear": wound.treated and wound.lethal == 0,
+                "needs_care": table.treatment_tn is not None and not wound.treated,
+            }
+        )
+    return notes
+
+
+def states(condition: Condition) -> list[tuple[str, str]]:
+    """The condition's states for a sheet, worst first: (code, words)."""
+    if condition.dead:
+        return [("dead", "Dead")]
+    found = []
+    if condition.dying:
+        found.append(("dying", "Dying"))
+    elif condition.lif < 0:
+        found.append(("halted", "Below 0 LIF, the dying halted by medical help"))
+    if condition.unconscious:
+        found.append(("unconscious", "Unconscious"))
+    if condition.stunned:
+        found.append(("stunned", "Stunned"))
+    if any(not wound.stabilised for wound in condition.wounds):
+        found.append(("bleeding", "Bleeding"))
+    return found
+
+
+def summary(character: Character, report: Report | None = None) -> dict[str, object]:
+    """The character's state in play for a sheet: the LIF track, states, wounds and the
+    derived attributes as the wounds leave them, with the IP and credits balances."""
+    report = report or report_for(character)
+    condition, version = condition_of(character, report)
+    effective = rules.effective(report, condition)
+    return {
+        "condition": condition,
+        "version": version,
+        "boxes": rules.boxes(condition),
+        "states": states(condition),
+        "wounds": wound_notes(condition),
+        "derived_now": [
+            (code, getattr(effective.derived, code), base)
+            for code, base in report.derived.as_dict().items()
+        ],
+        "ip_balance": ip_balance(character),
+        "credit_balance": credit_balance(character, report),
+        "hurt": bool(condition.stun or condition.lethal or condition.wounds or condition.stunned),
+    }
+
+
+# -- action tests ---------------------------------------------------------------------------------
+
+
+def _test_sentence(test: ActionTest) -> str:
+    dice = " ".join(str(die) for die in test.dice)
+    outcome = "success" if test.success else "failure"
+    extras = [
+        word
+        for flag, word in ((test.fumble, "fumble"), (test.exceptional, "exceptional success"))
+        if flag
+    ]
+    return (
+        f"threw {dice}, result {test.result}, total {test.total} vs TN {test.tn}: {outcome}, "
+        f"EN {test.effect}" + "".join(f", {word}" for word in extras) + "."
+    )
+
+
+def _chance(test: ActionTest) -> Fraction:
+    count = len(test.dice) if test.kind == rules.dice.SKILL else None
+    return rules.success_chance(test.kind, count, modifier=test.attribute_dm + test.dm, tn=test.tn)
+
+
+def _record_roll(
+    character: Character,
+    *,
+    by: AbstractBaseUser | None,
+    test: ActionTest,
+    label: str,
+    purpose: str,
+    skill_level: int | None = None,
+    attribute: str = "",
+) -> DiceRoll:
+    roll = DiceRoll.objects.create(
+        character=character,
+        campaign=character.campaign,
+        actor=by,
+        label=label[:150],
+        purpose=purpose[:150],
+        kind=test.kind,
+        skill_level=skill_level,
+        attribute=attribute,
+        dice=list(test.dice),
+        result=test.result,
+        attribute_dm=test.attribute_dm,
+        dm=test.dm,
+        tn=test.tn,
+        total=test.total,
+        effect=test.effect,
+        success=test.success,
+        fumble=test.fumble,
+        exceptional=test.exceptional,
+        chance=float(_chance(test)),
+    )
+    _log(
+        character,
+        kind=CharacterEvent.Kind.DICE,
+        by=by,
+        detail=f"{label}{f' ({purpose})' if purpose else ''}: {_test_sentence(test)}",
+    )
+    return roll
+
+
+@dataclass(frozen=True, slots=True)
+class TestPlan:
+    """An action test as the sheet offers it: a skill (with its cascade) or none, the
+    governing attribute, every other DM summed, and the TN. The skill level comes from the
+    character's report (a skill it lacks is thrown unskilled, 2DL); without a skill it is an
+    attribute test (2DH)."""
+
+    attribute: str
+    tn: int
+    dm: int = 0
+    skill: str | None = None
+    cascade: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlannedTest:
+    """What a test would throw for the character now, and its exact chance of success."""
+
+    label: str
+    skill_level: int | None
+    attribute_dm: int
+    kind: str
+    chance: Fraction
+    automatic: bool
+
+
+def plan_test(character: Character, plan: TestPlan, *, report: Report | None = None) -> PlannedTest:
+    """Read a test plan against the character as it is now: the skill level from its report
+    (none: unskilled), the attribute DM its wounds leave it, the kind of dice, the exact
+    chance of success (``rules.success_chance``) and whether no test is needed at all."""
+    report = report or report_for(character)
+    condition, _ = condition_of(character, report)
+    cat = rules.catalog()
+    if plan.attribute not in cat.attribute_order:
+        raise Refused(f"Choose the governing attribute ({', '.join(cat.attribute_order)}).")
+    if not 1 <= plan.tn <= 30 or not -30 <= plan.dm <= 30:
+        raise Refused("The TN is 1 to 30 and the DM -30 to +30.")
+    attribute_dm = rules.effective(report, condition).test_dm(plan.attribute)
+    if plan.skill:
+        line = skill_line(report, plan.skill, plan.cascade)
+        if line is not None:
+            level, label = line.level, f"{line.name} {plan.attribute}"
+        else:
+            if cat.find_skill(plan.skill) is None:
+                raise Refused(f"{plan.skill!r} is not a skill in the rulebook's list.")
+            named = f"{plan.skill} ({plan.cascade})" if plan.cascade else plan.skill
+            level, label = None, f"{named} (unskilled) {plan.attribute}"
+        kind = rules.dice.kind_of_test(level)
+    else:
+        level, label, kind = None, plan.attribute, rules.dice.ATTRIBUTE
+    count = level if kind == rules.dice.SKILL else None
+    if count is not None and count > rules.dice.MAX_ENUMERATED_DICE:
+        raise Refused(f"A skill above level {rules.dice.MAX_ENUMERATED_DICE} is off the dice.")
+    modifier = attribute_dm + plan.dm
+    return PlannedTest(
+        label=label,
+        skill_level=level,
+        attribute_dm=attribute_dm,
+        kind=kind,
+        chance=rules.success_chance(kind, count, modifier=modifier, tn=plan.tn),
+        automatic=rules.automatic_success(modifier=modifier, tn=plan.tn),
+    )
+
+
+@transaction.atomic
+def roll_action_test(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    plan: TestPlan,
+    purpose: str = "",
+    rng: random.Random | None = None,
+) -> DiceRoll:
+    """Throw an action test for the character on the server and record it (on the sheet, in
+    its log and in its campaign's roll log). Refused while the character cannot act
+    (stunned, unconscious, dead)."""
+    locked = _lock(character)
+    report = report_for(locked)
+    condition, _ = condition_of(locked, report)
+    _refuse_if_cannot_act(locked.name, condition, "act")
+    planned = plan_test(locked, plan, report=report)
+    test = rules.action_test(
+        rng=rng or dice_source(),
+        skill_level=planned.skill_level,
+        attribute_dm=planned.attribute_dm,
+        dm=plan.dm,
+        tn=plan.tn,
+        attribute_test=planned.kind == rules.dice.ATTRIBUTE,
+    )
+    return _record_roll(
+        locked,
+        by=by,
+        test=test,
+        label=planned.label,
+        purpose=purpose.strip(),
+        skill_level=planned.skill_level,
+        attribute=plan.attribute,
+    )
+
+
+# -- improvement points ---------------------------------------------------------------------------
+
+
+def _require_referee(character: Character, by: AbstractBaseUser, doing: str) -> None:
+    if character.campaign is None or character.campaign.referee_id != by.pk:
+        raise Refused(f"Only the referee of {character.name}'s campaign can {doing}.")
+
+
+@transaction.atomic
+def award_improvement_points(
+    *, character: Character, by: AbstractBaseUser, amount: int, reason: str
+) -> ImprovementEntry:
+    """The referee of the character's campaign awards IP, saying what for."""
+    locked = _lock(character)
+    _require_referee(locked, by, "award improvement points")
+    reason = reason.strip()
+    if not reason:
+        raise Refused("Say what the improvement points are for.")
+    if not 1 <= amount <= MAX_IP_AWARD:
+        raise Refused(f"Award 1 to {MAX_IP_AWARD} IP at a time.")
+    entry = ImprovementEntry.objects.create(
+        character=locked,
+        kind=ImprovementEntry.Kind.AWARD,
+        amount=amount,
+        reason=reason[:300],
+        actor=by,
+    )
+    _log(
+        locked,
+        kind=CharacterEvent.Kind.IP,
+        by=by,
+        detail=f"Awarded {amount} IP: {reason}",
+    )
+    return entry
+
+
+def _parsed(character: Character):
+    return parse_document(character.document)
+
+
+def _price_and_check(locked: Character, purchase: Purchase) -> tuple[int, str]:
+    """The IP cost and the description of a purchase the engine accepts; else Refused with
+    the engine's own words. The creation caps are checked under the character's rules."""
+    parsed = _parsed(locked)
+    try:
+        label = rules.describe_purchase(parsed, purchase)
+        cost, problems = rules.check_improvement(parsed, purchase, house_rules=locked.house_rules())
+    except ImprovementError as error:
+        raise Refused(str(error)) from None
+    if problems:
+        raise Refused(
+            f"{label[0].upper()}{label[1:]} is not allowed: "
+            + " ".join(problem.message for problem in problems)
+        )
+    return cost, label
+
+
+def _buy(
+    locked: Character,
+    purchase: Purchase,
+    *,
+    by: AbstractBaseUser,
+    request: ImprovementEntry | None = None,
+) -> ImprovementEntry:
+    """Make a purchase the engine accepts and the balance pays: the improved document (its
+    budget raised by the creation points the purchase adds, and the character's
+    ``budget_added`` with it), a revision, the ledger entry and the log line."""
+    cost, label = _price_and_check(locked, purchase)
+    balance = ip_balance(locked)
+    if cost > balance:
+        raise Refused(
+            f"{label[0].upper()}{label[1:]} costs {cost} IP, but {locked.name} has {balance}."
+        )
+    parsed = _parsed(locked)
+    house_rules = locked.house_rules()
+    added = rules.creation_points_added(parsed, purchase, house_rules=house_rules)
+    improved = rules.apply_improvement(parsed, purchase)
+    document = rules.to_document(replace(improved, budget=parsed.budget + added))
+    campaign_rules = (
+        locked.campaign.house_rules(budget_added=locked.budget_added + added)
+        if locked.campaign
+        else None
+    )
+    try:
+        normal, report = _checked(document, campaign_rules)
+    except rules.MalformedDocument as malformed:
+        raise Refused(f"Nothing was bought: {malformed}.") from None
+    Character.objects.filter(pk=locked.pk).update(
+        document=normal,
+        version=F("version") + 1,
+        budget_added=F("budget_added") + added,
+        updated_at=timezone.now(),
+        **_listing_columns(report),
+    )
+    current = Character.objects.select_related("campaign").get(pk=locked.pk)
+    revision = _revise(current, normal, by=by, action=f"Improvement: {label}")
+    entry = ImprovementEntry.objects.create(
+        character=current,
+        kind=ImprovementEntry.Kind.PURCHASE,
+        amount=-cost,
+        cost=cost,
+        purchase=rules.purchase_as_dict(purchase),
+        description=label[:300],
+        points_added=added,
+        request=request,
+        revision=revision,
+        actor=by,
+    )
+    _log(current, kind=CharacterEvent.Kind.IP, by=by, detail=f"Spent {cost} IP: {label}.")
+    _withdraw_if_submitted(current, by=by, reason="An improvement bought while submitted")
+    return entry
+
+
+@transaction.atomic
+def spend_improvement_points(
+    *, character: Character, by: AbstractBaseUser, purchase: Purchase
+) -> ImprovementEntry:
+    """The owner spends IP on a purchase at the rulebook's cost, within the creation caps.
+
+    A purchase that needs the referee's permission (``rules.permission_needed``: a new skill, a
+    new perk, buying off a flaw, a raise the referee prices) becomes a pending request
+    instead, and moves no IP until the referee approves it. A purchase is refused, with the
+    engine's words, when the engine rejects it, when it breaks a creation cap, or when the
+    balance does not cover it; then nothing is written.
+
+    An approved character can be improved: a purchase is a sanctioned change (the engine has
+    checked it against the creation caps), so it does not reopen the character. A submitted
+    character is withdrawn from review, as by any other change.
+    """
+    locked = _lock(character)
+    if locked.owner_id != by.pk:
+        raise Refused(f"Only the player who owns {locked.name} can spend its improvement points.")
+    reason = rules.permission_needed(_parsed(locked), purchase)
+    if reason is None:
+        return _buy(locked, purchase, by=by)
+    if rules.referee_prices(purchase):
+        # The referee names the price on approval; the caps are checked now all the same.
+        _price_and_check(locked, replace(purchase, ip=1))
+        cost, label = None, rules.describe_purchase(_parsed(locked), purchase)
+    else:
+        cost, label = _price_and_check(locked, purchase)
+        balance = ip_balance(locked)
+        if cost > balance:
+            raise Refused(
+                f"{label[0].upper()}{label[1:]} costs {cost} IP, but {locked.name} has {balance}."
+            )
+    entry = ImprovementEntry.objects.create(
+        character=locked,
+        kind=ImprovementEntry.Kind.REQUEST,
+        amount=0,
+        cost=cost,
+        purchase=rules.purchase_as_dict(purchase),
+        description=label[:300],
+        reason=reason,
+        state=ImprovementEntry.State.PENDING,
+        actor=by,
+    )
+    _log(
+        locked,
+        kind=CharacterEvent.Kind.IP,
+        by=by,
+        detail=f"Asked the referee: {label}" + (f" ({cost} IP)." if cost is not None else "."),
+    )
+    return entry
+
+
+@transaction.atomic
+def decide_request(
+    *,
+    entry: ImprovementEntry,
+    by: AbstractBaseUser,
+    approve: bool,
+    ip: int | None = None,
+    comment: str = "",
+) -> ImprovementEntry:
+    """The referee approves a pending request (which makes the purchase, on the player's IP;
+    ``ip`` is the referee's price where the rulebook has none) or declines it; the player may
+    withdraw their own request. Returns the purchase when approved, else the request."""
+    locked = _lock(entry.character)
+    request = ImprovementEntry.objects.select_for_update().get(pk=entry.pk, character=locked)
+    if request.kind != ImprovementEntry.Kind.REQUEST or request.state != request.State.PENDING:
+        raise Refused("That request was already decided.")
+    is_referee = locked.campaign is not None and locked.campaign.referee_id == by.pk
+    if not approve and not is_referee and locked.owner_id == by.pk:
+        request.state, request.reason = request.State.DECLINED, "Withdrawn by the player."
+        request.save(update_fields=["state", "reason"])
+        _log(locked, kind=CharacterEvent.Kind.IP, by=by, detail=f"Withdrew: {request.description}.")
+        return request
+    _require_referee(locked, by, "decide on improvement requests")
+    comment = comment.strip()
+    if not approve:
+        request.state = request.State.DECLINED
+        request.reason = f"Declined: {comment}" if comment else "Declined."
+        request.save(update_fields=["state", "reason"])
+        _log(
+            locked,
+            kind=CharacterEvent.Kind.IP,
+            by=by,
+            detail=f"Declined: {request.description}." + (f" {comment}" if comment else ""),
+        )
+        return request
+    purchase = rules.purchase_from_dict(request.purchase)
+    if rules.referee_prices(purchase):
+        if ip is None or ip < 1:
+            raise Refused("Set the IP cost: the rulebook gives none for this purchase.")
+        purchase = replace(purchase, ip=ip)
+    bought = _buy(locked, purchase, by=by, request=request)
+    request.state = request.State.APPROVED
+    request.reason = f"Approved: {comment}" if comment else "Approved."
+    request.save(update_fields=["state", "reason"])
+    return bought
+
+
+# -- credits and equipment ------------------------------------------------------------------------
+
+
+def _credit_entry(
+    character: Character,
+    *,
+    by: AbstractBaseUser | None,
+    amount: int,
+    note: str,
+    item: str = "",
+    tl: int | None = None,
+    quantity: int = 0,
+    report: Report | None = None,
+) -> CreditEntry:
+    note = note.strip()
+    if not note:
+        raise Refused("Say what the credits were for.")
+    if abs(amount) > MAX_CREDITS:
+        raise Refused(f"At most Cr{MAX_CREDITS:,} in one entry.")
+    if amount < 0:
+        balance = credit_balance(character, report)
+        if balance + amount < 0:
+            raise Refused(f"Not enough credits: Cr{-amount:,} needed, Cr{balance:,} left.")
+    entry = CreditEntry.objects.create(
+        character=character,
+        amount=amount,
+        note=note[:200],
+        item=item,
+        tl=tl,
+        quantity=quantity,
+        actor=by,
+    )
+    _log(
+        character,
+        kind=CharacterEvent.Kind.CREDITS,
+        by=by,
+        detail=f"Cr{amount:+,}: {note}",
+    )
+    return entry
+
+
+@transaction.atomic
+def record_credits(
+    *, character: Character, by: AbstractBaseUser | None, amount: int, note: str
+) -> CreditEntry:
+    """Credits received (positive) or paid for something that is not gear (negative)."""
+    locked = _lock(character)
+    if amount == 0:
+        raise Refused("An amount of Cr0 changes nothing.")
+    return _credit_entry(locked, by=by, amount=amount, note=note)
+
+
+def _catalog_item(item: str, tl: int | None):
+    candidates = rules.catalog().equipment_named(item)
+    if not candidates:
+        raise Refused(f"{item!r} is not in the equipment tables.")
+    if tl is None and len(candidates) == 1:
+        return candidates[0]
+    for candidate in candidates:
+        if candidate.tl == tl:
+            return candidate
+    levels = ", ".join(str(c.tl) for c in candidates)
+    raise Refused(f"{candidates[0].name} comes at TL {levels}: choose one.")
+
+
+@transaction.atomic
+def buy_gear(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    item: str,
+    tl: int | None = None,
+    quantity: int = 1,
+    price: int | None = None,
+    note: str = "",
+) -> CreditEntry:
+    """Buy catalog gear in play: paid from the credits (the catalog's price unless ``price``
+    says what was paid), carried from now on and weighed in the load."""
+    locked = _lock(character)
+    found = _catalog_item(item, tl)
+    if not 1 <= quantity <= 1000:
+        raise Refused("Buy 1 to 1000 at a time.")
+    if price is None:
+        if found.cost is None:
+            raise Refused(f"{found.name} has no list price: say what was paid.")
+        price = found.cost * quantity
+    if price < 0:
+        raise Refused("A price is Cr0 or more.")
+    label = f"{found.name}{f' x{quantity}' if quantity > 1 else ''}"
+    return _credit_entry(
+        locked,
+        by=by,
+        amount=-price,
+        note=note.strip() or f"Bought {label}",
+        item=found.name,
+        tl=found.tl,
+        quantity=quantity,
+    )
+
+
+@transaction.atomic
+def give_up_gear(
+    *,
+    character: Character,
+    by: AbstractBaseUser | None,
+    item: str,
+    tl: int | None = None,
+    quantity: int = 1,
+    price: int = 0,
+    note: str = "",
+) -> CreditEntry:
+    """Sell (for ``price``), lose or use up gear the character carries, creation equipment
+    included; the document is left as it was (the ledger records what went)."""
+    locked = _lock(character)
+    found = _catalog_item(item, tl)
+    if quantity < 1 or price < 0:
+        raise Refused("Give up 1 or more, for Cr0 or more.")
+    key = (found.name, found.tl)
+    carried = sum(
+        entry.quantity
+        for entry in carried_equipment(locked)
+        if _gear_key(entry.item, entry.tl) == key
+    )
+    if quantity > carried:
+        raise Refused(f"{locked.name} carries {carried} {found.name}, not {quantity}.")
+    label = f"{found.name}{f' x{quantity}' if quantity > 1 else ''}"
+    verb = f"Sold {label} for Cr{price:,}" if price else f"Gave up {label}"
+    return _credit_entry(
+        locked,
+        by=by,
+        amount=price,
+        note=note.strip() or verb,
+        item=found.name,
+        tl=found.tl,
+        quantity=-quantity,
+    )
