@@ -12,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -19,17 +20,26 @@ import rules
 from rules import MalformedDocument, Report, check, format_trait, parse_document, stat_block
 
 from . import builder, services
-from .models import Character
+from .models import RESTORE_WINDOW, Character
 
 MAX_IMPORT_BYTES = 1_000_000
 
 
 def _get_character_for_user(
-    request: HttpRequest, pk: int, *, edit: bool = False, review: bool = False
+    request: HttpRequest,
+    pk: int,
+    *,
+    edit: bool = False,
+    review: bool = False,
+    deleted: bool = False,
 ) -> Character:
     """The character if this user may see it (its owner, or the referee of its campaign); with
-    ``edit``, only if the user owns it; with ``review``, only if the user referees its campaign.
-    Anyone else gets 404, never 403. Other members of the campaign see the roster, not this."""
+    ``edit``, only if the user owns it; with ``review``, only if the user referees its campaign;
+    with ``deleted``, only a character the user owns and deleted, still in its restore window.
+    Anyone else gets 404, never 403. Other members of the campaign see the roster, not this.
+    A deleted character is found with ``deleted`` only: for every other view it is gone."""
+    if deleted:
+        return get_object_or_404(Character.all_objects.deleted().owned_by(request.user), pk=pk)
     characters = Character.objects.select_related("campaign")
     if edit:
         allowed = characters.owned_by(request.user)
@@ -53,7 +63,11 @@ def _report(character: Character, document: dict[str, Any] | None = None) -> Rep
 @require_GET
 def character_list(request: HttpRequest) -> HttpResponse:
     characters = Character.objects.owned_by(request.user).select_related("campaign")
-    return render(request, "characters/character_list.html", {"characters": characters})
+    context = {
+        "characters": characters,
+        "deleted_count": Character.all_objects.deleted().owned_by(request.user).count(),
+    }
+    return render(request, "characters/character_list.html", context)
 
 
 @login_required
@@ -98,15 +112,19 @@ def character_new(request: HttpRequest) -> HttpResponse:
 def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
     character = _get_character_for_user(request, pk, edit=True)
     if request.method == "POST":
-        name = character.name
         try:
-            services.delete_character(character=character)
+            deleted = services.delete_character(character=character, by=request.user)
         except services.CharacterLocked as locked:
             messages.error(request, str(locked))
             return redirect("character_detail", character.pk)
-        messages.success(request, f"{name} was deleted.")
+        messages.success(
+            request,
+            f"{deleted.name} was deleted. You can restore it from Recently deleted until "
+            f"{deleted.purge_at:%Y-%m-%d}.",
+        )
         return redirect("character_list")
-    return render(request, "characters/character_confirm_delete.html", {"character": character})
+    context = {"character": character, "restore_days": RESTORE_WINDOW.days}
+    return render(request, "characters/character_confirm_delete.html", context)
 
 
 @login_required
@@ -127,13 +145,24 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     character = _get_character_for_user(request, pk)
     report = _report(character)
     rolls = list(character.mustering_rolls.all())
+    is_owner = character.owner_id == request.user.pk
     context = {
         "character": character,
         "report": report,
         "stat_block": stat_block(parse_document(character.document), report),
         "rolls": rolls,
         "drift": services.mustering_drift(character, rolls),
-        "is_owner": character.owner_id == request.user.pk,
+        "is_owner": is_owner,
+        "share_links": [
+            {
+                "pk": link.pk,
+                "created_at": link.created_at,
+                "url": request.build_absolute_uri(reverse("shared_sheet", args=[link.token])),
+            }
+            for link in character.share_links.filter(revoked_at__isnull=True)
+        ]
+        if is_owner
+        else [],
         **_review_context(character, report, user_pk=request.user.pk),
     }
     return render(request, "characters/character_detail.html", context)
@@ -189,7 +218,9 @@ def character_import(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 document = _read_upload(upload)
-                character = services.create_character(owner=request.user, document=document)
+                character = services.create_character(
+                    owner=request.user, document=document, action=f"Imported from {upload.name}"
+                )
             except MalformedDocument as malformed:
                 where = f"{upload.name}: {malformed.path}" if malformed.path else upload.name
                 error = f"{where}: {malformed.message}"

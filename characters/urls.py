@@ -1,12 +1,13 @@
 from django.urls import path
 
-from . import campaign_views, character_views, views
+from . import campaign_views, character_views, history_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("characters/", character_views.character_list, name="character_list"),
     path("characters/new/", character_views.character_new, name="character_new"),
     path("characters/import/", character_views.character_import, name="character_import"),
+    path("characters/deleted/", history_views.character_trash, name="character_trash"),
     path("characters/<int:pk>/", character_views.character_detail, name="character_detail"),
     path("characters/<int:pk>/edit/", character_views.character_edit, name="character_edit"),
     path(
@@ -22,6 +23,31 @@ urlpatterns = [
         "characters/<int:pk>/export.json", character_views.character_export, name="character_export"
     ),
     path("characters/<int:pk>/sheet.pdf", character_views.character_pdf, name="character_pdf"),
+    # History, restoring deleted characters, share links.
+    path("characters/<int:pk>/history/", history_views.character_history, name="character_history"),
+    path(
+        "characters/<int:pk>/history/<int:number>/",
+        history_views.character_revision,
+        name="character_revision",
+    ),
+    path(
+        "characters/<int:pk>/history/<int:number>/restore/",
+        history_views.character_restore,
+        name="character_restore",
+    ),
+    path(
+        "characters/<int:pk>/undelete/",
+        history_views.character_undelete,
+        name="character_undelete",
+    ),
+    path("characters/<int:pk>/share/", history_views.character_share, name="character_share"),
+    path(
+        "characters/<int:pk>/share/<int:link>/revoke/",
+        history_views.character_share_revoke,
+        name="character_share_revoke",
+    ),
+    path("s/<str:token>/", history_views.shared_sheet, name="shared_sheet"),
+    path("s/<str:token>/sheet.pdf", history_views.shared_sheet_pdf, name="shared_sheet_pdf"),
     path("campaigns/", views.campaign_list, name="campaign_list"),
     path("rules/", views.rules_notes, name="rules_notes"),
     # Campaigns: the referee's review and the members' roster, house rules, invites, NPCs.

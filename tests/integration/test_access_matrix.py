@@ -1,5 +1,5 @@
-"""Who gets what: every URL that names a character, a campaign or an invite, for every role and
-method.
+"""Who gets what: every URL that names a character, a campaign, an invite or a share link, for
+every role and method.
 
 The roles are seen from one player character (``owner``'s, in the campaign, submitted):
 ``owner`` plays it; ``referee`` runs its campaign; ``member`` plays in the same campaign with a
@@ -20,7 +20,13 @@ from characters.models import (
     CampaignMembership,
     Character,
     CharacterEvent,
+    CreditEntry,
+    DiceRoll,
+    ImprovementEntry,
     MusteringRoll,
+    PlayState,
+    Revision,
+    ShareLink,
 )
 from tests.factories import UserFactory, character_document
 
@@ -78,6 +84,22 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     # The invite link opens the campaign to anyone logged in; the referee is sent to the review.
     ("campaign_join", "get"):           (200, 302, 200, 200, LOGIN),
     ("campaign_join", "post"):          (302, 302, 302, 302, LOGIN),
+    # History: both read it; the owner restores.
+    ("character_history", "get"):       (200, 200, 404, 404, LOGIN),
+    ("character_revision", "get"):      (200, 200, 404, 404, LOGIN),
+    ("character_restore", "get"):       (405, 405, 405, 405, LOGIN),
+    ("character_restore", "post"):      (302, 404, 404, 404, LOGIN),
+    # A deleted character comes back for its owner only.
+    ("character_undelete", "get"):      (405, 405, 405, 405, LOGIN),
+    ("character_undelete", "post"):     (302, 404, 404, 404, LOGIN),
+    # Share links: the owner makes and revokes them; the link itself opens for anyone.
+    ("character_share", "get"):         (405, 405, 405, 405, LOGIN),
+    ("character_share", "post"):        (302, 404, 404, 404, LOGIN),
+    ("character_share_revoke", "get"):  (405, 405, 405, 405, LOGIN),
+    ("character_share_revoke", "post"): (302, 404, 404, 404, LOGIN),
+    ("shared_sheet", "get"):            (200, 200, 200, 200, 200),
+    ("shared_sheet", "post"):           (405, 405, 405, 405, 405),
+    ("shared_sheet_pdf", "get"):        (200, 200, 200, 200, 200),
 }
 # fmt: on
 
@@ -114,11 +136,27 @@ class World:
         )
         services.submit_character(character=theirs, by=self.users["member"])
         services.approve_character(character=theirs, by=self.users["referee"])
+        # A share link, and a character the owner deleted.
+        self.link = services.create_share_link(character=self.character, by=self.users["owner"])
+        self.deleted = services.create_character(
+            owner=self.users["owner"], document=character_document(name="Deleted Owned")
+        )
+        services.delete_character(character=self.deleted, by=self.users["owner"])
         self.character.refresh_from_db()
 
     def url(self, name: str) -> str:
-        if name == "campaign_join":
-            return reverse(name, args=[self.campaign.invite_code])
+        character = self.character.pk
+        special = {
+            "campaign_join": [self.campaign.invite_code],
+            "character_revision": [character, 1],
+            "character_restore": [character, 1],
+            "character_share_revoke": [character, self.link.pk],
+            "character_undelete": [self.deleted.pk],
+            "shared_sheet": [self.link.token],
+            "shared_sheet_pdf": [self.link.token],
+        }
+        if name in special:
+            return reverse(name, args=special[name])
         target = self.campaign if name.startswith("campaign_") else self.character
         return reverse(name, args=[target.pk])
 
@@ -159,8 +197,16 @@ def snapshot() -> tuple:
     """Everything a request could change."""
     return (
         list(
-            Character.objects.order_by("pk").values_list(
-                "pk", "name", "status", "version", "campaign_id", "owner_id", "document"
+            Character.all_objects.order_by("pk").values_list(
+                "pk",
+                "name",
+                "status",
+                "version",
+                "campaign_id",
+                "owner_id",
+                "document",
+                "deleted_at",
+                "budget_added",
             )
         ),
         list(CharacterEvent.objects.order_by("pk").values_list("pk", flat=True)),
@@ -171,6 +217,12 @@ def snapshot() -> tuple:
         ),
         list(CampaignMembership.objects.order_by("pk").values_list("pk", flat=True)),
         list(MusteringRoll.objects.order_by("pk").values_list("pk", flat=True)),
+        list(Revision.objects.order_by("pk").values_list("pk", flat=True)),
+        list(PlayState.objects.order_by("pk").values_list("pk", "version", "condition")),
+        list(ImprovementEntry.objects.order_by("pk").values_list("pk", "state")),
+        list(CreditEntry.objects.order_by("pk").values_list("pk", flat=True)),
+        list(DiceRoll.objects.order_by("pk").values_list("pk", flat=True)),
+        list(ShareLink.objects.order_by("pk").values_list("pk", "revoked_at")),
     )
 
 
@@ -209,6 +261,7 @@ NPC_MATRIX = {
     "character_export": (200, 404, 404, LOGIN),
     "character_edit": (200, 404, 404, LOGIN),
     "character_delete": (200, 404, 404, LOGIN),
+    "character_history": (200, 404, 404, LOGIN),
 }
 
 
@@ -251,3 +304,23 @@ def test_the_matrix_covers_every_url_with_an_id():
     assert with_parameters == {name for name, _ in MATRIX}
     for name in with_parameters:
         assert (name, "get") in MATRIX, f"{name}: say what a GET gets"
+
+
+DELETED_GETS = [
+    name
+    for (name, method), row in MATRIX.items()
+    if method == "get" and name.startswith("character_") and row[0] == 200
+]
+
+
+@pytest.mark.parametrize("name", DELETED_GETS)
+def test_a_deleted_character_is_gone_from_every_page(client, world, name):
+    """For every page of a character, deleting it makes it 404, even for its owner; only
+    Recently deleted finds it."""
+    services.delete_character(character=world.spare, by=world.users["owner"])
+    client.force_login(world.users["owner"])
+    args = [world.spare.pk, 1] if name == "character_revision" else [world.spare.pk]
+
+    assert client.get(reverse(name, args=args)).status_code == 404
+    assert world.spare.name not in client.get(reverse("character_list")).content.decode()
+    assert world.spare.name in client.get(reverse("character_trash")).content.decode()

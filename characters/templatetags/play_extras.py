@@ -1,0 +1,32 @@
+"""Template filters of the play sheet and the history."""
+
+from fractions import Fraction
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def percent(chance: Fraction | float | None) -> str:
+    """``chance|percent``: a chance of 0 to 1 as "58.3%" ("0%" and "100%" exactly)."""
+    if chance is None:
+        return ""
+    value = float(chance) * 100
+    if value in (0, 100):
+        return f"{value:.0f}%"
+    return f"{value:.1f}%".replace(".0%", "%")
+
+
+@register.filter
+def credits(amount: int | None) -> str:
+    """``amount|credits``: "Cr12,500"; a negative amount gets a typographic minus sign."""
+    if amount is None:
+        return ""
+    return f"Cr{amount:,}" if amount >= 0 else f"\u2212Cr{-amount:,}"
+
+
+@register.filter
+def signed_credits(amount: int) -> str:
+    """``amount|signed_credits``: "+Cr1,000", or a minus sign before a payment, for a ledger."""
+    return f"+Cr{amount:,}" if amount >= 0 else f"\u2212Cr{-amount:,}"
