@@ -27,7 +27,7 @@ from rules import Problem, Report, check, parse_document
 from . import services
 from .character_views import _get_character_for_user, _roll_record
 from .forms import CampaignForm, NpcForm
-from .models import Campaign, CampaignMembership, Character
+from .models import Campaign, CampaignMembership, Character, DiceRoll
 
 Status = Character.Status
 
@@ -212,9 +212,11 @@ SORTS: dict[str, tuple[str, Callable[[PartyRow], Any]]] = {
 }
 DEFAULT_SORT = "status"
 KEY_SKILLS = 3
+CAMPAIGN_ROLLS = 25
 
 
-def _party_row(character: Character, house_rules: rules.HouseRules) -> PartyRow:
+def _party_row(character: Character, campaign: Campaign) -> PartyRow:
+    house_rules = campaign.house_rules(budget_added=character.budget_added)
     report = check(parse_document(character.document), house_rules=house_rules)
     cat = rules.catalog()
     service = cat.services.get(report.service or "")
@@ -291,10 +293,12 @@ def _house_rules_summary(campaign: Campaign) -> list[tuple[str, str]]:
 @login_required
 @require_GET
 def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """The party review for the referee; the party roster for members.
+    """The party review for the referee; the party roster for members; both with the
+    campaign's latest action tests.
 
     A fixed number of queries however large the party: the campaign, its characters with their
-    players, its members with theirs (and for the referee, their own characters to attach).
+    players, its members with theirs (and for the referee, their own characters to attach),
+    the latest rolls.
     The engine's checks run in Python under the campaign's house rules.
     """
     campaign = _get_campaign_for_user(request, pk)
@@ -305,6 +309,8 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     with_characters = {c.owner_id for c in characters}
     waiting = [m.user for m in memberships if m.user_id not in with_characters]
     attachable = list(_attachable(request.user, campaign))
+    rolls = DiceRoll.objects.filter(campaign=campaign, character__deleted_at__isnull=True)
+    rolls = rolls.select_related("character", "actor")
     if campaign.referee_id != request.user.pk:
         roster = [c for c in characters if c.kind == Character.Kind.PC]
         context = {
@@ -313,12 +319,13 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "waiting": waiting,
             "attachable": attachable,
             "house_rules": _house_rules_summary(campaign),
+            # The referee's NPCs are the referee's: members never see their rolls.
+            "rolls": rolls.filter(character__kind=Character.Kind.PC)[:CAMPAIGN_ROLLS],
         }
         return render(request, "characters/campaign_roster.html", context)
 
-    house_rules = campaign.house_rules()
     sort = _sort_param(request)
-    rows = _sorted_rows([_party_row(c, house_rules) for c in characters], sort)
+    rows = _sorted_rows([_party_row(c, campaign) for c in characters], sort)
     party = [row for row in rows if row.character.kind == Character.Kind.PC]
     npcs = [row for row in rows if row.character.kind == Character.Kind.NPC]
     counts = dict.fromkeys(Status.values, 0)
@@ -337,6 +344,8 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "invite_url": request.build_absolute_uri(
             reverse("campaign_join", args=[campaign.invite_code])
         ),
+        # Lazy: a sort with htmx renders only the tables and never reads the rolls.
+        "rolls": rolls[:CAMPAIGN_ROLLS],
     }
     template = "characters/campaign_review.html"
     if request.htmx and not request.htmx.history_restore_request:
@@ -385,11 +394,10 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         which = "player characters" if every else "approved characters"
         messages.info(request, f"There are no {which} in {campaign.name} to print yet.")
         return redirect("campaign_detail", campaign.pk)
-    house_rules = campaign.house_rules()
     sheets = [
         pdf.sheet_for_document(
             character.document,
-            house_rules=house_rules,
+            house_rules=campaign.house_rules(budget_added=character.budget_added),
             rolls=[_roll_record(roll) for roll in character.mustering_rolls.all()],
             status=character.get_status_display(),
             player=character.owner.get_username(),

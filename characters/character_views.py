@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import MalformedDocument, Report, check, format_trait, parse_document, stat_block
 
-from . import builder, services
+from . import builder, play_services, services
 from .models import RESTORE_WINDOW, Character
 
 MAX_IMPORT_BYTES = 1_000_000
@@ -153,6 +153,8 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rolls": rolls,
         "drift": services.mustering_drift(character, rolls),
         "is_owner": is_owner,
+        "play": play_services.summary(character, report),
+        "show_balances": True,
         "share_links": [
             {
                 "pk": link.pk,

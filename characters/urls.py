@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import campaign_views, character_views, history_views, views
+from . import campaign_views, character_views, history_views, play_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -23,6 +23,35 @@ urlpatterns = [
         "characters/<int:pk>/export.json", character_views.character_export, name="character_export"
     ),
     path("characters/<int:pk>/sheet.pdf", character_views.character_pdf, name="character_pdf"),
+    # In play: the play sheet and its actions.
+    path("characters/<int:pk>/play/", play_views.character_play, name="character_play"),
+    path(
+        "characters/<int:pk>/play/condition/",
+        play_views.character_condition,
+        name="character_condition",
+    ),
+    path("characters/<int:pk>/play/roll/", play_views.character_roll, name="character_roll"),
+    path("characters/<int:pk>/play/odds/", play_views.character_odds, name="character_odds"),
+    path(
+        "characters/<int:pk>/play/ip/award/",
+        play_views.character_ip_award,
+        name="character_ip_award",
+    ),
+    path(
+        "characters/<int:pk>/play/ip/spend/",
+        play_views.character_ip_spend,
+        name="character_ip_spend",
+    ),
+    path(
+        "characters/<int:pk>/play/ip/<int:entry>/decide/",
+        play_views.character_ip_decide,
+        name="character_ip_decide",
+    ),
+    path(
+        "characters/<int:pk>/play/credits/",
+        play_views.character_credits,
+        name="character_credits",
+    ),
     # History, restoring deleted characters, share links.
     path("characters/<int:pk>/history/", history_views.character_history, name="character_history"),
     path(
@@ -70,6 +99,7 @@ urlpatterns = [
     path("campaigns/<int:pk>/attach/", campaign_views.campaign_attach, name="campaign_attach"),
     path("campaigns/<int:pk>/npcs/new/", campaign_views.campaign_npc_new, name="campaign_npc_new"),
     path("campaigns/<int:pk>/party.pdf", campaign_views.campaign_party_pdf, name="campaign_pdf"),
+    path("campaigns/<int:pk>/award/", play_views.campaign_award, name="campaign_award"),
     # The review workflow on one character.
     path("characters/<int:pk>/submit/", campaign_views.character_submit, name="character_submit"),
     path(

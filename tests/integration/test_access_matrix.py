@@ -14,7 +14,7 @@ an id or a code fails the suite until it has a row here.
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from characters import services
+from characters import play_services, services
 from characters.models import (
     Campaign,
     CampaignMembership,
@@ -28,6 +28,7 @@ from characters.models import (
     Revision,
     ShareLink,
 )
+from rules import RaiseSkill
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +85,28 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     # The invite link opens the campaign to anyone logged in; the referee is sent to the review.
     ("campaign_join", "get"):           (200, 302, 200, 200, LOGIN),
     ("campaign_join", "post"):          (302, 302, 302, 302, LOGIN),
+    # In play: the owner and the referee run the play sheet together; the other members see
+    # the campaign's dice log, never the sheet.
+    ("character_play", "get"):          (200, 200, 404, 404, LOGIN),
+    ("character_play", "post"):         (405, 405, 405, 405, LOGIN),
+    ("character_condition", "get"):     (405, 405, 405, 405, LOGIN),
+    ("character_condition", "post"):    (302, 302, 404, 404, LOGIN),
+    ("character_roll", "get"):          (405, 405, 405, 405, LOGIN),
+    ("character_roll", "post"):         (302, 302, 404, 404, LOGIN),
+    ("character_odds", "get"):          (200, 200, 404, 404, LOGIN),
+    ("character_odds", "post"):         (405, 405, 405, 405, LOGIN),
+    ("character_credits", "get"):       (405, 405, 405, 405, LOGIN),
+    ("character_credits", "post"):      (302, 302, 404, 404, LOGIN),
+    # Improvement points: the referee awards, the owner spends; a request is decided by the
+    # referee (or withdrawn by its player).
+    ("character_ip_award", "get"):      (405, 405, 405, 405, LOGIN),
+    ("character_ip_award", "post"):     (404, 302, 404, 404, LOGIN),
+    ("character_ip_spend", "get"):      (405, 405, 405, 405, LOGIN),
+    ("character_ip_spend", "post"):     (302, 404, 404, 404, LOGIN),
+    ("character_ip_decide", "get"):     (405, 405, 405, 405, LOGIN),
+    ("character_ip_decide", "post"):    (302, 302, 404, 404, LOGIN),
+    ("campaign_award", "get"):          (405, 405, 405, 405, LOGIN),
+    ("campaign_award", "post"):         (404, 302, 404, 404, LOGIN),
     # History: both read it; the owner restores.
     ("character_history", "get"):       (200, 200, 404, 404, LOGIN),
     ("character_revision", "get"):      (200, 200, 404, 404, LOGIN),
@@ -136,7 +159,16 @@ class World:
         )
         services.submit_character(character=theirs, by=self.users["member"])
         services.approve_character(character=theirs, by=self.users["referee"])
-        # A share link, and a character the owner deleted.
+        # In play: IP awarded, a new skill waiting for the referee, a share link, and a
+        # character the owner deleted.
+        play_services.award_improvement_points(
+            character=self.character, by=self.users["referee"], amount=10, reason="A session"
+        )
+        self.request = play_services.spend_improvement_points(
+            character=self.character,
+            by=self.users["owner"],
+            purchase=RaiseSkill("Navigation", None, 1),
+        )
         self.link = services.create_share_link(character=self.character, by=self.users["owner"])
         self.deleted = services.create_character(
             owner=self.users["owner"], document=character_document(name="Deleted Owned")
@@ -148,6 +180,7 @@ class World:
         character = self.character.pk
         special = {
             "campaign_join": [self.campaign.invite_code],
+            "character_ip_decide": [character, self.request.pk],
             "character_revision": [character, 1],
             "character_restore": [character, 1],
             "character_share_revoke": [character, self.link.pk],
@@ -185,6 +218,16 @@ class World:
             }
         if name == "campaign_npc_new":
             return {"name": "Pirate captain", "budget": "60", "species": "human"}
+        if name == "character_condition":
+            return {"action": "damage", "amount": "3", "form": "L", "play_version": "1"}
+        if name in ("character_roll", "character_odds"):
+            return {"skill": "", "attribute": "STR", "tn": "4"}
+        if name == "character_credits":
+            return {"action": "income", "amount": "100", "note": "Pay"}
+        if name in ("character_ip_award", "campaign_award"):
+            return {"amount": "1", "reason": "A session", "character": [str(character.pk)]}
+        if name == "character_ip_spend":
+            return {"purchase": "raise_skill", "skill": "Language::Anglic", "to_level": "4"}
         return {"comment": "A comment."}
 
 
@@ -235,6 +278,8 @@ def test_access(client, world, name, method, role, expected):
 
     if method == "post":
         response = client.post(url, world.post_data(name))
+    elif name == "character_odds":
+        response = client.get(url, world.post_data(name))
     else:
         headers = {"HTTP_HX_REQUEST": "true"} if method == "htmx" else {}
         response = client.get(url, **headers)
@@ -261,6 +306,7 @@ NPC_MATRIX = {
     "character_export": (200, 404, 404, LOGIN),
     "character_edit": (200, 404, 404, LOGIN),
     "character_delete": (200, 404, 404, LOGIN),
+    "character_play": (200, 404, 404, LOGIN),
     "character_history": (200, 404, 404, LOGIN),
 }
 

@@ -678,8 +678,9 @@ def test_the_party_review_takes_a_fixed_number_of_queries(
     client.force_login(referee)
     url = reverse("campaign_detail", args=[campaign.pk])
 
-    # session, user, campaign, characters with players, members, the referee's spare characters
-    with django_assert_num_queries(6):
+    # session, user, campaign, characters with players, members, the referee's spare characters,
+    # the campaign's latest action tests
+    with django_assert_num_queries(7):
         response = client.get(url)
 
     assert len(response.context["party"]) == size

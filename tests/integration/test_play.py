@@ -1,0 +1,729 @@
+"""In play: damage and healing, action tests, improvement points and credits, through the
+services and the play sheet. Who may reach which URL is in test_access_matrix.py."""
+
+import random
+
+import pytest
+from django.urls import reverse
+
+from characters import play_services, services
+from characters.models import (
+    Character,
+    CharacterEvent,
+    CreditEntry,
+    DiceRoll,
+    ImprovementEntry,
+    PlayState,
+    Revision,
+)
+from rules import (
+    BuyOffFlaw,
+    RaiseAttribute,
+    RaiseSkill,
+    carried_load,
+    check_document,
+    parse_document,
+)
+from tests.factories import UserFactory, character_document
+
+pytestmark = pytest.mark.django_db
+
+Refused = services.Refused
+
+
+class Scripted(random.Random):
+    """A random source whose dice show the given faces, in order."""
+
+    def __init__(self, faces):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return self.faces.pop(0)
+
+
+def medic_document(**fields) -> dict:
+    """A scout medic: Medical-2 (EDU 9, DM +1), Pilot-1, a perk and a flaw; LIF 23, WND 6."""
+    return (
+        character_document(
+            name="Mara Tolven",
+            terms=1,
+            service="scouts",
+            homeworld="Regina",
+            attributes={
+                "STR": 7,
+                "DEX": 9,
+                "END": 7,
+                "INT": 8,
+                "PRE": 7,
+                "AWA": 7,
+                "EDU": 9,
+                "SOC": 7,
+                "EXP": 8,
+            },
+            skills=[{"skill": "Medical", "level": 2}, {"skill": "Pilot", "level": 1}],
+            traits=[
+                {"type": "PP", "level": "C", "frequency": "S", "name": "Keen eyes"},
+                {"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"},
+            ],
+        )
+        | fields
+    )
+
+
+@pytest.fixture
+def referee():
+    return UserFactory(username="referee")
+
+
+@pytest.fixture
+def player():
+    return UserFactory(username="player1")
+
+
+@pytest.fixture
+def campaign(referee, player):
+    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
+    services.join_campaign(user=player, code=campaign.invite_code)
+    return campaign
+
+
+@pytest.fixture
+def mara(campaign, player, referee):
+    """Approved in the campaign, as characters are in play."""
+    character = services.create_character(
+        owner=player, document=medic_document(), campaign=campaign
+    )
+    services.submit_character(character=character, by=player)
+    services.approve_character(character=character, by=referee)
+    return Character.objects.get(pk=character.pk)
+
+
+def condition(character):
+    return play_services.condition_of(character)[0]
+
+
+def version(character):
+    return play_services.condition_of(character)[1]
+
+
+# -- damage and wounds ---------------------------------------------------------------------------
+
+
+def test_lethal_damage_makes_a_wound_that_lowers_the_body_attributes_and_def(mara, referee):
+    result = play_services.take_damage(
+        character=mara, by=referee, amount=9, form="L", expected_version=1
+    )
+
+    assert [e.code for e in result.events] == ["wound"]
+    hurt = condition(mara)
+    assert (hurt.lif, hurt.lethal) == (14, 9)
+    assert hurt.wounds[0].severity == "light"  # 9 damage: up to 2 x WND 6
+    summary = play_services.summary(mara)
+    now = {code: value for code, value, _ in summary["derived_now"]}
+    base = {code: value for code, _, value in summary["derived_now"]}
+    assert now["DEF"] < base["DEF"]  # body attributes -2 until treated
+    assert (now["LIF"], now["TGH"], now["WND"]) == (base["LIF"], base["TGH"], base["WND"])
+    assert summary["states"] == [("bleeding", "Bleeding")]
+    assert version(mara) == 2
+    event = mara.events.filter(kind=CharacterEvent.Kind.PLAY).get()
+    assert event.actor == referee
+    assert ("Took 9 lethal damage" in event.detail, "A light wound" in event.detail) == (True, True)
+
+
+def test_blunt_damage_is_reduced_by_armor_and_toughness_from_the_report(mara, player):
+    play_services.take_damage(
+        character=mara, by=player, amount=9, form="S", damage_type="B", armor=2, expected_version=1
+    )
+
+    # TGH 3 and armor 2: 4 stunning reach LIF.
+    assert (condition(mara).stun, condition(mara).lethal) == (4, 0)
+
+
+def test_a_stale_page_cannot_record_over_a_newer_condition(mara, player, referee):
+    play_services.take_damage(character=mara, by=referee, amount=5, form="S", expected_version=1)
+    before = PlayState.objects.get(character=mara)
+
+    with pytest.raises(play_services.PlayConflict, match="changed since this page was loaded"):
+        play_services.take_damage(character=mara, by=player, amount=5, form="L", expected_version=1)
+
+    after = PlayState.objects.get(character=mara)
+    assert (after.version, after.condition) == (before.version, before.condition)
+    assert mara.events.filter(kind=CharacterEvent.Kind.PLAY).count() == 1
+
+
+def test_two_blows_recorded_one_after_the_other_both_count(mara, player, referee):
+    play_services.take_damage(character=mara, by=referee, amount=3, form="L", expected_version=1)
+    play_services.take_damage(character=mara, by=player, amount=4, form="L", expected_version=2)
+
+    assert condition(mara).lethal == 7
+    assert len(condition(mara).wounds) == 2
+
+
+def test_stunning_the_character_and_ending_the_stun(mara, player):
+    result = play_services.take_damage(character=mara, by=player, amount=13, form="S")
+    assert "stunned" in [e.code for e in result.events]  # above half of LIF 23, rounded up
+    assert play_services.summary(mara)["derived_now"][0][1] == 1  # DEF 1 while stunned
+
+    with pytest.raises(Refused, match="stunned and cannot act"):
+        play_services.roll_action_test(
+            character=mara, by=player, plan=play_services.TestPlan(attribute="DEX", tn=4)
+        )
+    play_services.end_stun(character=mara, by=player)
+    assert not condition(mara).stunned
+    with pytest.raises(Refused, match="not stunned"):
+        play_services.end_stun(character=mara, by=player)
+
+
+def test_a_dying_character_loses_lif_each_turn_until_dead(mara, player):
+    play_services.take_damage(character=mara, by=player, amount=25, form="L")
+    assert (condition(mara).dying, condition(mara).lif) == (True, -2)
+
+    result = play_services.dying_turn(character=mara, by=player)
+
+    assert condition(mara).lif == -3
+    assert "dying_loss" in [e.code for e in result.events]
+    play_services.take_damage(character=mara, by=player, amount=30, form="L")
+    assert condition(mara).dead
+    with pytest.raises(Refused, match="not dying"):
+        play_services.dying_turn(character=mara, by=player)
+
+
+def test_bleeding_costs_the_wounds_additional_damage(mara, player):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+
+    play_services.bleed(character=mara, by=player, wound=0)
+
+    assert condition(mara).wounds[0].lethal == 10
+    with pytest.raises(Refused, match="no longer on the sheet"):
+        play_services.bleed(character=mara, by=player, wound=3)
+
+
+# -- stabilisation, treatment, recovery ----------------------------------------------------------
+
+
+def test_the_character_stabilises_its_own_wound_with_its_medical_skill(mara, player, campaign):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+
+    result = play_services.stabilise_wound(
+        character=mara,
+        by=player,
+        wound=0,
+        medic=play_services.Medic(own=True, attribute="EDU"),
+        supplies="kit",
+        rng=Scripted([3, 2]),
+    )
+
+    roll = result.roll
+    # Medical-2: 2DH; EDU 9 is a mind... no, a background attribute: DM +1, untouched by the
+    # light wound; a medical kit +2; TN 4 for a light wound.
+    assert (roll.kind, roll.dice, roll.result) == ("skill", [3, 2], 3)
+    assert (roll.attribute_dm, roll.dm, roll.tn, roll.total) == (1, 2, 4, 6)
+    assert (roll.success, roll.effect) == (True, 2)
+    assert (roll.label, roll.campaign) == ("Medical-2 EDU", campaign)
+    assert condition(mara).wounds[0].stabilised
+    assert [e.code for e in result.events] == ["test", "stabilised"]
+
+
+def test_another_medic_treats_the_wound_and_heals_its_effect_number(mara, referee):
+    play_services.take_damage(character=mara, by=referee, amount=9, form="L")
+
+    play_services.treat_wound(
+        character=mara,
+        by=referee,
+        wound=0,
+        medic=play_services.Medic(own=False, skill_level=3, attribute_dm=1),
+        supplies="ample",
+        tl=12,
+        rng=Scripted([6, 2, 5]),
+    )
+
+    # 3DH: 6; attribute DM +1; sick bay at TL 12: +7; TN 4: EN 10, all 9 points healed.
+    treated = condition(mara)
+    assert (treated.wounds[0].treated, treated.wounds[0].lethal) == (True, 0)
+    assert treated.lif == 23
+    roll = DiceRoll.objects.get(character=mara)
+    assert (roll.total, roll.effect, roll.label) == (14, 10, "A medic's Medical-3")
+
+
+def test_a_treated_healed_wound_is_cleared_with_one_click(mara, player):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+    play_services.treat_wound(
+        character=mara,
+        by=player,
+        wound=0,
+        medic=play_services.Medic(own=True),
+        rng=Scripted([2, 1]),  # result 2 +1 +2 = 5 vs TN 4: EN 1
+    )
+    assert condition(mara).wounds[0].lethal == 8
+    with pytest.raises(Refused, match="Only a treated, healed wound"):
+        play_services.clear_wound(character=mara, by=player, wound=0)
+
+    # A week of natural healing heals END DV 3 lethal points: three weeks heal the rest.
+    play_services.recover(character=mara, by=player, form="L", periods=3)
+    assert condition(mara).wounds[0].lethal == 0
+
+    play_services.clear_wound(character=mara, by=player, wound=0)
+    assert condition(mara).wounds == ()
+
+
+def test_a_superficial_wound_needs_no_treatment(mara, player):
+    play_services.take_damage(character=mara, by=player, amount=4, form="L")
+    with pytest.raises(Refused, match="needs no treatment"):
+        play_services.treat_wound(
+            character=mara, by=player, wound=0, medic=play_services.Medic(own=True)
+        )
+
+
+def test_an_unconscious_character_cannot_treat_itself(mara, player):
+    play_services.take_damage(character=mara, by=player, amount=23, form="L")
+    with pytest.raises(Refused, match="unconscious and cannot give medical aid"):
+        play_services.stabilise_wound(
+            character=mara, by=player, wound=0, medic=play_services.Medic(own=True)
+        )
+    assert not DiceRoll.objects.exists()
+
+
+def test_a_new_lif_maximum_keeps_the_recorded_damage(mara, player):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+    document = dict(mara.document, attributes={**mara.document["attributes"], "END": 9})
+    Character.objects.filter(pk=mara.pk).update(document=document)
+    mara.refresh_from_db()
+
+    raised = condition(mara)
+    assert raised.maximum == check_document(document).derived.LIF > 23
+    assert raised.lethal == 9
+
+
+# -- action tests --------------------------------------------------------------------------------
+
+
+def test_an_action_test_uses_the_skill_level_and_the_wounded_attribute_dm(mara, player, campaign):
+    plan = play_services.TestPlan(attribute="DEX", tn=6, dm=1, skill="Pilot")
+    fit = play_services.plan_test(mara, plan)
+    assert (fit.label, fit.skill_level, fit.attribute_dm, fit.kind) == (
+        "Pilot-1 DEX",
+        1,
+        1,
+        "skill",
+    )
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+    wounded = play_services.plan_test(mara, plan)
+    assert wounded.attribute_dm == 0  # DEX 9 - 2 = 7: DM +0
+    assert wounded.chance < fit.chance
+
+    roll = play_services.roll_action_test(
+        character=mara, by=player, plan=plan, purpose="Land the cutter", rng=Scripted([6])
+    )
+
+    assert (roll.dice, roll.result, roll.total, roll.effect) == ([6], 6, 7, 1)
+    assert (roll.success, roll.fumble, roll.exceptional) == (True, False, False)
+    assert roll.chance == pytest.approx(float(wounded.chance))
+    assert (roll.campaign, roll.actor, roll.purpose) == (campaign, player, "Land the cutter")
+    event = mara.events.get(kind=CharacterEvent.Kind.DICE)
+    assert "Pilot-1 DEX (Land the cutter): threw 6" in event.detail
+
+
+@pytest.mark.parametrize(
+    ("plan", "faces", "kind", "result"),
+    [
+        # Unskilled: 2DL.
+        (play_services.TestPlan(attribute="INT", tn=4, skill="Navigation"), [5, 2], "unskilled", 2),
+        # An attribute test: 2DH, extra sixes add one.
+        (play_services.TestPlan(attribute="STR", tn=4), [6, 6], "attribute", 7),
+    ],
+)
+def test_unskilled_and_attribute_tests_throw_the_rulebooks_dice(
+    mara, player, plan, faces, kind, result
+):
+    roll = play_services.roll_action_test(character=mara, by=player, plan=plan, rng=Scripted(faces))
+    assert (roll.kind, roll.result) == (kind, result)
+
+
+def test_a_fumble_and_an_exceptional_success_are_read_from_the_dice(mara, player):
+    plan = play_services.TestPlan(attribute="EDU", tn=2, dm=5, skill="Medical")
+    fumble = play_services.roll_action_test(
+        character=mara, by=player, plan=plan, rng=Scripted([1, 1])
+    )
+    assert (fumble.fumble, fumble.success) == (True, True)  # a fumble is read from the dice alone
+    best = play_services.roll_action_test(
+        character=mara, by=player, plan=plan, rng=Scripted([6, 3])
+    )
+    assert (best.exceptional, best.effect) == (True, 10)
+
+
+def test_a_test_plan_names_a_real_skill_and_attribute(mara):
+    with pytest.raises(Refused, match="not a skill"):
+        play_services.plan_test(mara, play_services.TestPlan(attribute="DEX", tn=4, skill="Jedi"))
+    with pytest.raises(Refused, match="governing attribute"):
+        play_services.plan_test(mara, play_services.TestPlan(attribute="LUCK", tn=4))
+
+
+# -- improvement points --------------------------------------------------------------------------
+
+
+def ip(character):
+    return play_services.ip_balance(character)
+
+
+def test_only_the_referee_awards_improvement_points_and_says_why(mara, player, referee):
+    with pytest.raises(Refused, match="Only the referee"):
+        play_services.award_improvement_points(character=mara, by=player, amount=5, reason="Me")
+    with pytest.raises(Refused, match="what the improvement points are for"):
+        play_services.award_improvement_points(character=mara, by=referee, amount=5, reason=" ")
+
+    play_services.award_improvement_points(
+        character=mara, by=referee, amount=5, reason="Rescued the duke's courier"
+    )
+
+    assert ip(mara) == 5
+    assert "Awarded 5 IP: Rescued the duke's courier" in mara.events.get(kind="ip").detail
+
+
+def test_a_purchase_costs_the_new_level_times_five_and_changes_the_approved_character(
+    mara, player, referee
+):
+    play_services.award_improvement_points(character=mara, by=referee, amount=12, reason="Tour")
+    revisions = mara.revisions.count()
+
+    entry = play_services.spend_improvement_points(
+        character=mara, by=player, purchase=RaiseSkill("Pilot", None, 2)
+    )
+
+    mara.refresh_from_db()
+    assert (entry.kind, entry.cost, entry.amount) == ("purchase", 10, -10)
+    assert entry.description == "Pilot-1 → Pilot-2"
+    assert ip(mara) == 2
+    assert {"skill": "Pilot", "level": 2} in mara.document["skills"]
+    assert mara.status == Character.Status.APPROVED  # a sanctioned change: still approved
+    assert mara.version == 2
+    # The creation points stay balanced: the budget grows by what the purchase added.
+    assert entry.points_added == 1
+    assert (mara.document["budget"], mara.budget_added) == (101, 1)
+    report = play_services.report_for(mara)
+    assert (report.points.budget, report.points.remaining) == (101, 67)
+    revision = mara.revisions.order_by("-number").first()
+    assert mara.revisions.count() == revisions + 1
+    assert (revision.action, revision.author) == ("Improvement: Pilot-1 → Pilot-2", player)
+    assert revision.summary == "Budget 100 → 101; Pilot-1 → Pilot-2"
+    assert entry.revision == revision
+
+
+def test_a_purchase_beyond_the_creation_caps_is_refused_with_the_engines_words(
+    mara, player, referee
+):
+    play_services.award_improvement_points(character=mara, by=referee, amount=100, reason="Epic")
+    before = (Character.objects.get(pk=mara.pk).document, Revision.objects.count())
+
+    with pytest.raises(Refused, match=r"Pilot-5 is above the maximum skill level 4"):
+        play_services.spend_improvement_points(
+            character=mara, by=player, purchase=RaiseSkill("Pilot", None, 5)
+        )
+
+    assert (Character.objects.get(pk=mara.pk).document, Revision.objects.count()) == before
+    assert ip(mara) == 100
+    assert not mara.improvement_entries.filter(kind="purchase").exists()
+
+
+def test_a_purchase_the_balance_does_not_cover_is_refused(mara, player, referee):
+    play_services.award_improvement_points(character=mara, by=referee, amount=4, reason="Tour")
+    with pytest.raises(Refused, match=r"Medical-2 → Medical-3 costs 15 IP, but Mara Tolven has 4"):
+        play_services.spend_improvement_points(
+            character=mara, by=player, purchase=RaiseSkill("Medical", None, 3)
+        )
+    with pytest.raises(Refused, match="Only the player who owns"):
+        play_services.spend_improvement_points(
+            character=mara, by=referee, purchase=RaiseSkill("Pilot", None, 2)
+        )
+
+
+def test_buying_off_a_flaw_waits_for_the_referees_permission(mara, player, referee):
+    play_services.award_improvement_points(character=mara, by=referee, amount=5, reason="Tour")
+
+    request = play_services.spend_improvement_points(
+        character=mara, by=player, purchase=BuyOffFlaw(1)
+    )
+
+    assert (request.kind, request.state, request.cost, request.amount) == (
+        "request",
+        "pending",
+        2,
+        0,
+    )
+    assert (ip(mara), len(Character.objects.get(pk=mara.pk).document["traits"])) == (5, 2)
+    with pytest.raises(Refused, match="Only the referee"):
+        play_services.decide_request(entry=request, by=player, approve=True)
+
+    bought = play_services.decide_request(entry=request, by=referee, approve=True)
+
+    request.refresh_from_db()
+    assert (request.state, bought.request) == ("approved", request)
+    assert ip(mara) == 3
+    mara.refresh_from_db()
+    assert [t["name"] for t in mara.document["traits"]] == ["Keen eyes"]
+    assert mara.document["budget"] == 102  # the flaw's -2 no longer offsets the total
+    with pytest.raises(Refused, match="already decided"):
+        play_services.decide_request(entry=request, by=referee, approve=False)
+
+
+def test_the_referee_declines_and_the_player_withdraws_requests(mara, player, referee):
+    play_services.award_improvement_points(character=mara, by=referee, amount=10, reason="Tour")
+    first = play_services.spend_improvement_points(
+        character=mara, by=player, purchase=RaiseSkill("Navigation", None, 1)
+    )
+    second = play_services.spend_improvement_points(
+        character=mara, by=player, purchase=BuyOffFlaw(1)
+    )
+
+    play_services.decide_request(entry=first, by=referee, approve=False, comment="Not yet")
+    play_services.decide_request(entry=second, by=player, approve=False)
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.state, first.reason) == ("declined", "Declined: Not yet")
+    assert (second.state, second.reason) == ("declined", "Withdrawn by the player.")
+    assert ip(mara) == 10
+
+
+def test_the_referee_prices_an_attribute_raise_on_approval(mara, player, referee):
+    play_services.award_improvement_points(character=mara, by=referee, amount=20, reason="Tour")
+    request = play_services.spend_improvement_points(
+        character=mara, by=player, purchase=RaiseAttribute("STR", 8)
+    )
+    assert request.cost is None
+
+    with pytest.raises(Refused, match="Set the IP cost"):
+        play_services.decide_request(entry=request, by=referee, approve=True)
+    bought = play_services.decide_request(entry=request, by=referee, approve=True, ip=15)
+
+    assert (bought.cost, ip(mara)) == (15, 5)
+    assert Character.objects.get(pk=mara.pk).document["attributes"]["STR"] == 8
+
+
+def test_a_campaigns_budget_counts_the_points_bought_with_ip(mara, player, referee, campaign):
+    services.update_campaign_rules(campaign=campaign, pc_budget=90)
+    play_services.award_improvement_points(character=mara, by=referee, amount=10, reason="Tour")
+    play_services.spend_improvement_points(
+        character=mara, by=player, purchase=RaiseSkill("Pilot", None, 2)
+    )
+
+    mara.refresh_from_db()
+    assert mara.budget == 91  # the listing column: the campaign's 90 and 1 bought
+    assert play_services.report_for(mara).points.remaining == 90 - 33
+    services.update_campaign_rules(campaign=campaign, pc_budget=95)
+    assert Character.objects.get(pk=mara.pk).budget == 96
+
+
+# -- credits and gear ----------------------------------------------------------------------------
+
+
+def test_credits_come_in_and_go_out_but_never_below_zero(mara, player, referee):
+    assert play_services.credit_balance(mara) == 0  # no mustering-out cash rolled
+
+    play_services.record_credits(character=mara, by=referee, amount=1500, note="Pay")
+    with pytest.raises(Refused, match="Not enough credits: Cr2,000 needed, Cr1,500 left"):
+        play_services.record_credits(character=mara, by=player, amount=-2000, note="Ship fuel")
+    play_services.record_credits(character=mara, by=player, amount=-500, note="Berthing")
+
+    assert play_services.credit_balance(mara) == 1000
+    assert CreditEntry.objects.filter(character=mara).count() == 2
+    assert mara.events.filter(kind=CharacterEvent.Kind.CREDITS).count() == 2
+
+
+def test_gear_bought_in_play_is_carried_and_weighed(mara, player):
+    play_services.record_credits(character=mara, by=player, amount=2000, note="Pay")
+
+    play_services.buy_gear(character=mara, by=player, item="Cold weather clothing", quantity=6)
+
+    assert play_services.credit_balance(mara) == 2000 - 6 * 200
+    carried = play_services.carried_equipment(mara)
+    assert [(e.item, e.quantity) for e in carried] == [("Cold weather clothing", 6)]
+    load = carried_load(parse_document(mara.document), carried)
+    assert (load.load_kg, load.encumbrance_penalty) == (24, 1)
+    # The document is untouched: the ledger keeps what was bought in play.
+    assert Character.objects.get(pk=mara.pk).document.get("equipment", []) == []
+
+    play_services.give_up_gear(
+        character=mara, by=player, item="Cold weather clothing", quantity=2, price=150
+    )
+    assert play_services.carried_equipment(mara)[0].quantity == 4
+    assert play_services.credit_balance(mara) == 950
+    with pytest.raises(Refused, match="carries 4 Cold weather clothing, not 5"):
+        play_services.give_up_gear(
+            character=mara, by=player, item="Cold weather clothing", quantity=5
+        )
+
+
+def test_creation_equipment_can_be_sold_in_play(campaign, player):
+    character = services.create_character(
+        owner=player,
+        document=medic_document(equipment=[{"item": "Jack", "quantity": 1}]),
+        campaign=campaign,
+    )
+    play_services.give_up_gear(character=character, by=player, item="jack", price=20)
+    assert play_services.carried_equipment(character) == []
+
+
+# -- the play sheet ------------------------------------------------------------------------------
+
+
+def test_the_play_sheet_shows_the_condition_with_its_hooks(client, mara, player):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+    client.force_login(player)
+
+    html = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+
+    assert html.count('data-lif-box="x"') == 9
+    assert html.count('data-lif-box=""') == 14
+    assert 'data-severity="light"' in html
+    assert 'data-state="bleeding"' in html
+    assert 'data-derived="DEF"' in html
+    for hook in (
+        'data-action="stabilise"',
+        'data-action="treat"',
+        "data-ip-balance",
+        "data-credits",
+    ):
+        assert hook in html
+
+
+def test_a_play_action_without_javascript_redirects_with_a_message(client, mara, player):
+    client.force_login(player)
+    url = reverse("character_condition", args=[mara.pk])
+
+    response = client.post(
+        url, {"action": "damage", "amount": "9", "form": "L", "play_version": "1"}, follow=True
+    )
+
+    assert response.redirect_chain[-1][0] == reverse("character_play", args=[mara.pk]) + "#life"
+    assert "A light wound" in next(iter(response.context["messages"])).message
+    assert condition(mara).lethal == 9
+
+
+def test_a_play_action_with_htmx_returns_the_play_region(client, mara, player):
+    client.force_login(player)
+    url = reverse("character_condition", args=[mara.pk])
+
+    response = client.post(
+        url,
+        {"action": "damage", "amount": "9", "form": "L", "play_version": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert html.lstrip().startswith('<div id="play"')
+    assert "A light wound" in html
+    assert 'name="play_version" value="2"' in html
+
+
+def test_a_stale_tab_is_told_and_shown_the_condition_as_it_stands(client, mara, player, referee):
+    play_services.take_damage(character=mara, by=referee, amount=5, form="L")
+    client.force_login(player)
+
+    response = client.post(
+        reverse("character_condition", args=[mara.pk]),
+        {"action": "damage", "amount": "3", "form": "L", "play_version": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    html = response.content.decode()
+    assert "changed since this page was loaded" in html
+    assert html.count('data-lif-box="x"') == 5
+
+
+def test_a_bad_number_is_refused_in_words(client, mara, player):
+    client.force_login(player)
+    response = client.post(
+        reverse("character_condition", args=[mara.pk]),
+        {"action": "damage", "amount": "lots", "form": "L", "play_version": "1"},
+        follow=True,
+    )
+    assert "Damage: give a whole number." in next(iter(response.context["messages"])).message
+    assert not PlayState.objects.exists()
+
+
+def test_the_roller_shows_the_odds_and_the_result(client, mara, player, monkeypatch):
+    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([4]))
+    client.force_login(player)
+    form = {"skill": "Pilot::", "attribute": "DEX", "tn": "5", "dm": "0"}
+
+    odds = client.get(reverse("character_odds", args=[mara.pk]), form).content.decode()
+    response = client.post(reverse("character_roll", args=[mara.pk]), form, HTTP_HX_REQUEST="true")
+
+    # Pilot-1: 1DH + DEX DM +1 against TN 5 succeeds on a 4, 5 or 6.
+    assert "Chance of success <strong data-odds>50%</strong>" in odds
+    html = response.content.decode()
+    assert "Pilot-1 DEX: total 5 vs TN 5, success, EN 0." in html
+    assert "data-total>5</strong>" in html
+
+
+def test_the_owner_spends_and_the_referee_awards_on_the_play_sheet(client, mara, player, referee):
+    client.force_login(referee)
+    client.post(
+        reverse("character_ip_award", args=[mara.pk]), {"amount": "12", "reason": "Session 1"}
+    )
+    client.force_login(player)
+
+    response = client.post(
+        reverse("character_ip_spend", args=[mara.pk]),
+        {"purchase": "raise_skill", "skill": "Pilot::", "to_level": "2"},
+        follow=True,
+    )
+
+    assert "Spent 10 IP: Pilot-1 → Pilot-2." in list(response.context["messages"])[-1].message
+    assert ip(mara) == 2
+
+
+def test_a_purchase_refused_on_the_play_sheet_says_why_and_writes_nothing(client, mara, player):
+    client.force_login(player)
+    response = client.post(
+        reverse("character_ip_spend", args=[mara.pk]),
+        {"purchase": "add_perk", "name": "Lucky", "notation": "[PP-C-S 9]"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "the tables give 2" in response.content.decode()
+    assert not ImprovementEntry.objects.exists()
+
+
+def test_the_campaign_shows_its_rolls_to_the_referee_and_members_but_not_npc_rolls(
+    client, mara, player, referee, campaign
+):
+    member = UserFactory(username="player2")
+    services.join_campaign(user=member, code=campaign.invite_code)
+    npc = services.create_npc(campaign=campaign, name="Pirate captain", budget=60)
+    plan = play_services.TestPlan(attribute="DEX", tn=4, skill="Pilot")
+    play_services.roll_action_test(character=mara, by=player, plan=plan, purpose="Dock")
+    play_services.roll_action_test(
+        character=npc, by=referee, plan=play_services.TestPlan(attribute="STR", tn=4)
+    )
+    url = reverse("campaign_detail", args=[campaign.pk])
+
+    client.force_login(member)
+    roster = client.get(url).content.decode()
+    client.force_login(referee)
+    review = client.get(url).content.decode()
+
+    assert "Mara Tolven</strong>: Pilot-1 DEX" in roster
+    assert "Pirate captain" not in roster
+    assert "Mara Tolven</strong>: Pilot-1 DEX" in review
+    assert "Pirate captain</strong>: STR" in review
+
+
+def test_the_referee_awards_the_party_at_once(client, mara, referee, campaign, player):
+    other = services.create_character(
+        owner=player, document=medic_document(name="Kim"), campaign=campaign
+    )
+    client.force_login(referee)
+
+    response = client.post(
+        reverse("campaign_award", args=[campaign.pk]),
+        {"character": [str(mara.pk), str(other.pk)], "amount": "1", "reason": "Session 3"},
+        follow=True,
+    )
+
+    assert (ip(mara), ip(other)) == (1, 1)
+    assert [m.message for m in response.context["messages"]] == [
+        "Awarded 1 IP to Kim.",
+        "Awarded 1 IP to Mara Tolven.",
+    ]
