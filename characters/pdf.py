@@ -1,0 +1,830 @@
+"""The PDF character sheet: a TAS Form 2 style "Personal Data and History" per character.
+
+One call renders one or several sheets into one PDF (a campaign's party PDF is a list), with
+WeasyPrint, from ``templates/sheets/sheets.html`` and ``static/css/sheet.css``::
+
+    sheet = sheet_for_document(character.document, house_rules=..., rolls=[...])
+    pdf = render_sheets([sheet], page_size="a4")      # pdf.content, pdf.etag
+    return pdf_response(request, [sheet], page_size="a4", filename="jamison")  # in a view
+
+Speed. Rendering runs in the long-lived web process, never in a subprocess. WeasyPrint's font
+configuration, the parsed stylesheet and the URL fetcher are built once per thread (a font
+configuration is not safe to share between threads) and reused. Finished PDFs are kept in a
+bounded in-memory LRU keyed by a SHA-256 of everything that shapes them, which is also the
+ETag: an unchanged sheet comes from memory, and a client holding the ETag gets a 304 without
+any rendering. WeasyPrint's time grows with every element and every run of text, so the
+template is flat and a table row of figures is one run of text on a tab grid (see below).
+
+Security. Everything the user typed reaches the template as data and is escaped by Django's
+autoescape; none of it goes into CSS or a ``style`` attribute. WeasyPrint fetches through
+:class:`StaticOnlyFetcher`, which serves ``data:`` URIs and the app's own static files under a
+private origin and refuses everything else, so no network request (hence no redirect) is ever
+made and no file outside the static directories is ever read.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import math
+import mimetypes
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache, partial
+from pathlib import Path
+from typing import Any, Final
+from urllib.parse import unquote, urlsplit
+from urllib.request import DataHandler, Request
+
+import weasyprint
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import get_template, render_to_string
+from django.utils.cache import get_conditional_response
+from fontTools.ttLib import TTFont
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+from rules import HouseRules, Report, catalog, check_document, parse_document, stat_block
+from rules.catalog import EquipmentItem
+from rules.play import SeverityRules, injury_rules
+from rules.report import EquipmentLine, TraitLine
+
+# Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
+RENDERER_VERSION: Final = "1"
+
+TEMPLATE: Final = "sheets/sheets.html"
+STYLESHEET: Final = "css/sheet.css"
+
+# The only page sizes there are; the @page rule is generated from this table, never from input.
+PAGE_SIZES: Final[Mapping[str, str]] = {"letter": "letter", "a4": "A4"}
+
+# A private origin for the app's static files. ".invalid" names never resolve (RFC 6761), and the
+# fetcher maps this prefix to files itself, so nothing ever goes to the network. An https URL
+# rather than a made-up scheme because relative URLs (the fonts in sheet.css) resolve against it.
+ASSET_BASE_URL: Final = "https://ffa-static.invalid/static/"
+
+CACHE_MAX_ENTRIES: Final = 64
+CACHE_MAX_BYTES: Final = 64 * 1024 * 1024
+
+SKILL_COLUMNS: Final = 3
+
+# The tab grids of the boxes whose rows may be printed as one run of lines, in CSS px (WeasyPrint
+# takes tab-size in whole px). sheet.css sets the same tab-size on the same classes.
+TAB_PX: Final[Mapping[str, int]] = {
+    "t-skill": 232,
+    "t-trait": 98,
+    "t-weapon": 46,
+    "t-armor": 46,
+    "t-item": 57,
+}
+ROW_FONT: Final = "fonts/LiberationSans-Regular.ttf"
+ROW_POINTS: Final = 8.5  # the size of table rows (sheet.css, html)
+# The text width of a full-width box on the narrower page, A4: 210 mm less two 11 mm margins,
+# the box's borders and its 1.5 mm padding; and a margin for the rounding of the estimate.
+BOX_TEXT_MM: Final = 184.0
+FIT_MARGIN_MM: Final = 2.0
+
+# The trait that makes a character a member of the Travellers' Aid Society.
+_TAS_TRAIT: Final = re.compile(r"\btas\b|travell?ers'? aid society", re.IGNORECASE)
+
+
+# -- the public API --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One character to print: its document, the engine's report on it, and what the app knows.
+
+    ``rolls`` are the mustering-out roll records the app keeps, in order, as dicts with ``die``,
+    ``modifier``, ``row``, ``credits`` and ``rolled_at``; the sheet prints the report's figures
+    and takes the date of each roll from the record at the same position.
+    """
+
+    document: Mapping[str, Any]
+    report: Report
+    rolls: tuple[Mapping[str, Any], ...] = ()
+    status: str | None = None
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedPdf:
+    content: bytes
+    etag: str  # a strong ETag, quotes included, ready for the ETag header
+    from_cache: bool = False
+
+
+def sheet_for_document(
+    document: Mapping[str, Any],
+    *,
+    house_rules: HouseRules | None = None,
+    rolls: Iterable[Mapping[str, Any]] = (),
+    status: str | None = None,
+    player: str | None = None,
+) -> Sheet:
+    """A sheet for a character document, checked under ``house_rules`` (a campaign's settings).
+
+    Raises rules.MalformedDocument when the document is not a character document of format 1.
+    """
+    return Sheet(
+        document=document,
+        report=check_document(document, house_rules=house_rules),
+        rolls=tuple(rolls),
+        status=status,
+        player=player,
+    )
+
+
+def sheets_etag(sheets: Sequence[Sheet], *, page_size: str = "letter") -> str:
+    """The ETag of the PDF of these sheets, known without rendering it."""
+    return f'"{_cache_key(sheets, _page_size(page_size))}"'
+
+
+def render_sheets(sheets: Sequence[Sheet], *, page_size: str = "letter") -> RenderedPdf:
+    """One PDF holding every sheet in order, each starting on a new page."""
+    if not sheets:
+        raise ValueError("render_sheets needs at least one sheet")
+    size = _page_size(page_size)
+    key = _cache_key(sheets, size)
+    etag = f'"{key}"'
+    content = _PDF_CACHE.get(key)
+    if content is not None:
+        return RenderedPdf(content=content, etag=etag, from_cache=True)
+    html = render_to_string(TEMPLATE, {"sheets": [_sheet_context(sheet) for sheet in sheets]})
+    content = _renderer().write_pdf(html, size)
+    _PDF_CACHE.put(key, content)
+    return RenderedPdf(content=content, etag=etag)
+
+
+def pdf_response(
+    request: HttpRequest,
+    sheets: Sequence[Sheet],
+    *,
+    page_size: str = "letter",
+    filename: str = "character",
+) -> HttpResponse:
+    """The PDF shown inline, with its ETag; a 304 when the client already has this version."""
+    etag = sheets_etag(sheets, page_size=page_size)
+    response = get_conditional_response(request, etag=etag)
+    if response is None:
+        pdf = render_sheets(sheets, page_size=page_size)
+        response = HttpResponse(pdf.content, content_type="application/pdf")
+        safe_name = re.sub(r"[^A-Za-z0-9._-]+", "-", filename).strip("-.") or "character"
+        response["Content-Disposition"] = f'inline; filename="{safe_name}.pdf"'
+    response["ETag"] = etag
+    # Private (a sheet is one user's) and revalidated every time, which the ETag makes cheap.
+    response["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def clear_cache() -> None:
+    """Forget every cached PDF (benchmarks and tests measure uncached renders with it)."""
+    _PDF_CACHE.clear()
+
+
+# -- the URL fetcher -------------------------------------------------------------------------------
+
+
+class UnsafeURL(ValueError):
+    """A URL the sheet renderer refuses to fetch."""
+
+
+class StaticOnlyFetcher(URLFetcher):
+    """Serves ``data:`` URIs and files inside the static directories; refuses everything else.
+
+    WeasyPrint calls :meth:`fetch` for every stylesheet, font, image and attachment. Remote URLs
+    (so redirects too), ``file:`` URLs and every other scheme raise :class:`UnsafeURL`, which
+    WeasyPrint logs and skips: the resource is simply left out of the PDF.
+    """
+
+    def __init__(self, roots: Sequence[tuple[str, Path]] | None = None) -> None:
+        # fetch() below replaces the base class's fetching entirely; the base class is kept
+        # because WeasyPrint reads its settings (such as fail_on_errors) from the fetcher.
+        super().__init__(allowed_protocols=(), allow_redirects=False, fail_on_errors=False)
+        self._roots = tuple(roots) if roots is not None else static_roots()
+
+    def fetch(self, url: str, headers: Mapping[str, str] | None = None) -> URLFetcherResponse:
+        if url[:5].lower() == "data:":
+            return _data_response(url)
+        path = self.static_path(url)
+        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
+
+    def static_path(self, url: str) -> Path:
+        """The static file an asset URL names, or UnsafeURL when it names none."""
+        if not url.startswith(ASSET_BASE_URL):
+            raise UnsafeURL(f"the sheet renderer fetches only its own static files, not {url!r}")
+        relative = unquote(urlsplit(url).path).removeprefix(urlsplit(ASSET_BASE_URL).path)
+        if "\x00" in relative or relative.startswith("/"):
+            raise UnsafeURL(f"not a static file path: {url!r}")
+        for prefix, root in self._roots:
+            if prefix:
+                if not relative.startswith(prefix + "/"):
+                    continue
+                inside = relative.removeprefix(prefix + "/")
+            else:
+                inside = relative
+            # Resolve first (symbolic links and ".." included), then insist on the root.
+            candidate = (root / inside).resolve()
+            if candidate.is_relative_to(root) and candidate.is_file():
+                return candidate
+        raise UnsafeURL(f"no such static file: {url!r}")
+
+
+def static_roots() -> tuple[tuple[str, Path], ...]:
+    """The app's static directories (STATICFILES_DIRS) as (URL prefix, resolved directory)."""
+    roots = []
+    for entry in settings.STATICFILES_DIRS:
+        prefix, directory = entry if isinstance(entry, list | tuple) else ("", entry)
+        roots.append((str(prefix).strip("/"), Path(directory).resolve()))
+    return tuple(roots)
+
+
+def _data_response(url: str) -> URLFetcherResponse:
+    # The standard library's data: URI parser; it reads nothing but the URL itself.
+    response = DataHandler().data_open(Request(url))
+    content_type = response.headers.get("Content-Type", "text/plain")
+    return URLFetcherResponse(url, response.read(), {"Content-Type": content_type})
+
+
+# -- the renderer, one per thread ------------------------------------------------------------------
+
+
+class _Renderer:
+    """WeasyPrint's reusable parts: font configuration, parsed stylesheets, fetcher, images."""
+
+    def __init__(self) -> None:
+        self.fetcher = StaticOnlyFetcher()
+        self.font_config = FontConfiguration()
+        self.stylesheet = weasyprint.CSS(
+            url=ASSET_BASE_URL + STYLESHEET, url_fetcher=self.fetcher, font_config=self.font_config
+        )
+        self.page_rules = {
+            key: weasyprint.CSS(string=f"@page {{ size: {size}; }}", font_config=self.font_config)
+            for key, size in PAGE_SIZES.items()
+        }
+        # Images decoded once and kept between renders (only the app's own can get in here).
+        self.image_cache: dict[str, Any] = {}
+
+    def write_pdf(self, html: str, page_size: str) -> bytes:
+        document = weasyprint.HTML(string=html, base_url=ASSET_BASE_URL, url_fetcher=self.fetcher)
+        with _collector_paused():
+            return document.write_pdf(
+                stylesheets=[self.stylesheet, self.page_rules[page_size]],
+                font_config=self.font_config,
+                cache=self.image_cache,
+            )
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Hold the cyclic garbage collector off while WeasyPrint builds its many short-lived boxes.
+
+    They die by reference counting; without this the collector scans them, and the whole web
+    process's heap with them, several times a render, for nothing. It runs again afterwards.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+_local = threading.local()
+
+
+def _renderer() -> _Renderer:
+    renderer = getattr(_local, "renderer", None)
+    if renderer is None:
+        renderer = _local.renderer = _Renderer()
+    return renderer
+
+
+# -- the cache -------------------------------------------------------------------------------------
+
+
+class _LruCache:
+    """PDF bytes by key, least recently used dropped first; bounded in entries and in bytes."""
+
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
+        self._entries: OrderedDict[str, bytes] = OrderedDict()
+        self._bytes = 0
+        self._max_entries = max_entries
+        self._max_bytes = max_bytes
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> bytes | None:
+        with self._lock:
+            content = self._entries.get(key)
+            if content is not None:
+                self._entries.move_to_end(key)
+            return content
+
+    def put(self, key: str, content: bytes) -> None:
+        if len(content) > self._max_bytes:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old)
+            self._entries[key] = content
+            self._bytes += len(content)
+            while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= len(dropped)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+_PDF_CACHE = _LruCache(CACHE_MAX_ENTRIES, CACHE_MAX_BYTES)
+
+
+def _page_size(page_size: str) -> str:
+    key = page_size.strip().lower()
+    if key not in PAGE_SIZES:
+        raise ValueError(f"page size must be one of {sorted(PAGE_SIZES)}, not {page_size!r}")
+    return key
+
+
+def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
+    # The report is hashed as well as the document: it also depends on the campaign's house
+    # rules and on the rules data, and a change to either must give a new PDF.
+    payload = {
+        "renderer": RENDERER_VERSION,
+        "weasyprint": weasyprint.__version__,
+        "assets": _assets_digest(),
+        "page_size": page_size,
+        "sheets": [
+            {
+                "document": sheet.document,
+                "report": sheet.report.as_dict(),
+                "rolls": sheet.rolls,
+                "status": sheet.status,
+                "player": sheet.player,
+            }
+            for sheet in sheets
+        ],
+    }
+    canonical = json.dumps(
+        payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+@cache
+def _assets_digest() -> str:
+    """A hash of the sheet templates, the stylesheet and the fonts, read once per process."""
+    digest = hashlib.sha256()
+    template_dir = Path(get_template(TEMPLATE).origin.name).parent
+    stylesheet = StaticOnlyFetcher().static_path(ASSET_BASE_URL + STYLESHEET)
+    font_dir = stylesheet.parent.parent / "fonts"
+    for path in (*sorted(template_dir.glob("*.html")), stylesheet, *sorted(font_dir.iterdir())):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+# -- what the template shows -----------------------------------------------------------------------
+#
+# The template gets plain strings, already formatted; every figure comes from the engine's report
+# or the catalog, so no rule is worked out here. A table row is one string: its cells joined by
+# tabs, each on the tab grid its box's class sets in sheet.css, free text last; rows that never
+# wrap are joined by newlines into one element. Both keep WeasyPrint's work small.
+
+TAB: Final = "\t"
+MINUS: Final = "\u2212"
+BOX: Final = "\u25a1"  # □, a life box
+TIMES: Final = "\u00d7"  # the multiplication sign
+DASH: Final = "\u2013"  # the en dash of ranges
+FIGURE_SPACE: Final = "\u2007"
+NO_BREAK_SPACE: Final = "\u00a0"
+ZERO_WIDTH_SPACE: Final = "\u200b"
+_LONG_WORD: Final = re.compile(r"([^\s\u200b]{30})(?=[^\s\u200b])")
+
+
+def _sheet_context(sheet: Sheet) -> dict[str, Any]:
+    report, document = sheet.report, sheet.document
+    cat = catalog()
+    species = cat.species.get(report.species)
+    service = cat.services.get(report.service) if report.service else None
+    skills = sorted((line.name for line in report.skills.lines), key=str.lower)
+    skill_columns = _columns(skills, SKILL_COLUMNS)
+    # Row by row across the columns, for printing the three columns as one run of lines.
+    skill_rows = [
+        _row(*(column[i] for column in skill_columns if i < len(column)))
+        for i in range(len(skill_columns[0]))
+    ]
+    trait_rows = [_trait_row(trait) for trait in report.traits]
+    weapon_rows, armor_rows = _weapon_rows(report), _armor_rows(report)
+    possession_rows = [_possession_row(line) for line in report.equipment.lines]
+    mustering, equipment = report.mustering_out, report.equipment
+    return {
+        "title": report.name,
+        "name": _breakable(report.name),
+        "upp": report.upp,
+        "byline": _byline(sheet),
+        "id_labels": _row("2. UPP", "3. Noble title", "4. Former rank"),
+        "id_values": _row(report.upp, report.noble_title or "—", _rank(report)),
+        "bio_labels": _row("5. Species", "6. Service", "7. Terms served", "8. Age", "9. Homeworld"),
+        "bio_values": _row(
+            species.name if species else report.species,
+            service.name if service else (report.service or "—"),
+            report.terms,
+            _figure(report.age),
+            document.get("homeworld") or "—",
+        ),
+        "attribute_header": _row("Attr", "Level", "Hex", "DM", "DV", "Attribute"),
+        "attribute_rows": _attribute_rows(report),
+        "derived_rows": _lines(
+            _row(code, value, cat.derived_names[code])
+            for code, value in report.derived.as_dict().items()
+        ),
+        "psionics": _psionics(report),
+        "tas": _tas(report),
+        "lif": report.derived.LIF,
+        "lif_boxes": _lif_boxes(report.derived.LIF),
+        "wnd": report.derived.WND,
+        "wound_header": _row(
+            "Severity", "Multiple", "Damage", "Effect until stabilised or treated"
+        ),
+        "wound_rows": _lines(_wound_rows(report.derived.WND)),
+        "skill_count": len(skills),
+        "skill_lines": _as_one_run(skill_rows, "t-skill", pad=True),
+        "skill_columns": [_lines(column) for column in skill_columns],
+        "trait_rows": trait_rows,
+        "trait_lines": _as_one_run(trait_rows, "t-trait"),
+        "roll_count": len(mustering.rolls),
+        "rolls_allowed": mustering.rolls_allowed,
+        "roll_header": _row("Roll", "Die", "DM", "Row", "Credits", "Rolled"),
+        "roll_rows": _lines(_roll_rows(sheet)),
+        "money_row": (
+            f"Mustering-out cash {_credits(mustering.credits)} · spent on equipment "
+            f"{_credits(equipment.cost)} · credits {_credits(equipment.credits_remaining)}"
+        ),
+        "str_dv": report.attribute("STR").dv,
+        "weapon_header": _row("TL", "DMG", "Type", "ACC", "Rmod", "Range", "RoF", "Ammo", "Weapon"),
+        "weapon_rows": weapon_rows,
+        "weapon_lines": _as_one_run(weapon_rows, "t-weapon"),
+        "armor_header": _row("TL", "AV", "STR min", "kg", "Armor"),
+        "armor_rows": armor_rows,
+        "armor_lines": _as_one_run(armor_rows, "t-armor"),
+        "possession_header": _row("Qty", "TL", "kg", "Cost", "Item"),
+        "possession_rows": possession_rows,
+        "possession_lines": _as_one_run(possession_rows, "t-item"),
+        "load_row": _load_row(report),
+        "notes": _breakable(document.get("notes") or ""),
+        "stat_block": _breakable(stat_block(parse_document(document), report)),
+        # Errors only: a sheet is for play, and warnings (points unspent...) are the builder's.
+        "problems": _breakable(_lines(f"Error: {p.message}" for p in report.errors)),
+    }
+
+
+class _Advances:
+    """How wide a run of the sheet's row font is, from the font's own metrics.
+
+    An upper bound of WeasyPrint's width: kerning only ever narrows the text, and a character
+    the font lacks is counted 1 em wide, more than a fallback font would take.
+    """
+
+    def __init__(self, path: Path) -> None:
+        font = TTFont(path, lazy=True)
+        metrics = font["hmtx"].metrics
+        self.units_per_em = font["head"].unitsPerEm
+        self.advances = {code: metrics[glyph][0] for code, glyph in font.getBestCmap().items()}
+        self.advances[ord(ZERO_WIDTH_SPACE)] = 0  # not drawn at all
+
+    def width_pt(self, text: str, *, points: float, tab_pt: float) -> float:
+        scale = points / self.units_per_em
+        x = 0.0
+        for char in text:
+            if char == TAB:
+                x = (math.floor(x / tab_pt) + 1) * tab_pt  # to the next tab stop
+            else:
+                x += self.advances.get(ord(char), self.units_per_em) * scale
+        return x
+
+
+@cache
+def _advances() -> _Advances:
+    return _Advances(StaticOnlyFetcher().static_path(ASSET_BASE_URL + ROW_FONT))
+
+
+def _as_one_run(rows: Sequence[str], grid: str, *, pad: bool = False) -> str | None:
+    """The rows as one run of lines (far cheaper for WeasyPrint than an element per row) when
+    none of them would wrap and every cell but the last fits its column; else None, and the
+    template prints the rows one by one, each under a hanging indent. ``pad``: the cells vary
+    in width, so pad them to their tab stops (see _padded_row)."""
+    if not rows:
+        return None
+    tab_pt = TAB_PX[grid] * 0.75
+    margin = FIT_MARGIN_MM * 72 / 25.4
+    limit = BOX_TEXT_MM * 72 / 25.4 - margin
+    width = partial(_advances().width_pt, points=ROW_POINTS, tab_pt=tab_pt)
+    for row in rows:
+        if any(width(cell) > tab_pt - margin for cell in row.split(TAB)[:-1]):
+            return None
+        if width(row) > limit:
+            return None
+    return _lines(_padded_row(row.split(TAB), grid) if pad else row for row in rows)
+
+
+def _padded_row(cells: Sequence[str], grid: str) -> str:
+    """A row whose cells vary in width, padded with spaces to just short of each tab stop.
+
+    WeasyPrint draws a tab 2.4% wider than Pango lays it out (it leaves a unit conversion out
+    for empty glyphs), so the longer the tab, the further right the next cell lands. Spaces are
+    drawn exactly: figure spaces then no-break spaces (neither is a place to break a line, which
+    would cost WeasyPrint work), leaving a tab of one or two spaces, a negligible error.
+    """
+    tab_pt = TAB_PX[grid] * 0.75
+    width = partial(_advances().width_pt, points=ROW_POINTS, tab_pt=tab_pt)
+    wide, narrow = width(FIGURE_SPACE), width(NO_BREAK_SPACE)
+    padded = []
+    for cell in (_one_line(cell) for cell in cells[:-1]):
+        gap = tab_pt - width(cell) - narrow  # keep a space's width for the tab itself
+        wides = max(0, math.floor(gap / wide))
+        narrows = max(0, math.floor((gap - wides * wide) / narrow))
+        padded.append(cell + FIGURE_SPACE * wides + NO_BREAK_SPACE * narrows)
+    return TAB.join([*padded, *(_one_line(cell) for cell in cells[-1:])])
+
+
+def _row(*cells: Any) -> str:
+    """One table row as one run of text: the cells joined by tabs, each kept to one line."""
+    return TAB.join(_one_line(cell) for cell in cells)
+
+
+def _breakable(text: str) -> str:
+    """Free text with a place to break in every long word.
+
+    WeasyPrint breaks a word too long for its line anywhere (overflow-wrap), but finding where
+    takes it time that grows with the square of the word's length: a 20,000-character word
+    would hold a web worker for seconds. A zero-width space every 30 characters is invisible.
+    """
+    return _LONG_WORD.sub("\\1" + ZERO_WIDTH_SPACE, text)
+
+
+def _lines(rows: Iterable[str]) -> str:
+    return "\n".join(rows)
+
+
+def _one_line(text: Any) -> str:
+    # Tabs and line breaks a user typed would break a row's alignment; spaces don't.
+    return _breakable(" ".join(str(text).split()))
+
+
+def _figure(value: Any) -> str:
+    return "—" if value is None or value == "" else str(value)
+
+
+def _signed(value: int | None) -> str:
+    if value is None:
+        return "—"
+    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
+
+
+def _credits(amount: int | None) -> str:
+    return "—" if amount is None else f"Cr{amount:,}"
+
+
+def _kg(weight: float) -> str:
+    return f"{weight:.2f}".rstrip("0").rstrip(".") if weight else "0"
+
+
+def _byline(sheet: Sheet) -> str:
+    report = sheet.report
+    parts = [
+        "NPC" if report.kind == "npc" else "PC",
+        f"{report.points.total} of {report.points.budget} points",
+    ]
+    if sheet.player:
+        parts.append(f"player {sheet.player}")
+    if sheet.status:
+        parts.append(sheet.status)
+    if not report.valid:
+        parts.append("does not pass the rules check")
+    return _one_line(" · ".join(parts))
+
+
+def _rank(report: Report) -> str:
+    rank = report.rank
+    return f"{rank.level} · {rank.title}" if rank.title else str(rank.level)
+
+
+def _attribute_rows(report: Report) -> str:
+    """The attribute rows, a blank line between the UPP's groups (body, mind, background)."""
+    cat = catalog()
+    rows = {
+        a.code: _row(a.code, a.level, a.hex, _signed(a.dm), a.dv, cat.attribute_names[a.code])
+        for a in report.attributes
+    }
+    return "\n\n".join(
+        _lines(rows[code] for code in cat.attribute_groups[group])
+        for group in ("body", "mind", "background")
+    )
+
+
+def _psionics(report: Report) -> str:
+    psionics = report.psionics
+    if psionics is None:
+        return "Not trained."
+    talents = ", ".join(f"{name}-{level}" for name, level in psionics.talents) or "no talents"
+    return f"PSI {psionics.strength} · trained (maximum {psionics.max_strength}) · {talents}"
+
+
+def _tas(report: Report) -> str:
+    memberships = [trait for trait in report.traits if _TAS_TRAIT.search(trait.name)]
+    if not memberships:
+        return "Not a member."
+    return "Member · " + "; ".join(f"{trait.name} {trait.notation}" for trait in memberships)
+
+
+def _lif_boxes(lif: int) -> str:
+    """The life track: a "□" per LIF point, in groups of five, twenty to a line.
+
+    The boxes are characters of the sheet's font, so the whole track is one run of text, far
+    cheaper for WeasyPrint than drawn boxes, and as crisp at any size.
+    """
+    groups = [BOX * min(5, lif - start) for start in range(0, max(lif, 0), 5)]
+    return _lines(" ".join(groups[i : i + 4]) for i in range(0, len(groups), 4))
+
+
+def _wound_rows(wnd: int) -> list[str]:
+    """The wound severities of DAMAGE AND INJURY: one wound's damage in multiples of WND."""
+    rows = []
+    previous = 0
+    for severity in injury_rules().severities:
+        bound = severity.up_to_wnd_multiple
+        if bound is None:
+            multiple, damage = f"> {previous}{TIMES}WND", f"{previous * wnd + 1}+"
+        else:
+            low, high = previous * wnd + 1, bound * wnd
+            multiple = f"≤ {bound}{TIMES}WND"
+            damage = f"{low}{DASH}{high}" if low < high else str(high)
+            previous = bound
+        rows.append(_row(severity.name.capitalize(), multiple, damage, _wound_effect(severity)))
+    return rows
+
+
+def _wound_effect(severity: SeverityRules) -> str:
+    parts = []
+    stabilised, treated = severity.body_until_stabilised, severity.body_until_treated
+    if stabilised != treated:
+        parts.append(f"body {_signed(stabilised)}, {_signed(treated)} once stabilised")
+    elif treated:
+        parts.append(f"body {_signed(treated)} until treated")
+    if severity.mind_until_treated:
+        parts.append(f"mind tests {_signed(severity.mind_until_treated)}")
+    if severity.bleed_points and severity.bleed_every is not None:
+        every = severity.bleed_every
+        per = f"per {every.unit}" if every.count == 1 else f"per {every}"
+        lasts = f" for {severity.bleed_lasts}" if severity.bleed_lasts else ""
+        parts.append(f"{MINUS}{severity.bleed_points} LIF {per}{lasts}")
+    return "; ".join(parts) or "none"
+
+
+def _columns(items: Sequence[str], count: int) -> list[list[str]]:
+    """Items split top to bottom into ``count`` columns, the first ones the longest."""
+    per_column = max(1, -(-len(items) // count))
+    return [list(items[i * per_column : (i + 1) * per_column]) for i in range(count)]
+
+
+def _trait_row(trait: TraitLine) -> str:
+    details = []
+    if trait.control_score is not None:
+        details.append(f"control score {trait.control_score}")
+    if trait.source == "package":
+        details.append("species package")
+    name = _one_line(trait.name)
+    return _row(trait.notation, f"{name} ({', '.join(details)})" if details else name)
+
+
+def _roll_rows(sheet: Sheet) -> list[str]:
+    rows = []
+    for index, roll in enumerate(sheet.report.mustering_out.rolls):
+        record = sheet.rolls[index] if index < len(sheet.rolls) else {}
+        rows.append(
+            _row(
+                index + 1,
+                roll.die,
+                _signed(roll.modifier),
+                roll.row,
+                _credits(roll.credits),
+                _rolled_at(record.get("rolled_at")),
+            )
+        )
+    return rows
+
+
+def _rolled_at(value: Any) -> str:
+    if value is None or value == "":
+        return "—"
+    if hasattr(value, "isoformat"):
+        return value.isoformat(sep=" ", timespec="minutes")[:16]
+    return str(value).replace("T", " ")[:16]
+
+
+def _catalog_item(line: EquipmentLine) -> EquipmentItem | None:
+    for item in catalog().equipment_named(line.item):
+        if item.table == line.table and item.tl == line.tl:
+            return item
+    return None
+
+
+def _item_label(line: EquipmentLine) -> str:
+    return line.item if line.quantity == 1 else f"{line.item} {TIMES}{line.quantity}"
+
+
+def _weapon_rows(report: Report) -> list[str]:
+    """TL, DMG, type, ACC, Rmod, range, RoF and ammunition, then the weapon, skill and notes."""
+    rows = []
+    for line in report.equipment.lines:
+        item = _catalog_item(line)
+        if item is None or item.table not in ("melee", "ranged"):
+            continue
+        figures = item.row
+        notes = [figures.get("skill"), figures.get("notes")]
+        if item.table == "melee":
+            notes.insert(1, f"size {figures['size']}" if figures.get("size") else None)
+            dmg, reach, rmod, rof, ammo = _signed(figures.get("dmg_bonus")), "melee", "—", "—", "—"
+        else:
+            dmg = _figure(figures.get("dmg"))
+            if figures.get("max_range_m") is not None:
+                reach = f"{figures['max_range_m']:,} m"
+            else:
+                reach = _figure(figures.get("max_range_text"))
+            rmod = _signed(figures.get("rmod"))
+            rof = _figure(figures.get("rof"))
+            ammo = "∞" if figures.get("ammo_unlimited") else _figure(figures.get("ammo"))
+        label = " · ".join([_item_label(line), *(note for note in notes if note)])
+        rows.append(
+            _row(
+                _figure(item.tl),
+                dmg,
+                _figure(figures.get("damage_type")),
+                _signed(figures.get("acc")),
+                rmod,
+                reach,
+                rof,
+                ammo,
+                label,
+            )
+        )
+    return rows
+
+
+def _armor_rows(report: Report) -> list[str]:
+    """TL, AV, STR minimum and weight, then the armor and its notes."""
+    rows = []
+    for line in report.equipment.lines:
+        item = _catalog_item(line)
+        if item is None or item.table != "armor":
+            continue
+        figures = item.row
+        notes = figures.get("notes")
+        label = f"{_item_label(line)} · {notes}" if notes else _item_label(line)
+        rows.append(
+            _row(
+                _figure(item.tl),
+                _figure(figures.get("av")),
+                _figure(figures.get("str_min")),
+                _kg(item.weight_kg),
+                label,
+            )
+        )
+    return rows
+
+
+def _possession_row(line: EquipmentLine) -> str:
+    name = line.item if line.table is not None else f"{line.item} (not in the catalog)"
+    return _row(line.quantity, _figure(line.tl), _kg(line.weight_kg), _credits(line.cost), name)
+
+
+def _load_row(report: Report) -> str:
+    equipment = report.equipment
+    if equipment.encumbrance_penalty:
+        encumbered = ", ".join(
+            f"{code} {value}"
+            for code, value in equipment.encumbered_derived.as_dict().items()
+            if code in ("DEF", "INI", "MOV")
+        )
+        encumbrance = f"{MINUS}{equipment.encumbrance_penalty} ({encumbered})"
+    else:
+        encumbrance = "none"
+    return (
+        f"Total {_credits(equipment.cost)}, {_kg(equipment.load_kg)} kg · unencumbered up to "
+        f"{equipment.unencumbered_kg} kg (2 {TIMES} STR) · capacity {equipment.capacity_kg} kg "
+        f"(STR²) · encumbrance {encumbrance}"
+    )

@@ -1,0 +1,570 @@
+"""The PDF character sheet (characters/pdf.py), read back with poppler-utils.
+
+The PDF tests need ``pdftotext`` and friends from Debian's poppler-utils. Without them they are
+skipped on a workstation, but in CI (CI=true) they run and fail, so a missing package is noticed.
+No database: sheets are built straight from character documents.
+"""
+
+import http.server
+import os
+import re
+import shutil
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+import weasyprint
+from django.template.loader import render_to_string
+from django.test import RequestFactory
+from fontTools.ttLib import TTFont
+
+from characters import pdf
+from rules import HouseRules, catalog, check_document
+from tests.integration import sheet_documents as docs
+
+IN_CI = os.environ.get("CI") == "true"
+POPPLER = ("pdftotext", "pdfinfo", "pdfimages", "pdfdetach", "pdffonts")
+STATIC = Path(__file__).resolve().parents[2] / "static"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    pdf.clear_cache()
+    yield
+    pdf.clear_cache()
+
+
+@pytest.fixture
+def poppler() -> None:
+    missing = [tool for tool in POPPLER if shutil.which(tool) is None]
+    if missing and IN_CI:
+        pytest.fail(f"{', '.join(missing)} missing: CI must install poppler-utils")
+    if missing:
+        pytest.skip(f"{', '.join(missing)} not installed (apt-get install poppler-utils)")
+
+
+def poppler_tool(tool: str, *options: str, content: bytes, tmp_path: Path) -> str:
+    """What a poppler-utils tool prints about a PDF."""
+    path = tmp_path / "sheet.pdf"
+    path.write_bytes(content)
+    output = ["-"] if tool == "pdftotext" else []
+    result = subprocess.run(
+        [tool, *options, str(path), *output], capture_output=True, text=True, check=True
+    )
+    return result.stdout
+
+
+def pdf_text(content: bytes, tmp_path: Path) -> str:
+    """The PDF's text in drawing order, whitespace collapsed, words split at a line end rejoined."""
+    raw = poppler_tool("pdftotext", "-raw", content=content, tmp_path=tmp_path)
+    raw = raw.replace("\u200b", "")  # the renderer's break opportunities in long words
+    return " ".join(re.sub(r"-\n", "-", raw).split())
+
+
+def page_count(content: bytes, tmp_path: Path) -> int:
+    info = poppler_tool("pdfinfo", content=content, tmp_path=tmp_path)
+    return int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
+
+
+def render(*documents: dict, page_size: str = "letter", **extras) -> pdf.RenderedPdf:
+    return pdf.render_sheets(
+        [pdf.sheet_for_document(document, **extras) for document in documents],
+        page_size=page_size,
+    )
+
+
+# -- what a sheet says -----------------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("poppler")
+def test_a_sheet_carries_the_whole_character(tmp_path):
+    document = docs.navy_pilot()
+    report = check_document(document)
+
+    text = pdf_text(render(document, player="player1", status="Approved").content, tmp_path)
+
+    assert "Ensign Mara Tolven" in text
+    assert report.upp == "6B7-979-A89"
+    assert report.upp in text
+    for line in report.skills.lines:
+        assert line.name in text, line.name
+    for trait in report.traits:
+        assert trait.notation in text, trait.notation
+        assert trait.name in text, trait.name
+    assert "control score 4" in text  # the cockpit flaw's CS
+    for code, value in report.derived.as_dict().items():
+        name = catalog().derived_names[code]
+        assert f"{code} {value} {name}" in text, code
+    for attribute in report.attributes:
+        assert f"{attribute.code} {attribute.level} {attribute.hex} " in text, attribute.code
+    assert "Member · TAS membership [MP-E-S 5]" in text
+    assert "Not trained." in text  # psionics
+    assert "2 · Lieutenant" in text  # former rank and its title
+    assert "Cr80,000" in text  # mustering-out cash
+    assert f"credits Cr{report.equipment.credits_remaining:,}" in text
+    assert "player player1 · Approved" in text
+    assert "Automatic pistol · Handgun · SA" in text  # a weapon with its skill and notes
+    assert "Traveller is a registered trademark of Far Future Enterprises" in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_wound_thresholds_are_multiples_of_wnd(tmp_path):
+    report = check_document(docs.navy_pilot())
+    wnd = report.derived.WND
+    assert wnd == 6
+
+    text = pdf_text(render(docs.navy_pilot()).content, tmp_path)
+
+    times, dash = "\u00d7", "\u2013"  # the multiplication sign, the en dash
+    assert f"Superficial ≤ 1{times}WND 1{dash}6" in text
+    assert f"Light ≤ 2{times}WND 7{dash}12" in text
+    assert f"Serious ≤ 3{times}WND 13{dash}18" in text
+    assert f"Critical ≤ 4{times}WND 19{dash}24" in text
+    assert f"Fatal > 4{times}WND 25+" in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_one_box_per_life_point(tmp_path):
+    lif = check_document(docs.navy_pilot()).derived.LIF
+
+    text = pdf_text(render(docs.navy_pilot()).content, tmp_path)
+
+    assert text.count("□") == lif
+    assert f"LIF {lif} · ONE BOX A POINT: MARK STUNNING DAMAGE /, LETHAL DAMAGE X" in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_psionics_noble_title_and_species_package(tmp_path):
+    longest = check_document(docs.longest())
+    vargr = check_document(docs.vargr_scout())
+
+    text = pdf_text(render(docs.longest(), docs.vargr_scout()).content, tmp_path)
+
+    assert "PSI 3 · trained (maximum 7) · Telepathy-2, Awareness-1" in text
+    assert longest.noble_title == "Baron"
+    assert "998-B9A-CCB Baron 5 · Captain" in text
+    for trait in vargr.traits:
+        assert trait.notation in text
+    assert "Teeth (optimal distance 0 squares) (species package)" in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_an_ordinary_character_takes_two_pages(tmp_path):
+    for document in (docs.navy_pilot(), docs.marine(), docs.vargr_scout()):
+        for page_size in ("letter", "a4"):
+            assert page_count(render(document, page_size=page_size).content, tmp_path) == 2
+
+
+@pytest.mark.usefixtures("poppler")
+@pytest.mark.parametrize("page_size", ["letter", "a4"])
+def test_the_longest_character_fits_without_losing_anything(tmp_path, page_size):
+    document = docs.longest()
+    report = check_document(document)
+    assert report.valid, report.problems
+
+    content = render(document, page_size=page_size).content
+    text = pdf_text(content, tmp_path)
+
+    assert page_count(content, tmp_path) in (2, 3)
+    for line in report.skills.lines:
+        assert line.name in text, line.name
+    for trait in report.traits:
+        assert trait.notation in text, trait.notation
+    for line in report.equipment.lines:
+        assert line.item in text, line.item
+    assert "Laser carbine · Laser · LZ; IS" in text
+    assert "Mesh · ½ AV vs. blunt damage" in text
+    assert "encumbrance none" in text
+    assert "patience for bureaucrats." in text  # the end of the notes
+    assert "Sworn enemy of a Zhodani agent [PF-P-R CS5 -5]" in text  # the stat block's traits
+    _assert_nothing_overlaps_or_leaves_the_page(content, tmp_path)
+
+
+@pytest.mark.usefixtures("poppler")
+def test_notes_at_the_length_limit_flow_onto_further_pages(tmp_path):
+    document = docs.navy_pilot()
+    paragraph = "The patrol cruiser jumped to Regina, where the crew heard rumours of war. " * 10
+    document["notes"] = "\n\n".join([paragraph] * 40)[: 20_000 - 4] + " END"
+
+    content = render(document).content
+    text = pdf_text(content, tmp_path)
+
+    assert page_count(content, tmp_path) > 2
+    assert text.count("rumours of war") == document["notes"].count("rumours of war")
+    assert " END 23. STAT BLOCK" in text  # the notes' last word, then the next box
+    _assert_nothing_overlaps_or_leaves_the_page(content, tmp_path)
+
+
+def test_a_huge_unbroken_word_does_not_hold_up_the_renderer():
+    # Breaking a word anywhere costs WeasyPrint time growing with the square of its length:
+    # 20,000 characters without a space took seconds before the renderer cut long words up.
+    document = docs.navy_pilot()
+    document["notes"] = "y" * 20_000
+
+    start = time.perf_counter()
+    content = render(document).content
+    elapsed = time.perf_counter() - start
+
+    assert content.startswith(b"%PDF-")
+    assert elapsed < 3
+
+
+def _assert_nothing_overlaps_or_leaves_the_page(content: bytes, tmp_path: Path) -> None:
+    """Every word inside its page, and no two words on top of each other."""
+    xml = poppler_tool("pdftotext", "-bbox", content=content, tmp_path=tmp_path)
+    for page in re.finditer(r'<page width="([\d.]+)" height="([\d.]+)">(.*?)</page>', xml, re.S):
+        width, height = float(page.group(1)), float(page.group(2))
+        word = r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</'
+        boxes = [
+            (float(x0), float(y0), float(x1), float(y1), text)
+            for x0, y0, x1, y1, text in re.findall(word, page.group(3))
+        ]
+        assert boxes
+        for x0, y0, x1, y1, text in boxes:
+            assert x0 >= 0, text
+            assert y0 >= 0, text
+            assert x1 <= width, text
+            assert y1 <= height, text
+        for i, (ax0, ay0, ax1, ay1, a) in enumerate(boxes):
+            for bx0, by0, bx1, by1, b in boxes[i + 1 :]:
+                across = min(ax1, bx1) - max(ax0, bx0)
+                down = min(ay1, by1) - max(ay0, by0)
+                # Glyph boxes of neighbouring lines may touch; text drawn over text does not.
+                assert across <= 1 or down <= 0.35 * min(ay1 - ay0, by1 - by0), (a, b)
+
+
+@pytest.mark.usefixtures("poppler")
+def test_a_party_pdf_holds_every_sheet(tmp_path):
+    members = [docs.navy_pilot(), docs.marine(), docs.vargr_scout()]
+
+    content = render(*members).content
+    text = pdf_text(content, tmp_path)
+
+    assert page_count(content, tmp_path) == 3 * 2
+    for document in members:
+        report = check_document(document)
+        assert report.name in text
+        assert report.upp in text
+    assert "Page 6 of 6" in text
+
+
+@pytest.mark.usefixtures("poppler")
+@pytest.mark.parametrize(
+    ("page_size", "expected"), [("letter", "612 x 792 pts (letter)"), ("a4", "(A4)")]
+)
+def test_page_size(tmp_path, page_size, expected):
+    content = render(docs.navy_pilot(), page_size=page_size).content
+
+    info = poppler_tool("pdfinfo", content=content, tmp_path=tmp_path)
+
+    assert expected in info
+
+
+def test_an_unknown_page_size_is_refused():
+    sheet = pdf.sheet_for_document(docs.navy_pilot())
+
+    with pytest.raises(ValueError, match="page size"):
+        pdf.render_sheets([sheet], page_size="legal; } body { display: none")
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_shipped_font_is_embedded(tmp_path):
+    fonts = poppler_tool("pdffonts", content=render(docs.navy_pilot()).content, tmp_path=tmp_path)
+    rows = fonts.strip().splitlines()[2:]
+
+    assert rows
+    for row in rows:
+        assert "Sheet-Sans" in row, row  # the OFL font in static/fonts, nothing from the system
+        assert row.split()[-5:-3] == ["yes", "yes"], row  # embedded, subset
+    assert (STATIC / "fonts" / "OFL.txt").is_file()
+
+
+# -- the cache and the ETag ------------------------------------------------------------------------
+
+
+def test_an_unchanged_sheet_comes_from_the_cache():
+    sheet = pdf.sheet_for_document(docs.navy_pilot())
+    first = pdf.render_sheets([sheet])
+
+    start = time.perf_counter()
+    again = pdf.render_sheets([pdf.sheet_for_document(docs.navy_pilot())])
+    elapsed = time.perf_counter() - start
+
+    assert not first.from_cache
+    assert again.from_cache
+    assert again.content == first.content
+    assert again.etag == first.etag
+    assert elapsed < 0.1
+    assert first.content.startswith(b"%PDF-")
+
+
+def test_the_etag_follows_everything_that_shapes_the_pdf():
+    def etag(document, *, page_size="letter", **extras):
+        return pdf.sheets_etag([pdf.sheet_for_document(document, **extras)], page_size=page_size)
+
+    base = etag(docs.navy_pilot())
+    changed = docs.navy_pilot()
+    changed["notes"] = "A new note."
+
+    assert base == etag(docs.navy_pilot())
+    assert re.fullmatch(r'"[0-9a-f]{64}"', base)
+    assert base != etag(changed)
+    assert base != etag(docs.navy_pilot(), page_size="a4")
+    assert base != etag(docs.navy_pilot(), house_rules=HouseRules(budget=120))
+    assert base != etag(docs.navy_pilot(), status="Approved")
+    assert base != etag(docs.navy_pilot(), rolls=[{"die": 6, "rolled_at": "2026-01-02T03:04"}])
+    assert base == pdf.render_sheets([pdf.sheet_for_document(docs.navy_pilot())]).etag
+
+
+def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
+    sheets = [pdf.sheet_for_document(docs.navy_pilot())]
+    factory = RequestFactory()
+
+    response = pdf.pdf_response(factory.get("/"), sheets, page_size="a4", filename="Mara T!")
+    repeat = pdf.pdf_response(
+        factory.get("/", HTTP_IF_NONE_MATCH=response["ETag"]), sheets, page_size="a4"
+    )
+
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response["Content-Disposition"] == 'inline; filename="Mara-T.pdf"'
+    assert response["Cache-Control"] == "private, no-cache"
+    assert response.content.startswith(b"%PDF-")
+    assert repeat.status_code == 304
+    assert repeat["ETag"] == response["ETag"]
+
+
+def test_the_cache_is_bounded_in_entries_and_bytes():
+    cache = pdf._LruCache(max_entries=2, max_bytes=10)
+    cache.put("a", b"1234")
+    cache.put("b", b"1234")
+    assert cache.get("a") == b"1234"  # now the most recently used
+    cache.put("c", b"1234")  # over two entries: "b" goes
+    assert cache.get("b") is None
+    cache.put("d", b"12345678")  # over ten bytes: the oldest go until it fits
+    assert len(cache) == 1
+    assert cache.get("d") == b"12345678"
+    cache.put("e", b"x" * 11)  # larger than the whole cache: not kept
+    assert cache.get("e") is None
+
+
+# -- security: nothing is fetched, nothing user-typed reaches markup or CSS ------------------------
+
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    requests: list[str] = []
+
+    def do_GET(self) -> None:
+        self.requests.append(self.path)
+        # A redirect to a local file, in case anything follows it.
+        self.send_response(302)
+        self.send_header("Location", "file:///etc/passwd")
+        self.end_headers()
+
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def listener() -> Iterator[str]:
+    """An HTTP server on the loopback interface that records every request it gets."""
+    _Recorder.requests = []
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+def _bait(origin: str, tag: str) -> str:
+    return (
+        f'<img src="{origin}/{tag}.png"><link rel="attachment" href="{origin}/{tag}.txt">'
+        f'<div style="background: url({origin}/{tag}-css.png)">x</div>'
+        f'<img src="file:///etc/passwd"><link rel=attachment href="file:///etc/passwd">'
+    )
+
+
+@pytest.mark.usefixtures("poppler")
+def test_markup_typed_into_a_character_fetches_and_embeds_nothing(tmp_path, listener):
+    document = docs.navy_pilot()
+    document["name"] = f'<img src="{listener}/name.png">url({listener}/n)'[:100]
+    document["notes"] = _bait(listener, "notes")
+    document["traits"][0]["name"] = _bait(listener, "trait")
+    document["equipment"].append({"item": _bait(listener, "item"), "quantity": 1})
+    document["homeworld"] = f"url({listener}/home)"
+
+    content = render(document, player=_bait(listener, "player"), status="url(x)").content
+    time.sleep(0.2)  # let any request that was made arrive
+
+    assert _Recorder.requests == []
+    images = poppler_tool("pdfimages", "-list", content=content, tmp_path=tmp_path)
+    assert len(images.strip().splitlines()) == 2, images  # the header only: no image
+    attachments = poppler_tool("pdfdetach", "-list", content=content, tmp_path=tmp_path)
+    assert attachments.startswith("0 embedded files"), attachments
+    # The markup is there, as text: escaped, not interpreted. (Long words may wrap anywhere.)
+    text = "".join(pdf_text(content, tmp_path).split())
+    assert "root:" not in text
+    assert f'<imgsrc="{listener}/notes.png">' in text
+    assert f'<linkrel="attachment"href="{listener}/item.txt">' in text
+    assert f"url({listener}/home)" in text
+
+
+class _Markup(HTMLParser):
+    """The elements and attributes of an HTML document."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str | None]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attributes.extend(attrs)
+
+
+def _markup(sheet: pdf.Sheet) -> tuple[_Markup, str]:
+    html = render_to_string(pdf.TEMPLATE, {"sheets": [pdf._sheet_context(sheet)]})
+    markup = _Markup()
+    markup.feed(html)
+    return markup, html
+
+
+def test_user_text_never_reaches_markup_an_attribute_or_css():
+    document = docs.navy_pilot()
+    document["name"] = '"><style>*{}</style><p style="x'
+    document["notes"] = "</div><img src=x onerror=y>"
+    document["traits"][0]["name"] = "<link rel=stylesheet href=x>"
+    baited = pdf.sheet_for_document(document, player="<b>p</b>", status="' style='x")
+    harmless = docs.navy_pilot()
+    harmless["notes"] = "Notes."
+    plain = pdf.sheet_for_document(harmless, player="p", status="x")
+
+    markup, html = _markup(baited)
+
+    # The same elements as a harmless sheet: the template's, none of the user's.
+    assert markup.tags == _markup(plain)[0].tags
+    template_attributes = {"class", "charset", "content", "lang", "name"}
+    assert {name for name, _ in markup.attributes} <= template_attributes
+    assert "style" not in markup.tags
+    assert "&lt;/div&gt;&lt;img src=x onerror=y&gt;" in html
+    assert "&lt;b&gt;p&lt;/b&gt;" in html
+
+
+def test_even_markup_that_reached_the_html_fetches_nothing(listener, tmp_path):
+    # Defence in depth: were escaping ever bypassed, the fetcher still refuses the request.
+    style = f"<style>p {{ background: url({listener}/style) }}</style>"
+    html = _bait(listener, "direct") + style + "<p>x"
+
+    content = weasyprint.HTML(
+        string=html, base_url=pdf.ASSET_BASE_URL, url_fetcher=pdf.StaticOnlyFetcher()
+    ).write_pdf()
+    time.sleep(0.2)
+
+    assert _Recorder.requests == []
+    assert b"root:" not in content
+
+
+# -- the URL fetcher -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:9/x.png",
+        "https://example.com/font.ttf",
+        "https://ffa-static.invalid.example.com/static/css/sheet.css",
+        "ftp://127.0.0.1/x",
+        "file:///etc/passwd",
+        f"file://{STATIC}/css/sheet.css",  # even a static file, by any other way than ours
+        pdf.ASSET_BASE_URL + "../../../../etc/passwd",
+        pdf.ASSET_BASE_URL + "css/..%2f..%2f..%2f..%2f..%2fetc/passwd",
+        pdf.ASSET_BASE_URL + "%2fetc/passwd",
+        pdf.ASSET_BASE_URL + "css/no-such-file.css",
+        pdf.ASSET_BASE_URL + "css",
+        "HTTPS://FFA-STATIC.INVALID/static/css/sheet.css",
+        "javascript:alert(1)",
+    ],
+)
+def test_the_fetcher_refuses_anything_but_our_static_files(url):
+    with pytest.raises(pdf.UnsafeURL):
+        pdf.StaticOnlyFetcher().fetch(url)
+
+
+def test_the_fetcher_serves_static_files_and_data_uris():
+    fetcher = pdf.StaticOnlyFetcher()
+
+    css = fetcher.fetch(pdf.ASSET_BASE_URL + "css/sheet.css")
+    font = fetcher.fetch(pdf.ASSET_BASE_URL + "fonts/LiberationSans-Regular.ttf")
+    data = fetcher.fetch("data:text/plain;base64,aGVsbG8=")
+
+    assert css.content_type == "text/css"
+    assert b"@font-face" in css.read()
+    assert font.read() == (STATIC / "fonts" / "LiberationSans-Regular.ttf").read_bytes()
+    assert data.read() == b"hello"
+    assert data.content_type == "text/plain"
+
+
+def test_the_fetcher_does_not_follow_a_link_out_of_the_static_directory(tmp_path):
+    root = tmp_path / "static"
+    root.mkdir()
+    (root / "ok.css").write_text("p {}")
+    (tmp_path / "secret.txt").write_text("secret")
+    (root / "escape.txt").symlink_to(tmp_path / "secret.txt")
+    fetcher = pdf.StaticOnlyFetcher(roots=[("", root.resolve())])
+
+    assert fetcher.fetch(pdf.ASSET_BASE_URL + "ok.css").read() == b"p {}"
+    with pytest.raises(pdf.UnsafeURL):
+        fetcher.fetch(pdf.ASSET_BASE_URL + "escape.txt")
+
+
+# -- the tab grids: every figure fits its column ---------------------------------------------------
+
+
+def _tab_mm(css_class: str) -> float:
+    css = (STATIC / "css" / "sheet.css").read_text()
+    px = re.search(rf"\.{css_class} {{ tab-size: (\d+)px;", css).group(1)
+    return int(px) * 25.4 / 96
+
+
+def _width_mm(text: str, points: float) -> float:
+    font = TTFont(STATIC / "fonts" / "LiberationSans-Regular.ttf")
+    cmap, metrics = font.getBestCmap(), font["hmtx"]
+    units = sum(metrics[cmap[ord(char)]][0] for char in text)
+    return units / font["head"].unitsPerEm * points * 25.4 / 72
+
+
+def test_every_catalog_figure_fits_its_column():
+    # A document with every weapon and armor of the catalog (far over budget, which is fine).
+    cat = catalog()
+    document = docs.navy_pilot()
+    document["equipment"] = [
+        {"item": item.name, "tl": item.tl, "quantity": 2}
+        for item in cat.equipment
+        if item.table in ("melee", "ranged", "armor")
+    ]
+    report = check_document(document)
+    grids = {"t-weapon": pdf._weapon_rows(report), "t-armor": pdf._armor_rows(report)}
+    grids["t-item"] = [pdf._possession_row(line) for line in report.equipment.lines]
+    grids["t-roll"] = [pdf._row(3, 6, "+1", 7, "Cr50,000", "2026-11-20 14:05")]
+
+    for css_class, rows in grids.items():
+        slot = _tab_mm(css_class)
+        assert rows, css_class
+        for row in rows:
+            for cell in row.split(pdf.TAB)[:-1]:  # the last cell is free to wrap
+                assert _width_mm(cell, pdf.ROW_POINTS) < slot - 0.8, (css_class, cell, row)
+
+
+def test_the_stylesheet_and_the_renderer_share_the_tab_grids():
+    for css_class, px in pdf.TAB_PX.items():
+        assert round(_tab_mm(css_class) * 96 / 25.4) == px, css_class
+    css = (STATIC / "css" / "sheet.css").read_text()
+    assert f"font: 400 {pdf.ROW_POINTS:g}pt/" in css  # the size rows are measured at
