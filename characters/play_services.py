@@ -584,7 +584,8 @@ def wound_notes(condition: Condition) -> list[dict[str, object]]:
 
 
 def states(condition: Condition) -> list[tuple[str, str]]:
-    """The condition's states for a sheet, worst first: (code, words)."""
+    """The condition's states for a sheet, worst first, as (code, words); "ok" when the
+    character is unhurt or only scratched (its wounds impose nothing)."""
     if condition.dead:
         return [("dead", "Dead")]
     found = []
@@ -598,6 +599,11 @@ def states(condition: Condition) -> list[tuple[str, str]]:
         found.append(("stunned", "Stunned"))
     if any(not wound.stabilised for wound in condition.wounds):
         found.append(("bleeding", "Bleeding"))
+    if any(rules.play.wound_penalties(condition)):
+        found.append(("wounded", "Wounded"))
+    if not found:
+        hurt = condition.stun or condition.lethal
+        found.append(("ok", "Hurt, but fit to act" if hurt else "Unhurt"))
     return found
 
 

@@ -124,11 +124,19 @@ def test_lethal_damage_makes_a_wound_that_lowers_the_body_attributes_and_def(mar
     base = {code: value for code, _, value in summary["derived_now"]}
     assert now["DEF"] < base["DEF"]  # body attributes -2 until treated
     assert (now["LIF"], now["TGH"], now["WND"]) == (base["LIF"], base["TGH"], base["WND"])
-    assert summary["states"] == [("bleeding", "Bleeding")]
+    assert summary["states"] == [("bleeding", "Bleeding"), ("wounded", "Wounded")]
     assert version(mara) == 2
     event = mara.events.filter(kind=CharacterEvent.Kind.PLAY).get()
     assert event.actor == referee
     assert ("Took 9 lethal damage" in event.detail, "A light wound" in event.detail) == (True, True)
+
+
+def test_the_sheet_says_unhurt_hurt_or_wounded(mara, player):
+    assert play_services.summary(mara)["states"] == [("ok", "Unhurt")]
+    play_services.take_damage(character=mara, by=player, amount=5, form="S")
+    assert play_services.summary(mara)["states"] == [("ok", "Hurt, but fit to act")]
+    play_services.take_damage(character=mara, by=player, amount=4, form="L")  # superficial
+    assert play_services.summary(mara)["states"] == [("ok", "Hurt, but fit to act")]
 
 
 def test_blunt_damage_is_reduced_by_armor_and_toughness_from_the_report(mara, player):
