@@ -183,7 +183,9 @@ def _play_context(
     effective = rules.effective(report, condition)
     roles = _roles(request, character)
     entries = list(
-        character.improvement_entries.select_related("actor").order_by("-created_at", "-id")
+        character.improvement_entries.select_related("actor", "revision").order_by(
+            "-created_at", "-id"
+        )
     )
     credit_entries = list(
         character.credit_entries.select_related("actor").order_by("-created_at", "-id")

@@ -735,3 +735,34 @@ def test_the_referee_awards_the_party_at_once(client, mara, referee, campaign, p
         "Awarded 1 IP to Kim.",
         "Awarded 1 IP to Mara Tolven.",
     ]
+
+
+def test_the_play_sheet_takes_the_same_queries_however_long_the_ledgers(
+    client, mara, player, referee
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(reverse("character_play", args=[mara.pk])).status_code == 200
+        return len(captured)
+
+    client.force_login(player)
+    play_services.award_improvement_points(character=mara, by=referee, amount=30, reason="One")
+    play_services.spend_improvement_points(
+        character=mara, by=player, purchase=RaiseSkill("Pilot", None, 2)
+    )
+    play_services.record_credits(character=mara, by=player, amount=10, note="Pay")
+    few = queries()
+    for n in range(5):
+        play_services.award_improvement_points(character=mara, by=referee, amount=1, reason=f"{n}")
+        play_services.record_credits(character=mara, by=player, amount=10, note=f"Pay {n}")
+        play_services.roll_action_test(
+            character=mara, by=player, plan=play_services.TestPlan(attribute="STR", tn=4)
+        )
+    play_services.spend_improvement_points(
+        character=mara, by=player, purchase=RaiseSkill("Pilot", None, 3)
+    )
+
+    assert queries() == few
