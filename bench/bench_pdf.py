@@ -39,6 +39,7 @@ def run(quick: bool) -> list[Figure]:
     from tests.integration import sheet_documents
 
     one = [pdf.sheet_for_document(sheet_documents.navy_pilot())]
+    longest = [pdf.sheet_for_document(sheet_documents.longest())]
     party = [pdf.sheet_for_document(document) for document in sheet_documents.party(6)]
     rounds = 5 if quick else 15
 
@@ -49,6 +50,10 @@ def run(quick: bool) -> list[Figure]:
         pdf.clear_cache()
         pdf.render_sheets(one)
 
+    def longest_sheet() -> None:
+        pdf.clear_cache()
+        pdf.render_sheets(longest)
+
     def party_of_six() -> None:
         pdf.clear_cache()
         pdf.render_sheets(party)
@@ -56,7 +61,9 @@ def run(quick: bool) -> list[Figure]:
     samples = _interleaved(
         {"minimal": minimal_page, "sheet": one_sheet}, rounds=rounds * 2, warmup=2
     )
-    samples |= _interleaved({"party": party_of_six}, rounds=max(3, rounds // 2))
+    samples |= _interleaved(
+        {"longest": longest_sheet, "party": party_of_six}, rounds=max(3, rounds // 2)
+    )
 
     pdf.render_sheets(one)  # into the cache
 
@@ -74,6 +81,7 @@ def run(quick: bool) -> list[Figure]:
     return [
         Figure("minimal one-paragraph WeasyPrint page", "ms", samples["minimal"], False),
         Figure("one sheet, uncached (typical PC, 2 pages)", "ms", samples["sheet"], False),
+        Figure("longest realistic character, uncached", "ms", samples["longest"], False),
         Figure("party of 6, uncached (12 pages)", "ms", samples["party"], False),
         Figure("cached repeat (hash + LRU hit)", "ms", samples["cached"], False),
         Figure("one sheet / minimal page, per round", "x", ratios, False),

@@ -153,6 +153,27 @@ def test_psionics_noble_title_and_species_package(tmp_path):
 
 
 @pytest.mark.usefixtures("poppler")
+def test_skills_too_wide_for_a_column_still_show_in_full(tmp_path):
+    document = docs.navy_pilot()
+    specialties = ["jump drive", "maneuver drive", "power plant"]
+    document["skills"][-1] = {"skill": "Engineering", "level": 2, "specialties": specialties}
+    document["traits"][0]["name"] = "A trait whose name is far too long for one line " * 4
+    report = check_document(document)
+    context = pdf._sheet_context(pdf.sheet_for_document(document))
+    assert context["skill_lines"] is None  # the columns, not the one-run rows
+    assert context["trait_lines"] is None  # one trait to an element, under a hanging indent
+
+    content = render(document).content
+    text = pdf_text(content, tmp_path)
+
+    for line in report.skills.lines:
+        assert line.name in text, line.name
+    assert "Engineering-2 (jump drive, maneuver drive, power plant)" in text
+    assert page_count(content, tmp_path) == 2
+    _assert_nothing_overlaps_or_leaves_the_page(content, tmp_path)
+
+
+@pytest.mark.usefixtures("poppler")
 def test_an_ordinary_character_takes_two_pages(tmp_path):
     for document in (docs.navy_pilot(), docs.marine(), docs.vargr_scout()):
         for page_size in ("letter", "a4"):
