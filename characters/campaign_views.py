@@ -25,7 +25,7 @@ import rules
 from rules import Problem, Report, check, parse_document
 
 from . import services
-from .character_views import _get_character_for_user, _roll_record
+from .character_views import _get_character_for_user
 from .forms import CampaignForm, NpcForm
 from .models import Campaign, CampaignMembership, Character, DiceRoll
 
@@ -379,6 +379,7 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """Every approved player character's sheet in one PDF (``?all=1``: every player character),
     checked under the campaign's house rules, on the campaign's page size."""
     from . import pdf
+    from .sheets import sheet_for_character
 
     campaign = _get_campaign_for_user(request, pk, referee=True)
     every = request.GET.get("all") == "1"
@@ -395,12 +396,8 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         messages.info(request, f"There are no {which} in {campaign.name} to print yet.")
         return redirect("campaign_detail", campaign.pk)
     sheets = [
-        pdf.sheet_for_document(
-            character.document,
-            house_rules=campaign.house_rules(budget_added=character.budget_added),
-            rolls=[_roll_record(roll) for roll in character.mustering_rolls.all()],
-            status=character.get_status_display(),
-            player=character.owner.get_username(),
+        sheet_for_character(
+            character, house_rules=campaign.house_rules(budget_added=character.budget_added)
         )
         for character in characters
     ]

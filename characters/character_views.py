@@ -625,6 +625,7 @@ PAGE_SIZES = ("letter", "a4")
 def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``."""
     from . import pdf
+    from .sheets import sheet_for_character
 
     character = _get_character_for_user(request, pk)
     page_size = (
@@ -632,23 +633,7 @@ def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     )
     if page_size not in PAGE_SIZES:
         page_size = "letter"
-    sheet = pdf.sheet_for_document(
-        character.document,
-        house_rules=character.house_rules(),
-        rolls=[_roll_record(roll) for roll in character.mustering_rolls.all()],
-        status=character.get_status_display(),
-        player=character.owner.get_username(),
-    )
+    sheet = sheet_for_character(character)
     return pdf.pdf_response(
         request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
     )
-
-
-def _roll_record(roll) -> dict[str, Any]:
-    return {
-        "die": roll.die,
-        "modifier": roll.modifier,
-        "row": roll.row,
-        "credits": roll.credits,
-        "rolled_at": roll.rolled_at.isoformat(timespec="minutes"),
-    }

@@ -24,7 +24,7 @@ from django.views.decorators.http import require_GET, require_POST
 from rules import MalformedDocument, check, document_changes, parse_document, stat_block
 
 from . import play_services, services
-from .character_views import _get_character_for_user, _roll_record
+from .character_views import _get_character_for_user
 from .models import RESTORE_WINDOW, Character, Revision, ShareLink
 
 # -- history --------------------------------------------------------------------------------------
@@ -214,14 +214,11 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
 def shared_sheet_pdf(request: HttpRequest, token: str) -> HttpResponse:
     """The PDF sheet through a share link (the renderer's sheet, without the player's name)."""
     from . import pdf
+    from .sheets import sheet_for_character
 
     character = _shared(token).character
     page_size = character.campaign.page_size if character.campaign else "letter"
-    sheet = pdf.sheet_for_document(
-        character.document,
-        house_rules=character.house_rules(),
-        rolls=[_roll_record(roll) for roll in character.mustering_rolls.all()],
-    )
+    sheet = sheet_for_character(character, show_player=False)
     response = pdf.pdf_response(
         request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
     )

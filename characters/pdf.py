@@ -24,6 +24,7 @@ made and no file outside the static directories is ever read.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import hashlib
 import json
@@ -50,9 +51,9 @@ from fontTools.ttLib import TTFont
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
-from rules import HouseRules, Report, catalog, check_document, parse_document, stat_block
+from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
-from rules.play import SeverityRules, injury_rules
+from rules.play import Condition, SeverityRules, injury_rules
 from rules.report import EquipmentLine, TraitLine
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
@@ -111,6 +112,8 @@ class Sheet:
     rolls: tuple[Mapping[str, Any], ...] = ()
     status: str | None = None
     player: str | None = None
+    # The character's state in play; with it the life track shows today's marks and wounds.
+    condition: Condition | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,7 @@ def sheet_for_document(
     rolls: Iterable[Mapping[str, Any]] = (),
     status: str | None = None,
     player: str | None = None,
+    condition: Condition | None = None,
 ) -> Sheet:
     """A sheet for a character document, checked under ``house_rules`` (a campaign's settings).
 
@@ -138,6 +142,7 @@ def sheet_for_document(
         rolls=tuple(rolls),
         status=status,
         player=player,
+        condition=condition,
     )
 
 
@@ -375,6 +380,7 @@ def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
                 "rolls": sheet.rolls,
                 "status": sheet.status,
                 "player": sheet.player,
+                "condition": dataclasses.asdict(sheet.condition) if sheet.condition else None,
             }
             for sheet in sheets
         ],
@@ -456,6 +462,7 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
         "tas": _tas(report),
         "lif": report.derived.LIF,
         "lif_boxes": _lif_boxes(report.derived.LIF),
+        "in_play": _in_play(report, sheet.condition),
         "wnd": report.derived.WND,
         "wound_header": _row(
             "Severity", "Multiple", "Damage", "Effect until stabilised or treated"
@@ -659,6 +666,50 @@ def _lif_boxes(lif: int) -> str:
     """
     groups = [BOX * min(5, lif - start) for start in range(0, max(lif, 0), 5)]
     return _lines(" ".join(groups[i : i + 4]) for i in range(0, len(groups), 4))
+
+
+def _in_play(report: Report, condition: Condition | None) -> dict[str, Any] | None:
+    """Today's marks, states and wounds, when the character has been hurt in play.
+
+    Marked boxes are printed one element each ("/" stun, "x" lethal) so they line up with the
+    blank boxes; an unhurt sheet keeps the single run of blank boxes, the fast path.
+    """
+    if condition is None or not (
+        condition.stun or condition.lethal or condition.wounds or condition.stunned
+    ):
+        return None
+    marks = play.boxes(condition)
+    groups = [marks[start : start + 5] for start in range(0, len(marks), 5)]
+    states = [
+        word
+        for flag, word in (
+            (condition.dead, "dead"),
+            (condition.dying, "dying"),
+            (condition.unconscious, "unconscious"),
+            (condition.stunned, "stunned"),
+            (bool(condition.bleeding), "bleeding"),
+        )
+        if flag
+    ]
+    wounds = []
+    for wound in condition.wounds:
+        care = (
+            "treated" if wound.treated else "stabilised" if wound.stabilised else "not stabilised"
+        )
+        wounds.append(f"{wound.severity.capitalize()} wound ({wound.damage} damage, {care})")
+    effective = play.effective(report, condition).derived
+    changed = [
+        f"{code} {getattr(effective, code)} (from {getattr(report.derived, code)})"
+        for code in ("DEF", "INI", "MOV")
+        if getattr(effective, code) != getattr(report.derived, code)
+    ]
+    return {
+        "rows": [groups[i : i + 4] for i in range(0, len(groups), 4)],
+        "lif_now": condition.lif,
+        "summary": "; ".join(
+            [f"LIF now {condition.lif} of {condition.maximum}", *states, *wounds, *changed]
+        ),
+    }
 
 
 def _wound_rows(wnd: int) -> list[str]:

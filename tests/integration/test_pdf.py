@@ -23,7 +23,7 @@ from django.test import RequestFactory
 from fontTools.ttLib import TTFont
 
 from characters import pdf
-from rules import HouseRules, catalog, check_document
+from rules import HouseRules, catalog, check_document, play
 from tests.integration import sheet_documents as docs
 
 IN_CI = os.environ.get("CI") == "true"
@@ -135,6 +135,29 @@ def test_one_box_per_life_point(tmp_path):
 
     assert text.count("□") == lif
     assert f"LIF {lif} · ONE BOX A POINT: MARK STUNNING DAMAGE /, LETHAL DAMAGE X" in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_sheet_of_a_character_hurt_in_play_shows_the_marks_and_wounds(tmp_path):
+    report = check_document(docs.navy_pilot())
+    condition, _events = play.take_damage(play.condition_for(report), amount=9, form="L")
+    condition, _events = play.take_damage(condition, amount=2, form="S")
+
+    text = pdf_text(render(docs.navy_pilot(), condition=condition).content, tmp_path)
+
+    assert text.count("□") == report.derived.LIF - 11
+    assert re.search(r"x\s*x", text)
+    assert f"In play: LIF now {report.derived.LIF - 11} of {report.derived.LIF}" in text
+    assert "Light wound (9 damage, not stabilised)" in " ".join(text.split())
+    assert "DEF 4 (from 5)" in text
+
+
+def test_a_change_in_play_gives_a_new_pdf():
+    report = check_document(docs.navy_pilot())
+    hurt, _events = play.take_damage(play.condition_for(report), amount=3, form="S")
+    unhurt = render(docs.navy_pilot(), condition=play.condition_for(report))
+
+    assert render(docs.navy_pilot(), condition=hurt).etag != unhurt.etag
 
 
 @pytest.mark.usefixtures("poppler")

@@ -1,7 +1,10 @@
 """In play: damage and healing, action tests, improvement points and credits, through the
 services and the play sheet. Who may reach which URL is in test_access_matrix.py."""
 
+import os
 import random
+import shutil
+import subprocess
 
 import pytest
 from django.urls import reverse
@@ -766,3 +769,19 @@ def test_the_play_sheet_takes_the_same_queries_however_long_the_ledgers(
     )
 
     assert queries() == few
+
+
+@pytest.mark.skipif(
+    not shutil.which("pdftotext") and os.environ.get("CI") != "true", reason="no pdftotext"
+)
+def test_the_pdf_sheet_shows_the_damage_recorded_in_play(client, mara, player):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L", expected_version=1)
+    client.force_login(player)
+
+    response = client.get(reverse("character_pdf", args=[mara.pk]))
+
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True, check=True
+    ).stdout.decode()
+    assert "In play: LIF now 14 of 23" in text
+    assert "Light wound (9 damage, not stabilised)" in " ".join(text.split())

@@ -1,0 +1,39 @@
+"""A stored character as the PDF renderer's sheet: its document, rolls and state in play.
+
+Every PDF (a player's sheet, the party, a share link) prints the same thing, so they all come
+through here.
+"""
+
+from typing import Any
+
+from rules import HouseRules, check, parse_document
+
+from . import pdf, play_services
+from .models import Character, MusteringRoll
+
+
+def roll_record(roll: MusteringRoll) -> dict[str, Any]:
+    return {
+        "die": roll.die,
+        "modifier": roll.modifier,
+        "row": roll.row,
+        "credits": roll.credits,
+        "rolled_at": roll.rolled_at.isoformat(timespec="minutes"),
+    }
+
+
+def sheet_for_character(
+    character: Character, *, house_rules: HouseRules | None = None, show_player: bool = True
+) -> pdf.Sheet:
+    """The character's sheet under ``house_rules`` (default: the rules it plays by)."""
+    rules = house_rules if house_rules is not None else character.house_rules()
+    report = check(parse_document(character.document), house_rules=rules)
+    condition, _version = play_services.condition_of(character, report)
+    return pdf.Sheet(
+        document=character.document,
+        report=report,
+        rolls=tuple(roll_record(roll) for roll in character.mustering_rolls.all()),
+        status=character.get_status_display() if show_player else None,
+        player=character.owner.get_username() if show_player else None,
+        condition=condition,
+    )
