@@ -360,6 +360,7 @@ class Catalog:
 
         self.skills: tuple[SkillDef, ...] = tuple(_skill(s) for s in load("skills.json")["skills"])
         self._skill_index = {_plain_key(s.name): s for s in self.skills}
+        self.skills_by_name = MappingProxyType({s.name: s for s in self.skills})
         self.automatic_skills: tuple[tuple[str, str], ...] = tuple(
             (s.name, s.automatic) for s in self.skills if s.automatic
         )

@@ -444,6 +444,11 @@ def _automatic_skills(character: Character, species: Species, dvs, max_level: in
     return found
 
 
+# Skills whose level another rule reads (the cash-roll DM, Surgery against Medical); only these
+# are tracked in the "effective levels" the skill pass returns.
+_LEVELS_READ_BY_OTHER_RULES = frozenset({"Gambling", "Surgery", "Medical"})
+
+
 def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
     lim = cat.limits
     per_level = lim.points_per_skill_level
@@ -459,9 +464,11 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
     points = total_used = zero_used = 0
 
     find_skill = cat.find_skill
+    by_name = cat.skills_by_name
     for index, entry in enumerate(character.skills):
         level = entry.level
-        definition = find_skill(entry.skill)
+        # The parser gives catalog spellings, so the exact name almost always hits.
+        definition = by_name.get(entry.skill) or find_skill(entry.skill)
         if definition is None:
             problems.error(
                 "unknown_skill",
@@ -482,7 +489,7 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
             )
         else:
             seen[key] = index
-        specialty_points = len(entry.specialties) * per_specialty
+        specialty_points = len(entry.specialties) * per_specialty if entry.specialties else 0
         points += specialty_points
         if level < 0:
             problems.error(
@@ -518,9 +525,10 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
         cost = bought * per_level + specialty_points
         points += bought * per_level
         total_used += bought
-        base = definition.name.lower() if definition is not None else entry.skill.lower()
-        if effective.get(base, -1) < level:
-            effective[base] = level
+        if definition is not None and definition.name in _LEVELS_READ_BY_OTHER_RULES:
+            base = definition.name.lower()
+            if effective.get(base, -1) < level:
+                effective[base] = level
         if entry.cascade:
             name = f"{entry.skill} ({entry.cascade})-{level}"
         else:
@@ -534,9 +542,10 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
     for key, (skill, cascade, level, source) in automatic.items():
         if key in used_automatic:
             continue
-        base = skill.lower()
-        if effective.get(base, -1) < level:
-            effective[base] = level
+        if skill in _LEVELS_READ_BY_OTHER_RULES:
+            base = skill.lower()
+            if effective.get(base, -1) < level:
+                effective[base] = level
         line = (format_skill(skill, level, cascade), skill, cascade, level, (), 0, 0, True, level,
                 source)  # fmt: skip
         lines.append(_new(SkillLine, line))
