@@ -4,7 +4,6 @@ Every view that takes an id gets the character through ``_get_character_for_user
 can forget the access check: others get 404, never 403, so ids reveal nothing.
 """
 
-import json
 from functools import cache
 from typing import Any
 
@@ -17,7 +16,15 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
-from rules import MalformedDocument, Report, check, format_trait, parse_document, stat_block
+from rules import (
+    MalformedDocument,
+    Report,
+    check,
+    decode_json,
+    format_trait,
+    parse_document,
+    stat_block,
+)
 
 from . import builder, play_services, services
 from .models import RESTORE_WINDOW, Character
@@ -219,7 +226,7 @@ def character_import(request: HttpRequest) -> HttpResponse:
             error = f"{upload.name}: larger than {limit} kB; a character document is far smaller."
         else:
             try:
-                document = _read_upload(upload)
+                document = decode_json(upload.read())
                 character = services.create_character(
                     owner=request.user, document=document, action=f"Imported from {upload.name}"
                 )
@@ -232,20 +239,6 @@ def character_import(request: HttpRequest) -> HttpResponse:
     return render(
         request, "characters/character_import.html", {"error": error}, status=400 if error else 200
     )
-
-
-def _read_upload(upload) -> Any:
-    """The uploaded JSON; raises MalformedDocument in the same words as the command line."""
-    try:
-        return json.loads(upload.read().decode("utf-8"))
-    except UnicodeDecodeError:
-        raise MalformedDocument("", "is not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise MalformedDocument(
-            "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
-        ) from None
-    except RecursionError:
-        raise MalformedDocument("", "is nested too deeply to be a character document") from None
 
 
 # -- the builder ----------------------------------------------------------------------------------

@@ -19,7 +19,13 @@ from .dice import (
     success_chance,
 )
 from .diff import Change, document_changes, summarise
-from .document import MalformedDocument, normalise_document, parse_document, to_document
+from .document import (
+    MalformedDocument,
+    decode_json,
+    normalise_document,
+    parse_document,
+    to_document,
+)
 from .engine import check, check_document
 from .model import (
     FORMAT,
@@ -128,6 +134,7 @@ __all__ = [
     "condition_from_dict",
     "creation_points_added",
     "damage_after_protection",
+    "decode_json",
     "describe_purchase",
     "difficulties",
     "difficulty_for",

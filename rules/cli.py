@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from .document import MalformedDocument, parse_document
+from .document import MalformedDocument, decode_json, parse_document
 from .engine import check
 from .report import Report
 from .statblock import stat_block
@@ -19,22 +19,13 @@ def _read(source: str) -> Any:
     """Decode one document; raises MalformedDocument with a one-line reason."""
     try:
         if source == "-":
-            text = sys.stdin.read()
+            data = sys.stdin.buffer.read()
         else:
-            with open(source, encoding="utf-8") as handle:
-                text = handle.read()
+            with open(source, "rb") as handle:
+                data = handle.read()
     except OSError as error:
         raise MalformedDocument("", f"cannot be read ({error.strerror or error})") from None
-    except UnicodeDecodeError:
-        raise MalformedDocument("", "is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise MalformedDocument(
-            "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
-        ) from None
-    except RecursionError:
-        raise MalformedDocument("", "is nested too deeply to be a character document") from None
+    return decode_json(data)
 
 
 def text_summary(report: Report) -> str:

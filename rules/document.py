@@ -8,6 +8,7 @@ high, an unknown skill) are not malformations: they are reported by the engine.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .catalog import Catalog, catalog
@@ -268,6 +269,27 @@ def _equipment(value: Any, path: str, cat: Catalog) -> EquipmentEntry:
     tl = raw.get("tl")
     tl = None if tl is None else _int(tl, f"{path}.tl", minimum=0)
     return EquipmentEntry(item=name, quantity=quantity, tl=tl)
+
+
+def decode_json(data: str | bytes) -> Any:
+    """Decode a document's JSON text; raises MalformedDocument in one sentence a person can act on.
+
+    The command line and the web import both read documents through here, so a bad file gets
+    the same message wherever it is checked.
+    """
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise MalformedDocument("", "is not UTF-8 text") from None
+    try:
+        return json.loads(data)
+    except json.JSONDecodeError as error:
+        raise MalformedDocument(
+            "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
+        ) from None
+    except RecursionError:
+        raise MalformedDocument("", "is nested too deeply to be a character document") from None
 
 
 def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:

@@ -5,17 +5,10 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.factories import PASSWORD, UserFactory
+from tests.browser.pages import log_in
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(re.compile(r"/$"))
 
 
 def test_a_player_builds_a_character_live_and_finds_it_as_left(page):

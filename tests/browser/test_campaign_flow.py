@@ -7,17 +7,10 @@ from playwright.sync_api import expect
 
 from characters import services
 from characters.models import Character
-from tests.factories import PASSWORD, UserFactory, character_document
+from tests.browser.pages import log_in
+from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(re.compile(r"/$"))
 
 
 @pytest.fixture

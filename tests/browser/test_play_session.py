@@ -7,14 +7,14 @@ restores an earlier revision. The dice are the server's, scripted for the test.
 """
 
 import random
-import re
 
 import pytest
 from playwright.sync_api import expect
 
 from characters import play_services, services
 from characters.models import Character
-from tests.factories import PASSWORD, UserFactory, character_document
+from tests.browser.pages import log_in
+from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -28,14 +28,6 @@ class Scripted(random.Random):
 
     def randint(self, a, b):
         return self.faces.pop(0)
-
-
-def log_in(page, username: str) -> None:
-    page.goto("/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(re.compile(r"/$"))
 
 
 @pytest.fixture
