@@ -337,3 +337,10 @@ def test_the_sheet_shows_the_stat_block_with_a_copy_button(owner_client, charact
     html = owner_client.get(reverse("character_detail", args=[character.pk])).content.decode()
     assert "Jamison, 0 terms no service" in html
     assert 'data-copy-target="stat-block"' in html
+
+
+def test_a_character_outside_a_campaign_offers_its_sheet_on_letter_and_a4(owner_client, character):
+    html = owner_client.get(reverse("character_detail", args=[character.pk])).content.decode()
+    pdf_url = reverse("character_pdf", args=[character.pk])
+    assert f'href="{pdf_url}"' in html
+    assert f'href="{pdf_url}?size=a4"' in html
