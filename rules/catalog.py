@@ -278,7 +278,7 @@ class Catalog:
 
         creation = load("creation.json")
         self.creation = _freeze(creation)
-        self._level_rows: tuple[tuple[int, int, str], ...] = tuple(
+        self.level_rows: tuple[tuple[int, int, str], ...] = tuple(
             (*self.dm_dv(level), self.to_hex(level)) for level in range(len(self.hex_digits))
         )
         purchase = creation["attributes"]
@@ -296,6 +296,23 @@ class Catalog:
         self.perk_levels = _freeze(traits["perk_levels"])
         self.flaw_levels = _freeze(traits["flaw_levels"])
         self.derived_trait_points = MappingProxyType(traits["derived_points_per_point"])
+        # (type, level, frequency) -> (signed points, control score or None): the perk cost and
+        # flaw value tables as one look-up, for the engine's pass over a character's traits.
+        self.trait_table = MappingProxyType(
+            {
+                (trait_type, level, frequency): (
+                    sign * row["points"][frequency],
+                    row.get("control_score"),
+                )
+                for types, levels, sign in (
+                    (traits["perk_types"], traits["perk_levels"], 1),
+                    (traits["flaw_types"], traits["flaw_levels"], -1),
+                )
+                for trait_type in types
+                for level, row in levels.items()
+                for frequency in traits["frequencies"]
+            }
+        )
         self.example_traits: tuple[MappingProxyType, ...] = tuple(
             MappingProxyType(t) for t in traits["examples"]
         )
@@ -411,8 +428,8 @@ class Catalog:
 
     def level_row(self, level: int) -> tuple[int, int, str]:
         """DM, DV and hex digit of a level (the table, then the G+ rule, precomputed)."""
-        if 0 <= level < len(self._level_rows):
-            return self._level_rows[level]
+        if 0 <= level < len(self.level_rows):
+            return self.level_rows[level]
         dm, dv = self.dm_dv(level)
         return dm, dv, self.to_hex(level)
 

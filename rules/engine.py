@@ -182,6 +182,8 @@ def _attributes(character: Character, species: Species, problems: _Problems, cat
     maxima = cat.purchase_maxima(character.kind)
     deltas = species.attribute_deltas
     level_row = cat.level_row
+    rows = cat.level_rows
+    top = len(rows)
     values: list[AttributeValue] = []
     levels: dict[str, int] = {}
     dvs: dict[str, int] = {}
@@ -196,7 +198,7 @@ def _attributes(character: Character, species: Species, problems: _Problems, cat
             _attribute_range_problem(
                 character, species, code, purchased, final, position, problems, cat
             )
-        dm, dv, digit = level_row(final)
+        dm, dv, digit = rows[final] if 0 <= final < top else level_row(final)
         levels[code] = final
         dvs[code] = dv
         values.append(_new(AttributeValue, (code, purchased, final, digit, dm, dv, cost)))
@@ -228,22 +230,22 @@ def _derived(levels: dict[str, int], dvs: dict[str, int], bonus: dict[str, int],
     """DEF INI MOV TGH LIF WND from the DVs (LIF from the levels), plus traits, at their floors."""
     str_dv, dex_dv, end_dv, awa_dv = dvs["STR"], dvs["DEX"], dvs["END"], dvs["AWA"]
     body = (str_dv + end_dv) // 2
-    base = (
+    values = [
         dex_dv,
         (dex_dv + awa_dv) // 2,
         dex_dv + body,
         body,
         levels["STR"] + levels["END"] + levels["DEX"],
         str_dv + end_dv,
-    )
-    if not bonus:
-        values = base
-    else:
-        values = tuple(
-            value + bonus.get(code, 0) for code, value in zip(cat.derived_order, base, strict=True)
-        )
+    ]
+    if bonus:
+        for position, code in enumerate(cat.derived_order):
+            values[position] += bonus.get(code, 0)
     floors = cat.derived_floor_values
-    return _new(Derived, tuple(max(v, f) for v, f in zip(values, floors, strict=True)))
+    for position, floor in enumerate(floors):
+        if values[position] < floor:
+            values[position] = floor
+    return _new(Derived, tuple(values))
 
 
 def derived_attributes(
@@ -266,29 +268,41 @@ def _player_traits(character: Character, problems: _Problems, cat: Catalog):
     lines: list[TraitLine] = []
     perks = flaws = 0
     bonus: dict[str, int] = {}
-    flaw_types = cat.flaw_types
+    table = cat.trait_table
     for index, trait in enumerate(character.traits):
+        if not trait.derived:
+            found = table.get((trait.type, trait.level, trait.frequency))
+            if found is not None:
+                # The common case, a trait straight off the tables (format_trait's notation).
+                points, score = found
+                code = f"{trait.type}-{trait.level}-{trait.frequency}"
+                if score is not None and trait.control:
+                    notation = f"[{code} CS{score} {points}]"
+                else:
+                    score = None
+                    notation = f"[{code} {points}]"
+                if points < 0:
+                    flaws += points
+                else:
+                    perks += points
+                line = (notation, trait.name, points, trait.type, "player", score, True)
+                lines.append(_new(TraitLine, line))
+                continue
         points = _trait_points(trait, index, problems, cat)
-        is_flaw = trait.type in flaw_types
         if points is None:
             lines.append(
                 _new(TraitLine, ("[invalid]", trait.name, 0, trait.type, "player", None, False))
             )
             continue
-        if is_flaw:
+        if trait.type in cat.flaw_types:
             flaws += points
         else:
             perks += points
         for code, amount in trait.derived:
             bonus[code] = bonus.get(code, 0) + amount
-        score = (
-            cat.control_score(trait.level)
-            if is_flaw and trait.control and not trait.derived
-            else None
-        )
         notation = format_trait(trait, points, cat=cat)
         lines.append(
-            _new(TraitLine, (notation, trait.name, points, trait.type, "player", score, True))
+            _new(TraitLine, (notation, trait.name, points, trait.type, "player", None, True))
         )
     return lines, perks, flaws, bonus
 
@@ -391,12 +405,20 @@ def _rank_trait(rank: Rank, points: int, service: Service | None) -> TraitLine:
 
 def _package(species: Species, trait_lines: list[TraitLine], cat: Catalog) -> int:
     """Adds the species package's traits to the sheet and returns the package's points."""
+    lines, points = _package_parts(cat, species.key)
+    trait_lines.extend(lines)
+    return points
+
+
+@cache
+def _package_parts(cat: Catalog, species_key: str) -> tuple[tuple[TraitLine, ...], int]:
+    """A species package's trait lines and its points in all (the same for every character)."""
+    species = cat.species[species_key]
     lim = cat.limits
+    lines = _package_trait_lines(cat, species_key)
     points = sum(species.attribute_changes.values()) * lim.points_per_attribute_level
-    for line in _package_trait_lines(cat, species.key):
-        trait_lines.append(line)
-        points += line.points
-    return points + sum(s.level for s in species.skills) * lim.points_per_skill_level
+    points += sum(line.points for line in lines)
+    return lines, points + sum(s.level for s in species.skills) * lim.points_per_skill_level
 
 
 @cache
@@ -418,29 +440,28 @@ def _package_trait_lines(cat: Catalog, species_key: str) -> tuple[TraitLine, ...
 
 
 def _automatic_skills(character: Character, species: Species, dvs, max_level: int, cat: Catalog):
-    """Skills had without buying: (skill, cascade) lower-cased -> (name, cascade, level, source)."""
+    """Skills had without buying: (skill, cascade lower-cased) -> (name, cascade, level, source).
+
+    Automatic levels are capped at the character's maximum skill level; where a species package
+    grants the same skill, the higher level stands.
+    """
     found: dict[tuple[str, str], tuple[str, str, int, str]] = {}
-
-    def grant(skill: str, cascade: str | None, level: int, source: str) -> None:
-        if not cascade:
-            return
-        key = (skill.lower(), cascade.lower())
-        level = min(level, max_level)
-        previous = found.get(key)
-        if previous is None or previous[2] < level:
-            found[key] = (skill, cascade, level, source)
-
     for skill, grounds in cat.automatic_skills:
         if grounds == "homeworld":
-            grant(skill, character.homeworld, dvs["INT"], "automatic")
+            cascade, level = character.homeworld, dvs["INT"]
         elif grounds == "native_language":
-            language = character.native_language or species.native_language
-            grant(skill, language, dvs["EDU"], "automatic")
-        elif grounds == "native_culture":
-            culture = character.native_culture or species.native_culture
-            grant(skill, culture, dvs["INT"], "automatic")
-    for package_skill in species.skills:
-        grant(package_skill.skill, package_skill.cascade, package_skill.level, "package")
+            cascade, level = character.native_language or species.native_language, dvs["EDU"]
+        else:
+            cascade, level = character.native_culture or species.native_culture, dvs["INT"]
+        if cascade:
+            level = level if level < max_level else max_level
+            found[(skill, cascade.lower())] = (skill, cascade, level, "automatic")
+    for granted in species.skills:
+        key = (granted.skill, granted.cascade.lower())
+        level = granted.level if granted.level < max_level else max_level
+        previous = found.get(key)
+        if previous is None or previous[2] < level:
+            found[key] = (granted.skill, granted.cascade, level, "package")
     return found
 
 
@@ -465,78 +486,78 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
 
     find_skill = cat.find_skill
     by_name = cat.skills_by_name
+    specialty_min = lim.specialty_min_level
     for index, entry in enumerate(character.skills):
-        level = entry.level
+        skill, cascade, level = entry.skill, entry.cascade, entry.level
+        specialties = entry.specialties
         # The parser gives catalog spellings, so the exact name almost always hits.
-        definition = by_name.get(entry.skill) or find_skill(entry.skill)
+        definition = by_name.get(skill) or find_skill(skill)
         if definition is None:
             problems.error(
                 "unknown_skill",
                 f"skills[{index}].skill",
-                f"Skill {entry.skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
+                f"Skill {skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
             )
-        elif (entry.cascade or entry.specialties or definition.kind == "cascade") and not (
-            _plainly_fine(entry, definition, cat)
+        elif (cascade or specialties or definition.kind == "cascade") and not _plainly_fine(
+            entry, definition, specialty_min
         ):
             _check_cascade_and_specialties(entry, index, definition, problems, cat)
-        key = (entry.skill.lower(), entry.cascade.lower() if entry.cascade else "")
+        # Keys use the catalog's name; open cascades are free text, matched without case.
+        key = (skill, cascade.lower() if cascade else "")
         if key in seen:
             problems.error(
                 "duplicate_skill",
                 f"skills[{index}]",
-                f"{format_skill(entry.skill, level, entry.cascade)} is listed twice (also as "
+                f"{format_skill(skill, level, cascade)} is listed twice (also as "
                 f"skill {seen[key] + 1}); list each skill once.",
             )
         else:
             seen[key] = index
-        specialty_points = len(entry.specialties) * per_specialty if entry.specialties else 0
-        points += specialty_points
+        specialty_points = len(specialties) * per_specialty if specialties else 0
         if level < 0:
             problems.error(
                 "skill_level_out_of_range",
                 f"skills[{index}].level",
-                f"{entry.skill} has level {level}; skill levels start at 0.",
+                f"{skill} has level {level}; skill levels start at 0.",
             )
-            line = (format_skill(entry.skill, level, entry.cascade), entry.skill, entry.cascade,
-                    level, entry.specialties, specialty_points, 0, False, 0, "player")  # fmt: skip
+            points += specialty_points
+            line = (format_skill(skill, level, cascade), skill, cascade, level, specialties,
+                    specialty_points, 0, False, 0, "player")  # fmt: skip
             lines.append(_new(SkillLine, line))
             continue
         granted = automatic.get(key)
-        if granted is not None:
+        if granted is None:
+            free = 0
+            bought = level
+            source = "player"
+            if level == 0:
+                zero_used += 1
+        else:
             used_automatic.add(key)
             free = granted[2]
             bought = level - free if level > free else 0
             if free > level:
                 level = free
             source = granted[3]
-        else:
-            free = 0
-            bought = level
-            source = "player"
-            if level == 0:
-                zero_used += 1
-        if entry.level > max_level and entry.level > free:
+        if level > max_level and level > free:
             problems.error(
                 "skill_level_above_max",
                 f"skills[{index}].level",
-                f"{format_skill(entry.skill, entry.level, entry.cascade)} is above the maximum "
-                f"skill level {max_level} (the higher of EDU DV {edu_dv} and EXP DV {exp_dv}).",
+                f"{format_skill(skill, level, cascade)} is above the maximum skill level "
+                f"{max_level} (the higher of EDU DV {edu_dv} and EXP DV {exp_dv}).",
             )
         cost = bought * per_level + specialty_points
-        points += bought * per_level
+        points += cost
         total_used += bought
-        if definition is not None and definition.name in _LEVELS_READ_BY_OTHER_RULES:
-            base = definition.name.lower()
+        if skill in _LEVELS_READ_BY_OTHER_RULES:
+            base = skill.lower()
             if effective.get(base, -1) < level:
                 effective[base] = level
-        if entry.cascade:
-            name = f"{entry.skill} ({entry.cascade})-{level}"
-        else:
-            name = f"{entry.skill}-{level}"
-        if entry.specialties:
-            name = f"{name} ({', '.join(entry.specialties)})"
-        line = (name, entry.skill, entry.cascade, level, entry.specialties, cost, bought,
-                granted is not None, free, source)  # fmt: skip
+        name = f"{skill} ({cascade})-{level}" if cascade else f"{skill}-{level}"
+        if specialties:
+            name = f"{name} ({', '.join(specialties)})"
+        line = (name, skill, cascade, level, specialties, cost, bought, granted is not None,
+                free, source)  # fmt: skip
         lines.append(_new(SkillLine, line))
 
     for key, (skill, cascade, level, source) in automatic.items():
@@ -582,20 +603,21 @@ def _check_surgery(character: Character, effective: dict[str, int], problems: _P
     )
 
 
-def _plainly_fine(entry: SkillEntry, definition: SkillDef, cat: Catalog) -> bool:
+def _plainly_fine(entry: SkillEntry, definition: SkillDef, specialty_min: int) -> bool:
     """The common case, answered by set membership: catalog cascade and specialties, level 2+."""
+    cascade = entry.cascade
     if definition.kind == "cascade":
-        if not entry.cascade or not (definition.open or entry.cascade in definition.cascade_names):
+        if not cascade or not (definition.open or cascade in definition.cascade_names):
             return False
-    elif entry.cascade:
+    elif cascade:
         return False
-    if not entry.specialties:
+    specialties = entry.specialties
+    if not specialties:
         return True
-    return (
-        definition.kind == "spec"
-        and entry.level >= cat.limits.specialty_min_level
-        and all(s in definition.specialty_names for s in entry.specialties)
-    )
+    if definition.kind != "spec" or entry.level < specialty_min:
+        return False
+    names = definition.specialty_names
+    return all(specialty in names for specialty in specialties)
 
 
 def _check_cascade_and_specialties(
