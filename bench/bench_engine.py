@@ -6,6 +6,8 @@ machine can be compared with one from a fast machine as a ratio.
 """
 
 import json
+import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,6 +60,38 @@ def _cli_throughput(count: int, rounds: int) -> Figure:
     return Figure(f"python -m rules check, {count} documents in one run", "docs/s", tuple(samples))
 
 
+_CALLGRIND_PROGRAM = """
+import json, sys
+from rules import check, parse_document
+character = parse_document(json.loads(open(sys.argv[1]).read()))
+check(character)
+for _ in range(int(sys.argv[2])):
+    check(character)
+"""
+
+
+def _instructions_per_check(calls: int = 200) -> Figure | None:
+    """Instructions per check, counted by callgrind: unlike wall time, the same on a busy
+    machine. The difference of a run with ``calls`` checks and one with none."""
+    if shutil.which("valgrind") is None:
+        print("  (no valgrind: the instruction count is skipped)")
+        return None
+    totals = []
+    for count in (0, calls):
+        result = subprocess.run(
+            ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+             "-c", _CALLGRIND_PROGRAM, str(NAVY_PILOT_PATH), str(count)],
+            capture_output=True, text=True, cwd=ROOT, check=True,
+        )  # fmt: skip
+        totals.append(int(re.search(r"Collected : (\d+)", result.stderr).group(1)))
+    return Figure(
+        "check(navy pilot): instructions (callgrind)",
+        "instr",
+        ((totals[1] - totals[0]) / calls,),
+        higher_is_better=False,
+    )
+
+
 def run(quick: bool) -> list[Figure]:
     calls, rounds = (500, 5) if quick else (5000, 15)
     navy_pilot = json.loads(NAVY_PILOT_PATH.read_text())
@@ -87,4 +121,5 @@ def run(quick: bool) -> list[Figure]:
             rounds=rounds,
         ),
         _cli_throughput(1000, 2 if quick else 5),
+        *filter(None, [_instructions_per_check()]),
     ]
