@@ -57,12 +57,6 @@ def _get_character_for_user(
     return get_object_or_404(allowed, pk=pk)
 
 
-def _report(character: Character, document: dict[str, Any] | None = None) -> Report:
-    return check(
-        parse_document(document or character.document), house_rules=character.house_rules()
-    )
-
-
 # -- list, create, delete, duplicate -------------------------------------------------------------
 
 
@@ -150,13 +144,14 @@ def character_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     character = _get_character_for_user(request, pk)
-    report = _report(character)
+    parsed = parse_document(character.document)
+    report = check(parsed, house_rules=character.house_rules())
     rolls = list(character.mustering_rolls.all())
     is_owner = character.owner_id == request.user.pk
     context = {
         "character": character,
         "report": report,
-        "stat_block": stat_block(parse_document(character.document), report),
+        "stat_block": stat_block(parsed, report),
         "rolls": rolls,
         "drift": services.mustering_drift(character, rolls),
         "is_owner": is_owner,
@@ -491,7 +486,7 @@ def _builder_context(
         report = check(parse_document(read.document), house_rules=character.house_rules())
     except MalformedDocument as malformed:
         errors["form"] = str(malformed)
-        report = _report(character)
+        report = play_services.report_for(character)
     form = builder.with_errors(form, errors)
     points = report.points
     state = (
@@ -557,13 +552,18 @@ def _builder_context(
         "warning_count": sum(p["severity"] == "warning" for p in problems),
         "zero_level_left": max(0, report.skills.zero_level_free - report.skills.zero_level_used),
         "attribute_rows": attribute_rows,
+        "limits": cat.limits,
     }
     if not full:
         return context
     if not oob:
         # The whole page, not a live preview: add the review panel. The builder's user is
         # always the owner.
-        context.update(_review_context(character, _report(character), user_pk=character.owner_id))
+        context.update(
+            _review_context(
+                character, play_services.report_for(character), user_pk=character.owner_id
+            )
+        )
     lines_by_row = {row: report.skills.lines[i] for i, row in enumerate(read.skill_rows)}
     traits_by_row = {row: report.traits[i] for i, row in enumerate(read.trait_rows)}
     items_by_row = {row: report.equipment.lines[i] for i, row in enumerate(read.item_rows)}
@@ -601,7 +601,7 @@ def _builder_context(
                 {"form": row, "line": items_by_row.get(i)} for i, row in enumerate(form.items)
             ],
             "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],
-            "psi_max": min(cat.limits.psi_max_base - exp_dv, cat.limits.psi_max_cap),
+            "psi_max": rules.psi_strength_limit(exp_dv),
             "rolls": list(character.mustering_rolls.all()),
         }
     )

@@ -38,7 +38,6 @@ from rules import (
     Event,
     ImprovementError,
     Report,
-    check,
     parse_document,
 )
 from rules.play import Purchase, injury_rules, severity_rules
@@ -59,6 +58,7 @@ from .services import (
     _log,
     _revise,
     _withdraw_if_submitted,
+    report_for,
 )
 
 MEDICAL_SKILLS = ("Medical", "Surgery")
@@ -77,11 +77,6 @@ def dice_source() -> random.Random:
 
 
 # -- reading a character in play ------------------------------------------------------------------
-
-
-def report_for(character: Character) -> Report:
-    """The engine's report on the stored document, under the rules the character plays by."""
-    return check(parse_document(character.document), house_rules=character.house_rules())
 
 
 def condition_of(character: Character, report: Report | None = None) -> tuple[Condition, int]:

@@ -418,7 +418,8 @@ def _withdraw_if_submitted(character: Character, *, by: AbstractBaseUser | None,
         )
 
 
-def _campaign_report(character: Character) -> Report:
+def report_for(character: Character) -> Report:
+    """The engine's report on the stored document, under the rules the character plays by."""
     return check(parse_document(character.document), house_rules=character.house_rules())
 
 
@@ -451,7 +452,7 @@ def submit_character(*, character: Character, by: AbstractBaseUser) -> Character
             f"{locked.name} is {locked.get_status_display().lower()}; only drafts and returned "
             "characters can be submitted."
         )
-    report = _campaign_report(locked)
+    report = report_for(locked)
     if report.errors:
         count = len(report.errors)
         raise Refused(
@@ -473,7 +474,7 @@ def approve_character(
             f"{locked.name} is {locked.get_status_display().lower()}; only a submitted "
             "character can be approved."
         )
-    report = _campaign_report(locked)
+    report = report_for(locked)
     if report.errors:
         raise Refused(
             f"{locked.name} was not approved: under this campaign's rules it now has "

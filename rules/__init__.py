@@ -26,7 +26,7 @@ from .document import (
     parse_document,
     to_document,
 )
-from .engine import check, check_document
+from .engine import check, check_document, psi_strength_limit
 from .model import (
     FORMAT,
     Character,
@@ -151,6 +151,7 @@ __all__ = [
     "parse_skill",
     "parse_trait",
     "permission_needed",
+    "psi_strength_limit",
     "purchase_as_dict",
     "purchase_from_dict",
     "recover",

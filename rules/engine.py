@@ -679,7 +679,7 @@ def _psionics(
 ):
     lim = cat.limits
     psionics = character.psionics
-    max_strength = min(lim.psi_max_base - exp_dv, lim.psi_max_cap)
+    max_strength = psi_strength_limit(exp_dv, cat=cat)
     if not rules.psionics_allowed:
         problems.error(
             "psionics_not_allowed", "psionics", "Psionics are not allowed in this campaign."
@@ -731,6 +731,12 @@ def _check_service(
             f"The {service.name} service is not open in this campaign; open services: "
             f"{', '.join(sorted(rules.open_services)) or 'none'}.",
         )
+
+
+def psi_strength_limit(exp_dv: int, *, cat: Catalog | None = None) -> int:
+    """The highest PSI strength at initial training: 12 - EXP DV, never above 15."""
+    lim = (cat or catalog()).limits
+    return min(lim.psi_max_base - exp_dv, lim.psi_max_cap)
 
 
 def mustering_modifier(

@@ -344,3 +344,11 @@ def test_a_character_outside_a_campaign_offers_its_sheet_on_letter_and_a4(owner_
     pdf_url = reverse("character_pdf", args=[character.pk])
     assert f'href="{pdf_url}"' in html
     assert f'href="{pdf_url}?size=a4"' in html
+
+
+def test_the_builder_explains_its_limits_with_the_catalogs_figures(owner_client, character):
+    html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    # EXP 7 has DV 3, so the engine allows PSI strength up to 12 - 3 = 9.
+    assert "at most 12 \N{MINUS SIGN} EXP DV, never above 15 (now 9)" in html
+    assert "each level above costs 5 points" in html
+    assert "Psionically trained (25 points)" in html
