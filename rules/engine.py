@@ -56,6 +56,71 @@ class _Problems(list):
         self.append(_new(Problem, (code, WARNING, path, message)))
 
 
+class _Tables:
+    """Report parts that follow from catalog data alone, worked out once per catalog.
+
+    ``check`` looks these up instead of rebuilding the same parts for every character. Each
+    table covers only values that raise no problem; a miss takes the general path, which also
+    records the problem. Nothing here depends on a character.
+    """
+
+    def __init__(self, cat: Catalog) -> None:
+        order = cat.attribute_order
+        self.attribute_position = {code: position for position, code in enumerate(order)}
+        # The UPP as a format over the attribute values: hex digits by group, groups joined by
+        # dashes ("{0.hex}{1.hex}{2.hex}-..."), so composing it is one C-level call.
+        self.upp_template = "-".join(
+            "".join(f"{{{order.index(code)}.hex}}" for code in cat.attribute_groups[group])
+            for group in ("body", "mind", "background")
+        )
+        self.attribute_values = {
+            (species.key, npc): _attribute_value_table(cat, species, npc)
+            for species in cat.species.values()
+            for npc in (False, True)
+        }
+        # Skill name -> its report line by level, for a skill simply bought (no cascade, no
+        # specialties, nothing free), up to the highest skill maximum the attribute table allows.
+        top_level = max(dv for _dm, dv, _digit in cat.level_rows)
+        self.bought_skill_lines = {
+            skill.name: tuple(
+                _bought_skill_line(cat, skill.name, level) for level in range(top_level + 1)
+            )
+            for skill in cat.skills
+            if skill.kind != "cascade"
+        }
+
+
+def _attribute_value_table(
+    cat: Catalog, species: Species, npc: bool
+) -> tuple[dict[int, AttributeValue], ...]:
+    """Per attribute position, purchased level -> the attribute's report value, for every
+    purchase the rules allow a PC or NPC of ``species`` (the catalog's ranges and floor)."""
+    lim = cat.limits
+    maxima = cat.purchase_maxima("npc" if npc else "pc")
+    table = []
+    for position, code in enumerate(cat.attribute_order):
+        delta = species.attribute_deltas[position]
+        by_level = {}
+        for purchased in range(lim.purchase_min, maxima[position] + 1):
+            final = purchased + delta
+            if final >= lim.final_min:
+                dm, dv, digit = cat.level_row(final)
+                cost = (purchased - lim.attribute_average) * lim.points_per_attribute_level
+                by_level[purchased] = AttributeValue(code, purchased, final, digit, dm, dv, cost)
+        table.append(by_level)
+    return tuple(table)
+
+
+def _bought_skill_line(cat: Catalog, skill: str, level: int) -> SkillLine:
+    cost = level * cat.limits.points_per_skill_level
+    return SkillLine(f"{skill}-{level}", skill, None, level, (), cost, level, False, 0, "player")
+
+
+@cache
+def _tables(cat: Catalog) -> _Tables:
+    return _Tables(cat)
+
+
 def check(
     character: Character,
     *,
@@ -68,6 +133,7 @@ def check(
     """
     cat = cat or catalog()
     lim = cat.limits
+    tables = _tables(cat)
     rules = house_rules or character.house_rules
     problems = _Problems()
 
@@ -81,14 +147,23 @@ def check(
         )
         species = cat.species["human"]
 
-    values, levels, dvs, attribute_points = _attributes(character, species, problems, cat)
-    digits = [values[i][3] for i in cat.upp_positions]
-    upp = f"{''.join(digits[0:3])}-{''.join(digits[3:6])}-{''.join(digits[6:9])}"
+    values, attribute_points = _attributes(character, species, problems, tables, cat)
+    upp = tables.upp_template.format(*values)
+    # The attributes other rules read, by position (cheaper than a dict per character).
+    position = tables.attribute_position
+    strength, dex, end = values[position["STR"]], values[position["DEX"]], values[position["END"]]
+    edu, exp = values[position["EDU"]], values[position["EXP"]]
     trait_lines, perks, flaws, derived_bonus = _player_traits(character, problems, cat)
-    derived = _derived(levels, dvs, derived_bonus, cat)
-    skills, skill_points, effective = _skills(character, species, levels, dvs, problems, cat)
+    derived = _derived(
+        strength.level, dex.level, end.level,
+        strength.dv, dex.dv, end.dv, values[position["AWA"]].dv,
+        derived_bonus, cat,
+    )  # fmt: skip
+    skills, skill_points, effective = _skills(
+        character, species, edu, exp, values[position["INT"]].dv, problems, tables, cat
+    )
 
-    exp_dv = dvs["EXP"]
+    exp_dv = exp.dv
     service = cat.services.get(character.service) if character.service else None
     rank, rank_points = _rank(character, service, exp_dv, rules, problems, cat)
     if rank.level > 0:
@@ -126,7 +201,7 @@ def check(
 
     _check_service(character, service, rules, problems, cat)
     mustering = _mustering_out(character, service, effective, problems, cat)
-    equipment = _equipment(character, levels["STR"], mustering.credits, derived, problems, cat)
+    equipment = _equipment(character, strength.level, mustering.credits, derived, problems, cat)
 
     budget = character.budget
     if rules.budget is not None and character.kind == "pc":
@@ -164,7 +239,7 @@ def check(
         )
 
     valid = not problems or all(problem[1] != ERROR for problem in problems)
-    soc = levels["SOC"]
+    soc = values[position["SOC"]].level
     return _new(
         Report,
         (character.name, character.kind, species.key,
@@ -175,7 +250,24 @@ def check(
     )  # fmt: skip
 
 
-def _attributes(character: Character, species: Species, problems: _Problems, cat: Catalog):
+def _attributes(
+    character: Character, species: Species, problems: _Problems, tables: _Tables, cat: Catalog
+) -> tuple[list[AttributeValue], int]:
+    """The attribute values in catalog order and their points."""
+    lim = cat.limits
+    by_position = tables.attribute_values[species.key, character.kind == "npc"]
+    purchased = character.attributes
+    # Every purchase in range is a ready value; a miss (None) is out of range.
+    values = list(map(dict.get, by_position, purchased))
+    if len(purchased) != len(by_position) or not all(values):
+        values = _attributes_in_full(character, species, problems, cat)
+    # Each level costs (purchased - average) x points per level, so the sum is linear.
+    average, per_level = lim.attribute_average, lim.points_per_attribute_level
+    return values, (sum(purchased) - len(purchased) * average) * per_level
+
+
+def _attributes_in_full(character: Character, species: Species, problems: _Problems, cat: Catalog):
+    """The attribute values worked out one by one, recording every level out of range."""
     lim = cat.limits
     average, per_level = lim.attribute_average, lim.points_per_attribute_level
     lowest, final_min = lim.purchase_min, lim.final_min
@@ -185,24 +277,18 @@ def _attributes(character: Character, species: Species, problems: _Problems, cat
     rows = cat.level_rows
     top = len(rows)
     values: list[AttributeValue] = []
-    levels: dict[str, int] = {}
-    dvs: dict[str, int] = {}
-    points = 0
     for position, (code, purchased) in enumerate(
         zip(cat.attribute_order, character.attributes, strict=True)
     ):
         cost = (purchased - average) * per_level
-        points += cost
         final = purchased + deltas[position]
         if purchased < lowest or purchased > maxima[position] or final < final_min:
             _attribute_range_problem(
                 character, species, code, purchased, final, position, problems, cat
             )
         dm, dv, digit = rows[final] if 0 <= final < top else level_row(final)
-        levels[code] = final
-        dvs[code] = dv
         values.append(_new(AttributeValue, (code, purchased, final, digit, dm, dv, cost)))
-    return values, levels, dvs, points
+    return values
 
 
 def _attribute_range_problem(character, species, code, purchased, final, position, problems, cat):
@@ -226,16 +312,19 @@ def _attribute_range_problem(character, species, code, purchased, final, positio
         )
 
 
-def _derived(levels: dict[str, int], dvs: dict[str, int], bonus: dict[str, int], cat: Catalog):
+def _derived(
+    str_level: int, dex_level: int, end_level: int,
+    str_dv: int, dex_dv: int, end_dv: int, awa_dv: int,
+    bonus: Mapping[str, int], cat: Catalog,
+) -> Derived:  # fmt: skip
     """DEF INI MOV TGH LIF WND from the DVs (LIF from the levels), plus traits, at their floors."""
-    str_dv, dex_dv, end_dv, awa_dv = dvs["STR"], dvs["DEX"], dvs["END"], dvs["AWA"]
     body = (str_dv + end_dv) // 2
     values = [
         dex_dv,
         (dex_dv + awa_dv) // 2,
         dex_dv + body,
         body,
-        levels["STR"] + levels["END"] + levels["DEX"],
+        str_level + end_level + dex_level,
         str_dv + end_dv,
     ]
     if bonus:
@@ -260,8 +349,12 @@ def derived_attributes(
     rules call this for a wounded character's lowered levels, so there is one set of formulas.
     """
     cat = cat or catalog()
-    dvs = {code: cat.dm_dv(level)[1] for code, level in levels.items()}
-    return _derived(levels, dvs, bonus or {}, cat)
+    dv = {code: cat.dm_dv(levels[code])[1] for code in ("STR", "DEX", "END", "AWA")}
+    return _derived(
+        levels["STR"], levels["DEX"], levels["END"],
+        dv["STR"], dv["DEX"], dv["END"], dv["AWA"],
+        bonus or {}, cat,
+    )  # fmt: skip
 
 
 def _player_traits(character: Character, problems: _Problems, cat: Catalog):
@@ -439,29 +532,32 @@ def _package_trait_lines(cat: Catalog, species_key: str) -> tuple[TraitLine, ...
     return tuple(lines)
 
 
-def _automatic_skills(character: Character, species: Species, dvs, max_level: int, cat: Catalog):
-    """Skills had without buying: (skill, cascade lower-cased) -> (name, cascade, level, source).
+def _automatic_skills(
+    character: Character, species: Species, int_dv: int, edu_dv: int, max_level: int, cat: Catalog
+):
+    """Skills had without buying: skill key -> (name, cascade, level, source).
 
     Automatic levels are capped at the character's maximum skill level; where a species package
-    grants the same skill, the higher level stands.
+    grants the same skill, the higher level stands. Keys are those of ``_skills``.
     """
-    found: dict[tuple[str, str], tuple[str, str, int, str]] = {}
+    found: dict[tuple[str, str] | str, tuple[str, str, int, str]] = {}
     for skill, grounds in cat.automatic_skills:
         if grounds == "homeworld":
-            cascade, level = character.homeworld, dvs["INT"]
+            cascade, level = character.homeworld, int_dv
         elif grounds == "native_language":
-            cascade, level = character.native_language or species.native_language, dvs["EDU"]
+            cascade, level = character.native_language or species.native_language, edu_dv
         else:
-            cascade, level = character.native_culture or species.native_culture, dvs["INT"]
+            cascade, level = character.native_culture or species.native_culture, int_dv
         if cascade:
             level = level if level < max_level else max_level
             found[(skill, cascade.lower())] = (skill, cascade, level, "automatic")
     for granted in species.skills:
-        key = (granted.skill, granted.cascade.lower())
+        cascade = granted.cascade
+        key = (granted.skill, cascade.lower()) if cascade else granted.skill
         level = granted.level if granted.level < max_level else max_level
         previous = found.get(key)
         if previous is None or previous[2] < level:
-            found[key] = (granted.skill, granted.cascade, level, "package")
+            found[key] = (granted.skill, cascade, level, "package")
     return found
 
 
@@ -470,25 +566,30 @@ def _automatic_skills(character: Character, species: Species, dvs, max_level: in
 _LEVELS_READ_BY_OTHER_RULES = frozenset({"Gambling", "Surgery", "Medical"})
 
 
-def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
+def _skills(
+    character, species, edu, exp, int_dv: int, problems: _Problems, tables: _Tables, cat: Catalog
+):
     lim = cat.limits
     per_level = lim.points_per_skill_level
     per_specialty = lim.points_per_specialty
-    edu_dv, exp_dv = dvs["EDU"], dvs["EXP"]
+    edu_dv, exp_dv = edu.dv, exp.dv
     max_level = edu_dv if edu_dv > exp_dv else exp_dv
-    total_allowed = levels["EDU"] + levels["EXP"]
-    automatic = _automatic_skills(character, species, dvs, max_level, cat)
-    used_automatic: set[tuple[str, str]] = set()
-    seen: dict[tuple[str, str], int] = {}
+    total_allowed = edu.level + exp.level
+    automatic = _automatic_skills(character, species, int_dv, edu_dv, max_level, cat)
+    used_automatic = set()
+    seen: dict[tuple[str, str] | str, int] = {}
     effective: dict[str, int] = {}
     lines: list[SkillLine] = []
     points = total_used = zero_used = 0
 
     find_skill = cat.find_skill
     by_name = cat.skills_by_name
+    bought_lines = tables.bought_skill_lines
     specialty_min = lim.specialty_min_level
     for index, entry in enumerate(character.skills):
-        skill, cascade, level = entry.skill, entry.cascade, entry.level
+        skill = entry.skill
+        cascade = entry.cascade
+        level = entry.level
         specialties = entry.specialties
         # The parser gives catalog spellings, so the exact name almost always hits.
         definition = by_name.get(skill) or find_skill(skill)
@@ -498,12 +599,24 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
                 f"skills[{index}].skill",
                 f"Skill {skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
             )
-        elif (cascade or specialties or definition.kind == "cascade") and not _plainly_fine(
-            entry, definition, specialty_min
-        ):
-            _check_cascade_and_specialties(entry, index, definition, problems, cat)
-        # Keys use the catalog's name; open cascades are free text, matched without case.
-        key = (skill, cascade.lower() if cascade else "")
+        elif cascade or specialties or definition.kind == "cascade":
+            # The common case is answered by set membership: a cascade off the catalog's list
+            # (any, where the list is open), specialties off its list at level 2 or more.
+            if definition.kind == "cascade":
+                fine = bool(cascade) and (definition.open or cascade in definition.cascade_names)
+            else:
+                fine = not cascade
+            if fine and specialties:
+                fine = (
+                    definition.kind == "spec"
+                    and level >= specialty_min
+                    and definition.specialty_names.issuperset(specialties)
+                )
+            if not fine:
+                _check_cascade_and_specialties(entry, index, definition, problems, cat)
+        # Keys use the catalog's name; open cascades are free text, matched without case. A
+        # skill without a cascade is keyed by its name alone.
+        key = (skill, cascade.lower()) if cascade else skill
         if key in seen:
             problems.error(
                 "duplicate_skill",
@@ -529,7 +642,6 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
         if granted is None:
             free = 0
             bought = level
-            source = "player"
             if level == 0:
                 zero_used += 1
         else:
@@ -538,7 +650,6 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
             bought = level - free if level > free else 0
             if free > level:
                 level = free
-            source = granted[3]
         if level > max_level and level > free:
             problems.error(
                 "skill_level_above_max",
@@ -553,11 +664,20 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
             base = skill.lower()
             if effective.get(base, -1) < level:
                 effective[base] = level
+        if granted is None and cascade is None and not specialties:
+            # A skill simply bought: its line depends on the skill and level alone.
+            ready = bought_lines.get(skill)
+            if ready is not None and level < len(ready):
+                lines.append(ready[level])
+                continue
         name = f"{skill} ({cascade})-{level}" if cascade else f"{skill}-{level}"
         if specialties:
             name = f"{name} ({', '.join(specialties)})"
-        line = (name, skill, cascade, level, specialties, cost, bought, granted is not None,
-                free, source)  # fmt: skip
+        if granted is None:
+            line = (name, skill, cascade, level, specialties, cost, bought, False, 0, "player")
+        else:
+            line = (name, skill, cascade, level, specialties, cost, bought, True, free,
+                    granted[3])  # fmt: skip
         lines.append(_new(SkillLine, line))
 
     for key, (skill, cascade, level, source) in automatic.items():
@@ -579,7 +699,7 @@ def _skills(character, species, levels, dvs, problems: _Problems, cat: Catalog):
             "skill_total_exceeded",
             "skills",
             f"{total_used} skill levels are counted, above the total of {total_allowed} "
-            f"(EDU {levels['EDU']} + EXP {levels['EXP']}).",
+            f"(EDU {edu.level} + EXP {exp.level}).",
         )
     if "surgery" in effective:
         _check_surgery(character, effective, problems)
@@ -601,23 +721,6 @@ def _check_surgery(character: Character, effective: dict[str, int], problems: _P
         f"skills[{index}].level",
         f"Surgery-{surgery} needs Medical at level {surgery} or more; the character has {has}.",
     )
-
-
-def _plainly_fine(entry: SkillEntry, definition: SkillDef, specialty_min: int) -> bool:
-    """The common case, answered by set membership: catalog cascade and specialties, level 2+."""
-    cascade = entry.cascade
-    if definition.kind == "cascade":
-        if not cascade or not (definition.open or cascade in definition.cascade_names):
-            return False
-    elif cascade:
-        return False
-    specialties = entry.specialties
-    if not specialties:
-        return True
-    if definition.kind != "spec" or entry.level < specialty_min:
-        return False
-    names = definition.specialty_names
-    return all(specialty in names for specialty in specialties)
 
 
 def _check_cascade_and_specialties(
