@@ -88,6 +88,34 @@ class _Tables:
             for skill in cat.skills
             if skill.kind != "cascade"
         }
+        # (type, level, frequency) -> (signed points, control score or None, notation with the
+        # control score, notation without): the trait tables with format_trait's notations.
+        self.traits = {
+            key: (points, score, _trait_notation(key, points, score), _trait_notation(key, points))
+            for key, (points, score) in cat.trait_table.items()
+        }
+        # Service key (None: no known service) -> former rank -> (the rank, its trait line).
+        self.ranks = {
+            key: {
+                level: _rank_parts(cat, service, level) for level in range(cat.limits.rank_max + 1)
+            }
+            for key, service in (*cat.services.items(), (None, None))
+        }
+        # Species key -> the package's trait lines and its points in all.
+        self.packages = {key: _package_parts(cat, species) for key, species in cat.species.items()}
+        # Service key -> cash-roll DM -> die -> the roll, for each DM the rules give
+        # (none, Gambling, retirement) and each face of the die.
+        lim = cat.limits
+        self.cash_rolls = {
+            key: {
+                modifier: {
+                    die: MusteringRoll(die, modifier, *cash_for(service, die, modifier, cat))
+                    for die in range(lim.die_min, lim.die_max + 1)
+                }
+                for modifier in (0, lim.gambling_dm, lim.retirement_dm)
+            }
+            for key, service in cat.services.items()
+        }
 
 
 def _attribute_value_table(
@@ -109,6 +137,12 @@ def _attribute_value_table(
                 by_level[purchased] = AttributeValue(code, purchased, final, digit, dm, dv, cost)
         table.append(by_level)
     return tuple(table)
+
+
+def _trait_notation(key: tuple[str, str, str], points: int, score: int | None = None) -> str:
+    """format_trait's notation of a trait off the tables, with the control score if given."""
+    code = "-".join(key)
+    return f"[{code} CS{score} {points}]" if score is not None else f"[{code} {points}]"
 
 
 def _bought_skill_line(cat: Catalog, skill: str, level: int) -> SkillLine:
@@ -153,7 +187,7 @@ def check(
     position = tables.attribute_position
     strength, dex, end = values[position["STR"]], values[position["DEX"]], values[position["END"]]
     edu, exp = values[position["EDU"]], values[position["EXP"]]
-    trait_lines, perks, flaws, derived_bonus = _player_traits(character, problems, cat)
+    trait_lines, perks, flaws, derived_bonus = _player_traits(character, problems, tables, cat)
     derived = _derived(
         strength.level, dex.level, end.level,
         strength.dv, dex.dv, end.dv, values[position["AWA"]].dv,
@@ -165,10 +199,11 @@ def check(
 
     exp_dv = exp.dv
     service = cat.services.get(character.service) if character.service else None
-    rank, rank_points = _rank(character, service, exp_dv, rules, problems, cat)
-    if rank.level > 0:
-        trait_lines.append(_rank_trait(rank, rank_points, service))
-    package_points = _package(species, trait_lines, cat)
+    rank, rank_line, rank_points = _rank(character, service, exp_dv, rules, problems, tables, cat)
+    if rank_line is not None:
+        trait_lines.append(rank_line)
+    package_lines, package_points = tables.packages[species.key]
+    trait_lines.extend(package_lines)
 
     if rules.one_trait_per_term:
         trait_count = len(character.traits) + (rank.level > 0)
@@ -200,7 +235,7 @@ def check(
         )
 
     _check_service(character, service, rules, problems, cat)
-    mustering = _mustering_out(character, service, effective, problems, cat)
+    mustering = _mustering_out(character, service, effective, problems, tables, cat)
     equipment = _equipment(character, strength.level, mustering.credits, derived, problems, cat)
 
     budget = character.budget
@@ -357,23 +392,22 @@ def derived_attributes(
     )  # fmt: skip
 
 
-def _player_traits(character: Character, problems: _Problems, cat: Catalog):
+def _player_traits(character: Character, problems: _Problems, tables: _Tables, cat: Catalog):
     lines: list[TraitLine] = []
     perks = flaws = 0
     bonus: dict[str, int] = {}
-    table = cat.trait_table
+    table = tables.traits
     for index, trait in enumerate(character.traits):
         if not trait.derived:
             found = table.get((trait.type, trait.level, trait.frequency))
             if found is not None:
-                # The common case, a trait straight off the tables (format_trait's notation).
-                points, score = found
-                code = f"{trait.type}-{trait.level}-{trait.frequency}"
+                # The common case, a trait straight off the tables, its notation ready.
+                points, score, with_score, without_score = found
                 if score is not None and trait.control:
-                    notation = f"[{code} CS{score} {points}]"
+                    notation = with_score
                 else:
                     score = None
-                    notation = f"[{code} {points}]"
+                    notation = without_score
                 if points < 0:
                     flaws += points
                 else:
@@ -455,7 +489,10 @@ def _trait_points(trait: TraitEntry, index: int, problems: _Problems, cat: Catal
     return None
 
 
-def _rank(character, service, exp_dv, rules: HouseRules, problems: _Problems, cat: Catalog):
+def _rank(
+    character, service, exp_dv, rules: HouseRules, problems: _Problems, tables: _Tables, cat
+) -> tuple[Rank, TraitLine | None, int]:
+    """The former rank, its trait line (None below rank 1) and its points."""
     lim = cat.limits
     level = character.rank
     if not 0 <= level <= lim.rank_max:
@@ -481,43 +518,39 @@ def _rank(character, service, exp_dv, rules: HouseRules, problems: _Problems, ca
                 f"Former rank {level} is above this campaign's highest former rank "
                 f"{rules.max_former_rank}.",
             )
+    parts = tables.ranks[service.key if service is not None else None].get(level)
+    if parts is None:  # out of range: the problem is recorded above
+        parts = _rank_parts(cat, service, level)
+    return (*parts, max(level, 0) * lim.points_per_rank)
+
+
+def _rank_parts(cat: Catalog, service: Service | None, level: int) -> tuple[Rank, TraitLine | None]:
+    """A former rank in a service (or none) and, from rank 1, its line among the traits."""
     title = service.ranks.get(level) if service is not None and level > 0 else None
-    return _new(Rank, (level, title)), max(level, 0) * lim.points_per_rank
-
-
-def _rank_trait(rank: Rank, points: int, service: Service | None) -> TraitLine:
-    label = f"Former rank {rank.level}"
-    if rank.title:
-        label += f" ({rank.title}, {service.name})"
+    rank = Rank(level, title)
+    if level <= 0:
+        return rank, None
+    points = level * cat.limits.points_per_rank
+    label = f"Former rank {level}"
+    if title:
+        label += f" ({title}, {service.name})"
     elif service is not None:
         label += f" ({service.name})"
-    return _new(
-        TraitLine, (f"[Rank-{rank.level} {points}]", label, points, "rank", "rank", None, True)
-    )
+    return rank, TraitLine(f"[Rank-{level} {points}]", label, points, "rank", "rank", None, True)
 
 
-def _package(species: Species, trait_lines: list[TraitLine], cat: Catalog) -> int:
-    """Adds the species package's traits to the sheet and returns the package's points."""
-    lines, points = _package_parts(cat, species.key)
-    trait_lines.extend(lines)
-    return points
-
-
-@cache
-def _package_parts(cat: Catalog, species_key: str) -> tuple[tuple[TraitLine, ...], int]:
+def _package_parts(cat: Catalog, species: Species) -> tuple[tuple[TraitLine, ...], int]:
     """A species package's trait lines and its points in all (the same for every character)."""
-    species = cat.species[species_key]
     lim = cat.limits
-    lines = _package_trait_lines(cat, species_key)
+    lines = _package_trait_lines(cat, species)
     points = sum(species.attribute_changes.values()) * lim.points_per_attribute_level
     points += sum(line.points for line in lines)
     return lines, points + sum(s.level for s in species.skills) * lim.points_per_skill_level
 
 
-@cache
-def _package_trait_lines(cat: Catalog, species_key: str) -> tuple[TraitLine, ...]:
+def _package_trait_lines(cat: Catalog, species: Species) -> tuple[TraitLine, ...]:
     lines = []
-    for package_trait in cat.species[species_key].traits:
+    for package_trait in species.traits:
         trait = TraitEntry(
             type=package_trait.type,
             name=package_trait.name,
@@ -863,7 +896,7 @@ def cash_for(service: Service, die: int, modifier: int, cat: Catalog) -> tuple[i
 
 
 def _mustering_out(
-    character, service, effective, problems: _Problems, cat: Catalog
+    character, service, effective, problems: _Problems, tables: _Tables, cat: Catalog
 ) -> MusteringOut:
     lim = cat.limits
     allowed = min(lim.max_mustering_rolls, character.terms)
@@ -890,6 +923,7 @@ def _mustering_out(
         )
     credits = 0
     results: list[MusteringRoll] = []
+    by_die = tables.cash_rolls[service.key].get(modifier) if service is not None else None
     for index, die in enumerate(rolls):
         if not lim.die_min <= die <= lim.die_max:
             problems.error(
@@ -901,9 +935,12 @@ def _mustering_out(
             continue
         if index >= allowed or service is None:
             continue
-        row, amount = cash_for(service, die, modifier, cat)
-        credits += amount
-        results.append(_new(MusteringRoll, (die, modifier, row, amount)))
+        if by_die is not None:
+            roll = by_die[die]
+        else:
+            roll = _new(MusteringRoll, (die, modifier, *cash_for(service, die, modifier, cat)))
+        credits += roll.credits
+        results.append(roll)
     return _new(MusteringOut, (allowed, modifier, credits, tuple(results)))
 
 
