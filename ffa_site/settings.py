@@ -165,6 +165,10 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": VAR_DIR / "ffa.sqlite3",
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
+            # Reopening SQLite per request re-reads the schema before the first query, which
+            # costs more than the builder preview's own work; keep the connection.
+            "CONN_MAX_AGE": env_int("DJANGO_CONN_MAX_AGE", 600),
+            "CONN_HEALTH_CHECKS": True,
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
