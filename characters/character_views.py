@@ -316,9 +316,34 @@ def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
     if action:
         form = builder.apply_action(form, action)
         section = _SECTION_OF_ACTION.get(action.partition(":")[0].rsplit("_", 1)[-1], "")
-    context = _builder_context(character, form, oob=True, full=bool(section))
+    context = _builder_context(
+        character,
+        form,
+        oob=True,
+        full=bool(section),
+        attributes=_attributes_to_refresh(request.POST.get("edited")),
+    )
     context["section"] = section
     return render(request, "characters/builder.html#preview", context)
+
+
+# Inputs whose change moves every attribute's figures: the species package and the NPC SOC cap.
+_INPUTS_ALL_FIGURES_DEPEND_ON = frozenset({"species", "kind"})
+
+
+def _attributes_to_refresh(edited: str | None) -> frozenset[str] | None:
+    """The attributes whose figures (hex, DM, DV, cost) the preview sends again; None for all.
+
+    The builder's script posts ``edited``, the names of the inputs changed since the last
+    preview it applied, so typing in a skill row re-renders no attribute row at all. A client
+    that does not say gets every row.
+    """
+    if edited is None:
+        return None
+    names = frozenset(edited.split())
+    if names & _INPUTS_ALL_FIGURES_DEPEND_ON:
+        return None
+    return names.intersection(rules.catalog().attribute_order)
 
 
 _SECTION_OF_ACTION = {
@@ -476,9 +501,11 @@ def _builder_context(
     oob: bool = False,
     full: bool = True,
     conflict: dict[str, Any] | None = None,
+    attributes: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """Everything the builder template shows. ``full=False`` (the live preview) skips the
-    parts only the page's inputs need."""
+    parts only the page's inputs need; ``attributes`` limits the attribute rows to those codes
+    (None: all nine)."""
     cat = rules.catalog()
     read = builder.document_from_form(form, base=character.document)
     errors = dict(read.errors)
@@ -521,6 +548,8 @@ def _builder_context(
     npc = read.document.get("kind") == "npc"
     attribute_rows = []
     for position, value in enumerate(report.attributes):
+        if attributes is not None and value.code not in attributes:
+            continue
         group = next(g for g, codes in cat.attribute_groups.items() if value.code in codes)
         highest = cat.purchase_maxima("npc" if npc else "pc")[position]
         attribute_rows.append(

@@ -63,3 +63,30 @@ def test_a_problem_link_takes_the_player_to_the_field_that_fixes_it(page):
     page.fill("input[name=rank]", "2")
     page.locator('[data-problem="rank_exceeds_terms"] a').click()
     expect(page).to_have_url(re.compile(r"#id_rank$"))
+
+
+def test_attribute_figures_follow_quick_edits_to_several_attributes(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    page.goto("/characters/new/")
+    page.fill("input[name=name]", "Kim")
+    page.get_by_role("button", name="Create and start building").click()
+    expect(page.locator('[data-derived="DEF"]')).to_have_text("3")
+
+    # Typed inside one debounce: the preview must still bring back both attributes' figures.
+    page.evaluate("""() => {
+        for (const [name, value] of [["DEX", "11"], ["STR", "4"]]) {
+            const input = document.querySelector(`input[name=${name}]`);
+            input.value = value;
+            input.dispatchEvent(new Event("input", {bubbles: true}));
+        }
+    }""")
+    expect(page.locator('[data-hex="DEX"]')).to_have_text("B")
+    expect(page.locator('[data-dm="DEX"]')).to_have_text("DM +2")
+    expect(page.locator('[data-hex="STR"]')).to_have_text("4")
+    expect(page.locator('[data-derived="DEF"]')).to_have_text("5")
+
+    # A species package moves every attribute: Vargr take 2 from STR, so STR 4 becomes 2.
+    page.select_option("select[name=species]", "vargr")
+    expect(page.locator('[data-hex="STR"]')).to_have_text("2")
+    expect(page.locator('[data-hex="DEX"]')).to_have_text("D")

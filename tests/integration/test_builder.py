@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+import rules
 from characters import services
 from characters.models import Character, MusteringRoll
 from rules import normalise_document
@@ -138,6 +139,36 @@ def test_the_preview_checks_the_posted_form_and_never_writes(
     assert 'href="#id_skill-0-level"' in html
     character.refresh_from_db()
     assert (character.version, character.document["attributes"]["DEX"]) == (1, 7)
+
+
+def _refreshed_attribute_rows(client, character, **changes) -> set[str]:
+    response = client.post(
+        reverse("character_preview", args=[character.pk]),
+        builder_post(character, **changes),
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    return {code for code in ATTRIBUTE_CODES if f'id="figures-{code}"' in html}
+
+
+ATTRIBUTE_CODES = rules.catalog().attribute_order
+
+
+def test_the_preview_sends_the_figures_of_the_attribute_being_edited(owner_client, character):
+    refreshed = _refreshed_attribute_rows(owner_client, character, DEX="9", edited="DEX")
+    assert refreshed == {"DEX"}
+
+
+def test_editing_a_skill_sends_no_attribute_figures(owner_client, character):
+    edits = {"skill-0-skill": "Pilot", "skill-0-level": "2", "edited": "skill-0-level"}
+    assert _refreshed_attribute_rows(owner_client, character, **edits) == set()
+
+
+@pytest.mark.parametrize("edited", [None, "species", "kind DEX"])
+def test_species_kind_or_an_unknown_edit_sends_every_attribute_row(owner_client, character, edited):
+    changes = {"edited": edited} if edited is not None else {}
+    refreshed = _refreshed_attribute_rows(owner_client, character, species="vargr", **changes)
+    assert refreshed == set(ATTRIBUTE_CODES)
 
 
 def test_a_preview_button_adds_a_skill_row_and_returns_the_section(owner_client, character):
