@@ -326,10 +326,12 @@ def mustering_drift(character: Character, rolls: list[MusteringRoll]) -> list[st
 # -- the review log and its status changes --------------------------------------------------------
 
 
-def _lock(character: Character) -> Character:
-    """The character's row, locked until the transaction ends, with its campaign."""
+def _lock(character: Character, *, deleted: bool = False) -> Character:
+    """The character's row, locked until the transaction ends, with its campaign (``deleted``:
+    found even when its owner deleted it)."""
+    manager = Character.all_objects if deleted else Character.objects
     # of=("self",): PostgreSQL cannot lock the nullable side of the outer join to the campaign.
-    locked = Character.objects.select_for_update(of=("self",)).select_related("campaign")
+    locked = manager.select_for_update(of=("self",)).select_related("campaign")
     return locked.get(pk=character.pk)
 
 
@@ -792,8 +794,9 @@ def attach_character(
 @transaction.atomic
 def detach_character(*, character: Character, by: AbstractBaseUser | None = None) -> Character:
     """Take a character out of its campaign, back to a draft under the rulebook's own rules.
-    An approved character stays until the referee reopens it."""
-    locked = _lock(character)
+    An approved character stays until the referee reopens it. A deleted character can leave
+    too, so that restoring it never brings it back into a campaign its player has left."""
+    locked = _lock(character, deleted=True)
     if locked.campaign is None:
         return locked
     if locked.is_locked:
@@ -803,11 +806,45 @@ def detach_character(*, character: Character, by: AbstractBaseUser | None = None
         )
     name = locked.campaign.name
     report = check(parse_document(locked.document))
-    Character.objects.filter(pk=locked.pk).update(
+    Character.all_objects.filter(pk=locked.pk).update(
         campaign=None, status=Status.DRAFT, **_listing_columns(report)
     )
     _log(locked, kind=CharacterEvent.Kind.CAMPAIGN, by=by, detail=f"Left {name}.")
-    return Character.objects.get(pk=locked.pk)
+    return Character.all_objects.get(pk=locked.pk)
+
+
+@transaction.atomic
+def remove_member(
+    *, campaign: Campaign, user: AbstractBaseUser, by: AbstractBaseUser
+) -> list[Character]:
+    """Take ``user`` out of the campaign: the referee (``by``) removes a member, or the member
+    leaves (``by`` is ``user``). Returns the member's characters that left with them.
+
+    Every character of theirs in the campaign, deleted ones included, leaves through
+    ``detach_character`` (logged on each), then the membership goes; the referee's own
+    characters and NPCs stay. The referee reopens the member's approved characters on the way
+    (each reopening logged); a member leaving is refused while one of theirs is approved, as
+    ``detach_character`` refuses it, and then nothing changes. Afterwards the campaign is
+    gone from the member's pages until they join again through a working invite link.
+    """
+    if campaign.referee_id == user.pk:
+        raise Refused(f"You referee {campaign.name}: a campaign keeps its referee.")
+    by_referee = campaign.referee_id == by.pk
+    if not by_referee and by.pk != user.pk:
+        raise Refused(f"Only the referee of {campaign.name} can remove its players.")
+    membership = (
+        CampaignMembership.objects.select_for_update().filter(campaign=campaign, user=user).first()
+    )
+    if membership is None:
+        raise Refused(f"{user.get_username()} is not a member of {campaign.name}.")
+    theirs = Character.all_objects.filter(campaign=campaign, owner=user).order_by("name", "id")
+    left = []
+    for character in theirs:
+        if by_referee and character.is_locked:
+            reopen_character(character=character, by=by)
+        left.append(detach_character(character=character, by=by))
+    membership.delete()
+    return left
 
 
 @transaction.atomic
