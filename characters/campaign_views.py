@@ -1,5 +1,6 @@
-"""Campaign pages: create and configure a campaign, invite players, the party review (referee)
-or roster (member), NPCs, the party PDF, and the review workflow's actions on characters.
+"""Campaign pages: create and configure a campaign, invite players (and remove them, or leave),
+the party review (referee) or roster (member), NPCs, the party PDF, and the review workflow's
+actions on characters.
 
 Every view that takes a campaign id gets the campaign through ``_get_campaign_for_user``, and
 every character action goes through ``character_views._get_character_for_user``: a user who may
@@ -7,15 +8,18 @@ not see an object gets 404, never 403, so ids reveal nothing. Writes go through 
 a refused action (``services.Refused``) is shown as a message, never a traceback.
 """
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.text import slugify
@@ -306,8 +310,8 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         campaign.characters.select_related("owner").order_by("owner__username", "name", "id")
     )
     memberships = list(campaign.memberships.select_related("user").order_by("user__username"))
-    with_characters = {c.owner_id for c in characters}
-    waiting = [m.user for m in memberships if m.user_id not in with_characters]
+    per_player = Counter(c.owner_id for c in characters)
+    waiting = [m.user for m in memberships if not per_player[m.user_id]]
     attachable = list(_attachable(request.user, campaign))
     rolls = DiceRoll.objects.filter(campaign=campaign, character__deleted_at__isnull=True)
     rolls = rolls.select_related("character", "actor")
@@ -336,6 +340,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "party": party,
         "npcs": npcs,
         "waiting": waiting,
+        "members": [(m.user, per_player[m.user_id]) for m in memberships],
         "attachable": attachable,
         "counts": counts,
         "sort": sort,
@@ -353,6 +358,65 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+# -- members: the referee removes a player, a player leaves ----------------------------------------
+
+
+def _characters(count: int) -> str:
+    return f"{count} character{pluralize(count)}" if count else "no characters"
+
+
+def _confirm_and_remove(
+    request: HttpRequest, campaign: Campaign, member: AbstractBaseUser
+) -> HttpResponse:
+    """GET: what removing ``member`` takes out of the campaign; POST: remove them (the referee
+    removing a player, or the player leaving)."""
+    leaving = member.pk == request.user.pk
+    if request.method == "POST":
+        try:
+            left = services.remove_member(campaign=campaign, user=member, by=request.user)
+        except services.Refused as refused:
+            messages.error(request, str(refused))
+            return redirect("campaign_detail", campaign.pk)
+        # Deleted characters leave too, but they are in no listing, so they are not counted.
+        gone = _characters(sum(1 for character in left if character.deleted_at is None))
+        if leaving:
+            messages.success(request, f"You left {campaign.name}; {gone} left it with you.")
+            return redirect("campaign_list")
+        messages.success(
+            request,
+            f"{member.get_username()} was removed from {campaign.name}; {gone} left the campaign.",
+        )
+        return redirect("campaign_detail", campaign.pk)
+    characters = list(campaign.characters.filter(owner=member).order_by("name", "id"))
+    context = {
+        "campaign": campaign,
+        "member": member,
+        "leaving": leaving,
+        "characters": characters,
+        "approved": [character for character in characters if character.is_locked],
+    }
+    return render(request, "characters/campaign_confirm_remove.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+    """The referee takes a player out of the campaign, with every character of theirs in it.
+    The referee is no member, so their own id is 404 like any other non-member's."""
+    campaign = _get_campaign_for_user(request, pk, referee=True)
+    membership = get_object_or_404(campaign.memberships.select_related("user"), user_id=user_id)
+    return _confirm_and_remove(request, campaign, membership.user)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player leaves the campaign, taking their characters along; the referee cannot."""
+    campaign = _get_campaign_for_user(request, pk)
+    get_object_or_404(campaign.memberships, user=request.user)
+    return _confirm_and_remove(request, campaign, request.user)
 
 
 # -- NPCs and the party PDF ------------------------------------------------------------------------

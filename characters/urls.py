@@ -96,6 +96,12 @@ urlpatterns = [
         campaign_views.campaign_invite_revoke,
         name="campaign_invite_revoke",
     ),
+    path(
+        "campaigns/<int:pk>/members/<int:user_id>/remove/",
+        campaign_views.campaign_member_remove,
+        name="campaign_member_remove",
+    ),
+    path("campaigns/<int:pk>/leave/", campaign_views.campaign_leave, name="campaign_leave"),
     path("campaigns/<int:pk>/attach/", campaign_views.campaign_attach, name="campaign_attach"),
     path("campaigns/<int:pk>/npcs/new/", campaign_views.campaign_npc_new, name="campaign_npc_new"),
     path("campaigns/<int:pk>/party.pdf", campaign_views.campaign_party_pdf, name="campaign_pdf"),

@@ -106,3 +106,33 @@ def test_a_referee_returns_then_approves_a_players_character_and_prints_the_part
         Character.Status.APPROVED,
         "Regina",
     )
+
+
+def test_a_referee_removes_a_player_without_javascript(browser, live_server):
+    referee = UserFactory(username="referee")
+    player = UserFactory(username="player1")
+    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
+    services.join_campaign(user=player, code=campaign.invite_code)
+    character = services.create_character(
+        owner=player, document=character_document(name="Mara Tolven"), campaign=campaign
+    )
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+
+    # From the party review's list of players to the confirmation, which names what leaves.
+    log_in(page, "referee")
+    page.goto(f"/campaigns/{campaign.pk}/")
+    page.locator(f'[data-member="{player.pk}"]').get_by_role("link", name="Remove…").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text(
+        "Remove player1 from Spinward Marches?"
+    )
+    expect(page.locator("[data-leaving]")).to_contain_text("Mara Tolven")
+    page.get_by_role("button", name="Remove player1").click()
+
+    expect(page.locator(".message--success")).to_contain_text(
+        "player1 was removed from Spinward Marches; 1 character left the campaign."
+    )
+    expect(page.locator(f'tr[data-character="{character.pk}"]')).to_have_count(0)
+    expect(page.locator(f'[data-member="{player.pk}"]')).to_have_count(0)
+    context.close()

@@ -72,6 +72,9 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("campaign_detail", "htmx"):        (200, 200, 200, 404, LOGIN),
     ("campaign_attach", "get"):         (405, 405, 405, 405, LOGIN),
     ("campaign_attach", "post"):        (302, 302, 302, 404, LOGIN),
+    # Leaving: a member takes their own characters out (the member's approved one refuses).
+    ("campaign_leave", "get"):          (200, 404, 200, 404, LOGIN),
+    ("campaign_leave", "post"):         (302, 404, 302, 404, LOGIN),
     # The referee's tools.
     ("campaign_settings", "get"):       (404, 200, 404, 404, LOGIN),
     ("campaign_settings", "post"):      (404, 302, 404, 404, LOGIN),
@@ -82,6 +85,9 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("campaign_npc_new", "get"):        (404, 200, 404, 404, LOGIN),
     ("campaign_npc_new", "post"):       (404, 302, 404, 404, LOGIN),
     ("campaign_pdf", "get"):            (404, 200, 404, 404, LOGIN),
+    # Removing the owner from the campaign, with their characters, after a confirmation.
+    ("campaign_member_remove", "get"):  (404, 200, 404, 404, LOGIN),
+    ("campaign_member_remove", "post"): (404, 302, 404, 404, LOGIN),
     # The invite link opens the campaign to anyone logged in; the referee is sent to the review.
     ("campaign_join", "get"):           (200, 302, 200, 200, LOGIN),
     ("campaign_join", "post"):          (302, 302, 302, 302, LOGIN),
@@ -180,6 +186,7 @@ class World:
         character = self.character.pk
         special = {
             "campaign_join": [self.campaign.invite_code],
+            "campaign_member_remove": [self.campaign.pk, self.users["owner"].pk],
             "character_ip_decide": [character, self.request.pk],
             "character_revision": [character, 1],
             "character_restore": [character, 1],

@@ -375,6 +375,208 @@ def test_members_attach_more_characters_from_the_campaign_page(client, campaign,
     assert extra.campaign == campaign
 
 
+# -- removing players and leaving -----------------------------------------------------------------
+
+
+def approved(campaign: Campaign, player, referee, name: str) -> Character:
+    """A character of ``player``'s in the campaign, submitted and approved by ``referee``."""
+    character = services.create_character(
+        owner=player, document=navy_document(name=name), campaign=campaign
+    )
+    services.submit_character(character=character, by=player)
+    return services.approve_character(character=character, by=referee)
+
+
+def history(*characters: Character) -> list[tuple]:
+    """Everything the removal of a player could change about these characters."""
+    return [
+        (c.pk, c.campaign_id, c.status, c.deleted_at, c.events.count())
+        for c in Character.all_objects.filter(pk__in=[c.pk for c in characters]).order_by("pk")
+    ]
+
+
+def test_the_referee_removes_a_player_and_their_characters_leave_with_them(
+    client, campaign, character, player, referee
+):
+    locked = approved(campaign, player, referee, "Bravo")
+    outside = services.create_character(owner=player, document=navy_document(name="Elsewhere"))
+    npc = services.create_npc(campaign=campaign, name="Duke Norris", budget=200)
+    outside_before = history(outside)
+    client.force_login(referee)
+    review = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    url = reverse("campaign_member_remove", args=[campaign.pk, player.pk])
+    assert f'href="{url}"' in review
+
+    confirm = client.get(url)
+    assert [c.name for c in confirm.context["characters"]] == ["Bravo", "Jamison"]
+    assert "Approved characters are reopened first" in confirm.content.decode()
+    assert campaign.memberships.filter(user=player).exists()  # a GET only asks
+
+    response = client.post(url, follow=True)
+
+    assert response.redirect_chain == [(reverse("campaign_detail", args=[campaign.pk]), 302)]
+    assert [m.message for m in response.context["messages"]] == [
+        "player1 was removed from Spinward Marches; 2 characters left the campaign."
+    ]
+    assert not campaign.memberships.filter(user=player).exists()
+    for left in (character, locked):
+        left.refresh_from_db()
+        assert (left.campaign, left.status) == (None, Status.DRAFT)
+        event = left.events.last()
+        assert (event.kind, event.detail, event.actor) == (
+            "campaign",
+            "Left Spinward Marches.",
+            referee,
+        )
+    assert statuses(locked)[-1] == (Status.APPROVED, Status.DRAFT)
+    assert list(campaign.characters.all()) == [npc]
+    assert history(outside) == outside_before
+    assert response.context["members"] == []
+
+
+def test_a_removed_player_no_longer_sees_the_campaign_and_rejoins_only_by_a_working_link(
+    client, campaign, player, referee
+):
+    services.remove_member(campaign=campaign, user=player, by=referee)
+    client.force_login(player)
+
+    assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 404
+    assert "Spinward Marches" not in client.get(reverse("campaign_list")).content.decode()
+    assert client.get(reverse("home")).context["num_campaigns"] == 0
+
+    old_code = campaign.invite_code
+    services.renew_invite(campaign=campaign)
+    assert client.post(reverse("campaign_join", args=[old_code])).status_code == 404
+    assert not services.is_member(campaign, player)
+
+    campaign.refresh_from_db()
+    client.post(reverse("campaign_join", args=[campaign.invite_code]))
+    assert services.is_member(campaign, player)
+    assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 200
+
+
+def test_the_referee_cannot_remove_themselves_nor_anyone_who_is_not_a_member(
+    client, campaign, player, referee
+):
+    stranger = UserFactory(username="stranger")
+    client.force_login(referee)
+
+    for user_id in (referee.pk, stranger.pk, 999_999):
+        url = reverse("campaign_member_remove", args=[campaign.pk, user_id])
+        assert client.get(url).status_code == 404
+        assert client.post(url).status_code == 404
+    with pytest.raises(services.Refused, match="a campaign keeps its referee"):
+        services.remove_member(campaign=campaign, user=referee, by=referee)
+    with pytest.raises(services.Refused, match="stranger is not a member of Spinward Marches"):
+        services.remove_member(campaign=campaign, user=stranger, by=referee)
+    assert services.is_member(campaign, player)
+
+
+def test_only_the_referee_removes_a_player_other_than_oneself(campaign, character, player):
+    other = UserFactory(username="player2")
+    services.join_campaign(user=other, code=campaign.invite_code)
+
+    with pytest.raises(services.Refused, match="Only the referee of Spinward Marches"):
+        services.remove_member(campaign=campaign, user=player, by=other)
+
+    assert services.is_member(campaign, player)
+    character.refresh_from_db()
+    assert character.campaign == campaign
+
+
+def test_a_player_leaves_from_the_roster_with_their_characters(
+    client, campaign, character, player, referee
+):
+    npc = services.create_npc(campaign=campaign, name="Duke Norris", budget=200)
+    client.force_login(player)
+    roster = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    url = reverse("campaign_leave", args=[campaign.pk])
+    assert f'href="{url}"' in roster
+    assert "Jamison" in client.get(url).content.decode()
+
+    response = client.post(url, follow=True)
+
+    assert response.redirect_chain == [(reverse("campaign_list"), 302)]
+    assert [m.message for m in response.context["messages"]] == [
+        "You left Spinward Marches; 1 character left it with you."
+    ]
+    assert not services.is_member(campaign, player)
+    character.refresh_from_db()
+    assert character.campaign is None
+    assert (character.events.last().detail, character.events.last().actor) == (
+        "Left Spinward Marches.",
+        player,
+    )
+    assert list(campaign.characters.all()) == [npc]
+    assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 404
+
+
+def test_the_referee_cannot_leave_their_own_campaign(client, campaign, referee):
+    client.force_login(referee)
+    assert client.get(reverse("campaign_leave", args=[campaign.pk])).status_code == 404
+    assert client.post(reverse("campaign_leave", args=[campaign.pk])).status_code == 404
+
+
+def test_a_player_with_an_approved_character_cannot_leave_and_nothing_changes(
+    client, campaign, player, referee
+):
+    draft = services.create_character(
+        owner=player, document=navy_document(name="Alpha"), campaign=campaign
+    )
+    locked = approved(campaign, player, referee, "Bravo")
+    before = history(draft, locked)
+    client.force_login(player)
+    url = reverse("campaign_leave", args=[campaign.pk])
+
+    confirm = client.get(url).content.decode()
+    assert "Bravo is approved, so it stays in the campaign" in confirm
+    assert 'data-action="leave"' not in confirm
+
+    # Alpha leaves first, then Bravo refuses: the whole removal is undone.
+    response = client.post(url, follow=True)
+
+    assert "Bravo is approved in Spinward Marches" in response.content.decode()
+    assert history(draft, locked) == before
+    assert services.is_member(campaign, player)
+
+
+def test_a_failure_while_removing_undoes_every_reopening_and_detaching(
+    monkeypatch, campaign, character, player, referee
+):
+    locked = approved(campaign, player, referee, "Bravo")
+    before = history(character, locked)
+
+    def fail(self, *args, **kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(CampaignMembership, "delete", fail)
+    with pytest.raises(RuntimeError):
+        services.remove_member(campaign=campaign, user=player, by=referee)
+
+    assert history(character, locked) == before
+    assert services.is_member(campaign, player)
+
+
+def test_a_deleted_character_leaves_too_so_restoring_it_never_brings_it_back(
+    client, campaign, character, player, referee
+):
+    services.delete_character(character=character, by=player)
+    client.force_login(referee)
+
+    response = client.post(
+        reverse("campaign_member_remove", args=[campaign.pk, player.pk]), follow=True
+    )
+
+    assert [m.message for m in response.context["messages"]] == [
+        "player1 was removed from Spinward Marches; no characters left the campaign."
+    ]
+    restored = services.restore_deleted_character(character=character, by=player)
+    restored.refresh_from_db()
+    assert restored.campaign is None
+    assert restored.events.filter(detail="Left Spinward Marches.").exists()
+    assert not Character.objects.filter(campaign=campaign).exists()
+
+
 # -- the review workflow --------------------------------------------------------------------------
 
 
