@@ -114,6 +114,8 @@ class Sheet:
     player: str | None = None
     # The character's state in play; with it the life track shows today's marks and wounds.
     condition: Condition | None = None
+    # The engine's penalty for what the character carries in play, shown with the wounds'.
+    encumbrance_penalty: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,6 +383,7 @@ def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
                 "status": sheet.status,
                 "player": sheet.player,
                 "condition": dataclasses.asdict(sheet.condition) if sheet.condition else None,
+                "encumbrance_penalty": sheet.encumbrance_penalty,
             }
             for sheet in sheets
         ],
@@ -462,7 +465,7 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
         "tas": _tas(report),
         "lif": report.derived.LIF,
         "lif_boxes": _lif_boxes(report.derived.LIF),
-        "in_play": _in_play(report, sheet.condition),
+        "in_play": _in_play(report, sheet.condition, sheet.encumbrance_penalty),
         "wnd": report.derived.WND,
         "wound_header": _row(
             "Severity", "Multiple", "Damage", "Effect until stabilised or treated"
@@ -668,7 +671,9 @@ def _lif_boxes(lif: int) -> str:
     return _lines(" ".join(groups[i : i + 4]) for i in range(0, len(groups), 4))
 
 
-def _in_play(report: Report, condition: Condition | None) -> dict[str, Any] | None:
+def _in_play(
+    report: Report, condition: Condition | None, encumbrance_penalty: int
+) -> dict[str, Any] | None:
     """Today's marks, states and wounds, when the character has been hurt in play.
 
     Marked boxes are printed one element each ("/" stun, "x" lethal) so they line up with the
@@ -697,7 +702,7 @@ def _in_play(report: Report, condition: Condition | None) -> dict[str, Any] | No
             "treated" if wound.treated else "stabilised" if wound.stabilised else "not stabilised"
         )
         wounds.append(f"{wound.severity.capitalize()} wound ({wound.damage} damage, {care})")
-    effective = play.effective(report, condition).derived
+    effective = play.effective(report, condition, encumbrance_penalty=encumbrance_penalty).derived
     changed = [
         f"{code} {getattr(effective, code)} (from {getattr(report.derived, code)})"
         for code in ("DEF", "INI", "MOV")

@@ -41,6 +41,7 @@ from rules import (
     parse_document,
 )
 from rules.play import Purchase, injury_rules, severity_rules
+from rules.report import Equipment
 
 from .models import (
     Character,
@@ -156,6 +157,11 @@ class PlayResult:
     @property
     def message(self) -> str:
         return " ".join(event.message for event in self.events)
+
+
+def carried_load(character: Character) -> Equipment:
+    """The engine's load figures for what the character carries now (``carried_equipment``)."""
+    return rules.carried_load(parse_document(character.document), carried_equipment(character))
 
 
 def _change_condition(
@@ -607,7 +613,8 @@ def summary(character: Character, report: Report | None = None) -> dict[str, obj
     derived attributes as the wounds leave them, with the IP and credits balances."""
     report = report or report_for(character)
     condition, version = condition_of(character, report)
-    effective = rules.effective(report, condition)
+    penalty = carried_load(character).encumbrance_penalty
+    effective = rules.effective(report, condition, encumbrance_penalty=penalty)
     return {
         "condition": condition,
         "version": version,

@@ -159,13 +159,6 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
     }
 
 
-def _carried(character: Character) -> dict[str, Any]:
-    parsed = parse_document(character.document)
-    carried = play_services.carried_equipment(character)
-    load = rules.carried_load(parsed, carried)
-    return {"carried": load.lines, "load": load}
-
-
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """What the last action did, for the top of the play region."""
@@ -180,7 +173,8 @@ def _play_context(
 ) -> dict[str, Any]:
     report = play_services.report_for(character)
     condition, version = play_services.condition_of(character, report)
-    effective = rules.effective(report, condition)
+    load = play_services.carried_load(character)
+    effective = rules.effective(report, condition, encumbrance_penalty=load.encumbrance_penalty)
     roles = _roles(request, character)
     entries = list(
         character.improvement_entries.select_related("actor", "revision").order_by(
@@ -238,7 +232,8 @@ def _play_context(
         "credits_at_start": report.equipment.credits_remaining,
         "credit_entries": credit_entries,
         "equipment_choices": _equipment_choices(),
-        **_carried(character),
+        "carried": load.lines,
+        "load": load,
         # The play log.
         "events": list(
             character.events.filter(kind__in=PLAY_EVENTS)

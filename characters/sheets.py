@@ -36,4 +36,5 @@ def sheet_for_character(
         status=character.get_status_display() if show_player else None,
         player=character.owner.get_username() if show_player else None,
         condition=condition,
+        encumbrance_penalty=play_services.carried_load(character).encumbrance_penalty,
     )

@@ -652,8 +652,9 @@ class Effective:
     """A character as wounds leave it.
 
     ``levels``: attribute levels with the body attributes lowered (not below 0).
-    ``derived``: DEF, INI and MOV recomputed from the lowered levels by the engine's formulas
-    (DEF and INI not below 1; DEF is 1 while stunned); TGH, LIF and WND unchanged.
+    ``derived``: DEF, INI and MOV recomputed from the lowered levels by the engine's formulas,
+    less any encumbrance penalty, at their floors (DEF is 1 while stunned); TGH, LIF and WND
+    unchanged.
     ``test_dms``: the DM each attribute gives an action test now, the mind-group DM included.
     """
 
@@ -676,12 +677,15 @@ def effective(
     condition: Condition,
     *,
     derived_bonus: Mapping[str, int] | None = None,
+    encumbrance_penalty: int = 0,
     cat: Catalog | None = None,
 ) -> Effective:
-    """The character's attributes and derived attributes under its wounds.
+    """The character's attributes and derived attributes under its wounds and its load.
 
     ``source`` is the engine's report (its derived-attribute traits are kept) or a mapping of
     final attribute levels, with ``derived_bonus`` for derived-attribute traits if any.
+    ``encumbrance_penalty`` is the engine's for what the character carries now
+    (``carried_load``); it lowers DEF, INI and MOV after the wounds, down to their floors.
     """
     cat = cat or catalog()
     if isinstance(source, Report):
@@ -702,11 +706,14 @@ def effective(
         for code, level in levels.items()
     }
     wounded = derived_attributes(lowered, bonus, cat=cat)
-    derived = original._replace(
-        DEF=injury_rules().stunned_def if condition.stunned else wounded.DEF,
-        INI=wounded.INI,
-        MOV=wounded.MOV,
-    )
+    floors = cat.derived_floors
+    now = {
+        code: max(getattr(wounded, code) - encumbrance_penalty, floors[code])
+        for code in _RECOMPUTED
+    }
+    if condition.stunned:
+        now["DEF"] = injury_rules().stunned_def
+    derived = original._replace(**now)
     test_dms = {
         code: cat.dm_dv(level)[0] + (mind_dm if code in mind else 0)
         for code, level in lowered.items()

@@ -25,6 +25,7 @@ from rules import (
     RaiseSkill,
     carried_load,
     check_document,
+    effective,
     parse_document,
 )
 from tests.factories import UserFactory, character_document
@@ -596,6 +597,28 @@ def test_the_play_sheet_shows_the_condition_with_its_hooks(client, mara, player)
         "data-credits",
     ):
         assert hook in html
+
+
+def test_the_play_sheet_takes_encumbrance_off_def_ini_and_mov_after_the_wounds(
+    client, mara, player
+):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+    client.force_login(player)
+    url = reverse("character_play", args=[mara.pk])
+    wounded = effective(play_services.report_for(mara), condition(mara)).derived
+
+    play_services.record_credits(character=mara, by=player, amount=2000, note="Pay")
+    play_services.buy_gear(character=mara, by=player, item="Cold weather clothing", quantity=6)
+    html = client.get(url).content.decode()
+
+    # 24 kg over STR's unencumbered limit costs 1 (see the gear test above).
+    assert f'<dd data-derived="DEF">{wounded.DEF - 1}</dd>' in html
+    assert f'<dd data-derived="MOV">{wounded.MOV - 1}</dd>' in html
+    assert "data-encumbrance" in html
+    summary = play_services.summary(mara)
+    assert ("DEF", wounded.DEF - 1, play_services.report_for(mara).derived.DEF) in summary[
+        "derived_now"
+    ]
 
 
 def test_a_play_action_without_javascript_redirects_with_a_message(client, mara, player):

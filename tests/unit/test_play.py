@@ -300,6 +300,28 @@ def test_wound_effects_keep_derived_attribute_traits():
     assert effective(quick, with_wound("light")).derived.INI == 3
 
 
+def test_encumbrance_lowers_def_ini_and_mov_after_the_wounds_down_to_their_floors():
+    light = with_wound("light")
+    wounded = effective(report(), light).derived
+    loaded = effective(report(), light, encumbrance_penalty=1).derived
+    assert (loaded.DEF, loaded.INI, loaded.MOV) == (
+        wounded.DEF - 1,
+        wounded.INI - 1,
+        wounded.MOV - 1,
+    )
+    assert (loaded.TGH, loaded.LIF, loaded.WND) == (wounded.TGH, wounded.LIF, wounded.WND)
+    crushed = effective(report(), light, encumbrance_penalty=20).derived
+    assert (crushed.DEF, crushed.INI, crushed.MOV) == (1, 1, 0)
+
+
+def test_an_unhurt_character_carrying_too_much_has_the_engines_encumbered_figures():
+    laden = report(equipment=[{"item": "Battle dress", "tl": 13, "quantity": 2}])
+    penalty = laden.equipment.encumbrance_penalty
+    assert penalty > 0
+    now = effective(laden, Condition(maximum=21, wnd=6), encumbrance_penalty=penalty)
+    assert now.derived == laden.equipment.encumbered_derived
+
+
 def test_levels_can_stand_in_for_a_report():
     levels = {a.code: a.level for a in report().attributes}
     condition = with_wound("serious", stabilised=True)
