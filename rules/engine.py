@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
-from .catalog import Catalog, Service, SkillDef, Species, catalog
+from .catalog import Catalog, EquipmentItem, Service, SkillDef, Species, catalog
 from .document import parse_document
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill, format_trait
@@ -36,6 +37,7 @@ from .report import (
 )
 
 _new = tuple.__new__
+_HEX = itemgetter(AttributeValue._fields.index("hex"))  # an attribute value's hex digit
 
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
@@ -49,7 +51,10 @@ def _credits(amount: int) -> str:
 class _Problems(list):
     """The problems found so far, in the order the sheet shows them."""
 
+    errors = 0  # counted as they come, so validity needs no pass over the list
+
     def error(self, code: str, path: str, message: str) -> None:
+        self.errors += 1
         self.append(_new(Problem, (code, ERROR, path, message)))
 
     def warning(self, code: str, path: str, message: str) -> None:
@@ -67,12 +72,11 @@ class _Tables:
     def __init__(self, cat: Catalog) -> None:
         order = cat.attribute_order
         self.attribute_position = {code: position for position, code in enumerate(order)}
-        # The UPP as a format over the attribute values: hex digits by group, groups joined by
-        # dashes ("{0.hex}{1.hex}{2.hex}-..."), so composing it is one C-level call.
-        self.upp_template = "-".join(
-            "".join(f"{{{order.index(code)}.hex}}" for code in cat.attribute_groups[group])
-            for group in ("body", "mind", "background")
-        )
+        # The UPP: the attributes' hex digits group by group, groups joined by dashes, composed
+        # by one %-format ("%s%s%s-%s%s%s-%s%s%s") over the values in UPP order.
+        groups = [cat.attribute_groups[group] for group in ("body", "mind", "background")]
+        self.upp_order = itemgetter(*(order.index(code) for group in groups for code in group))
+        self.upp_template = "-".join("%s" * len(group) for group in groups)
         self.attribute_values = {
             (species.key, npc): _attribute_value_table(cat, species, npc)
             for species in cat.species.values()
@@ -81,6 +85,7 @@ class _Tables:
         # Skill name -> its report line by level, for a skill simply bought (no cascade, no
         # specialties, nothing free), up to the highest skill maximum the attribute table allows.
         top_level = max(dv for _dm, dv, _digit in cat.level_rows)
+        self.skills_by_name = dict(cat.skills_by_name)  # a dict: cheaper to read than a proxy
         self.bought_skill_lines = {
             skill.name: tuple(
                 _bought_skill_line(cat, skill.name, level) for level in range(top_level + 1)
@@ -103,6 +108,11 @@ class _Tables:
         }
         # Species key -> the package's trait lines and its points in all.
         self.packages = {key: _package_parts(cat, species) for key, species in cat.species.items()}
+        # Catalog name -> (item, its line at quantity 1) for each tech level it is listed at.
+        by_name: dict[str, list[tuple[EquipmentItem, EquipmentLine]]] = {}
+        for item in cat.equipment:
+            by_name.setdefault(item.name, []).append((item, _equipment_line(item, 1)))
+        self.equipment_by_name = {name: tuple(stock) for name, stock in by_name.items()}
         # Service key -> cash-roll DM -> die -> the roll, for each DM the rules give
         # (none, Gambling, retirement) and each face of the die.
         lim = cat.limits
@@ -182,7 +192,7 @@ def check(
         species = cat.species["human"]
 
     values, attribute_points = _attributes(character, species, problems, tables, cat)
-    upp = tables.upp_template.format(*values)
+    upp = tables.upp_template % tuple(map(_HEX, tables.upp_order(values)))
     # The attributes other rules read, by position (cheaper than a dict per character).
     position = tables.attribute_position
     strength, dex, end = values[position["STR"]], values[position["DEX"]], values[position["END"]]
@@ -236,7 +246,9 @@ def check(
 
     _check_service(character, service, rules, problems, cat)
     mustering = _mustering_out(character, service, effective, problems, tables, cat)
-    equipment = _equipment(character, strength.level, mustering.credits, derived, problems, cat)
+    equipment = _equipment(
+        character, strength.level, mustering.credits, derived, problems, tables, cat
+    )
 
     budget = character.budget
     if rules.budget is not None and character.kind == "pc":
@@ -273,7 +285,7 @@ def check(
             f"EXP DV {exp_dv} usually reflects {_plural(exp_dv, 'term')}.",
         )
 
-    valid = not problems or all(problem[1] != ERROR for problem in problems)
+    valid = problems.errors == 0
     soc = values[position["SOC"]].level
     return _new(
         Report,
@@ -613,10 +625,10 @@ def _skills(
     seen: dict[tuple[str, str] | str, int] = {}
     effective: dict[str, int] = {}
     lines: list[SkillLine] = []
-    points = total_used = zero_used = 0
+    total_used = zero_used = specialty_count = 0
 
     find_skill = cat.find_skill
-    by_name = cat.skills_by_name
+    by_name = tables.skills_by_name
     bought_lines = tables.bought_skill_lines
     specialty_min = lim.specialty_min_level
     for index, entry in enumerate(character.skills):
@@ -624,29 +636,34 @@ def _skills(
         cascade = entry.cascade
         level = entry.level
         specialties = entry.specialties
-        # The parser gives catalog spellings, so the exact name almost always hits.
-        definition = by_name.get(skill) or find_skill(skill)
-        if definition is None:
-            problems.error(
-                "unknown_skill",
-                f"skills[{index}].skill",
-                f"Skill {skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
-            )
-        elif cascade or specialties or definition.kind == "cascade":
-            # The common case is answered by set membership: a cascade off the catalog's list
-            # (any, where the list is open), specialties off its list at level 2 or more.
-            if definition.kind == "cascade":
-                fine = bool(cascade) and (definition.open or cascade in definition.cascade_names)
-            else:
-                fine = not cascade
-            if fine and specialties:
-                fine = (
-                    definition.kind == "spec"
-                    and level >= specialty_min
-                    and definition.specialty_names.issuperset(specialties)
+        # A catalog skill (by its catalog spelling, as the parser gives it) without cascade or
+        # specialties has nothing to check here, and its line may be ready-made.
+        ready = bought_lines.get(skill) if cascade is None and not specialties else None
+        if ready is None:
+            definition = by_name.get(skill) or find_skill(skill)
+            if definition is None:
+                problems.error(
+                    "unknown_skill",
+                    f"skills[{index}].skill",
+                    f"Skill {skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
                 )
-            if not fine:
-                _check_cascade_and_specialties(entry, index, definition, problems, cat)
+            elif cascade or specialties or definition.kind == "cascade":
+                # The common case is answered by set membership: a cascade off the catalog's
+                # list (any, where the list is open), specialties off its list at level 2+.
+                if definition.kind == "cascade":
+                    fine = bool(cascade) and (
+                        definition.open or cascade in definition.cascade_names
+                    )
+                else:
+                    fine = not cascade
+                if fine and specialties:
+                    fine = (
+                        definition.kind == "spec"
+                        and level >= specialty_min
+                        and definition.specialty_names.issuperset(specialties)
+                    )
+                if not fine:
+                    _check_cascade_and_specialties(entry, index, definition, problems, cat)
         # Keys use the catalog's name; open cascades are free text, matched without case. A
         # skill without a cascade is keyed by its name alone.
         key = (skill, cascade.lower()) if cascade else skill
@@ -659,16 +676,16 @@ def _skills(
             )
         else:
             seen[key] = index
-        specialty_points = len(specialties) * per_specialty if specialties else 0
+        if specialties:
+            specialty_count += len(specialties)
         if level < 0:
             problems.error(
                 "skill_level_out_of_range",
                 f"skills[{index}].level",
                 f"{skill} has level {level}; skill levels start at 0.",
             )
-            points += specialty_points
             line = (format_skill(skill, level, cascade), skill, cascade, level, specialties,
-                    specialty_points, 0, False, 0, "player")  # fmt: skip
+                    len(specialties) * per_specialty, 0, False, 0, "player")  # fmt: skip
             lines.append(_new(SkillLine, line))
             continue
         granted = automatic.get(key)
@@ -690,22 +707,18 @@ def _skills(
                 f"{format_skill(skill, level, cascade)} is above the maximum skill level "
                 f"{max_level} (the higher of EDU DV {edu_dv} and EXP DV {exp_dv}).",
             )
-        cost = bought * per_level + specialty_points
-        points += cost
         total_used += bought
         if skill in _LEVELS_READ_BY_OTHER_RULES:
             base = skill.lower()
             if effective.get(base, -1) < level:
                 effective[base] = level
-        if granted is None and cascade is None and not specialties:
-            # A skill simply bought: its line depends on the skill and level alone.
-            ready = bought_lines.get(skill)
-            if ready is not None and level < len(ready):
-                lines.append(ready[level])
-                continue
+        if ready is not None and granted is None and level < len(ready):
+            lines.append(ready[level])
+            continue
         name = f"{skill} ({cascade})-{level}" if cascade else f"{skill}-{level}"
         if specialties:
             name = f"{name} ({', '.join(specialties)})"
+        cost = bought * per_level + len(specialties) * per_specialty
         if granted is None:
             line = (name, skill, cascade, level, specialties, cost, bought, False, 0, "player")
         else:
@@ -724,6 +737,9 @@ def _skills(
                 source)  # fmt: skip
         lines.append(_new(SkillLine, line))
 
+    # Each line costs its counted levels and its specialties, so the sum is linear; zero-level
+    # skills past the free ones cost extra.
+    points = total_used * per_level + specialty_count * per_specialty
     zero_free = exp_dv
     if zero_used > zero_free:
         points += (zero_used - zero_free) * lim.points_per_extra_zero_level
@@ -944,56 +960,73 @@ def _mustering_out(
     return _new(MusteringOut, (allowed, modifier, credits, tuple(results)))
 
 
-def _find_item(entry, index: int, problems: _Problems, cat: Catalog):
-    candidates = cat.equipment_named(entry.item)
-    path = f"equipment[{index}]"
+def _equipment_line(item: EquipmentItem, quantity: int) -> EquipmentLine:
+    cost = (item.cost or 0) * quantity
+    weight = round(item.weight_kg * quantity, 3)
+    return _new(EquipmentLine, (item.name, item.tl, item.table, quantity, cost, weight))
+
+
+def _find_item(entry, index: int, problems: _Problems, tables: _Tables, cat: Catalog):
+    """The catalog item an entry names, with its line at quantity 1 when that is ready."""
+    # The parser gives catalog spellings, so the exact name almost always hits.
+    candidates = tables.equipment_by_name.get(entry.item)
+    if candidates is None:
+        candidates = tuple((item, None) for item in cat.equipment_named(entry.item))
     if not candidates:
         problems.error(
             "unknown_equipment",
-            f"{path}.item",
+            f"equipment[{index}].item",
             f"{entry.item!r} is not in the armor, melee weapon, ranged weapon or accessory tables.",
         )
         return None
     if entry.tl is not None:
         for candidate in candidates:
-            if candidate.tl == entry.tl:
+            if candidate[0].tl == entry.tl:
                 return candidate
         problems.error(
             "unknown_equipment",
-            f"{path}.tl",
+            f"equipment[{index}].tl",
             f"{entry.item} is not in the catalog at TL {entry.tl}; it is at TL "
-            f"{', '.join(str(c.tl) for c in candidates)}.",
+            f"{', '.join(str(item.tl) for item, _line in candidates)}.",
         )
         return None
     if len(candidates) > 1:
         problems.error(
             "ambiguous_equipment",
-            f"{path}.tl",
+            f"equipment[{index}].tl",
             f"{entry.item} is in the catalog at {len(candidates)} tech levels (TL "
-            f"{', '.join(str(c.tl) for c in candidates)}); give the tech level.",
+            f"{', '.join(str(item.tl) for item, _line in candidates)}); give the tech level.",
         )
         return None
     return candidates[0]
 
 
 def _equipment(
-    character, strength: int, credits: int, derived: Derived, problems: _Problems, cat: Catalog
+    character,
+    strength: int,
+    credits: int,
+    derived: Derived,
+    problems: _Problems,
+    tables: _Tables,
+    cat: Catalog,
 ):
     lines: list[EquipmentLine] = []
     cost = 0
     load = 0.0
     for index, entry in enumerate(character.equipment):
-        item = _find_item(entry, index, problems, cat)
-        if item is None:
+        found = _find_item(entry, index, problems, tables, cat)
+        if found is None:
             lines.append(_new(EquipmentLine, (entry.item, entry.tl, None, entry.quantity, 0, 0.0)))
             continue
-        line_cost = (item.cost or 0) * entry.quantity
-        line_weight = round(item.weight_kg * entry.quantity, 3)
-        cost += line_cost
-        load += line_weight
-        line = (item.name, item.tl, item.table, entry.quantity, line_cost, line_weight)
-        lines.append(_new(EquipmentLine, line))
-    load = round(load, 3)
+        item, line = found
+        if line is None or entry.quantity != 1:
+            line = _equipment_line(item, entry.quantity)
+        cost += line.cost
+        load += line.weight_kg
+        lines.append(line)
+    if len(lines) > 1:
+        # Line weights are rounded to grams; so is their sum (one line's weight already is).
+        load = round(load, 3)
     remaining = credits - cost
     if remaining < 0:
         problems.error(
