@@ -93,6 +93,24 @@ class _Tables:
             for skill in cat.skills
             if skill.kind != "cascade"
         }
+        # (skill, cascade, source) -> its line by level, for the skills had without buying
+        # whose cascade comes from the catalog: a species' native language and culture
+        # ("automatic") and its package skills ("package").
+        granted = {
+            (skill, getattr(species, grounds), "automatic")
+            for species in cat.species.values()
+            for skill, grounds in cat.automatic_skills
+            if grounds in ("native_language", "native_culture")
+        }
+        granted.update(
+            (skill.skill, skill.cascade, "package")
+            for species in cat.species.values()
+            for skill in species.skills
+        )
+        self.granted_skill_lines = {
+            key: tuple(_granted_skill_line(*key, level) for level in range(top_level + 1))
+            for key in granted
+        }
         # (type, level, frequency) -> (signed points, control score or None, notation with the
         # control score, notation without): the trait tables with format_trait's notations.
         self.traits = {
@@ -153,6 +171,23 @@ def _trait_notation(key: tuple[str, str, str], points: int, score: int | None = 
     """format_trait's notation of a trait off the tables, with the control score if given."""
     code = "-".join(key)
     return f"[{code} CS{score} {points}]" if score is not None else f"[{code} {points}]"
+
+
+def _granted_skill_line(skill: str, cascade: str | None, source: str, level: int) -> SkillLine:
+    """The line of a skill had without buying (automatic or from a species package)."""
+    line = (
+        format_skill(skill, level, cascade),
+        skill,
+        cascade,
+        level,
+        (),
+        0,
+        0,
+        True,
+        level,
+        source,
+    )
+    return _new(SkillLine, line)
 
 
 def _bought_skill_line(cat: Catalog, skill: str, level: int) -> SkillLine:
@@ -726,6 +761,7 @@ def _skills(
                     granted[3])  # fmt: skip
         lines.append(_new(SkillLine, line))
 
+    granted_lines = tables.granted_skill_lines
     for key, (skill, cascade, level, source) in automatic.items():
         if key in used_automatic:
             continue
@@ -733,9 +769,11 @@ def _skills(
             base = skill.lower()
             if effective.get(base, -1) < level:
                 effective[base] = level
-        line = (format_skill(skill, level, cascade), skill, cascade, level, (), 0, 0, True, level,
-                source)  # fmt: skip
-        lines.append(_new(SkillLine, line))
+        ready = granted_lines.get((skill, cascade, source))
+        if ready is not None and 0 <= level < len(ready):
+            lines.append(ready[level])
+        else:
+            lines.append(_granted_skill_line(skill, cascade, source, level))
 
     # Each line costs its counted levels and its specialties, so the sum is linear; zero-level
     # skills past the free ones cost extra.
