@@ -70,6 +70,11 @@ class _Tables:
     """
 
     def __init__(self, cat: Catalog) -> None:
+        # The catalog's read-only mappings read on every check, as dicts (cheaper to read).
+        self.species = dict(cat.species)
+        self.services = dict(cat.services)
+        self.noble_titles = dict(cat.noble_titles)
+        self.skills_by_name = dict(cat.skills_by_name)
         order = cat.attribute_order
         self.attribute_position = {code: position for position, code in enumerate(order)}
         # The UPP: the attributes' hex digits group by group, groups joined by dashes, composed
@@ -85,7 +90,6 @@ class _Tables:
         # Skill name -> its report line by level, for a skill simply bought (no cascade, no
         # specialties, nothing free), up to the highest skill maximum the attribute table allows.
         top_level = max(dv for _dm, dv, _digit in cat.level_rows)
-        self.skills_by_name = dict(cat.skills_by_name)  # a dict: cheaper to read than a proxy
         self.bought_skill_lines = {
             skill.name: tuple(
                 _bought_skill_line(cat, skill.name, level) for level in range(top_level + 1)
@@ -216,7 +220,7 @@ def check(
     rules = house_rules or character.house_rules
     problems = _Problems()
 
-    species = cat.species.get(character.species)
+    species = tables.species.get(character.species)
     if species is None:
         problems.error(
             "unknown_species",
@@ -243,7 +247,7 @@ def check(
     )
 
     exp_dv = exp.dv
-    service = cat.services.get(character.service) if character.service else None
+    service = tables.services.get(character.service) if character.service else None
     rank, rank_line, rank_points = _rank(character, service, exp_dv, rules, problems, tables, cat)
     if rank_line is not None:
         trait_lines.append(rank_line)
@@ -327,7 +331,7 @@ def check(
         (character.name, character.kind, species.key,
          service.key if service else character.service, character.terms, valid, upp,
          tuple(values), derived, points, skills, tuple(trait_lines), rank,
-         cat.noble_titles.get(soc), age, age_minimum, psionics, mustering, equipment,
+         tables.noble_titles.get(soc), age, age_minimum, psionics, mustering, equipment,
          tuple(problems)),
     )  # fmt: skip
 
@@ -977,9 +981,11 @@ def _mustering_out(
         )
     credits = 0
     results: list[MusteringRoll] = []
+    # The rolls at this DM by die (none without a known service).
     by_die = tables.cash_rolls[service.key].get(modifier) if service is not None else None
+    die_min, die_max = lim.die_min, lim.die_max
     for index, die in enumerate(rolls):
-        if not lim.die_min <= die <= lim.die_max:
+        if not die_min <= die <= die_max:
             problems.error(
                 "invalid_roll",
                 f"mustering_out.rolls[{index}]",
