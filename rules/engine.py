@@ -2,8 +2,10 @@
 
 ``check`` runs on every keystroke of the builder, so it is written to do only arithmetic on
 the character's few dozen values: catalog numbers are read once into ``Catalog.limits``,
-report parts are built with ``_new`` (a NamedTuple without its Python-level constructor), and
-problem messages are composed only when there is a problem.
+report parts that follow from catalog data alone (an attribute value, a skill or trait line,
+a cash roll) are built once per catalog in ``_Tables`` and looked up, the others are built
+with ``_new`` (a NamedTuple without its Python-level constructor), and problem messages are
+composed only when there is a problem.
 """
 
 from __future__ import annotations
@@ -64,9 +66,10 @@ class _Problems(list):
 class _Tables:
     """Report parts that follow from catalog data alone, worked out once per catalog.
 
-    ``check`` looks these up instead of rebuilding the same parts for every character. Each
-    table covers only values that raise no problem; a miss takes the general path, which also
-    records the problem. Nothing here depends on a character.
+    ``check`` looks these up instead of rebuilding the same parts for every character; the
+    rules that record problems run as before, and a value off a table (an attribute out of
+    range, a skill level above any maximum) takes the general path. Each table is a function
+    of the catalog over a small domain: nothing here depends on a character.
     """
 
     def __init__(self, cat: Catalog) -> None:
@@ -99,7 +102,7 @@ class _Tables:
         }
         # (skill, cascade, source) -> its line by level, for the skills had without buying
         # whose cascade comes from the catalog: a species' native language and culture
-        # ("automatic") and its package skills ("package").
+        # ("automatic"; the grounds name the species field) and its package skills.
         granted = {
             (skill, getattr(species, grounds), "automatic")
             for species in cat.species.values()
@@ -116,9 +119,9 @@ class _Tables:
             for key in granted
         }
         # (type, level, frequency) -> (signed points, control score or None, notation with the
-        # control score, notation without): the trait tables with format_trait's notations.
+        # control score, notation without): the trait tables with their notations.
         self.traits = {
-            key: (points, score, _trait_notation(key, points, score), _trait_notation(key, points))
+            key: (points, score, *(_trait_notation(cat, key, points, c) for c in (True, False)))
             for key, (points, score) in cat.trait_table.items()
         }
         # Service key (None: no known service) -> former rank -> (the rank, its trait line).
@@ -171,32 +174,24 @@ def _attribute_value_table(
     return tuple(table)
 
 
-def _trait_notation(key: tuple[str, str, str], points: int, score: int | None = None) -> str:
-    """format_trait's notation of a trait off the tables, with the control score if given."""
-    code = "-".join(key)
-    return f"[{code} CS{score} {points}]" if score is not None else f"[{code} {points}]"
+def _trait_notation(cat: Catalog, key: tuple[str, str, str], points: int, control: bool) -> str:
+    trait_type, level, frequency = key
+    trait = TraitEntry(trait_type, "", level, frequency, control=control)
+    return format_trait(trait, points, cat=cat)
 
 
 def _granted_skill_line(skill: str, cascade: str | None, source: str, level: int) -> SkillLine:
     """The line of a skill had without buying (automatic or from a species package)."""
-    line = (
-        format_skill(skill, level, cascade),
-        skill,
-        cascade,
-        level,
-        (),
-        0,
-        0,
-        True,
-        level,
-        source,
-    )
+    line = (format_skill(skill, level, cascade), skill, cascade, level, (), 0, 0, True, level,
+            source)  # fmt: skip
     return _new(SkillLine, line)
 
 
 def _bought_skill_line(cat: Catalog, skill: str, level: int) -> SkillLine:
+    """The line of a skill bought at ``level``, without cascade, specialties or free levels."""
     cost = level * cat.limits.points_per_skill_level
-    return SkillLine(f"{skill}-{level}", skill, None, level, (), cost, level, False, 0, "player")
+    return SkillLine(format_skill(skill, level), skill, None, level, (), cost, level, False, 0,
+                     "player")  # fmt: skip
 
 
 @cache
