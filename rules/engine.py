@@ -100,6 +100,17 @@ class _Tables:
             for skill in cat.skills
             if skill.kind != "cascade"
         }
+        # (skill, specialty) -> its line by level, for a skill bought with one of its catalog
+        # specialties (read only at the levels that allow a specialty).
+        self.specialty_skill_lines = {
+            (skill.name, specialty.name): tuple(
+                _bought_skill_line(cat, skill.name, level, specialty.name)
+                for level in range(top_level + 1)
+            )
+            for skill in cat.skills
+            if skill.kind == "spec"
+            for specialty in skill.specialties
+        }
         # (skill, cascade, source) -> its line by level, for the skills had without buying
         # whose cascade comes from the catalog: a species' native language and culture
         # ("automatic"; the grounds name the species field) and its package skills.
@@ -187,11 +198,16 @@ def _granted_skill_line(skill: str, cascade: str | None, source: str, level: int
     return _new(SkillLine, line)
 
 
-def _bought_skill_line(cat: Catalog, skill: str, level: int) -> SkillLine:
-    """The line of a skill bought at ``level``, without cascade, specialties or free levels."""
-    cost = level * cat.limits.points_per_skill_level
-    return SkillLine(format_skill(skill, level), skill, None, level, (), cost, level, False, 0,
-                     "player")  # fmt: skip
+def _bought_skill_line(
+    cat: Catalog, skill: str, level: int, specialty: str | None = None
+) -> SkillLine:
+    """The line of a skill bought at ``level``, without cascade or free levels, with one
+    specialty or none."""
+    lim = cat.limits
+    specialties = (specialty,) if specialty else ()
+    cost = level * lim.points_per_skill_level + len(specialties) * lim.points_per_specialty
+    name = format_skill(skill, level, None, specialties)
+    return SkillLine(name, skill, None, level, specialties, cost, level, False, 0, "player")
 
 
 @cache
@@ -664,15 +680,22 @@ def _skills(
     find_skill = cat.find_skill
     by_name = tables.skills_by_name
     bought_lines = tables.bought_skill_lines
+    specialty_lines = tables.specialty_skill_lines
     specialty_min = lim.specialty_min_level
     for index, entry in enumerate(character.skills):
         skill = entry.skill
         cascade = entry.cascade
         level = entry.level
         specialties = entry.specialties
-        # A catalog skill (by its catalog spelling, as the parser gives it) without cascade or
-        # specialties has nothing to check here, and its line may be ready-made.
-        ready = bought_lines.get(skill) if cascade is None and not specialties else None
+        # A catalog skill (by its catalog spelling, as the parser gives it) without a cascade,
+        # and without specialties or with one of its own at a level that allows it, has nothing
+        # to check here, and its line may be ready-made.
+        ready = None
+        if cascade is None:
+            if not specialties:
+                ready = bought_lines.get(skill)
+            elif len(specialties) == 1 and level >= specialty_min:
+                ready = specialty_lines.get((skill, specialties[0]))
         if ready is None:
             definition = by_name.get(skill) or find_skill(skill)
             if definition is None:

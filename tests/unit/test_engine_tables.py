@@ -42,6 +42,7 @@ def _general_paths_only() -> engine._Tables:
         key: tuple({} for _ in by_position) for key, by_position in tables.attribute_values.items()
     }
     tables.bought_skill_lines = {}
+    tables.specialty_skill_lines = {}
     tables.granted_skill_lines = {}
     tables.ranks = {key: {} for key in tables.ranks}
     tables.equipment_by_name = {}
@@ -82,6 +83,15 @@ def test_every_skill_without_cascade_at_every_level(species):
         # High EDU and EXP raise the skill maximum and the automatic skills' levels.
         for attributes in (AVERAGE, HIGHEST):
             assert_same_both_ways(character(species=species, skills=skills, attributes=attributes))
+
+
+def test_every_skill_with_one_or_two_specialties_at_every_level():
+    for skill in CAT.skills:
+        names = [specialty.name for specialty in skill.specialties] or ["Vacc suit"]
+        for level in range(-1, max(dv for _dm, dv, _digit in CAT.level_rows) + 3):
+            for specialties in [(name,) for name in names] + [tuple(names[:2])]:
+                entry = SkillEntry(skill.name, level, None, specialties)
+                assert_same_both_ways(character(skills=(entry,), attributes=HIGHEST))
 
 
 @pytest.mark.parametrize("species", list(CAT.species))
