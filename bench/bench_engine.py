@@ -23,9 +23,20 @@ EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
 NAVY_PILOT_PATH = EXAMPLES / "navy-pilot.json"
 
 
+# A CPU that has been idle runs slower for a fraction of a second once it is busy again (on
+# the 2-core development VM, up to 1.7x for a few hundred ms, the interpreter reference too),
+# so each figure is warmed up for this long as well as for a round of calls; otherwise the
+# first figure measured the ramp-up rather than the code.
+WARMUP_SECONDS = 1.0
+
+
 def _microseconds(name: str, operation, *, calls: int, rounds: int) -> Figure:
-    for _ in range(calls):
-        operation()
+    deadline = time.perf_counter() + WARMUP_SECONDS
+    while True:
+        for _ in range(calls):
+            operation()
+        if time.perf_counter() >= deadline:
+            break
     samples = []
     for _ in range(rounds):
         start = time.perf_counter()
