@@ -5,6 +5,7 @@ skipped on a workstation, but in CI (CI=true) they run and fail, so a missing pa
 No database: sheets are built straight from character documents.
 """
 
+import dataclasses
 import http.server
 import os
 import re
@@ -150,6 +151,19 @@ def test_the_sheet_of_a_character_hurt_in_play_shows_the_marks_and_wounds(tmp_pa
     assert f"In play: LIF now {report.derived.LIF - 11} of {report.derived.LIF}" in text
     assert "Light wound (9 damage, not stabilised)" in " ".join(text.split())
     assert "DEF 4 (from 5)" in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_in_play_box_takes_encumbrance_off_def_after_the_wounds(tmp_path):
+    report = check_document(docs.navy_pilot())
+    condition, _events = play.take_damage(play.condition_for(report), amount=9, form="L")
+    wounded = pdf.sheet_for_document(docs.navy_pilot(), condition=condition)
+    laden = dataclasses.replace(wounded, encumbrance_penalty=1)
+
+    text = pdf_text(pdf.render_sheets([laden]).content, tmp_path)
+
+    assert "DEF 3 (from 5)" in text
+    assert pdf.sheets_etag([laden]) != pdf.sheets_etag([wounded])
 
 
 def test_a_change_in_play_gives_a_new_pdf():
