@@ -7,6 +7,7 @@ No database: sheets are built straight from character documents.
 
 import dataclasses
 import http.server
+import itertools
 import os
 import re
 import shutil
@@ -255,6 +256,55 @@ def test_notes_at_the_length_limit_flow_onto_further_pages(tmp_path):
     assert text.count("rumours of war") == document["notes"].count("rumours of war")
     assert " END 23. STAT BLOCK" in text  # the notes' last word, then the next box
     _assert_nothing_overlaps_or_leaves_the_page(content, tmp_path)
+
+
+def page_lines(content: bytes, tmp_path: Path) -> list[list[str]]:
+    """Each page's non-blank lines of text, top to bottom, in the page's layout."""
+    pages = []
+    for number in range(1, page_count(content, tmp_path) + 1):
+        text = poppler_tool(
+            "pdftotext", "-layout", "-f", str(number), "-l", str(number),
+            content=content, tmp_path=tmp_path,
+        )  # fmt: skip
+        pages.append([line.strip() for line in text.splitlines() if line.strip()])
+    return pages
+
+
+CONTINUED = re.compile(r"^(\d+\. .+) \(CONTINUED\)$")
+
+
+@pytest.mark.usefixtures("poppler")
+def test_a_box_that_runs_onto_another_page_repeats_its_heading_there(tmp_path):
+    document = docs.navy_pilot()
+    document["notes"] = "\n".join(f"Log entry {day}: patrol, no contacts." for day in range(150))
+
+    pages = page_lines(render(document).content, tmp_path)
+
+    assert len(pages) > 2
+    assert [page[0] for page in pages[2:-1]] == ["22. NOTES (CONTINUED)"] * (len(pages) - 3)
+    assert not any(CONTINUED.match(line) for page in pages[:2] for line in page)
+
+
+@pytest.mark.usefixtures("poppler")
+@pytest.mark.parametrize("note_lines", [10, 16, 24, 28])
+def test_only_a_page_that_starts_inside_a_box_says_continued(tmp_path, note_lines):
+    # These lengths start the third page with the small print, inside the stat block, with the
+    # stat block's own heading, and inside the notes (as laid out when this test was written).
+    document = docs.longest()
+    document["notes"] = "\n".join(f"Note {line}." for line in range(note_lines))
+
+    pages = page_lines(render(document).content, tmp_path)
+
+    for previous, page in itertools.pairwise(pages):
+        continued = CONTINUED.match(page[0])
+        if continued:
+            heading = continued.group(1)
+            assert heading in previous, (heading, previous[-3:])
+            assert not page[1].startswith(heading), page[:2]
+        else:
+            assert page[0].startswith(("Travellers' Aid Society", "The Traveller game")) or (
+                re.match(r"^\d+\. [A-Z]", page[0])
+            ), page[:2]
 
 
 def test_a_huge_unbroken_word_does_not_hold_up_the_renderer():
