@@ -288,6 +288,23 @@ def test_mustering_out_is_rolled_once_on_the_server_and_recorded(owner_client, c
     assert "The cash was rolled after 2 terms, but the character now has 3." in sheet
 
 
+def test_credits_read_with_thousands_separators_in_the_builder_and_on_the_sheet(
+    owner_client, character
+):
+    data = builder_post(character, service="navy", terms="2", action="roll")
+    owner_client.post(reverse("character_edit", args=[character.pk]), data)
+    character.refresh_from_db()
+    credits = sum(roll.credits for roll in character.mustering_rolls.all())
+    assert credits >= 1000  # every navy cash row is worth at least Cr1,000
+
+    builder_page = owner_client.get(reverse("character_edit", args=[character.pk]))
+    sheet = owner_client.get(reverse("character_detail", args=[character.pk]))
+
+    for page in (builder_page.content.decode(), sheet.content.decode()):
+        assert f"Cr{credits:,}" in page
+        assert f"Cr{credits}" not in page
+
+
 def test_export_import_export_gives_the_same_document(owner_client, owner):
     document = character_document(
         name="Round trip",

@@ -1,4 +1,4 @@
-"""Template filters of the play sheet and the history."""
+"""Template filters that format figures the same way on every page: credits, odds."""
 
 from fractions import Fraction
 
