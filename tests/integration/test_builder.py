@@ -11,7 +11,7 @@ from django.utils.html import escape
 import rules
 from characters import services
 from characters.models import Character, MusteringRoll
-from rules import normalise_document
+from rules import check_document, normalise_document
 from tests.factories import PASSWORD, CharacterFactory, UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -286,6 +286,21 @@ def test_mustering_out_is_rolled_once_on_the_server_and_recorded(owner_client, c
     assert character.document["mustering_out"]["rolls"] == [r.die for r in rolls]
     sheet = owner_client.get(reverse("character_detail", args=[character.pk])).content.decode()
     assert "The cash was rolled after 2 terms, but the character now has 3." in sheet
+
+
+def test_an_imported_character_shows_its_rolls_and_offers_no_roll_button(owner_client, owner):
+    document = character_document(
+        name="Imported scout", service="scouts", terms=2, mustering_out={"rolls": [3, 6]}
+    )
+    character = services.create_character(owner=owner, document=document)
+    report = check_document(character.document)
+
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    assert 'data-action="roll"' not in page
+    dice = "; ".join(f"{roll.die} → Cr{roll.credits:,}" for roll in report.mustering_out.rolls)
+    assert f"its document holds the dice: {dice}." in page
+    assert f"Cash: <strong>Cr{report.mustering_out.credits:,}</strong>" in page
 
 
 def test_credits_read_with_thousands_separators_in_the_builder_and_on_the_sheet(
