@@ -90,3 +90,49 @@ def test_attribute_figures_follow_quick_edits_to_several_attributes(page):
     page.select_option("select[name=species]", "vargr")
     expect(page.locator('[data-hex="STR"]')).to_have_text("2")
     expect(page.locator('[data-hex="DEX"]')).to_have_text("D")
+
+
+# The colour of a control's text and of the first opaque background behind it.
+_TEXT_AND_BACKGROUND = """element => {
+    let behind = element;
+    let background = getComputedStyle(behind).backgroundColor;
+    while (behind && (background === "rgba(0, 0, 0, 0)" || background === "transparent")) {
+        behind = behind.parentElement;
+        background = behind ? getComputedStyle(behind).backgroundColor : "rgb(255, 255, 255)";
+    }
+    return [getComputedStyle(element).color, background];
+}"""
+
+
+def test_every_row_control_of_the_builder_is_readable_and_inside_its_section(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/characters/new/")
+    page.fill("input[name=name]", "Kim")
+    page.get_by_role("button", name="Create and start building").click()
+    page.fill("input[name=new-skill]", "Pilot")
+    page.get_by_role("button", name="Add", exact=True).first.click()
+    page.get_by_role("button", name="Combat experience").click()
+    page.get_by_role("button", name="Derived-attribute flaw").click()
+    page.get_by_role("button", name="Add an item").click()
+    expect(page.locator("#trait-row-1")).to_be_visible()
+
+    removes = page.locator(".builder button.link-button")
+    expect(removes).to_have_count(4)  # a skill, two traits, an item
+    for index in range(4):
+        remove = removes.nth(index)
+        text, background = remove.evaluate(_TEXT_AND_BACKGROUND)
+        assert text != background, (remove.get_attribute("value"), text)
+        section = remove.locator("xpath=ancestor::fieldset[1]")
+        button_box, section_box = remove.bounding_box(), section.bounding_box()
+        assert button_box["x"] + button_box["width"] <= section_box["x"] + section_box["width"], (
+            remove.get_attribute("value")
+        )
+    # A derived-attribute trait's six figures share the level and frequency columns.
+    derived = page.locator("#trait-row-1 .derived-inputs").locator("..")
+    assert derived.get_attribute("colspan") == "2"
+    level_header = page.locator(".traits thead th").nth(2).bounding_box()
+    frequency_header = page.locator(".traits thead th").nth(3).bounding_box()
+    derived_box = derived.bounding_box()
+    assert derived_box["width"] >= level_header["width"] + frequency_header["width"] - 1
