@@ -2,7 +2,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
@@ -11,16 +11,34 @@ import rules
 
 from .models import Campaign, Character
 
+# The dashboard lists the characters last edited; the rest are one click away.
+DASHBOARD_RECENT = 5
+
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return render(request, "characters/landing.html")
-    ctx = {
-        "num_characters": Character.objects.owned_by(request.user).count(),
-        "num_campaigns": _campaigns_of(request.user).count(),
+    user = request.user
+    characters = Character.objects.owned_by(user)
+    campaigns = list(_campaigns_of(user).select_related("referee").order_by("name"))
+    awaiting_review = dict(
+        Character.objects.filter(campaign__referee=user, status=Character.Status.SUBMITTED)
+        .order_by()
+        .values_list("campaign")
+        .annotate(count=Count("pk"))
+    )
+    for campaign in campaigns:
+        campaign.awaiting_review = awaiting_review.get(campaign.pk, 0)
+    context = {
+        "num_characters": characters.count(),
+        "recent_characters": characters.select_related("campaign").order_by("-updated_at")[
+            :DASHBOARD_RECENT
+        ],
+        "num_campaigns": len(campaigns),
+        "campaigns": campaigns,
     }
-    return render(request, "characters/dashboard.html", ctx)
+    return render(request, "characters/dashboard.html", context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,5 +1,6 @@
 import pytest
 
+from characters import services
 from tests.factories import (
     CampaignFactory,
     CampaignMembershipFactory,
@@ -25,6 +26,47 @@ def test_home_of_a_logged_in_user_links_to_characters_and_campaigns(client):
 
     assert b'href="/characters/"' in response.content
     assert b'href="/campaigns/"' in response.content
+
+
+def test_the_dashboard_lists_the_characters_last_edited_and_links_to_the_rest(
+    client, django_assert_max_num_queries
+):
+    player = UserFactory()
+    mine = [CharacterFactory(owner=player, name=f"Mine {n}") for n in range(7)]
+    CharacterFactory(name="Someone else's")
+    services.delete_character(character=CharacterFactory(owner=player, name="Gone"), by=player)
+    client.force_login(player)
+
+    with django_assert_max_num_queries(8):
+        html = client.get("/").content.decode()
+
+    recent = html.split('data-dashboard="characters"')[1].split('data-dashboard="campaigns"')[0]
+    newest_first = [c.name for c in reversed(mine)]
+    positions = [recent.find(f">{name}</a>") for name in newest_first]
+    assert all(position > 0 for position in positions[:5]), positions
+    assert positions[:5] == sorted(positions[:5])
+    assert positions[5:] == [-1, -1]
+    assert "Someone else's" not in html
+    assert "Gone" not in html
+    assert 'href="/characters/">All 7 characters</a>' in recent
+
+
+def test_the_dashboard_tells_a_referee_how_many_characters_wait_for_review(client):
+    referee = UserFactory()
+    campaign = CampaignFactory(referee=referee, name="Spinward Marches")
+    quiet = CampaignFactory(referee=referee, name="Quiet campaign")
+    joined = CampaignMembershipFactory(user=referee).campaign
+    for status in ("submitted", "submitted", "draft", "approved"):
+        CharacterFactory(campaign=campaign, status=status)
+    CharacterFactory(campaign=joined, status="submitted")
+    client.force_login(referee)
+
+    html = client.get("/").content.decode()
+
+    assert 'data-awaiting-review="2">2 to review</strong>' in html
+    assert html.count("to review</strong>") == 1  # not the quiet one, not the one it plays in
+    assert f">{quiet.name}</a>" in html
+    assert f"refereed by {joined.referee.username}" in html
 
 
 def test_base_page_loads_vendored_htmx_and_sends_the_csrf_token_from_the_body(client):
