@@ -20,6 +20,7 @@ from django.http import QueryDict
 
 from rules import FORMAT, NotationError, catalog, parse_trait
 from rules.document import TOP_LEVEL_FIELDS
+from rules.model import control_by_default
 
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
 _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
@@ -89,6 +90,27 @@ def item_key(name: str, tl: int | None) -> str:
     return f"{name}|{'' if tl is None else tl}"
 
 
+_EQUIPMENT_TABLE_LABELS = {
+    "armor": "Armor",
+    "melee": "Melee weapons",
+    "ranged": "Ranged weapons",
+    "accessories": "Accessories",
+}
+
+
+def equipment_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+    """The catalog's equipment grouped by table, as (item key, "name · TL · price · kg") pairs:
+    the options of every item picker (the builder's and the play sheet's)."""
+    grouped: dict[str, list[tuple[str, str]]] = {}
+    for item in catalog().equipment:
+        price = f"Cr{item.cost:,}" if item.cost is not None else "price varies"
+        tl = f" · TL {item.tl}" if item.tl is not None else ""
+        grouped.setdefault(_EQUIPMENT_TABLE_LABELS.get(item.table, item.table), []).append(
+            (item_key(item.name, item.tl), f"{item.name}{tl} · {price} · {item.weight_kg:g} kg")
+        )
+    return list(grouped.items())
+
+
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -124,7 +146,7 @@ def form_from_document(document: dict[str, Any]) -> BuilderForm:
                 name=t["name"],
                 level=_text(t.get("level")),
                 frequency=_text(t.get("frequency")),
-                control=t.get("control", t["type"] == "PF"),
+                control=t.get("control", control_by_default(t["type"])),
                 derived={code: str(amount) for code, amount in (t.get("derived") or {}).items()},
             )
             for t in document.get("traits", [])
@@ -233,7 +255,7 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
                 type=trait_type or "PP",
                 level=level,
                 frequency=frequency,
-                control=trait_type == "PF",
+                control=control_by_default(trait_type),
             )
         )
     elif verb == "add_derived_trait":
@@ -388,7 +410,7 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
         if row.level or row.frequency or not row.derived:
             entry["level"] = row.level
             entry["frequency"] = row.frequency
-        if row.control != (entry["type"] == "PF"):
+        if row.control != control_by_default(entry["type"]):
             entry["control"] = row.control
         traits.append(entry)
         trait_rows.append(row_index)

@@ -434,27 +434,11 @@ def _catalog_context() -> dict[str, Any]:
     services_by_source: dict[str, list] = {}
     for service in cat.services.values():
         services_by_source.setdefault(service.source, []).append(service)
-    table_labels = {
-        "armor": "Armor",
-        "melee": "Melee weapons",
-        "ranged": "Ranged weapons",
-        "accessories": "Accessories",
-    }
-    equipment: dict[str, list] = {}
-    for item in cat.equipment:
-        price = f"Cr{item.cost:,}" if item.cost is not None else "price varies"
-        tl = f" · TL {item.tl}" if item.tl is not None else ""
-        equipment.setdefault(table_labels[item.table], []).append(
-            {
-                "key": builder.item_key(item.name, item.tl),
-                "label": f"{item.name}{tl} · {price} · {item.weight_kg:g} kg",
-            }
-        )
     frequencies = list(cat.frequencies.items())
     grids = []
-    for title, trait_type, levels, sign in (
-        ("Perk cost", "PP", cat.perk_levels, 1),
-        ("Flaw value", "PF", cat.flaw_levels, -1),
+    for title, trait_type, levels in (
+        ("Perk cost", "PP", cat.perk_levels),
+        ("Flaw value", "PF", cat.flaw_levels),
     ):
         rows = [
             {
@@ -462,7 +446,11 @@ def _catalog_context() -> dict[str, Any]:
                 "name": level["name"],
                 "control_score": level.get("control_score"),
                 "cells": [
-                    {"frequency": f, "label": label, "points": sign * level["points"][f]}
+                    {
+                        "frequency": f,
+                        "label": label,
+                        "points": cat.trait_points(trait_type, code, f),
+                    }
                     for f, label in frequencies
                 ],
             }
@@ -482,7 +470,7 @@ def _catalog_context() -> dict[str, Any]:
         "skill_count": len(skill_catalog),
         "species_choices": list(cat.species.items()),
         "service_choices": list(services_by_source.items()),
-        "equipment_choices": list(equipment.items()),
+        "equipment_choices": builder.equipment_choices(),
         "trait_grids": grids,
         "example_traits": examples,
         "trait_types": [*cat.perk_types.items(), *cat.flaw_types.items()],
@@ -577,8 +565,8 @@ def _builder_context(
         "points_parts": parts,
         "derived_items": list(report.derived.as_dict().items()),
         "problems": problems,
-        "error_count": sum(p["severity"] == "error" for p in problems),
-        "warning_count": sum(p["severity"] == "warning" for p in problems),
+        "error_count": len(report.errors),
+        "warning_count": len(report.warnings),
         "zero_level_left": max(0, report.skills.zero_level_free - report.skills.zero_level_used),
         "attribute_rows": attribute_rows,
         "limits": cat.limits,

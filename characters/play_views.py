@@ -24,7 +24,7 @@ import rules
 from rules import NotationError, parse_document
 
 from . import play_services, services
-from .builder import item_key
+from .builder import equipment_choices
 from .campaign_views import _get_campaign_for_user
 from .character_views import _get_character_for_user
 from .models import Character, CharacterEvent, ImprovementEntry
@@ -231,7 +231,7 @@ def _play_context(
         + sum(entry.amount for entry in credit_entries),
         "credits_at_start": report.equipment.credits_remaining,
         "credit_entries": credit_entries,
-        "equipment_choices": _equipment_choices(),
+        "equipment_choices": equipment_choices(),
         "carried": load.lines,
         "load": load,
         # The play log.
@@ -253,23 +253,6 @@ def _supplies() -> list[tuple[str, str]]:
         ("none", f"No supplies ({rules.healing_dm(supplies='none'):+d})"),
         ("ample", f"Sick bay or hospital ({ample}: give the TL)"),
     ]
-
-
-def _equipment_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-    tables = {
-        "armor": "Armor",
-        "melee": "Melee weapons",
-        "ranged": "Ranged weapons",
-        "accessories": "Accessories",
-    }
-    grouped: dict[str, list[tuple[str, str]]] = {}
-    for item in rules.catalog().equipment:
-        price = f"Cr{item.cost:,}" if item.cost is not None else "price varies"
-        tl = f" · TL {item.tl}" if item.tl is not None else ""
-        grouped.setdefault(tables.get(item.table, item.table), []).append(
-            (item_key(item.name, item.tl), f"{item.name}{tl} · {price} · {item.weight_kg:g} kg")
-        )
-    return list(grouped.items())
 
 
 @login_required
@@ -565,18 +548,16 @@ def campaign_award(request: HttpRequest, pk: int) -> HttpResponse:
         return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
     if not chosen:
         messages.error(request, "Choose the characters to award improvement points to.")
-    for character in chosen:
-        try:
-            play_services.award_improvement_points(
-                character=character,
-                by=request.user,
-                amount=amount,
-                reason=request.POST.get("reason", ""),
-            )
-        except services.Refused as refused:
-            messages.error(request, f"{character.name}: {refused}")
-            break
-        messages.success(request, f"Awarded {amount} IP to {character.name}.")
+        return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
+    try:
+        play_services.award_improvement_points_to_each(
+            characters=chosen, by=request.user, amount=amount, reason=request.POST.get("reason", "")
+        )
+    except services.Refused as refused:
+        messages.error(request, f"Nobody was awarded anything: {refused}")
+    else:
+        names = ", ".join(character.name for character in chosen)
+        messages.success(request, f"Awarded {amount} IP to {names}.")
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
 
 
