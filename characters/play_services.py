@@ -21,7 +21,7 @@ Every action appends a line to the character's log (``CharacterEvent``).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -827,6 +827,17 @@ def award_improvement_points(
         detail=f"Awarded {amount} IP: {reason}",
     )
     return entry
+
+
+@transaction.atomic
+def award_improvement_points_to_each(
+    *, characters: Sequence[Character], by: AbstractBaseUser, amount: int, reason: str
+) -> list[ImprovementEntry]:
+    """The same award to several characters, all or none: one refusal awards nobody."""
+    return [
+        award_improvement_points(character=character, by=by, amount=amount, reason=reason)
+        for character in characters
+    ]
 
 
 def _parsed(character: Character):

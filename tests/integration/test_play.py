@@ -1,7 +1,6 @@
 """In play: damage and healing, action tests, improvement points and credits, through the
 services and the play sheet. Who may reach which URL is in test_access_matrix.py."""
 
-import os
 import random
 import shutil
 import subprocess
@@ -28,6 +27,7 @@ from rules import (
     effective,
     parse_document,
 )
+from tests.ci import running_in_ci
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -758,9 +758,19 @@ def test_the_referee_awards_the_party_at_once(client, mara, referee, campaign, p
 
     assert (ip(mara), ip(other)) == (1, 1)
     assert [m.message for m in response.context["messages"]] == [
-        "Awarded 1 IP to Kim.",
-        "Awarded 1 IP to Mara Tolven.",
+        "Awarded 1 IP to Kim, Mara Tolven."
     ]
+
+
+def test_an_award_to_several_characters_is_all_or_nothing(mara, referee, player):
+    outside = services.create_character(owner=player, document=medic_document(name="Kim"))
+
+    with pytest.raises(services.Refused, match="Only the referee of Kim's campaign"):
+        play_services.award_improvement_points_to_each(
+            characters=[mara, outside], by=referee, amount=2, reason="Session 4"
+        )
+
+    assert (ip(mara), ip(outside)) == (0, 0)
 
 
 def test_the_play_sheet_takes_the_same_queries_however_long_the_ledgers(
@@ -794,9 +804,7 @@ def test_the_play_sheet_takes_the_same_queries_however_long_the_ledgers(
     assert queries() == few
 
 
-@pytest.mark.skipif(
-    not shutil.which("pdftotext") and os.environ.get("CI") != "true", reason="no pdftotext"
-)
+@pytest.mark.skipif(not shutil.which("pdftotext") and not running_in_ci(), reason="no pdftotext")
 def test_the_pdf_sheet_shows_the_damage_recorded_in_play(client, mara, player):
     play_services.take_damage(character=mara, by=player, amount=9, form="L", expected_version=1)
     client.force_login(player)
