@@ -16,10 +16,7 @@ import pytest
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
-
-
-def running_in_ci() -> bool:
-    return os.environ.get("CI", "").strip().lower() in {"1", "true", "yes"}
+from tests.ci import running_in_ci
 
 
 @pytest.fixture(scope="session")

@@ -1,17 +1,17 @@
 """The worked examples of ../shared/spec/examples: the engine must give exactly their reports."""
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 
 from rules import check_document
+from tests.ci import running_in_ci
 
 EXAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "spec" / "examples"
 DOCUMENTS = sorted(p for p in EXAMPLES.glob("*.json") if not p.name.endswith(".expected.json"))
 
-if not DOCUMENTS and os.environ.get("CI") != "true":
+if not DOCUMENTS and not running_in_ci():
     pytest.skip(
         f"the shared examples are not beside this checkout ({EXAMPLES})", allow_module_level=True
     )
