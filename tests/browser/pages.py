@@ -14,3 +14,17 @@ def log_in(page, username: str) -> None:
     page.fill("input[name=password]", PASSWORD)
     page.get_by_role("button", name="Log in").click()
     expect(page).to_have_url(re.compile(r"/$"))
+
+
+def start_building(page, name: str) -> None:
+    """Create a character from the new-character form and wait until its builder is live.
+
+    The click returns once the builder's document commits, and its figures are in the DOM
+    before the deferred scripts (htmx, builder.js) have run; an edit made in that gap would
+    never reach the preview. The load event comes after every deferred script.
+    """
+    page.goto("/characters/new/")
+    page.fill("input[name=name]", name)
+    page.get_by_role("button", name="Create and start building").click()
+    expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))
+    page.wait_for_load_state("load")

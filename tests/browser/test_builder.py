@@ -5,7 +5,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import log_in
+from tests.browser.pages import log_in, start_building
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -15,10 +15,7 @@ def test_a_player_builds_a_character_live_and_finds_it_as_left(page):
     UserFactory(username="player1")
     log_in(page, "player1")
 
-    page.goto("/characters/new/")
-    page.fill("input[name=name]", "Mara Tolven")
-    page.get_by_role("button", name="Create and start building").click()
-    expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))
+    start_building(page, "Mara Tolven")
     page.evaluate("() => { window.__sameDocument = true }")
 
     expect(page.locator('[data-derived="DEF"]')).to_have_text("3")
@@ -56,9 +53,7 @@ def test_a_player_builds_a_character_live_and_finds_it_as_left(page):
 def test_a_problem_link_takes_the_player_to_the_field_that_fixes_it(page):
     UserFactory(username="player1")
     log_in(page, "player1")
-    page.goto("/characters/new/")
-    page.fill("input[name=name]", "Kim")
-    page.get_by_role("button", name="Create and start building").click()
+    start_building(page, "Kim")
 
     page.fill("input[name=rank]", "2")
     page.locator('[data-problem="rank_exceeds_terms"] a').click()
@@ -68,9 +63,7 @@ def test_a_problem_link_takes_the_player_to_the_field_that_fixes_it(page):
 def test_attribute_figures_follow_quick_edits_to_several_attributes(page):
     UserFactory(username="player1")
     log_in(page, "player1")
-    page.goto("/characters/new/")
-    page.fill("input[name=name]", "Kim")
-    page.get_by_role("button", name="Create and start building").click()
+    start_building(page, "Kim")
     expect(page.locator('[data-derived="DEF"]')).to_have_text("3")
 
     # Typed inside one debounce: the preview must still bring back both attributes' figures.
@@ -108,9 +101,7 @@ def test_every_row_control_of_the_builder_is_readable_and_inside_its_section(pag
     UserFactory(username="player1")
     log_in(page, "player1")
     page.set_viewport_size({"width": 1280, "height": 900})
-    page.goto("/characters/new/")
-    page.fill("input[name=name]", "Kim")
-    page.get_by_role("button", name="Create and start building").click()
+    start_building(page, "Kim")
     page.fill("input[name=new-skill]", "Pilot")
     page.get_by_role("button", name="Add", exact=True).first.click()
     page.get_by_role("button", name="Combat experience").click()
