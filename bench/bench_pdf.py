@@ -82,13 +82,8 @@ def run(quick: bool) -> list[Figure]:
         Figure("minimal one-paragraph WeasyPrint page", "ms", samples["minimal"], False),
         Figure("one sheet, uncached (typical PC, 2 pages)", "ms", samples["sheet"], False),
         Figure("longest realistic character, uncached", "ms", samples["longest"], False),
-        Figure("party of 6, uncached (12 pages)", "ms", samples["party"], False),
-        Figure("cached repeat (hash + LRU hit)", "ms", samples["cached"], False),
+        Figure("party of 6, uncached (12 pages)", "ms", samples["party"], False, 1500),
+        Figure("cached repeat (hash + LRU hit)", "ms", samples["cached"], False, 20),
         Figure("one sheet / minimal page, per round", "x", ratios, False),
-        Figure(
-            f"one sheet / minimal page, medians: {ratio_of_medians:.1f}x (target <= 10x)",
-            "x",
-            (ratio_of_medians,),
-            False,
-        ),
+        Figure("one sheet / minimal page, ratio of medians", "x", (ratio_of_medians,), False, 10),
     ]

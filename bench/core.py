@@ -9,12 +9,18 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Figure:
-    """One measured quantity: several samples of it, summarised by their median."""
+    """One measured quantity: several samples of it, summarised by their median.
+
+    ``target`` is the figure an issue asks for, if any: a floor when higher is better, else a
+    ceiling. The median is compared with it; a missed target is reported, never raised, since
+    a shared machine's figures are evidence to read, not a test to pass.
+    """
 
     name: str
     unit: str
     samples: tuple[float, ...]
     higher_is_better: bool = True
+    target: float | None = None
 
     @property
     def median(self) -> float:
@@ -32,6 +38,23 @@ class Figure:
     def stdev(self) -> float:
         return statistics.stdev(self.samples) if len(self.samples) > 1 else 0.0
 
+    @property
+    def meets_target(self) -> bool | None:
+        if self.target is None:
+            return None
+        if self.higher_is_better:
+            return self.median >= self.target
+        return self.median <= self.target
+
+    @property
+    def target_text(self) -> str:
+        """E.g. "target <= 50 us: met"; empty without a target."""
+        if self.target is None:
+            return ""
+        bound = ">=" if self.higher_is_better else "<="
+        verdict = "met" if self.meets_target else "NOT MET"
+        return f"target {bound} {self.target:,g} {self.unit}: {verdict}"
+
     def as_dict(self) -> dict[str, object]:
         return {
             "name": self.name,
@@ -42,6 +65,8 @@ class Figure:
             "stdev": self.stdev,
             "samples": list(self.samples),
             "higher_is_better": self.higher_is_better,
+            "target": self.target,
+            "meets_target": self.meets_target,
         }
 
 

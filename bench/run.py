@@ -32,6 +32,7 @@ def format_table(suite: str, figures: list[Figure], seconds: float) -> str:
             f"  {f.name:<{width}}  median {f.median:>12,.1f} {f.unit:<{unit_width}}"
             f"  min {f.minimum:>12,.1f}  max {f.maximum:>12,.1f}"
             f"  stdev {f.stdev:>10,.1f}  n={len(f.samples)}  ({better} is better)"
+            + (f"  {f.target_text}" if f.target is not None else "")
         )
     return "\n".join(lines)
 
@@ -49,15 +50,21 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown suite(s) {unknown}; available: {available}")
 
     results: dict[str, list[dict[str, object]]] = {}
+    missed: list[str] = []
     for name in args.suites or available:
         module = importlib.import_module(f"bench.{PREFIX}{name}")
         start = time.perf_counter()
         figures = module.run(quick=args.quick)
         seconds = time.perf_counter() - start
         results[name] = [f.as_dict() for f in figures]
+        missed += [
+            f"{name}: {f.name.strip()}, {f.target_text}" for f in figures if f.meets_target is False
+        ]
         if not args.json:
             print(format_table(name, figures, seconds), flush=True)
     if args.json:
         json.dump(results, sys.stdout, indent=2)
         print()
+    elif missed:
+        print("Targets not met in this run:", *missed, sep="\n  ")
     return 0
