@@ -194,7 +194,7 @@ def _shared(token: str) -> ShareLink:
 def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The sheet for someone outside the app: read-only, no owner, no campaign, no log."""
     character = _shared(token).character
-    report = check(parse_document(character.document), house_rules=character.house_rules())
+    report = services.report_for(character)
     context = {
         "character": character,
         "report": report,
