@@ -294,8 +294,6 @@ def bleed(
 
     def change(_, condition, report):
         index = _wound_index(condition, wound)
-        if condition.wounds[index].stabilised:
-            raise Refused("That wound is stabilised: it does not bleed.")
         try:
             return rules.bleed(condition, index)
         except ValueError as error:
@@ -327,15 +325,10 @@ def skill_line(report: Report, skill: str, cascade: str | None = None):
 
 
 def _refuse_if_cannot_act(name: str, condition: Condition, doing: str) -> None:
-    if condition.dead:
-        raise Refused(f"{name} is dead and cannot {doing}.")
-    if condition.unconscious:
-        raise Refused(f"{name} is unconscious and cannot {doing}.")
-    if condition.stunned:
-        raise Refused(
-            f"{name} is stunned and cannot {doing} until the stun ends (the next action is "
-            "spent recovering)."
-        )
+    reason = rules.incapacity(condition)
+    if reason is not None:
+        until = f" {reason.until}" if reason.until else ""
+        raise Refused(f"{name} is {reason.state} and cannot {doing}{until}.")
 
 
 def _medical_test(
@@ -556,9 +549,9 @@ def clear_wound(
 
 
 def wound_notes(condition: Condition) -> list[dict[str, object]]:
-    """For each wound, what the engine's tables say about it now: its effect (the body change
-    and mind DM it imposes), whether it bleeds and how often, and the TNs and times of its
-    stabilisation and treatment."""
+    """For each wound, what the engine says about it now: its effect (the body change and mind
+    DM it imposes), whether it bleeds and how often, the TNs and times of its stabilisation
+    and treatment, and whether it still needs treatment or can be cleared."""
     notes = []
     for index, wound in enumerate(condition.wounds):
         table = severity_rules(wound.severity)
@@ -569,7 +562,7 @@ def wound_notes(condition: Condition) -> list[dict[str, object]]:
                 "wound": wound,
                 "body": body,
                 "mind": mind,
-                "bleeds": not wound.stabilised and table.bleed_points > 0,
+                "bleeds": wound.bleeds,
                 "bleed_points": table.bleed_points,
                 "bleed_every": table.bleed_every,
                 "bleed_lasts": table.bleed_lasts,
@@ -577,31 +570,28 @@ def wound_notes(condition: Condition) -> list[dict[str, object]]:
                 "rethrow": table.stabilisation_rethrow,
                 "treatment_tn": table.treatment_tn,
                 "treatment_time": table.treatment_time,
-                "can_clear": wound.treated and wound.lethal == 0,
-                "needs_care": table.treatment_tn is not None and not wound.treated,
+                "can_clear": wound.clearable,
+                "needs_care": wound.needs_treatment,
             }
         )
     return notes
 
 
+STATE_WORDS = {
+    "dead": "Dead",
+    "dying": "Dying",
+    "halted": "Below 0 LIF, the dying halted by medical help",
+    "unconscious": "Unconscious",
+    "stunned": "Stunned",
+    "bleeding": "Bleeding",
+    "wounded": "Wounded",
+}
+
+
 def states(condition: Condition) -> list[tuple[str, str]]:
-    """The condition's states for a sheet, worst first, as (code, words); "ok" when the
-    character is unhurt or only scratched (its wounds impose nothing)."""
-    if condition.dead:
-        return [("dead", "Dead")]
-    found = []
-    if condition.dying:
-        found.append(("dying", "Dying"))
-    elif condition.lif < 0:
-        found.append(("halted", "Below 0 LIF, the dying halted by medical help"))
-    if condition.unconscious:
-        found.append(("unconscious", "Unconscious"))
-    if condition.stunned:
-        found.append(("stunned", "Stunned"))
-    if any(not wound.stabilised for wound in condition.wounds):
-        found.append(("bleeding", "Bleeding"))
-    if any(rules.play.wound_penalties(condition)):
-        found.append(("wounded", "Wounded"))
+    """The engine's states of the condition for a sheet, worst first, as (code, words); "ok"
+    when the character is unhurt or only scratched (its wounds impose nothing)."""
+    found = [(code, STATE_WORDS[code]) for code in rules.condition_states(condition)]
     if not found:
         hurt = condition.stun or condition.lethal
         found.append(("ok", "Hurt, but fit to act" if hurt else "Unhurt"))

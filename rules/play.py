@@ -262,15 +262,53 @@ def damage_after_protection(damage: int, *, damage_type: str, armor: int = 0, tg
     return max(damage - sum(subtract[part] for part in parts), 0)
 
 
+@dataclass(frozen=True, slots=True)
+class WoundBand:
+    """The damage one wound of a severity takes, for one WND: ``lowest`` to ``highest`` points
+    (None: no upper bound), that is above ``above_wnd_multiple`` x WND and up to the
+    severity's ``up_to_wnd_multiple`` x WND."""
+
+    severity: SeverityRules
+    lowest: int
+    highest: int | None
+    above_wnd_multiple: int
+
+
+def wound_bands(wnd: int) -> tuple[WoundBand, ...]:
+    """Each severity's band of damage for a WND, in order, the last one open-ended; together
+    they hold every damage from 1 up, each exactly once.
+
+    A severity no damage reaches is left out: at WND 0 every band but the last is empty, so
+    every wound is of the last severity. The last severity takes whatever lies above the
+    bands before it, whether or not the tables give it a bound.
+    """
+    if wnd < 0:
+        raise ValueError(f"WND {wnd} is negative.")
+    severities = injury_rules().severities
+    bands = []
+    lowest, above = 1, 0
+    for severity in severities:
+        bound = severity.up_to_wnd_multiple
+        if bound is None or severity is severities[-1]:
+            bands.append(WoundBand(severity, lowest, None, above))
+            break
+        highest = bound * wnd
+        if highest >= lowest:
+            bands.append(WoundBand(severity, lowest, highest, above))
+            lowest = highest + 1
+        above = bound
+    return tuple(bands)
+
+
 def wound_severity(damage: int, wnd: int) -> str:
     """The severity of a wound of ``damage`` points (after armor and TGH) for a WND."""
     if damage < 1:
         raise ValueError(f"A wound takes at least 1 point of damage, not {damage}.")
-    for severity in injury_rules().severities:
-        bound = severity.up_to_wnd_multiple
-        if bound is None or damage <= bound * wnd:
-            return severity.name
-    return injury_rules().severities[-1].name
+    return next(
+        band.severity.name
+        for band in wound_bands(wnd)
+        if band.highest is None or damage <= band.highest
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,6 +320,21 @@ class Wound:
     lethal: int
     stabilised: bool = False
     treated: bool = False
+
+    @property
+    def bleeds(self) -> bool:
+        """Loses LIF each bleeding period: not stabilised, and of a severity that bleeds."""
+        return not self.stabilised and severity_rules(self.severity).bleed_points > 0
+
+    @property
+    def needs_treatment(self) -> bool:
+        """Not yet treated, and of a severity the Treatment Table lists."""
+        return not self.treated and severity_rules(self.severity).treatment_tn is not None
+
+    @property
+    def clearable(self) -> bool:
+        """Treated, with all the LIF it took healed: it can be struck off the sheet."""
+        return self.treated and self.lethal == 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -341,8 +394,8 @@ class Condition:
 
     @property
     def bleeding(self) -> tuple[int, ...]:
-        """Indexes of the wounds that bleed: not stabilised."""
-        return tuple(i for i, wound in enumerate(self.wounds) if not wound.stabilised)
+        """Indexes of the wounds that bleed (:attr:`Wound.bleeds`)."""
+        return tuple(i for i, wound in enumerate(self.wounds) if wound.bleeds)
 
     @property
     def unattached_lethal(self) -> int:
@@ -595,16 +648,21 @@ def _lose_to_wound(condition: Condition, index: int, points: int, code: str, mes
 
 
 def bleed(condition: Condition, wound_index: int) -> tuple[Condition, Events]:
-    """The wound's additional damage for one period: one lethal point (superficial: none).
+    """The wound's additional damage for one period: one lethal point.
 
     The caller calls it when a bleeding wound's period has passed (see ``severity_rules``:
     a light wound every day for 1D days, serious every hour, critical every minute, fatal
-    every turn).
+    every turn). ValueError for a wound that does not bleed (:attr:`Wound.bleeds`): a
+    stabilised one, or a superficial one.
     """
     wound = _wound(condition, wound_index)
     points = severity_rules(wound.severity).bleed_points
-    if not points:
-        raise ValueError(f"A {wound.severity} wound does not bleed.")
+    if not wound.bleeds:
+        raise ValueError(
+            f"The {wound.severity} wound is stabilised: it does not bleed."
+            if points
+            else f"A {wound.severity} wound does not bleed."
+        )
     return _lose_to_wound(
         condition,
         wound_index,
@@ -645,6 +703,45 @@ def wound_penalties(condition: Condition) -> tuple[int, int]:
         body = min(body, wound_body)
         mind = min(mind, wound_mind)
     return body, mind
+
+
+@dataclass(frozen=True, slots=True)
+class Incapacity:
+    """Why a character cannot act: its ``state`` (dead, unconscious, stunned) and what ends it
+    (``until``; None when nothing does)."""
+
+    state: str
+    until: str | None
+
+
+def incapacity(condition: Condition) -> Incapacity | None:
+    """Why the character cannot act now (an action test, medical aid), the worst state first;
+    None when it can. A dying character is unconscious too."""
+    if condition.dead:
+        return Incapacity("dead", None)
+    if condition.unconscious:
+        return Incapacity("unconscious", f"until LIF is 1 or more (it is {condition.lif})")
+    if condition.stunned:
+        return Incapacity("stunned", "until the stun ends (the next action is spent recovering)")
+    return None
+
+
+def condition_states(condition: Condition) -> tuple[str, ...]:
+    """The condition's states, worst first, as codes: ``dead`` alone, else any of ``dying``
+    (or ``halted``: below 0 LIF, the dying halted by medical help), ``unconscious``,
+    ``stunned``, ``bleeding`` (a wound bleeds) and ``wounded`` (a wound's penalty applies now).
+    Empty: the character is fit to act, its wounds (if any) imposing nothing."""
+    if condition.dead:
+        return ("dead",)
+    flags = (
+        ("dying", condition.dying),
+        ("halted", condition.lif < 0 and not condition.dying),
+        ("unconscious", condition.unconscious),
+        ("stunned", condition.stunned),
+        ("bleeding", bool(condition.bleeding)),
+        ("wounded", any(wound_penalties(condition))),
+    )
+    return tuple(code for code, applies in flags if applies)
 
 
 @dataclass(frozen=True, slots=True)
@@ -834,8 +931,8 @@ def recover(condition: Condition, *, form: str, end_dv: int) -> Condition:
     """One recovery period (see ``recovery_period``): heal END DV points of ``form`` damage.
 
     Stun marks heal freely. Lethal points heal first where no wound holds them (LIF lost while
-    dying), then from stabilised wounds in the order taken; a wound that still bleeds does
-    not heal. LIF never rises above its maximum.
+    dying), then from wounds in the order taken; a wound that still bleeds
+    (:attr:`Wound.bleeds`) does not heal. LIF never rises above its maximum.
     """
     if end_dv < 0:
         raise ValueError(f"END DV {end_dv} is negative.")
@@ -850,7 +947,7 @@ def recover(condition: Condition, *, form: str, end_dv: int) -> Condition:
     for index, wound in enumerate(wounds):
         if left == 0:
             break
-        if wound.stabilised and wound.lethal:
+        if not wound.bleeds and wound.lethal:
             part = min(left, wound.lethal)
             wounds[index] = replace(wound, lethal=wound.lethal - part)
             healed += part
@@ -872,7 +969,7 @@ def recovery_dv(report: Report, condition: Condition, *, cat: Catalog | None = N
 def clear_wound(condition: Condition, index: int) -> Condition:
     """Strike a treated wound whose LIF has all healed off the sheet."""
     wound = _wound(condition, index)
-    if not wound.treated or wound.lethal:
+    if not wound.clearable:
         raise ValueError(
             f"Only a treated, healed wound is cleared; this {wound.severity} wound is "
             f"{'treated' if wound.treated else 'untreated'} with {wound.lethal} LIF still lost."

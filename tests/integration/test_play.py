@@ -211,6 +211,25 @@ def test_bleeding_costs_the_wounds_additional_damage(mara, player):
         play_services.bleed(character=mara, by=player, wound=3)
 
 
+def test_a_stabilised_wound_is_refused_a_bleed_and_nothing_is_written(mara, player):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+    play_services.stabilise_wound(
+        character=mara,
+        by=player,
+        wound=0,
+        medic=play_services.Medic(own=True),
+        rng=Scripted([3, 2]),
+    )
+    before = PlayState.objects.get(character=mara)
+
+    with pytest.raises(Refused, match="light wound is stabilised: it does not bleed"):
+        play_services.bleed(character=mara, by=player, wound=0)
+
+    after = PlayState.objects.get(character=mara)
+    assert (after.version, after.condition) == (before.version, before.condition)
+    assert play_services.wound_notes(condition(mara))[0]["bleeds"] is False
+
+
 # -- stabilisation, treatment, recovery ----------------------------------------------------------
 
 

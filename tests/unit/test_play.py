@@ -3,6 +3,7 @@
 import json
 import random
 from dataclasses import replace
+from itertools import pairwise
 
 import pytest
 from hypothesis import given
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from rules import (
     Condition,
     EquipmentEntry,
+    Incapacity,
     Wound,
     action_test,
     bleed,
@@ -20,10 +22,12 @@ from rules import (
     condition_as_dict,
     condition_for,
     condition_from_dict,
+    condition_states,
     damage_after_protection,
     dying_turn,
     effective,
     healing_dm,
+    incapacity,
     parse_document,
     recover,
     recovery_dv,
@@ -34,10 +38,11 @@ from rules import (
     take_damage,
     treat,
     treatment_tn,
+    wound_bands,
     wound_severity,
 )
 from rules.engine import derived_attributes
-from rules.play import Period, end_stun, severity_rules, wound_penalties
+from rules.play import Period, end_stun, injury_rules, severity_rules, wound_penalties
 
 from .builders import document, report
 
@@ -100,6 +105,49 @@ def with_wound(severity, *, stabilised=False, treated=False, lethal=10):
 )
 def test_wound_severity_is_read_against_multiples_of_wnd(damage, severity):
     assert wound_severity(damage, 6) == severity
+
+
+def test_each_severity_takes_a_band_of_damage_in_multiples_of_wnd():
+    bands = [(b.severity.name, b.lowest, b.highest, b.above_wnd_multiple) for b in wound_bands(6)]
+    assert bands == [
+        ("superficial", 1, 6, 0),
+        ("light", 7, 12, 1),
+        ("serious", 13, 18, 2),
+        ("critical", 19, 24, 3),
+        ("fatal", 25, None, 4),
+    ]
+    assert [(b.lowest, b.highest) for b in wound_bands(1)] == [
+        (1, 1),
+        (2, 2),
+        (3, 3),
+        (4, 4),
+        (5, None),
+    ]
+
+
+def test_at_wnd_zero_every_wound_is_fatal():
+    assert [(b.severity.name, b.lowest, b.highest) for b in wound_bands(0)] == [("fatal", 1, None)]
+    assert wound_severity(1, 0) == "fatal"
+    with pytest.raises(ValueError, match="WND -1 is negative"):
+        wound_bands(-1)
+
+
+@given(st.integers(0, 200))
+def test_the_wound_bands_hold_every_damage_from_one_up_exactly_once(wnd):
+    bands = wound_bands(wnd)
+    assert bands[0].lowest == 1
+    assert bands[-1].highest is None
+    for band, following in pairwise(bands):
+        assert band.lowest <= band.highest
+        assert following.lowest == band.highest + 1
+    for band in bands:
+        assert band.lowest == band.above_wnd_multiple * wnd + 1
+        if band.highest is not None:
+            assert band.highest == band.severity.up_to_wnd_multiple * wnd
+            assert wound_severity(band.highest, wnd) == band.severity.name
+        assert wound_severity(band.lowest, wnd) == band.severity.name
+    names = [band.severity.name for band in bands]
+    assert names == [s.name for s in injury_rules().severities if s.name in names]
 
 
 def test_the_wound_a_blow_makes_is_read_from_its_whole_damage():
@@ -372,8 +420,91 @@ def test_a_bleed_at_zero_lif_replaces_a_stun_mark():
 
 
 def test_a_superficial_wound_does_not_bleed():
-    with pytest.raises(ValueError, match="does not bleed"):
+    with pytest.raises(ValueError, match="A superficial wound does not bleed"):
         bleed(hurt(None, (3, "L")), 0)
+
+
+def test_a_stabilised_wound_does_not_bleed():
+    condition = with_wound("serious", stabilised=True)
+    assert condition.bleeding == ()
+    with pytest.raises(ValueError, match="serious wound is stabilised: it does not bleed"):
+        bleed(condition, 0)
+
+
+def test_a_superficial_wound_stored_unstabilised_does_not_bleed_and_heals():
+    condition = Condition(maximum=21, wnd=6, lethal=3, wounds=(Wound("superficial", 3, 3),))
+    assert not condition.wounds[0].bleeds
+    assert (condition.bleeding, condition_states(condition)) == ((), ())
+    assert recover(condition, form="L", end_dv=3).lethal == 0
+
+
+@pytest.mark.parametrize(
+    ("wound", "bleeds", "needs_treatment", "clearable"),
+    [
+        (Wound("superficial", 3, 3, stabilised=True, treated=True), False, False, False),
+        (Wound("superficial", 3, 0, stabilised=True, treated=True), False, False, True),
+        (Wound("light", 8, 8), True, True, False),
+        (Wound("light", 8, 8, stabilised=True), False, True, False),
+        (Wound("serious", 13, 2, stabilised=True, treated=True), False, False, False),
+        (Wound("fatal", 25, 0, stabilised=True, treated=True), False, False, True),
+    ],
+)
+def test_what_a_wound_still_needs(wound, bleeds, needs_treatment, clearable):
+    assert (wound.bleeds, wound.needs_treatment, wound.clearable) == (
+        bleeds,
+        needs_treatment,
+        clearable,
+    )
+
+
+# -- who can act, and the states on a sheet ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("blows", "reason"),
+    [
+        ((), None),
+        (((5, "S"), (4, "L")), None),  # hurt and scratched, but fit
+        (
+            ((12, "S"),),
+            Incapacity("stunned", "until the stun ends (the next action is spent recovering)"),
+        ),
+        (((21, "S"),), Incapacity("unconscious", "until LIF is 1 or more (it is 0)")),
+        (((12, "L"), (12, "L")), Incapacity("unconscious", "until LIF is 1 or more (it is -3)")),
+        (((12, "L"), (30, "L")), Incapacity("dead", None)),
+    ],
+)
+def test_who_can_act(blows, reason):
+    assert incapacity(hurt(None, *blows)) == reason
+
+
+def test_an_unconscious_character_is_out_whether_or_not_it_is_stunned():
+    condition = hurt(None, (21, "L"))
+    assert (condition.stunned, incapacity(condition).state) == (True, "unconscious")
+    assert incapacity(end_stun(condition)).state == "unconscious"
+
+
+@pytest.mark.parametrize(
+    ("condition", "states"),
+    [
+        (fresh(), ()),
+        (hurt(None, (5, "S"), (4, "L")), ()),  # a superficial wound imposes nothing
+        (hurt(None, (12, "S")), ("stunned",)),
+        (hurt(None, (9, "L")), ("bleeding", "wounded")),
+        (with_wound("light", stabilised=True), ("wounded",)),
+        (with_wound("light", stabilised=True, treated=True), ()),
+        (hurt(None, (21, "S")), ("unconscious", "stunned")),
+        (hurt(None, (25, "L")), ("dying", "unconscious", "stunned", "bleeding", "wounded")),
+        (hurt(None, (12, "L"), (30, "L")), ("dead",)),
+    ],
+)
+def test_the_states_of_a_condition_worst_first(condition, states):
+    assert condition_states(condition) == states
+
+
+def test_a_dying_character_reached_by_medical_help_is_halted_not_dying():
+    condition, _ = stabilise(hurt(None, (25, "L")), 0, medical([6, 6], tn=7, dm=2))
+    assert condition_states(condition)[:2] == ("halted", "unconscious")
 
 
 # -- stabilisation -----------------------------------------------------------------------------
@@ -608,7 +739,7 @@ def _run(condition, step):
         return condition
     wound = condition.wounds[index]
     if kind == "bleed":
-        return bleed(condition, index)[0]
+        return bleed(condition, index)[0] if wound.bleeds else condition
     rng = random.Random(step[2])
     if kind == "stabilise":
         test = action_test(
