@@ -450,7 +450,7 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     characters = (
         campaign.characters.filter(kind=Character.Kind.PC)
         .select_related("owner")
-        .prefetch_related("mustering_rolls")
+        .prefetch_related("mustering_rolls", "credit_entries")
         .order_by("owner__username", "name", "id")
     )
     if not every:

@@ -106,7 +106,8 @@ def credit_balance(character: Character, report: Report | None = None) -> int:
     """What creation left (mustering-out cash less creation equipment, by the engine) plus
     every credits entry since."""
     report = report or report_for(character)
-    ledger = character.credit_entries.aggregate(total=Sum("amount"))["total"] or 0
+    # Summed from .all(), so a ledger prefetched with the character (the party PDF) is reused.
+    ledger = sum(entry.amount for entry in character.credit_entries.all())
     return report.equipment.credits_remaining + ledger
 
 
@@ -127,11 +128,10 @@ def carried_equipment(character: Character) -> list[EquipmentEntry]:
     for entry in character.document.get("equipment") or ():
         key = _gear_key(entry["item"], entry.get("tl"))
         counts[key] = counts.get(key, 0) + entry.get("quantity", 1)
-    for item, tl, quantity in character.credit_entries.exclude(quantity=0).values_list(
-        "item", "tl", "quantity"
-    ):
-        key = _gear_key(item, tl)
-        counts[key] = counts.get(key, 0) + quantity
+    for entry in character.credit_entries.all():  # a prefetched ledger is reused
+        if entry.quantity:
+            key = _gear_key(entry.item, entry.tl)
+            counts[key] = counts.get(key, 0) + entry.quantity
     return [
         EquipmentEntry(
             item, quantity, tl if len(rules.catalog().equipment_named(item)) > 1 else None
