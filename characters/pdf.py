@@ -54,7 +54,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
 from rules.play import Condition, SeverityRules, injury_rules
-from rules.report import EquipmentLine, TraitLine
+from rules.report import Equipment, EquipmentLine, TraitLine
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
 RENDERER_VERSION: Final = "1"
@@ -116,6 +116,11 @@ class Sheet:
     condition: Condition | None = None
     # The engine's penalty for what the character carries in play, shown with the wounds'.
     encumbrance_penalty: int = 0
+    # When gear was bought or given up in play: the engine's figures for what the character
+    # carries now (rules.carried_load), printed instead of the creation equipment.
+    carried: Equipment | None = None
+    # When the credits ledger has entries: the credits the character has now.
+    credits_now: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +389,8 @@ def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
                 "player": sheet.player,
                 "condition": dataclasses.asdict(sheet.condition) if sheet.condition else None,
                 "encumbrance_penalty": sheet.encumbrance_penalty,
+                "carried": sheet.carried.as_dict() if sheet.carried is not None else None,
+                "credits_now": sheet.credits_now,
             }
             for sheet in sheets
         ],
@@ -437,9 +444,10 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
         for i in range(len(skill_columns[0]))
     ]
     trait_rows = [_trait_row(trait) for trait in report.traits]
-    weapon_rows, armor_rows = _weapon_rows(report), _armor_rows(report)
-    possession_rows = [_possession_row(line) for line in report.equipment.lines]
-    mustering, equipment = report.mustering_out, report.equipment
+    equipment = _equipment_now(sheet)
+    weapon_rows, armor_rows = _weapon_rows(equipment), _armor_rows(equipment)
+    possession_rows = [_possession_row(line) for line in equipment.lines]
+    mustering = report.mustering_out
     return {
         "title": report.name,
         "name": _breakable(report.name),
@@ -480,10 +488,7 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
         "rolls_allowed": mustering.rolls_allowed,
         "roll_header": _row("Roll", "Die", "DM", "Row", "Credits", "Rolled"),
         "roll_rows": _lines(_roll_rows(sheet)),
-        "money_row": (
-            f"Mustering-out cash {_credits(mustering.credits)} · spent on equipment "
-            f"{_credits(equipment.cost)} · credits {_credits(equipment.credits_remaining)}"
-        ),
+        "money_row": _money_row(sheet),
         "str_dv": report.attribute("STR").dv,
         "weapon_header": _row("TL", "DMG", "Type", "ACC", "Rmod", "Range", "RoF", "Ammo", "Weapon"),
         "weapon_rows": weapon_rows,
@@ -494,9 +499,11 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
         "possession_header": _row("Qty", "TL", "kg", "Cost", "Item"),
         "possession_rows": possession_rows,
         "possession_lines": _as_one_run(possession_rows, "t-item"),
-        "load_row": _load_row(report),
+        "load_row": _load_row(equipment),
         "notes": _breakable(document.get("notes") or ""),
-        "stat_block": _breakable(stat_block(parse_document(document), report)),
+        "stat_block": _breakable(
+            stat_block(parse_document(document), report._replace(equipment=equipment))
+        ),
         # Errors only: a sheet is for play, and warnings (points unspent...) are the builder's.
         "problems": _breakable(_lines(f"Error: {p.message}" for p in report.errors)),
     }
@@ -803,10 +810,34 @@ def _item_label(line: EquipmentLine) -> str:
     return line.item if line.quantity == 1 else f"{line.item} {TIMES}{line.quantity}"
 
 
-def _weapon_rows(report: Report) -> list[str]:
+def _equipment_now(sheet: Sheet) -> Equipment:
+    """The equipment the character has now: what it carries, and the credits it has as the
+    credits remaining (gear bought in play is paid from the ledger, not from the cash that
+    ``Sheet.carried`` counts it against)."""
+    creation = sheet.report.equipment
+    carried = creation if sheet.carried is None else sheet.carried
+    credits = creation.credits_remaining if sheet.credits_now is None else sheet.credits_now
+    return carried._replace(credits_remaining=credits)
+
+
+def _money_row(sheet: Sheet) -> str:
+    mustering, equipment = sheet.report.mustering_out, sheet.report.equipment
+    creation = (
+        f"Mustering-out cash {_credits(mustering.credits)} · spent on equipment "
+        f"{_credits(equipment.cost)}"
+    )
+    if sheet.credits_now is None:
+        return f"{creation} · credits {_credits(equipment.credits_remaining)}"
+    return (
+        f"{creation} · credits after creation {_credits(equipment.credits_remaining)} · "
+        f"credits now {_credits(sheet.credits_now)}"
+    )
+
+
+def _weapon_rows(equipment: Equipment) -> list[str]:
     """TL, DMG, type, ACC, Rmod, range, RoF and ammunition, then the weapon, skill and notes."""
     rows = []
-    for line in report.equipment.lines:
+    for line in equipment.lines:
         item = _catalog_item(line)
         if item is None or item.table not in ("melee", "ranged"):
             continue
@@ -841,10 +872,10 @@ def _weapon_rows(report: Report) -> list[str]:
     return rows
 
 
-def _armor_rows(report: Report) -> list[str]:
+def _armor_rows(equipment: Equipment) -> list[str]:
     """TL, AV, STR minimum and weight, then the armor and its notes."""
     rows = []
-    for line in report.equipment.lines:
+    for line in equipment.lines:
         item = _catalog_item(line)
         if item is None or item.table != "armor":
             continue
@@ -868,8 +899,7 @@ def _possession_row(line: EquipmentLine) -> str:
     return _row(line.quantity, _figure(line.tl), _kg(line.weight_kg), _credits(line.cost), name)
 
 
-def _load_row(report: Report) -> str:
-    equipment = report.equipment
+def _load_row(equipment: Equipment) -> str:
     if equipment.encumbrance_penalty:
         encumbered = ", ".join(
             f"{code} {value}"

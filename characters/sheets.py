@@ -6,7 +6,9 @@ through here.
 
 from typing import Any
 
-from rules import HouseRules, check, parse_document
+from django.db.models import prefetch_related_objects
+
+from rules import HouseRules, carried_load, check, parse_document
 
 from . import pdf, play_services
 from .models import Character, MusteringRoll
@@ -25,10 +27,26 @@ def roll_record(roll: MusteringRoll) -> dict[str, Any]:
 def sheet_for_character(
     character: Character, *, house_rules: HouseRules | None = None, show_player: bool = True
 ) -> pdf.Sheet:
-    """The character's sheet under ``house_rules`` (default: the rules it plays by)."""
+    """The character's sheet under ``house_rules`` (default: the rules it plays by), with the
+    gear it carries and the credits it has now when its credits ledger changed them.
+
+    The credits ledger is prefetched onto ``character`` (unless a party's query did it), so
+    it is read once however many times it is used; build a sheet from a fresh instance.
+    """
     rules = house_rules if house_rules is not None else character.house_rules()
-    report = check(parse_document(character.document), house_rules=rules)
+    parsed = parse_document(character.document)
+    report = check(parsed, house_rules=rules)
     condition, _version = play_services.condition_of(character, report)
+    prefetch_related_objects([character], "credit_entries")
+    ledger = character.credit_entries.all()
+    # Only gear bought or given up makes the load differ from creation's and costs a second
+    # check. House rules change no equipment figure, so carried_load goes without them.
+    gear_moved = any(entry.quantity for entry in ledger)
+    carried = (
+        carried_load(parsed, play_services.carried_equipment(character))
+        if gear_moved
+        else report.equipment
+    )
     return pdf.Sheet(
         document=character.document,
         report=report,
@@ -36,5 +54,7 @@ def sheet_for_character(
         status=character.get_status_display() if show_player else None,
         player=character.owner.get_username() if show_player else None,
         condition=condition,
-        encumbrance_penalty=play_services.carried_load(character).encumbrance_penalty,
+        encumbrance_penalty=carried.encumbrance_penalty,
+        carried=carried if gear_moved else None,
+        credits_now=play_services.credit_balance(character, report) if ledger else None,
     )

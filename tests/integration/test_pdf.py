@@ -2,7 +2,8 @@
 
 The PDF tests need ``pdftotext`` and friends from Debian's poppler-utils. Without them they are
 skipped on a workstation, but in CI (CI=true) they run and fail, so a missing package is noticed.
-No database: sheets are built straight from character documents.
+Most need no database: their sheets are built straight from character documents. Those about a
+character in play store one, change it through the play services and fetch its PDF over HTTP.
 """
 
 import dataclasses
@@ -19,13 +20,19 @@ from pathlib import Path
 
 import pytest
 import weasyprint
+from django.db import connection
 from django.template.loader import render_to_string
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from fontTools.ttLib import TTFont
 
-from characters import pdf
+from characters import pdf, play_services, services
+from characters.models import Character
+from characters.sheets import sheet_for_character
 from rules import HouseRules, catalog, check_document, play
 from tests.ci import running_in_ci
+from tests.factories import UserFactory
 from tests.integration import sheet_documents as docs
 
 IN_CI = running_in_ci()
@@ -405,6 +412,157 @@ def test_the_shipped_font_is_embedded(tmp_path):
     assert (STATIC / "fonts" / "OFL.txt").is_file()
 
 
+# -- a character in play: the gear it carries and the credits it has now --------------------------
+
+
+def stored_pilot() -> Character:
+    """The navy pilot stored for a player: Cr80,000 mustering-out cash, an automatic pistol
+    (Cr200) bought at creation, so Cr79,800 left; STR 6, so unencumbered up to 12 kg."""
+    owner = UserFactory(username="player1")
+    return services.create_character(owner=owner, document=docs.navy_pilot())
+
+
+def fetch_pdf(client, character: Character, **headers):
+    client.force_login(character.owner)
+    return client.get(reverse("character_pdf", args=[character.pk]), **headers)
+
+
+@pytest.fixture
+def pilot_in_play(db) -> Character:
+    """The pilot after shopping in play: a rifle (Cr220, 4 kg), a TL 8 vacc suit (Cr10,000,
+    10 kg) and two cold weather clothing (Cr400, 8 kg) bought, the pistol sold for Cr100."""
+    pilot = stored_pilot()
+    for item, tl, quantity in (
+        ("Rifle", None, 1),
+        ("Vacc suit", 8, 1),
+        ("Cold weather clothing", None, 2),
+    ):
+        play_services.buy_gear(character=pilot, by=pilot.owner, item=item, tl=tl, quantity=quantity)
+    play_services.give_up_gear(character=pilot, by=pilot.owner, item="Automatic pistol", price=100)
+    return pilot
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_pdf_lists_the_weapons_armor_and_possessions_carried_now(
+    client, pilot_in_play, tmp_path
+):
+    text = pdf_text(fetch_pdf(client, pilot_in_play).content, tmp_path)
+
+    assert "5 8 P/L +2 +3 900 m 1 20 Rifle · Rifleman · SA" in text  # the catalog's figures
+    assert "Vacc suit · may carry any <1kg communicator" in text
+    assert f"Cold weather clothing {pdf.TIMES}2 · protection from frigid weather" in text
+    assert "1 8 10 Cr10,000 Vacc suit" in text  # a possession row: Qty, TL, kg, cost
+    assert "Belongings: Rifle, Vacc suit, Cold weather clothing" in text  # the stat block
+    assert "Automatic pistol" not in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_pdf_weighs_the_gear_carried_now(client, pilot_in_play, tmp_path):
+    text = pdf_text(fetch_pdf(client, pilot_in_play).content, tmp_path)
+
+    # 22 kg is 10 kg over 2 x STR 6: one whole STR over, so DEF, INI and MOV lose 1.
+    assert (
+        f"Total Cr10,620, 22 kg · unencumbered up to 12 kg (2 {pdf.TIMES} STR) · "
+        f"capacity 36 kg (STR²) · encumbrance {pdf.MINUS}1 (DEF 4, INI 3, MOV 7)"
+    ) in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_pdf_prints_the_credits_the_character_has_now(client, pilot_in_play, tmp_path):
+    content = fetch_pdf(client, pilot_in_play).content
+    text = pdf_text(content, tmp_path)
+
+    # Cr79,800 left after creation, less Cr10,620 for the gear, plus Cr100 for the pistol.
+    assert play_services.credit_balance(pilot_in_play) == 69_280
+    assert (
+        "Mustering-out cash Cr80,000 · spent on equipment Cr200 · credits after creation "
+        "Cr79,800 · credits now Cr69,280"
+    ) in text
+    assert "Cr69,280 DEF 5 INI 4" in text  # the stat block
+    # The longer money row still fits the sheet's two pages.
+    assert page_count(content, tmp_path) == 2
+    _assert_nothing_overlaps_or_leaves_the_page(content, tmp_path)
+
+
+@pytest.mark.django_db
+@pytest.mark.usefixtures("poppler")
+def test_a_character_with_an_empty_ledger_prints_its_creation_equipment_and_credits(
+    client, tmp_path
+):
+    text = pdf_text(fetch_pdf(client, stored_pilot()).content, tmp_path)
+
+    assert "Automatic pistol · Handgun · SA" in text
+    assert "spent on equipment Cr200 · credits Cr79,800" in text
+    assert "credits now" not in text
+    assert "Total Cr200, 0.75 kg" in text
+
+
+@pytest.mark.django_db
+def test_credits_received_in_play_change_the_credits_printed_but_not_the_gear():
+    def sheet_context(character: Character) -> dict:
+        # Loaded afresh, as each request loads it.
+        return pdf._sheet_context(sheet_for_character(Character.objects.get(pk=character.pk)))
+
+    pilot = stored_pilot()
+    before = sheet_context(pilot)
+
+    play_services.record_credits(character=pilot, by=pilot.owner, amount=500, note="Pay")
+    after = sheet_context(pilot)
+
+    assert after["money_row"].endswith("credits after creation Cr79,800 · credits now Cr80,300")
+    changed = {key for key in before if before[key] != after[key]}
+    assert changed == {"money_row", "stat_block"}
+
+
+@pytest.mark.django_db
+def test_buying_and_giving_up_gear_gives_the_pdf_a_new_etag(client):
+    pilot = stored_pilot()
+
+    def etag() -> str:
+        # "*" matches any version: a 304 carrying the current ETag, without a render.
+        return fetch_pdf(client, pilot, HTTP_IF_NONE_MATCH="*")["ETag"]
+
+    before = etag()
+    play_services.buy_gear(character=pilot, by=pilot.owner, item="Rifle")
+    bought = etag()
+    play_services.give_up_gear(character=pilot, by=pilot.owner, item="Rifle", price=0)
+
+    assert len({before, bought, etag()}) == 3
+    refetched = fetch_pdf(client, pilot, HTTP_IF_NONE_MATCH=before)
+    assert refetched.status_code == 200
+    assert refetched.content.startswith(b"%PDF-")
+
+
+@pytest.mark.django_db
+def test_the_party_pdf_reads_the_ledgers_with_the_party(client):
+    referee, player = UserFactory(username="referee"), UserFactory(username="player1")
+    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
+    services.join_campaign(user=player, code=campaign.invite_code)
+    client.force_login(referee)
+
+    def member() -> None:
+        character = services.create_character(
+            owner=player, document=docs.navy_pilot(), campaign=campaign
+        )
+        play_services.buy_gear(character=character, by=player, item="Rifle")
+        play_services.record_credits(character=character, by=player, amount=50, note="Pay")
+
+    def queries() -> int:
+        url = reverse("campaign_pdf", args=[campaign.pk])
+        with CaptureQueriesContext(connection) as captured:
+            # Every sheet is built for the ETag; "*" then answers 304 without a render.
+            assert client.get(url, {"all": "1"}, HTTP_IF_NONE_MATCH="*").status_code == 304
+        return len(captured)
+
+    member()
+    one = queries()
+    member()
+    member()
+
+    # Each further member costs one query, for its condition; its ledger comes with the party's.
+    assert queries() - one == 2
+
+
 # -- the cache and the ETag ------------------------------------------------------------------------
 
 
@@ -673,7 +831,10 @@ def test_every_catalog_figure_fits_its_column():
         if item.table in ("melee", "ranged", "armor")
     ]
     report = check_document(document)
-    grids = {"t-weapon": pdf._weapon_rows(report), "t-armor": pdf._armor_rows(report)}
+    grids = {
+        "t-weapon": pdf._weapon_rows(report.equipment),
+        "t-armor": pdf._armor_rows(report.equipment),
+    }
     grids["t-item"] = [pdf._possession_row(line) for line in report.equipment.lines]
     grids["t-roll"] = [pdf._row(3, 6, "+1", 7, "Cr50,000", "2026-11-20 14:05")]
 
