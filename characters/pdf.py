@@ -53,11 +53,13 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
-from rules.play import Condition, SeverityRules, injury_rules
+from rules.play import Condition, SeverityRules
 from rules.report import Equipment, EquipmentLine, TraitLine
 
+from .play_services import STATE_WORDS
+
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
-RENDERER_VERSION: Final = "1"
+RENDERER_VERSION: Final = "2"
 
 TEMPLATE: Final = "sheets/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
@@ -692,17 +694,7 @@ def _in_play(
         return None
     marks = play.boxes(condition)
     groups = [marks[start : start + 5] for start in range(0, len(marks), 5)]
-    states = [
-        word
-        for flag, word in (
-            (condition.dead, "dead"),
-            (condition.dying, "dying"),
-            (condition.unconscious, "unconscious"),
-            (condition.stunned, "stunned"),
-            (bool(condition.bleeding), "bleeding"),
-        )
-        if flag
-    ]
+    states = [STATE_WORDS[code] for code in play.condition_states(condition)]
     wounds = []
     for wound in condition.wounds:
         care = (
@@ -727,16 +719,14 @@ def _in_play(
 def _wound_rows(wnd: int) -> list[str]:
     """The wound severities of DAMAGE AND INJURY: one wound's damage in multiples of WND."""
     rows = []
-    previous = 0
-    for severity in injury_rules().severities:
-        bound = severity.up_to_wnd_multiple
-        if bound is None:
-            multiple, damage = f"> {previous}{TIMES}WND", f"{previous * wnd + 1}+"
+    for band in play.wound_bands(wnd):
+        severity = band.severity
+        if band.highest is None:
+            multiple, damage = f"> {band.above_wnd_multiple}{TIMES}WND", f"{band.lowest}+"
         else:
-            low, high = previous * wnd + 1, bound * wnd
-            multiple = f"≤ {bound}{TIMES}WND"
-            damage = f"{low}{DASH}{high}" if low < high else str(high)
-            previous = bound
+            multiple = f"≤ {severity.up_to_wnd_multiple}{TIMES}WND"
+            high = band.highest
+            damage = f"{band.lowest}{DASH}{high}" if band.lowest < high else str(high)
         rows.append(_row(severity.name.capitalize(), multiple, damage, _wound_effect(severity)))
     return rows
 

@@ -157,7 +157,8 @@ def test_the_sheet_of_a_character_hurt_in_play_shows_the_marks_and_wounds(tmp_pa
     assert text.count("□") == report.derived.LIF - 11
     assert re.search(r"x\s*x", text)
     assert f"In play: LIF now {report.derived.LIF - 11} of {report.derived.LIF}" in text
-    assert "Light wound (9 damage, not stabilised)" in " ".join(text.split())
+    # The engine's states, worst first, then the wound.
+    assert "Bleeding; Wounded; Light wound (9 damage, not stabilised)" in " ".join(text.split())
     assert "DEF 4 (from 5)" in text
 
 
