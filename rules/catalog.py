@@ -169,6 +169,8 @@ class Limits:
 
     default_budget: int
     max_budget: int
+    npc_citizen_budget: int
+    npc_mercenary_budget: int
     attribute_average: int
     points_per_attribute_level: int
     purchase_min: int
@@ -208,6 +210,8 @@ class Limits:
         return cls(
             default_budget=creation["budget"]["pc"],
             max_budget=creation["budget"]["max"],
+            npc_citizen_budget=creation["budget"]["npc_citizen"],
+            npc_mercenary_budget=creation["budget"]["npc_mercenary"],
             attribute_average=attributes["average"],
             points_per_attribute_level=attributes["points_per_level"],
             purchase_min=attributes["purchase_min"],

@@ -951,6 +951,18 @@ def psi_strength_limit(exp_dv: int, *, cat: Catalog | None = None) -> int:
     return min(lim.psi_max_base - exp_dv, lim.psi_max_cap)
 
 
+def purchase_steps(report: Report, *, cat: Catalog | None = None) -> tuple[tuple[bool, bool], ...]:
+    """Per attribute of the report, whether buying it one level higher, and one level lower,
+    is a purchase the rules allow this character: inside its kind's purchasable range, with a
+    final level (after its species package) no lower than the floor."""
+    cat = cat or catalog()
+    allowed = _tables(cat).attribute_values[report.species, report.kind == "npc"]
+    return tuple(
+        (value.purchased + 1 in levels, value.purchased - 1 in levels)
+        for value, levels in zip(report.attributes, allowed, strict=True)
+    )
+
+
 def mustering_modifier(
     character: Character, service: Service | None, effective: dict[str, int], cat: Catalog
 ) -> int:

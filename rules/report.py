@@ -128,6 +128,11 @@ class Skills(NamedTuple):
     zero_level_used: int
     lines: tuple[SkillLine, ...]
 
+    @property
+    def zero_level_left(self) -> int:
+        """Free level-0 skills not yet assigned, which the player may name in play."""
+        return max(0, self.zero_level_free - self.zero_level_used)
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "max_level": self.max_level,

@@ -3,6 +3,7 @@
 import pytest
 
 from rules import catalog
+from rules.engine import purchase_steps
 
 from .builders import codes, problem, report
 
@@ -127,3 +128,26 @@ def test_def_and_ini_never_drop_below_one_even_with_flaws():
         traits=[{"type": "PF", "name": "Slow", "derived": {"DEF": -2, "INI": -3}}],
     )
     assert (result.derived.DEF, result.derived.INI) == (1, 1)
+
+
+def _steps(result, code: str) -> tuple[bool, bool]:
+    return purchase_steps(result)[catalog().attribute_order.index(code)]
+
+
+def test_an_attribute_steps_up_to_its_kinds_highest_purchase_and_down_to_the_lowest():
+    limits = catalog().limits
+    assert _steps(report(), "DEX") == (True, True)
+    assert _steps(report(attributes={"DEX": limits.purchase_max}), "DEX") == (False, True)
+    assert _steps(report(attributes={"DEX": limits.purchase_min}), "DEX") == (True, False)
+    assert _steps(report(attributes={"SOC": limits.purchase_max}), "SOC") == (False, True)
+    npc = report(kind="npc", budget=100, attributes={"SOC": limits.purchase_max})
+    assert _steps(npc, "SOC") == (True, True)
+    assert _steps(report(kind="npc", attributes={"SOC": limits.npc_soc_max}), "SOC")[0] is False
+
+
+def test_an_attribute_a_species_lowers_steps_down_only_while_its_final_level_stays_legal():
+    cat = catalog()
+    strength = cat.attribute_order.index("STR")
+    floor = cat.limits.final_min - cat.species["vargr"].attribute_deltas[strength]
+    assert _steps(report(species="vargr", attributes={"STR": floor}), "STR") == (True, False)
+    assert _steps(report(species="vargr", attributes={"STR": floor + 1}), "STR") == (True, True)

@@ -90,6 +90,14 @@ def test_free_level_zero_skills_number_exp_dv_and_extra_ones_cost_a_point():
     assert result.skills.total_used == 0
 
 
+def test_the_free_level_zero_skills_not_yet_named_are_left_for_play():
+    one_named = report(skills=[{"skill": "Carousing", "level": 0}])
+    assert one_named.skills.zero_level_left == one_named.skills.zero_level_free - 1
+    names = ("Carousing", "Streetwise", "Gambling", "Steward")
+    all_named = report(skills=[{"skill": n, "level": 0} for n in names])
+    assert all_named.skills.zero_level_left == 0
+
+
 def test_specialties_cost_one_point_each_and_need_level_two():
     result = report(
         skills=[{"skill": "Pilot", "level": 2, "specialties": ["Small Craft", "fighters"]}]
