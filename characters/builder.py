@@ -19,7 +19,7 @@ from typing import Any
 from django.http import QueryDict
 
 from rules import FORMAT, NotationError, catalog, parse_trait
-from rules.document import TOP_LEVEL_FIELDS
+from rules.document import NAME_MAX, NOTES_MAX, TOP_LEVEL_FIELDS
 from rules.model import control_by_default
 
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
@@ -31,6 +31,48 @@ IDENTITY_FIELDS = tuple(
     if field not in {"format", "attributes", "skills", "traits", "psionics", "mustering_out",
                      "equipment", "house_rules"}
 )  # fmt: skip
+
+
+# Guards of the app against slips of the keyboard, not rules: wide enough for any character the
+# rules allow, so that the engine, not the form, names the rule a value breaks.
+MAX_TERMS = 99
+MAX_AGE = 999
+MAX_AMOUNT = 99  # a skill level or a derived-trait amount, of either sign
+MAX_QUANTITY = 9999
+
+
+@dataclass(frozen=True)
+class FieldBounds:
+    """The highest value (for text, the length) each field of the form reads. The server
+    refuses more and the page's ``max`` and ``maxlength`` say the same, from this one place.
+    The fixed limits of the rulebook come from the catalog; the rest are the app's guards."""
+
+    budget: int
+    terms: int
+    rank: int
+    age: int
+    # A derived trait's amount, of either sign. Skill levels are read within it too, though
+    # their inputs show the engine's limit for the character.
+    amount: int
+    psi: int  # PSI strength and each talent's level
+    quantity: int
+    name: int
+    notes: int
+
+
+def field_bounds() -> FieldBounds:
+    limits = catalog().limits
+    return FieldBounds(
+        budget=limits.max_budget,
+        terms=MAX_TERMS,
+        rank=limits.rank_max,
+        age=MAX_AGE,
+        amount=MAX_AMOUNT,
+        psi=limits.psi_max_cap,
+        quantity=MAX_QUANTITY,
+        name=NAME_MAX,
+        notes=NOTES_MAX,
+    )
 
 
 @dataclass
@@ -335,6 +377,7 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     preview still shows a report while the player fixes the field.
     """
     cat = catalog()
+    bounds = field_bounds()
     errors = dict(form.errors)
     values = form.values
     doc: dict[str, Any] = {"format": FORMAT}
@@ -342,36 +385,41 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     name = " ".join(values.get("name", "").split())
     if not name:
         errors["name"] = "Name: give the character a name."
-    elif len(name) > 100:
-        errors["name"] = f"Name: at most 100 characters ({len(name)} now)."
-    doc["name"] = name[:100] if name else base.get("name", "Unnamed")
+    elif len(name) > bounds.name:
+        errors["name"] = f"Name: at most {bounds.name} characters ({len(name)} now)."
+    doc["name"] = name[: bounds.name] if name else base.get("name", "Unnamed")
     doc["kind"] = (
         values.get("kind") if values.get("kind") in ("pc", "npc") else base.get("kind", "pc")
     )
-    budget = _whole(
-        values.get("budget", ""), "budget", "Budget", errors, maximum=cat.limits.max_budget
-    )
+    budget = _whole(values.get("budget", ""), "budget", "Budget", errors, maximum=bounds.budget)
     doc["budget"] = budget if budget is not None else base.get("budget", cat.limits.default_budget)
     doc["species"] = values.get("species") or "human"
     for key in ("homeworld", "native_language", "native_culture", "service"):
         text = " ".join(values.get(key, "").split())
         if text:
             doc[key] = text
-    for key, label in (("terms", "Terms"), ("rank", "Former rank")):
-        number = _whole(values.get(key, ""), key, label, errors, maximum=99)
+    for key, label, maximum in (
+        ("terms", "Terms", bounds.terms),
+        ("rank", "Former rank", bounds.rank),
+    ):
+        number = _whole(values.get(key, ""), key, label, errors, maximum=maximum)
         doc[key] = number if number is not None else base.get(key, 0)
-    age = _whole(values.get("age", ""), "age", "Age", errors, maximum=999)
+    age = _whole(values.get("age", ""), "age", "Age", errors, maximum=bounds.age)
     if age is not None:
         doc["age"] = age
 
     attributes: dict[str, int] = {}
-    for code in cat.attribute_order:
+    maxima = cat.purchase_maxima(doc["kind"])
+    for position, code in enumerate(cat.attribute_order):
         raw = form.attributes.get(code, "")
         level = cat.from_hex(raw) if len(raw) == 1 else None
         if level is None and raw.lstrip("-").isdigit():
             level = int(raw)
         if level is None:
-            errors[code] = f"{code}: enter a level from 1 to 15, as a number or a hex digit."
+            errors[code] = (
+                f"{code}: enter a level from {cat.limits.purchase_min} to {maxima[position]}, "
+                "as a number or a hex digit."
+            )
             level = base.get("attributes", {}).get(code, cat.limits.attribute_average)
             level = cat.from_hex(level) if isinstance(level, str) else level
         attributes[code] = level
@@ -382,7 +430,12 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
         if not row.skill:
             continue
         level = _whole(
-            row.level or "0", f"skill-{row_index}-level", row.skill, errors, minimum=-99, maximum=99
+            row.level or "0",
+            f"skill-{row_index}-level",
+            row.skill,
+            errors,
+            minimum=-bounds.amount,
+            maximum=bounds.amount,
         )
         entry: dict[str, Any] = {"skill": row.skill, "level": 0 if level is None else level}
         if row.cascade:
@@ -402,7 +455,12 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             derived = {}
             for code, raw in row.derived.items():
                 amount = _whole(
-                    raw, f"trait-{row_index}-derived-{code}", code, errors, minimum=-99, maximum=99
+                    raw,
+                    f"trait-{row_index}-derived-{code}",
+                    code,
+                    errors,
+                    minimum=-bounds.amount,
+                    maximum=bounds.amount,
                 )
                 if amount:
                     derived[code] = amount
@@ -418,11 +476,11 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
 
     if form.psionics_trained:
         strength = _whole(
-            form.psi_strength or "0", "psi-strength", "PSI strength", errors, maximum=99
+            form.psi_strength or "0", "psi-strength", "PSI strength", errors, maximum=bounds.psi
         )
         talents = {}
         for talent, raw in form.talents.items():
-            level = _whole(raw, f"talent-{talent}", talent, errors, maximum=99)
+            level = _whole(raw, f"talent-{talent}", talent, errors, maximum=bounds.psi)
             if level is not None:
                 talents[talent] = level
         doc["psionics"] = {"strength": strength or 0, "talents": talents}
@@ -436,7 +494,12 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             continue
         item, _, tl = row.item.partition("|")
         quantity = _whole(
-            row.quantity or "1", f"item-{row_index}-quantity", item, errors, minimum=1, maximum=9999
+            row.quantity or "1",
+            f"item-{row_index}-quantity",
+            item,
+            errors,
+            minimum=1,
+            maximum=bounds.quantity,
         )
         entry = {"item": item, "quantity": quantity or 1}
         if tl.isdigit():
@@ -448,9 +511,9 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     if not form.one_trait_per_term:
         doc["house_rules"] = {"one_trait_per_term": False}
     notes = values.get("notes", "")
-    if len(notes) > 20_000:
-        errors["notes"] = f"Notes: at most 20,000 characters ({len(notes):,} now)."
-        notes = notes[:20_000]
+    if len(notes) > bounds.notes:
+        errors["notes"] = f"Notes: at most {bounds.notes:,} characters ({len(notes):,} now)."
+        notes = notes[: bounds.notes]
     if notes.strip():
         doc["notes"] = notes
     return FormDocument(doc, errors, tuple(skill_rows), tuple(trait_rows), tuple(item_rows))

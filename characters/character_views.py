@@ -25,6 +25,8 @@ from rules import (
     parse_document,
     stat_block,
 )
+from rules.document import NAME_MAX
+from rules.engine import purchase_steps
 
 from . import builder, play_services, services
 from .models import RESTORE_WINDOW, Character
@@ -76,13 +78,18 @@ def character_list(request: HttpRequest) -> HttpResponse:
 def character_new(request: HttpRequest) -> HttpResponse:
     cat = rules.catalog()
     errors: dict[str, str] = {}
-    values = {"name": "", "kind": "pc", "budget": "25", "species": "human"}
+    values = {
+        "name": "",
+        "kind": "pc",
+        "budget": str(cat.limits.npc_citizen_budget),
+        "species": "human",
+    }
     if request.method == "POST":
         values = {key: request.POST.get(key, "").strip() for key in values}
         if not values["name"]:
             errors["name"] = "Give the character a name."
-        elif len(values["name"]) > 100:
-            errors["name"] = "A name has at most 100 characters."
+        elif len(values["name"]) > NAME_MAX:
+            errors["name"] = f"A name has at most {NAME_MAX} characters."
         if values["kind"] not in ("pc", "npc"):
             errors["kind"] = "Choose a player character or an NPC."
         if values["species"] not in cat.species:
@@ -104,7 +111,13 @@ def character_new(request: HttpRequest) -> HttpResponse:
             character = services.create_character(owner=request.user, document=document)
             messages.success(request, f"{character.name} is ready to build on {budget} points.")
             return redirect("character_edit", character.pk)
-    context = {"values": values, "errors": errors, "species_choices": list(cat.species.items())}
+    context = {
+        "values": values,
+        "errors": errors,
+        "species_choices": list(cat.species.items()),
+        "limits": cat.limits,
+        "name_max": NAME_MAX,
+    }
     return render(request, "characters/character_new.html", context, status=400 if errors else 200)
 
 
@@ -533,23 +546,24 @@ def _builder_context(
         }
         for p in report.problems
     ]
-    npc = read.document.get("kind") == "npc"
+    maxima = cat.purchase_maxima(report.kind)
     attribute_rows = []
-    for position, value in enumerate(report.attributes):
+    for position, (value, (can_raise, can_lower)) in enumerate(
+        zip(report.attributes, purchase_steps(report), strict=True)
+    ):
         if attributes is not None and value.code not in attributes:
             continue
         group = next(g for g, codes in cat.attribute_groups.items() if value.code in codes)
-        highest = cat.purchase_maxima("npc" if npc else "pc")[position]
         attribute_rows.append(
             {
                 "code": value.code,
                 "label": cat.attribute_names[value.code],
                 "raw": form.attributes.get(value.code, ""),
                 "value": value,
-                "max": highest,
+                "max": maxima[position],
                 "step": cat.limits.points_per_attribute_level,
-                "can_raise": value.purchased < highest,
-                "can_lower": value.purchased > cat.limits.purchase_min,
+                "can_raise": can_raise,
+                "can_lower": can_lower,
                 "group": group,
                 "group_start": cat.attribute_groups[group][0] == value.code,
             }
@@ -567,9 +581,9 @@ def _builder_context(
         "problems": problems,
         "error_count": len(report.errors),
         "warning_count": len(report.warnings),
-        "zero_level_left": max(0, report.skills.zero_level_free - report.skills.zero_level_used),
         "attribute_rows": attribute_rows,
         "limits": cat.limits,
+        "bounds": builder.field_bounds(),
     }
     if not full:
         return context

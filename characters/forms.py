@@ -6,12 +6,16 @@ from django import forms
 from django.core.validators import MaxValueValidator
 
 import rules
+from rules.document import NAME_MAX
 
 from .models import Campaign
 
 
-def _limit_budget(field: forms.IntegerField) -> None:
-    """The catalog's highest budget, checked on the server and hinted to the browser."""
+def _budget_field(field: forms.IntegerField, *, initial: int, help_text: str) -> None:
+    """A budget field with the catalog's figures: its highest value is checked on the server
+    and hinted to the browser."""
+    field.initial = initial
+    field.help_text = help_text
     limit = rules.catalog().limits.max_budget
     field.max_value = limit
     field.validators.append(MaxValueValidator(limit))
@@ -28,25 +32,15 @@ def _service_choices() -> list[tuple[str, str]]:
 class CampaignForm(forms.Form):
     """A campaign's name and house rules, as the referee sets them."""
 
-    name = forms.CharField(max_length=100)
-    pc_budget = forms.IntegerField(
-        label="Point budget for player characters",
-        min_value=0,
-        initial=100,
-        help_text="The rulebook's is 100. NPCs keep their own budgets.",
-    )
+    name = forms.CharField(max_length=Campaign._meta.get_field("name").max_length)
+    pc_budget = forms.IntegerField(label="Point budget for player characters", min_value=0)
     one_trait_per_term = forms.BooleanField(
         label="At least one trait per term served (the rulebook's optional rule)",
         required=False,
         initial=True,
     )
     psionics_allowed = forms.BooleanField(label="Psionics allowed", required=False, initial=True)
-    max_former_rank = forms.TypedChoiceField(
-        label="Highest former rank",
-        coerce=int,
-        choices=[(rank, str(rank)) for rank in range(7)],
-        initial=6,
-    )
+    max_former_rank = forms.TypedChoiceField(label="Highest former rank", coerce=int)
     open_services = forms.MultipleChoiceField(
         label="Services open to players",
         required=False,
@@ -57,8 +51,16 @@ class CampaignForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        limits = rules.catalog().limits
         self.fields["open_services"].choices = _service_choices()
-        _limit_budget(self.fields["pc_budget"])
+        _budget_field(
+            self.fields["pc_budget"],
+            initial=limits.default_budget,
+            help_text=f"The rulebook's is {limits.default_budget}. NPCs keep their own budgets.",
+        )
+        rank = self.fields["max_former_rank"]
+        rank.choices = [(level, str(level)) for level in range(limits.rank_max + 1)]
+        rank.initial = limits.rank_max
 
     @classmethod
     def for_campaign(cls, campaign: Campaign, data: Any = None) -> "CampaignForm":
@@ -77,16 +79,18 @@ class CampaignForm(forms.Form):
 class NpcForm(forms.Form):
     """A new NPC in a campaign: the referee chooses any budget."""
 
-    name = forms.CharField(max_length=100)
-    budget = forms.IntegerField(
-        min_value=0,
-        initial=25,
-        help_text="About 25 for an average citizen, 50 for an experienced mercenary.",
-    )
+    name = forms.CharField(max_length=NAME_MAX)
+    budget = forms.IntegerField(min_value=0)
     species = forms.ChoiceField(choices=())
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         cat = rules.catalog()
+        limits = cat.limits
         self.fields["species"].choices = [(key, s.name) for key, s in cat.species.items()]
-        _limit_budget(self.fields["budget"])
+        _budget_field(
+            self.fields["budget"],
+            initial=limits.npc_citizen_budget,
+            help_text=f"About {limits.npc_citizen_budget} for an average citizen, "
+            f"{limits.npc_mercenary_budget} for an experienced mercenary.",
+        )

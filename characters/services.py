@@ -25,6 +25,7 @@ from rules import (
     parse_document,
     summarise,
 )
+from rules.document import NAME_MAX
 
 from .models import (
     RESTORE_WINDOW,
@@ -156,7 +157,7 @@ def save_character(
 def duplicate_character(*, character: Character, owner: AbstractBaseUser) -> Character:
     """A copy for the same owner, outside any campaign; its mustering-out rolls come along,
     so copying a character is never a way to roll the dice again."""
-    document = dict(character.document, name=f"{character.name} (copy)"[:100])
+    document = dict(character.document, name=f"{character.name} (copy)"[:NAME_MAX])
     copy = create_character(owner=owner, document=document, action=f"Copied from {character.name}")
     MusteringRoll.objects.bulk_create(
         MusteringRoll(
@@ -629,8 +630,11 @@ def _validate_campaign(campaign: Campaign) -> None:
         raise ValueError(f"unknown page size {campaign.page_size!r}")
     if not 0 <= campaign.pc_budget <= cat.limits.max_budget:
         raise ValueError(f"a budget of {campaign.pc_budget} is outside 0-{cat.limits.max_budget}")
-    if not 0 <= campaign.max_former_rank <= 6:
-        raise ValueError(f"a highest former rank of {campaign.max_former_rank} is outside 0-6")
+    if not 0 <= campaign.max_former_rank <= cat.limits.rank_max:
+        raise ValueError(
+            f"a highest former rank of {campaign.max_former_rank} is outside "
+            f"0-{cat.limits.rank_max}"
+        )
 
 
 def _recheck_characters(campaign: Campaign) -> int:
@@ -652,20 +656,22 @@ def create_campaign(
     *,
     referee: AbstractBaseUser,
     name: str,
-    pc_budget: int = 100,
+    pc_budget: int | None = None,
     one_trait_per_term: bool = True,
     psionics_allowed: bool = True,
-    max_former_rank: int = 6,
+    max_former_rank: int | None = None,
     open_services: list[str] | tuple[str, ...] = (),
     page_size: str = Campaign.PageSize.LETTER,
 ) -> Campaign:
+    """A new campaign; a budget or highest former rank not given is the rulebook's."""
+    limits = rules.catalog().limits
     campaign = Campaign(
         referee=referee,
         name=name,
-        pc_budget=pc_budget,
+        pc_budget=limits.default_budget if pc_budget is None else pc_budget,
         one_trait_per_term=one_trait_per_term,
         psionics_allowed=psionics_allowed,
-        max_former_rank=max_former_rank,
+        max_former_rank=limits.rank_max if max_former_rank is None else max_former_rank,
         open_services=sorted(open_services),
         page_size=page_size,
     )

@@ -18,7 +18,7 @@ DASHBOARD_RECENT = 5
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return render(request, "characters/landing.html")
+        return render(request, "characters/landing.html", {"limits": rules.catalog().limits})
     user = request.user
     characters = Character.objects.owned_by(user)
     campaigns = list(_campaigns_of(user).select_related("referee").order_by("name"))
@@ -75,7 +75,12 @@ def rules_notes(request: HttpRequest) -> HttpResponse:
     context = {
         "cat": cat,
         "limits": cat.limits,
-        "attribute_rows": [(level, *cat.dm_dv(level), cat.to_hex(level)) for level in range(0, 19)],
+        # The table's rows, then past its top on to J, so the skipped I shows as well.
+        "attribute_rows": [
+            (level, *cat.dm_dv(level), cat.to_hex(level)) for level in range(cat.from_hex("J") + 1)
+        ],
+        "table_top": cat.attribute_table_top,
+        "level_zero": dict(zip(("dm", "dv"), cat.dm_dv(0), strict=True)),
         "book1": [s for s in services if s.source == "Book 1"],
         "supplement4": [s for s in services if s.source != "Book 1"],
         "cash_rows": [
@@ -83,7 +88,10 @@ def rules_notes(request: HttpRequest) -> HttpResponse:
         ],
         "services": services,
         "ranked_services": ranked,
-        "rank_rows": [(rank, [s.ranks.get(rank, "—") for s in ranked]) for rank in range(1, 7)],
+        "rank_rows": [
+            (rank, [s.ranks.get(rank, "—") for s in ranked])
+            for rank in range(1, cat.limits.rank_max + 1)
+        ],
         "perk_levels": cat.perk_levels,
         "flaw_levels": cat.flaw_levels,
         "frequencies": cat.frequencies,

@@ -3,13 +3,15 @@
 import io
 import json
 import random
+import re
+from dataclasses import replace
 
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
 import rules
-from characters import services
+from characters import builder, services
 from characters.models import Character, MusteringRoll
 from rules import check_document, normalise_document
 from tests.factories import PASSWORD, CharacterFactory, UserFactory, character_document
@@ -415,3 +417,152 @@ def test_the_builder_explains_its_limits_with_the_catalogs_figures(owner_client,
     assert "at most 12 \N{MINUS SIGN} EXP DV, never above 15 (now 9)" in html
     assert "each level above costs 5 points" in html
     assert "Psionically trained (25 points)" in html
+
+
+# -- the limits of the form's number fields ------------------------------------------------------
+
+
+def input_attribute(html: str, element_id: str, attribute: str) -> str | None:
+    """The value of ``attribute`` on the page's input with id ``element_id``."""
+    tag = re.search(rf'<input\b[^>]*\bid="{re.escape(element_id)}"[^>]*>', html)
+    assert tag, f"no input with id {element_id}"
+    value = re.search(rf'\b{attribute}="([^"]*)"', tag.group(0))
+    return value.group(1) if value else None
+
+
+# Rows of every kind that has a number field, as stored and as the builder posts them.
+DAGGER = rules.catalog().equipment_named("Dagger")[0]
+ROWS_DOCUMENT = {
+    "traits": [{"type": "PP", "name": "Quick", "derived": {"DEF": 1}}],
+    "psionics": {"strength": 2, "talents": {"Telepathy": 1}},
+    "equipment": [{"item": DAGGER.name, "tl": DAGGER.tl, "quantity": 1}],
+}
+ROWS_POSTED = {
+    "trait-0-type": "PP",
+    "trait-0-name": "Quick",
+    "trait-0-derived-DEF": "1",
+    "psi-trained": "on",
+    "psi-strength": "2",
+    "talent-Telepathy": "1",
+    "item-0-item": builder.item_key(DAGGER.name, DAGGER.tl),
+    "item-0-quantity": "1",
+}
+
+# Each number field: its name in the form, the label its message gives, its lowest value (None:
+# the negative of its highest) and where its highest comes from, a figure of the catalog's
+# limits or a guard of the builder's own.
+NUMBER_FIELDS = [
+    ("budget", "Budget", 0, "max_budget"),
+    ("terms", "Terms", 0, "MAX_TERMS"),
+    ("rank", "Former rank", 0, "rank_max"),
+    ("age", "Age", 0, "MAX_AGE"),
+    ("psi-strength", "PSI strength", 0, "psi_max_cap"),
+    ("talent-Telepathy", "Telepathy", 0, "psi_max_cap"),
+    ("item-0-quantity", DAGGER.name, 1, "MAX_QUANTITY"),
+    ("trait-0-derived-DEF", "DEF", None, "MAX_AMOUNT"),
+]
+
+
+@pytest.fixture
+def character_with_rows(owner):
+    document = character_document(name="Jamison", **ROWS_DOCUMENT)
+    return services.create_character(owner=owner, document=document)
+
+
+@pytest.mark.parametrize(("name", "label", "lowest", "source"), NUMBER_FIELDS)
+def test_each_number_field_offers_and_reads_the_range_its_source_gives(
+    owner_client, character_with_rows, monkeypatch, name, label, lowest, source
+):
+    # A new figure at the source: a literal typed on the page or in the form would miss it.
+    limits = rules.catalog().limits
+    if hasattr(limits, source):
+        highest = getattr(limits, source) - 1
+        monkeypatch.setattr(rules.catalog(), "limits", replace(limits, **{source: highest}))
+    else:
+        highest = getattr(builder, source) - 1
+        monkeypatch.setattr(builder, source, highest)
+    lowest = -highest if lowest is None else lowest
+    edit = reverse("character_edit", args=[character_with_rows.pk])
+
+    page = owner_client.get(edit).content.decode()
+    assert input_attribute(page, f"id_{name}", "max") == str(highest)
+    assert input_attribute(page, f"id_{name}", "min") == str(lowest)
+
+    too_high = builder_post(character_with_rows, **{**ROWS_POSTED, name: str(highest + 1)})
+    refused = owner_client.post(edit, dict(too_high, action="save"))
+    assert refused.status_code == 400
+    assert f"{label}: enter a whole number from {lowest} to {highest}." in refused.content.decode()
+
+    at_the_top = builder_post(character_with_rows, **{**ROWS_POSTED, name: str(highest)})
+    assert owner_client.post(edit, dict(at_the_top, action="save")).status_code == 302
+    character_with_rows.refresh_from_db()
+    assert character_with_rows.version == 2
+
+
+def test_a_former_rank_above_the_catalogs_highest_is_refused_and_not_saved(owner_client, character):
+    highest = rules.catalog().limits.rank_max
+    data = builder_post(character, rank=str(highest + 1), action="save")
+
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
+
+    assert response.status_code == 400
+    assert f"Former rank: enter a whole number from 0 to {highest}." in response.content.decode()
+    character.refresh_from_db()
+    assert (character.version, character.document["rank"]) == (1, 0)
+
+
+@pytest.mark.parametrize("kind", ["pc", "npc"])
+def test_the_attribute_inputs_offer_the_purchasable_levels_of_the_characters_kind(
+    owner_client, owner, kind
+):
+    cat = rules.catalog()
+    character = services.create_character(
+        owner=owner, document=character_document(name="Jamison", kind=kind)
+    )
+    html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    for code, highest in zip(cat.attribute_order, cat.purchase_maxima(kind), strict=True):
+        assert input_attribute(html, f"id_{code}", "min") == str(cat.limits.purchase_min)
+        assert input_attribute(html, f"id_{code}", "max") == str(highest)
+    assert input_attribute(html, "id_SOC", "max") == str(
+        cat.limits.npc_soc_max if kind == "npc" else cat.limits.purchase_max
+    )
+
+
+def test_an_unreadable_npc_soc_names_the_npc_range(owner_client, owner):
+    limits = rules.catalog().limits
+    character = services.create_character(
+        owner=owner, document=character_document(name="Count Jamison", kind="npc")
+    )
+    data = builder_post(character, SOC="lots", action="save")
+
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
+
+    expected = f"SOC: enter a level from {limits.purchase_min} to {limits.npc_soc_max}"
+    assert expected in response.content.decode()
+
+
+def test_a_vargrs_strength_at_its_floor_offers_no_step_down(owner_client, owner):
+    cat = rules.catalog()
+    strength = cat.attribute_order.index("STR")
+    floor = cat.limits.final_min - cat.species["vargr"].attribute_deltas[strength]
+    document = character_document(name="Gvoudzon", species="vargr")
+    document["attributes"]["STR"] = floor
+    character = services.create_character(owner=owner, document=document)
+
+    html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    figures = re.search(r'<span id="figures-STR".*?</span>\s*</span>', html, re.S).group(0)
+    assert f"next +{cat.limits.points_per_attribute_level}" in figures
+    assert "back" not in figures
+
+
+def test_a_new_npc_starts_on_the_rulebooks_average_citizen_budget(owner_client):
+    limits = rules.catalog().limits
+    html = owner_client.get(reverse("character_new")).content.decode()
+    assert input_attribute(html, "id_budget", "value") == str(limits.npc_citizen_budget)
+    assert input_attribute(html, "id_budget", "max") == str(limits.max_budget)
+    assert (
+        f"About {limits.npc_citizen_budget} for an average citizen, "
+        f"{limits.npc_mercenary_budget} for an experienced mercenary." in html
+    )
+    assert f"Player character, on {limits.default_budget} points" in html

@@ -2,9 +2,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError
 
+from characters.forms import CampaignForm, NpcForm
 from characters.models import Campaign, CampaignMembership, Character
-from characters.services import create_character
-from rules import MalformedDocument, normalise_document
+from characters.services import create_campaign, create_character
+from rules import MalformedDocument, catalog, normalise_document
 from tests.factories import (
     AVERAGE_DOCUMENT,
     CampaignFactory,
@@ -112,13 +113,52 @@ def test_deleting_a_campaign_keeps_its_characters():
     assert character.campaign is None
 
 
-def test_campaigns_get_distinct_invite_codes_and_the_default_house_rules():
+def test_campaigns_get_distinct_invite_codes_and_the_rulebooks_house_rules():
+    limits = catalog().limits
     first, second = CampaignFactory(), CampaignFactory()
 
     assert first.invite_code != second.invite_code
     assert len(first.invite_code) >= 16
-    assert (first.pc_budget, first.one_trait_per_term, first.psionics_allowed) == (100, True, True)
-    assert (first.max_former_rank, first.open_services, first.page_size) == (6, [], "letter")
+    assert (first.pc_budget, first.one_trait_per_term, first.psionics_allowed) == (
+        limits.default_budget,
+        True,
+        True,
+    )
+    assert (first.max_former_rank, first.open_services, first.page_size) == (
+        limits.rank_max,
+        [],
+        "letter",
+    )
+
+
+def test_a_campaign_created_without_a_budget_or_rank_takes_the_rulebooks():
+    limits = catalog().limits
+    campaign = create_campaign(referee=UserFactory(), name="Spinward Marches")
+    assert (campaign.pc_budget, campaign.max_former_rank) == (
+        limits.default_budget,
+        limits.rank_max,
+    )
+
+
+def test_a_campaigns_highest_former_rank_above_the_catalogs_is_refused():
+    highest = catalog().limits.rank_max
+    with pytest.raises(ValueError, match=f"outside 0-{highest}"):
+        create_campaign(referee=UserFactory(), name="Generals only", max_former_rank=highest + 1)
+
+
+def test_the_campaign_form_offers_every_former_rank_of_the_catalog_up_to_its_highest():
+    limits = catalog().limits
+    field = CampaignForm().fields["max_former_rank"]
+    assert [rank for rank, _label in field.choices] == list(range(limits.rank_max + 1))
+    assert field.initial == limits.rank_max
+    assert CampaignForm().fields["pc_budget"].initial == limits.default_budget
+
+
+def test_a_new_npc_is_offered_the_rulebooks_average_citizen_budget():
+    limits = catalog().limits
+    field = NpcForm().fields["budget"]
+    assert (field.initial, field.max_value) == (limits.npc_citizen_budget, limits.max_budget)
+    assert f"{limits.npc_mercenary_budget} for an experienced mercenary" in field.help_text
 
 
 def test_a_user_joins_a_campaign_only_once():
