@@ -59,7 +59,7 @@ from rules.report import Equipment, EquipmentLine, TraitLine
 from .play_services import STATE_WORDS
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
-RENDERER_VERSION: Final = "2"
+RENDERER_VERSION: Final = "3"
 
 TEMPLATE: Final = "sheets/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
@@ -899,8 +899,10 @@ def _load_row(equipment: Equipment) -> str:
         encumbrance = f"{MINUS}{equipment.encumbrance_penalty} ({encumbered})"
     else:
         encumbrance = "none"
+    multiple = catalog().limits.unencumbered_str_multiple
+    over = " · OVER CAPACITY" if equipment.over_capacity else ""
     return (
         f"Total {_credits(equipment.cost)}, {_kg(equipment.load_kg)} kg · unencumbered up to "
-        f"{equipment.unencumbered_kg} kg (2 {TIMES} STR) · capacity {equipment.capacity_kg} kg "
-        f"(STR²) · encumbrance {encumbrance}"
+        f"{equipment.unencumbered_kg} kg ({multiple} {TIMES} STR) · capacity "
+        f"{equipment.capacity_kg} kg (STR²){over} · encumbrance {encumbrance}"
     )

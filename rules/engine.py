@@ -1121,13 +1121,6 @@ def _equipment(
             f"The load of {load:g} kg is above {unencumbered} kg ({multiple} x STR {strength}), "
             f"so DEF, INI and MOV are reduced by {penalty}.",
         )
-    if load > capacity:
-        problems.error(
-            "over_capacity",
-            "equipment",
-            f"The load of {load:g} kg is above the carrying capacity of {capacity} kg "
-            f"(STR {strength} squared).",
-        )
     encumbered = derived
     if penalty:
         floors = cat.derived_floors
@@ -1136,10 +1129,18 @@ def _equipment(
             INI=max(floors["INI"], derived.INI - penalty),
             MOV=max(floors["MOV"], derived.MOV - penalty),
         )
-    return _new(
+    equipment = _new(
         Equipment,
         (cost, remaining, load, unencumbered, capacity, penalty, encumbered, tuple(lines)),
     )
+    if equipment.over_capacity:
+        problems.error(
+            "over_capacity",
+            "equipment",
+            f"The load of {load:g} kg is above the carrying capacity of {capacity} kg "
+            f"(STR {strength} squared).",
+        )
+    return equipment
 
 
 def check_document(doc: Any, *, house_rules: HouseRules | None = None) -> Report:

@@ -247,6 +247,12 @@ class Equipment(NamedTuple):
     encumbered_derived: Derived
     lines: tuple[EquipmentLine, ...]
 
+    @property
+    def over_capacity(self) -> bool:
+        """Whether the load is more than the character can carry at all (an error at creation;
+        in play, a burden the sheets flag)."""
+        return self.load_kg > self.capacity_kg
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "cost": self.cost,

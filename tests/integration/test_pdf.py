@@ -469,6 +469,19 @@ def test_the_pdf_weighs_the_gear_carried_now(client, pilot_in_play, tmp_path):
 
 
 @pytest.mark.usefixtures("poppler")
+def test_the_pdf_flags_a_load_over_the_carrying_capacity(client, pilot_in_play, tmp_path):
+    play_services.buy_gear(
+        character=pilot_in_play, by=pilot_in_play.owner, item="Cold weather clothing", quantity=4
+    )
+
+    text = pdf_text(fetch_pdf(client, pilot_in_play).content, tmp_path)
+
+    # 22 kg and 16 kg more: 38 kg, above STR 6 squared.
+    assert "38 kg · unencumbered up to 12 kg" in text
+    assert "capacity 36 kg (STR²) · OVER CAPACITY · encumbrance" in text
+
+
+@pytest.mark.usefixtures("poppler")
 def test_the_pdf_prints_the_credits_the_character_has_now(client, pilot_in_play, tmp_path):
     content = fetch_pdf(client, pilot_in_play).content
     text = pdf_text(content, tmp_path)
