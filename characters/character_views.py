@@ -537,7 +537,18 @@ def _builder_context(
         value = getattr(points, key)
         width = round(100 * value / max(points.budget, points.total, 1), 1) if value > 0 else 0
         parts.append({"key": key, "label": label, "points": value, "width": width})
-    problems = [
+    # A field the form could not read comes first: the engine checked its last good value, so
+    # without it the live preview would show nothing wrong with what the player just typed.
+    unreadable = [
+        {
+            "code": "unreadable_field",
+            "severity": "error",
+            "message": message,
+            "anchor": f"id_{field}",
+        }
+        for field, message in form.errors.items()
+    ]
+    problems = unreadable + [
         {
             "code": p.code,
             "severity": p.severity,
@@ -579,7 +590,7 @@ def _builder_context(
         "points_parts": parts,
         "derived_items": list(report.derived.as_dict().items()),
         "problems": problems,
-        "error_count": len(report.errors),
+        "error_count": len(unreadable) + len(report.errors),
         "warning_count": len(report.warnings),
         "attribute_rows": attribute_rows,
         "limits": cat.limits,

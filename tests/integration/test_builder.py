@@ -143,6 +143,23 @@ def test_the_preview_checks_the_posted_form_and_never_writes(
     assert (character.version, character.document["attributes"]["DEX"]) == (1, 7)
 
 
+@pytest.mark.parametrize("rank", ["lots", str(rules.catalog().limits.rank_max + 1)])
+def test_the_preview_lists_a_field_it_cannot_read_among_the_errors(owner_client, character, rank):
+    response = owner_client.post(
+        reverse("character_preview", args=[character.pk]),
+        builder_post(character, rank=rank),
+        HTTP_HX_REQUEST="true",
+    )
+
+    problems = response.content.decode().partition('id="problems"')[2].partition("</div>")[0]
+    highest = rules.catalog().limits.rank_max
+    assert "<h2>1 error, " in problems
+    assert (
+        '<li class="problem problem--error" data-problem="unreadable_field"><a href="#id_rank">'
+        f"Former rank: enter a whole number from 0 to {highest}.</a></li>"
+    ) in problems
+
+
 def _refreshed_attribute_rows(client, character, **changes) -> set[str]:
     response = client.post(
         reverse("character_preview", args=[character.pk]),
