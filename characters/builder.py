@@ -39,6 +39,7 @@ MAX_TERMS = 99
 MAX_AGE = 999
 MAX_AMOUNT = 99  # a skill level or a derived-trait amount, of either sign
 MAX_QUANTITY = 9999
+MAX_TRAIT_NAME = 200
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class FieldBounds:
     psi: int  # PSI strength and each talent's level
     quantity: int
     name: int
+    trait_name: int
     notes: int
 
 
@@ -71,6 +73,7 @@ def field_bounds() -> FieldBounds:
         psi=limits.psi_max_cap,
         quantity=MAX_QUANTITY,
         name=NAME_MAX,
+        trait_name=MAX_TRAIT_NAME,
         notes=NOTES_MAX,
     )
 
@@ -450,7 +453,11 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     for row_index, row in enumerate(form.traits):
         if not (row.name or row.level or row.derived):
             continue
-        entry = {"type": row.type or "PP", "name": row.name}
+        if len(row.name) > bounds.trait_name:
+            errors[f"trait-{row_index}-name"] = (
+                f"Trait name: at most {bounds.trait_name} characters ({len(row.name)} now)."
+            )
+        entry = {"type": row.type or "PP", "name": row.name[: bounds.trait_name]}
         if row.derived:
             derived = {}
             for code, raw in row.derived.items():

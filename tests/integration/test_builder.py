@@ -516,6 +516,25 @@ def test_each_number_field_offers_and_reads_the_range_its_source_gives(
     assert character_with_rows.version == 2
 
 
+def test_a_trait_name_is_as_long_on_the_page_as_the_server_reads(
+    owner_client, character_with_rows, monkeypatch
+):
+    monkeypatch.setattr(builder, "MAX_TRAIT_NAME", 12)
+    edit = reverse("character_edit", args=[character_with_rows.pk])
+
+    page = owner_client.get(edit).content.decode()
+    assert input_attribute(page, "id_trait-0-name", "maxlength") == "12"
+
+    too_long = builder_post(
+        character_with_rows, **{**ROWS_POSTED, "trait-0-name": "Quick on the draw"}
+    )
+    refused = owner_client.post(edit, dict(too_long, action="save"))
+    assert refused.status_code == 400
+    assert "Trait name: at most 12 characters (17 now)." in refused.content.decode()
+    character_with_rows.refresh_from_db()
+    assert character_with_rows.version == 1
+
+
 def test_a_former_rank_above_the_catalogs_highest_is_refused_and_not_saved(owner_client, character):
     highest = rules.catalog().limits.rank_max
     data = builder_post(character, rank=str(highest + 1), action="save")
