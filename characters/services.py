@@ -433,9 +433,11 @@ def _error_summary(report: Report, limit: int = 3) -> str:
     return shown + (f" (and {more} more)" if more > 0 else "")
 
 
-def _require_referee(character: Character, by: AbstractBaseUser, action: str) -> None:
+def require_referee(character: Character, by: AbstractBaseUser, doing: str) -> None:
+    """Refuse ``by`` unless they referee the character's campaign; ``doing`` ends the message,
+    e.g. "approve it"."""
     if character.campaign is None or character.campaign.referee_id != by.pk:
-        raise Refused(f"Only the referee of {character.name}'s campaign can {action} it.")
+        raise Refused(f"Only the referee of {character.name}'s campaign can {doing}.")
 
 
 @transaction.atomic
@@ -471,7 +473,7 @@ def approve_character(
 ) -> Character:
     """The referee accepts a submitted character; it is locked until reopened."""
     locked = _lock(character)
-    _require_referee(locked, by, "approve")
+    require_referee(locked, by, "approve it")
     if locked.status != Status.SUBMITTED:
         raise Refused(
             f"{locked.name} is {locked.get_status_display().lower()}; only a submitted "
@@ -492,7 +494,7 @@ def return_character(*, character: Character, by: AbstractBaseUser, comment: str
     """The referee sends a submitted character back to its player, saying what to change."""
     comment = comment.strip()
     locked = _lock(character)
-    _require_referee(locked, by, "return")
+    require_referee(locked, by, "return it")
     if not comment:
         raise Refused("Say what to change: a character goes back to its player with a comment.")
     if locked.status != Status.SUBMITTED:
@@ -507,7 +509,7 @@ def return_character(*, character: Character, by: AbstractBaseUser, comment: str
 def reopen_character(*, character: Character, by: AbstractBaseUser, comment: str = "") -> Character:
     """The referee unlocks an approved character so its player can edit it again (as a draft)."""
     locked = _lock(character)
-    _require_referee(locked, by, "reopen")
+    require_referee(locked, by, "reopen it")
     if locked.status != Status.APPROVED:
         raise Refused(f"{locked.name} is not approved, so there is nothing to reopen.")
     return _set_status(locked, Status.DRAFT, by=by, comment=comment.strip())
