@@ -9,12 +9,14 @@ Where the rulebook is silent or garbled this module follows ``docs/in-play-rulin
 wounds come from lethal damage only; with several wounds the worst wound's penalty applies;
 damage is marked one point at a time, so the replacement rule applies within a single blow;
 a fumble on a medical test is a critical failure even when the total reaches the TN; the
-attribute improvement cost is set by the referee.
+attribute improvement cost is set by the referee; a light wound bleeds only on as many days
+as were thrown for it when it was taken.
 
 Typical use::
 
     condition = condition_for(report)                  # LIF and WND from the engine's report
-    condition, events = take_damage(condition, amount=9, form="L")
+    lasts = severity_rules(blow_severity(condition, amount=9, form="L")).bleed_lasts
+    condition, events = take_damage(condition, amount=9, form="L", bleed_lasts=lasts.roll(rng))
     test = action_test(rng=rng, skill_level=2, attribute_dm=1,
                        dm=healing_dm(supplies="kit"), tn=stabilisation_tn("light"))
     condition, events = stabilise(condition, 0, test)
@@ -70,6 +72,16 @@ class RolledPeriod:
         thrown = sum(rng.randint(rules.lowest, rules.highest) for _ in range(self.dice))
         return Period(thrown * self.multiplier, self.unit)
 
+    def gives(self, period: Period) -> bool:
+        """Whether some throw of these dice comes to ``period``."""
+        rules = dice_rules()
+        thrown, left = divmod(period.count, self.multiplier)
+        return (
+            period.unit == self.unit
+            and left == 0
+            and self.dice * rules.lowest <= thrown <= self.dice * rules.highest
+        )
+
     def __str__(self) -> str:
         if self.multiplier == 1:
             return f"{self.dice}D {self.unit}s"
@@ -92,6 +104,12 @@ class SeverityRules:
     stabilisation_rethrow: Period | None
     treatment_tn: int | None
     treatment_time: RolledPeriod | None
+
+    def bleed_time(self, periods: int) -> Period:
+        """How long ``periods`` of this severity's bleeding periods take."""
+        if self.bleed_every is None:
+            raise ValueError(f"A {self.name} wound does not bleed.")
+        return Period(periods * self.bleed_every.count, self.bleed_every.unit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +164,14 @@ def injury_rules() -> InjuryRules:
         while isinstance(effect, str):  # "treat this as a critical wound"
             effect = effects[effect]
         bleeding = data["bleeding"][name]
+        every = _period(bleeding["every"]) if bleeding else None
+        lasts = _rolled(bleeding.get("lasts")) if bleeding else None
+        if lasts is not None and lasts.unit != every.unit:
+            # A wound counts the bleeding periods it has left; a thrown time converts to
+            # them only when both are in one unit.
+            raise ValueError(
+                f"A {name} wound bleeds every {every} for {lasts}: give both in one unit."
+            )
         stabilisation = data["stabilisation"].get(name)
         treatment = data["treatment"].get(name)
         severities.append(
@@ -153,8 +179,8 @@ def injury_rules() -> InjuryRules:
                 name=name,
                 up_to_wnd_multiple=bands.get(name),
                 bleed_points=bleeding["points"] if bleeding else 0,
-                bleed_every=_period(bleeding["every"]) if bleeding else None,
-                bleed_lasts=_rolled(bleeding.get("lasts")) if bleeding else None,
+                bleed_every=every,
+                bleed_lasts=lasts,
                 body_until_stabilised=effect["body_until_stabilised"],
                 body_until_treated=effect["body_until_treated"],
                 mind_until_treated=effect["mind_until_treated"],
@@ -313,18 +339,41 @@ def wound_severity(damage: int, wnd: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Wound:
-    """One wound. ``lethal``: the lethal LIF lost to it (the blow, then bleeding) not yet healed."""
+    """One wound. ``lethal``: the lethal LIF lost to it (the blow, then bleeding) not yet healed.
+
+    ``bleed_periods``: how many bleeding periods the wound bleeds at most, thrown when it was
+    taken for a severity whose bleeding lasts a thrown time (light: 1D days); None: it bleeds
+    until stabilised. ``bled``: how many of them it has bled.
+    """
 
     severity: str
     damage: int
     lethal: int
     stabilised: bool = False
     treated: bool = False
+    bleed_periods: int | None = None
+    bled: int = 0
+
+    def __post_init__(self) -> None:
+        if self.bled < 0 or (self.bleed_periods is not None and self.bled > self.bleed_periods):
+            raise ValueError(
+                f"A wound cannot have bled {self.bled} of {self.bleed_periods} periods."
+            )
+
+    @property
+    def bleeds_left(self) -> int | None:
+        """The bleeding periods still to come while unstabilised; None: until stabilised."""
+        return None if self.bleed_periods is None else self.bleed_periods - self.bled
 
     @property
     def bleeds(self) -> bool:
-        """Loses LIF each bleeding period: not stabilised, and of a severity that bleeds."""
-        return not self.stabilised and severity_rules(self.severity).bleed_points > 0
+        """Loses LIF each bleeding period: not stabilised, of a severity that bleeds, and not
+        yet through the periods it was thrown to bleed."""
+        return (
+            not self.stabilised
+            and severity_rules(self.severity).bleed_points > 0
+            and self.bleeds_left != 0
+        )
 
     @property
     def needs_treatment(self) -> bool:
@@ -463,6 +512,8 @@ def condition_as_dict(condition: Condition) -> dict[str, Any]:
                 "lethal": wound.lethal,
                 "stabilised": wound.stabilised,
                 "treated": wound.treated,
+                "bleed_periods": wound.bleed_periods,
+                "bled": wound.bled,
             }
             for wound in condition.wounds
         ],
@@ -478,7 +529,8 @@ def _stored_int(data: Mapping[str, Any], key: str, where: str) -> int:
 
 def condition_from_dict(data: Mapping[str, Any]) -> Condition:
     """The condition a dict of :func:`condition_as_dict` describes; ValueError when it is not
-    one (a wrong type, an unknown severity, more marks than the LIF track holds)."""
+    one (a wrong type, an unknown severity, more marks than the LIF track holds, a wound
+    bled more periods than it was to bleed)."""
     if not isinstance(data, Mapping):
         raise ValueError(f"A condition is a mapping, not {type(data).__name__}.")
     wounds = []
@@ -488,6 +540,9 @@ def condition_from_dict(data: Mapping[str, Any]) -> Condition:
             raise ValueError(f"{where[:-1]} is not a mapping.")
         severity = raw.get("severity")
         severity_rules(str(severity))  # raises for an unknown severity
+        # A wound stored before bleeding periods were thrown has no count: it bleeds until
+        # stabilised, as it did then, rather than on a throw nobody made.
+        periods = raw.get("bleed_periods")
         wounds.append(
             Wound(
                 severity=str(severity),
@@ -495,6 +550,8 @@ def condition_from_dict(data: Mapping[str, Any]) -> Condition:
                 lethal=_stored_int(raw, "lethal", where),
                 stabilised=bool(raw.get("stabilised")),
                 treated=bool(raw.get("treated")),
+                bleed_periods=None if periods is None else _stored_int(raw, "bleed_periods", where),
+                bled=_stored_int(raw, "bled", where) if "bled" in raw else 0,
             )
         )
     return Condition(
@@ -556,21 +613,59 @@ def _after_lethal(before: Condition, after: Condition) -> Condition:
     return after
 
 
-def take_damage(condition: Condition, *, amount: int, form: str) -> tuple[Condition, Events]:
-    """Mark one event's damage (after armor and TGH) on the LIF track.
-
-    ``form``: ``"S"`` stunning or ``"L"`` lethal (special damage does not reduce LIF).
-    Damage above half the current LIF (rounded up) stuns. Lethal damage makes a wound whose
-    severity is read from the event's damage against WND. Stunning damage makes no wound,
-    except when the event starts at 0 LIF or below: then it is treated as lethal in full.
-    Returns the new condition and the events, in order, as :class:`Event` s.
-    """
+def blow_severity(condition: Condition, *, amount: int, form: str) -> str | None:
+    """The severity of the wound one event's damage (after armor and TGH) makes, None when it
+    makes none: lethal damage wounds, and so does stunning damage that lands at 0 LIF or below;
+    nothing wounds the dead. ``form``: ``"S"`` stunning or ``"L"`` lethal."""
     if form not in (STUN, LETHAL):
         raise ValueError(
             f"Damage form {form!r} does not reduce LIF; mark stunning (S) or lethal (L) damage."
         )
     if amount < 0:
         raise ValueError(f"Damage {amount} is negative.")
+    wounds = amount > 0 and not condition.dead and (form == LETHAL or condition.lif <= 0)
+    return wound_severity(amount, condition.wnd) if wounds else None
+
+
+def _bleed_periods(severity: str | None, thrown: Period | None) -> int | None:
+    """How many bleeding periods a new wound bleeds at most, from its thrown bleeding time."""
+    if thrown is None:
+        return None
+    lasts = severity_rules(severity).bleed_lasts if severity else None
+    if lasts is None:
+        raise ValueError(
+            f"A {severity} wound bleeds until stabilised, not for a thrown time ({thrown})."
+            if severity
+            else f"The blow makes no wound to bleed for {thrown}."
+        )
+    if not lasts.gives(thrown):
+        raise ValueError(f"A {severity} wound bleeds for {lasts}; no throw gives {thrown}.")
+    return thrown.count // severity_rules(severity).bleed_every.count
+
+
+def _each(period: Period) -> str:
+    return period.unit if period.count == 1 else str(period)
+
+
+def take_damage(
+    condition: Condition, *, amount: int, form: str, bleed_lasts: Period | None = None
+) -> tuple[Condition, Events]:
+    """Mark one event's damage (after armor and TGH) on the LIF track.
+
+    ``form``: ``"S"`` stunning or ``"L"`` lethal (special damage does not reduce LIF).
+    Damage above half the current LIF (rounded up) stuns. Lethal damage makes a wound whose
+    severity is read from the event's damage against WND (:func:`blow_severity`). Stunning
+    damage makes no wound, except when the event starts at 0 LIF or below: then it is treated
+    as lethal in full.
+
+    ``bleed_lasts``: for a wound of a severity that bleeds for a thrown time
+    (``SeverityRules.bleed_lasts``), that time as thrown; the wound stops bleeding once it has
+    bled for it. Without it such a wound bleeds until stabilised. ValueError when the blow
+    makes no wound of such a severity, or when the dice cannot give that time.
+    Returns the new condition and the events, in order, as :class:`Event` s.
+    """
+    severity = blow_severity(condition, amount=amount, form=form)
+    periods = _bleed_periods(severity, bleed_lasts)
     if amount == 0 or condition.dead:
         return condition, ()
     events: list[Event] = []
@@ -597,13 +692,25 @@ def take_damage(condition: Condition, *, amount: int, form: str) -> tuple[Condit
         )
     stun, lethal, marked, replaced = _mark(condition, amount, form)
     wounds = condition.wounds
-    if marked:
-        severity = wound_severity(amount, condition.wnd)
-        settled = severity_rules(severity).bleed_points == 0  # superficial: nothing to do
-        wounds = (*wounds, Wound(severity, amount, marked, stabilised=settled, treated=settled))
+    if severity is not None:
+        table = severity_rules(severity)
+        settled = table.bleed_points == 0  # superficial: nothing to do
+        wound = Wound(
+            severity, amount, marked, stabilised=settled, treated=settled, bleed_periods=periods
+        )
+        wounds = (*wounds, wound)
         events.append(
             Event("wound", f"A {severity} wound: {amount} damage against WND {condition.wnd}.")
         )
+        if not settled:
+            lasting = "until stabilised" if periods is None else f"for {table.bleed_time(periods)}"
+            events.append(
+                Event(
+                    "bleeds",
+                    f"It bleeds {table.bleed_points} LIF every {_each(table.bleed_every)} "
+                    f"{lasting}.",
+                )
+            )
     if replaced:
         events.append(
             Event(
@@ -651,24 +758,34 @@ def bleed(condition: Condition, wound_index: int) -> tuple[Condition, Events]:
     """The wound's additional damage for one period: one lethal point.
 
     The caller calls it when a bleeding wound's period has passed (see ``severity_rules``:
-    a light wound every day for 1D days, serious every hour, critical every minute, fatal
-    every turn). ValueError for a wound that does not bleed (:attr:`Wound.bleeds`): a
-    stabilised one, or a superficial one.
+    a light wound every day for the days thrown when it was taken, serious every hour,
+    critical every minute, fatal every turn), and the wound counts it. ValueError for a wound
+    that does not bleed (:attr:`Wound.bleeds`): a stabilised one, a superficial one, or one
+    that has bled every period it was thrown to bleed.
     """
     wound = _wound(condition, wound_index)
-    points = severity_rules(wound.severity).bleed_points
+    table = severity_rules(wound.severity)
     if not wound.bleeds:
+        if not table.bleed_points:
+            raise ValueError(f"A {wound.severity} wound does not bleed.")
+        if wound.stabilised:
+            raise ValueError(f"The {wound.severity} wound is stabilised: it does not bleed.")
         raise ValueError(
-            f"The {wound.severity} wound is stabilised: it does not bleed."
-            if points
-            else f"A {wound.severity} wound does not bleed."
+            f"The {wound.severity} wound has bled the {table.bleed_time(wound.bled)} it was "
+            "to bleed: it bleeds no more."
         )
+    counted = replace(wound, bled=wound.bled + 1)
+    message = f"The {wound.severity} wound bleeds: {table.bleed_points} more lethal damage."
+    if counted.bleeds_left == 0:
+        message += " That was its last: it stops bleeding."
+    elif counted.bleeds_left is not None:
+        message += f" It bleeds for {table.bleed_time(counted.bleeds_left)} more."
     return _lose_to_wound(
-        condition,
+        replace(condition, wounds=_with_wound(condition, wound_index, counted)),
         wound_index,
-        points,
+        table.bleed_points,
         "bleed",
-        f"The {wound.severity} wound bleeds: {points} more lethal damage.",
+        message,
     )
 
 
@@ -854,7 +971,9 @@ def stabilise(condition: Condition, wound_index: int, test: ActionTest) -> tuple
     _require_tn(test, stabilisation_tn(wound.severity), f"Stabilising a {wound.severity} wound")
     worse = rules.worse(wound.severity)
     if test.fumble and worse != wound.severity:
-        worsened = replace(wound, severity=worse, stabilised=False)
+        # The worse severity bleeds until stabilised: in the tables only light wounds bleed
+        # for a thrown time, and a superficial wound has no stabilisation test to fumble.
+        worsened = replace(wound, severity=worse, stabilised=False, bleed_periods=None, bled=0)
         after = replace(condition, wounds=_with_wound(condition, wound_index, worsened))
         event = Event("wound_worsened", f"A fumble: the {wound.severity} wound becomes {worse}.")
         return after, (event,)

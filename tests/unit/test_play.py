@@ -16,6 +16,7 @@ from rules import (
     Wound,
     action_test,
     bleed,
+    blow_severity,
     boxes,
     carried_load,
     clear_wound,
@@ -406,6 +407,86 @@ def test_a_light_wound_bleeds_for_only_one_die_of_days():
     assert severity_rules("light").bleed_lasts.roll(Scripted([4])) == Period(4, "day")
 
 
+def light_wound(days):
+    """A fresh character's light wound (9 damage against WND 6), thrown to bleed ``days``."""
+    return take_damage(fresh(), amount=9, form="L", bleed_lasts=Period(days, "day"))
+
+
+def test_a_light_wound_counts_the_days_thrown_for_it_and_says_so():
+    condition, events = light_wound(4)
+    assert condition.wounds == (Wound("light", 9, 9, bleed_periods=4),)
+    assert condition.wounds[0].bleeds_left == 4
+    assert events[-1].code == "bleeds"
+    assert events[-1].message == "It bleeds 1 LIF every day for 4 days."
+
+
+def test_a_light_wound_bleeds_on_the_days_thrown_and_then_no_more():
+    condition, _ = light_wound(2)
+    condition, events = bleed(condition, 0)
+    assert events[0].message.endswith("It bleeds for 1 day more.")
+    assert (condition.wounds[0].bled, condition.wounds[0].bleeds_left) == (1, 1)
+    condition, events = bleed(condition, 0)
+    assert events[0].message.endswith("That was its last: it stops bleeding.")
+    assert (condition.lethal, condition.wounds[0].lethal) == (11, 11)
+    assert not condition.wounds[0].bleeds
+    assert "bleeding" not in condition_states(condition)
+    with pytest.raises(ValueError, match="light wound has bled the 2 days it was to bleed"):
+        bleed(condition, 0)
+
+
+@given(st.integers(1, 6))
+def test_a_light_wound_takes_exactly_as_many_bleeds_as_the_die_shows(face):
+    lasts = severity_rules("light").bleed_lasts.roll(Scripted([face]))
+    condition, _ = take_damage(fresh(), amount=9, form="L", bleed_lasts=lasts)
+    for day in range(face):
+        assert condition.wounds[0].bleeds, f"stopped after {day} of {face} days"
+        condition, _ = bleed(condition, 0)
+    assert condition.wounds[0].lethal == 9 + face
+    assert not condition.wounds[0].bleeds
+    with pytest.raises(ValueError, match=f"bled the {lasts} it was to bleed"):
+        bleed(condition, 0)
+
+
+def test_a_stabilised_light_wound_stops_bleeding_with_days_still_to_bleed():
+    condition, _ = bleed(light_wound(4)[0], 0)
+    condition, _ = stabilise(condition, 0, medical([5], tn=4))
+    assert (condition.wounds[0].bleeds, condition.wounds[0].bleeds_left) == (False, 3)
+    with pytest.raises(ValueError, match="light wound is stabilised"):
+        bleed(condition, 0)
+
+
+def test_a_light_wound_with_no_days_thrown_bleeds_until_stabilised():
+    condition, events = take_damage(fresh(), amount=9, form="L")
+    assert events[-1].message == "It bleeds 1 LIF every day until stabilised."
+    for _ in range(7):
+        condition, _ = bleed(condition, 0)
+    assert condition.wounds[0].bleeds
+
+
+def test_other_wounds_bleed_until_stabilised_and_take_no_thrown_time():
+    _, events = take_damage(fresh(lif=40), amount=13, form="L")
+    assert events[-1].message == "It bleeds 1 LIF every hour until stabilised."
+    with pytest.raises(ValueError, match="serious wound bleeds until stabilised"):
+        take_damage(fresh(lif=40), amount=13, form="L", bleed_lasts=Period(3, "day"))
+    with pytest.raises(ValueError, match="makes no wound"):
+        take_damage(fresh(), amount=9, form="S", bleed_lasts=Period(3, "day"))
+
+
+@pytest.mark.parametrize("thrown", [Period(7, "day"), Period(0, "day"), Period(3, "hour")])
+def test_a_light_wound_takes_only_a_time_the_die_can_give(thrown):
+    with pytest.raises(ValueError, match="no throw gives"):
+        take_damage(fresh(), amount=9, form="L", bleed_lasts=thrown)
+
+
+def test_the_wound_a_blow_makes_is_known_before_it_lands():
+    knocked_out = hurt(None, (21, "S"))
+    assert blow_severity(fresh(), amount=9, form="L") == "light"
+    assert blow_severity(fresh(), amount=9, form="S") is None
+    assert blow_severity(knocked_out, amount=4, form="S") == "superficial"
+    assert blow_severity(fresh(), amount=0, form="L") is None
+    assert blow_severity(hurt(None, (42, "L")), amount=9, form="L") is None
+
+
 def test_a_bleed_adds_one_lethal_point_charged_to_its_wound():
     condition, events = bleed(with_wound("serious", lethal=13), 0)
     assert (condition.lethal, condition.wounds[0].lethal) == (14, 14)
@@ -550,6 +631,14 @@ def test_a_fumbled_stabilisation_makes_the_wound_one_category_worse():
     assert condition.wounds[0] == Wound("serious", 8, 8)
     assert condition.lethal == 8
     assert codes(events) == ["wound_worsened"]
+
+
+def test_a_light_wound_fumbled_into_a_serious_one_bleeds_until_stabilised():
+    condition, _ = bleed(light_wound(1)[0], 0)
+    assert not condition.wounds[0].bleeds
+    condition, _ = stabilise(condition, 0, medical([1], tn=4))
+    assert condition.wounds[0] == Wound("serious", 9, 10)
+    assert condition.wounds[0].bleeds
 
 
 def test_a_fumble_is_a_critical_failure_even_when_dms_reach_the_tn():
@@ -715,7 +804,9 @@ def test_a_treated_healed_wound_is_cleared_from_the_sheet():
 # -- invariants --------------------------------------------------------------------------------
 
 steps = st.one_of(
-    st.tuples(st.just("damage"), st.integers(0, 30), st.sampled_from(["S", "L"])),
+    st.tuples(
+        st.just("damage"), st.integers(0, 30), st.sampled_from(["S", "L"]), st.integers(1, 6)
+    ),
     st.tuples(st.just("bleed"), st.integers(0, 5)),
     st.tuples(
         st.just("dying"),
@@ -729,7 +820,10 @@ steps = st.one_of(
 def _run(condition, step):
     kind = step[0]
     if kind == "damage":
-        return take_damage(condition, amount=step[1], form=step[2])[0]
+        severity = blow_severity(condition, amount=step[1], form=step[2])
+        lasts = severity_rules(severity).bleed_lasts if severity else None
+        thrown = lasts.roll(Scripted([step[3]])) if lasts else None
+        return take_damage(condition, amount=step[1], form=step[2], bleed_lasts=thrown)[0]
     if kind == "dying":
         return dying_turn(condition)[0]
     if kind == "recover":
@@ -765,6 +859,9 @@ def test_the_lif_track_stays_consistent_whatever_happens(maximum, wnd, plan):
         assert marks == min(condition.stun + condition.lethal, maximum)
         assert len(boxes(condition)) == maximum
         assert 0 <= sum(w.lethal for w in condition.wounds) <= condition.lethal
+        if step[0] == "damage":
+            made = blow_severity(before, amount=step[1], form=step[2])
+            assert len(condition.wounds) == len(before.wounds) + (made is not None)
         if step[0] == "recover":
             assert before.lif <= condition.lif <= maximum
 
@@ -791,11 +888,50 @@ def test_a_condition_survives_being_stored_as_json(maximum, wnd, plan):
             "Unknown wound severity",
         ),
         ([], "is a mapping"),
+        (
+            {
+                "maximum": 21,
+                "wnd": 6,
+                "stun": 0,
+                "lethal": 9,
+                "wounds": [
+                    {"severity": "light", "damage": 9, "lethal": 9, "bleed_periods": 2, "bled": 3}
+                ],
+            },
+            "cannot have bled 3 of 2",
+        ),
     ],
 )
 def test_a_stored_condition_that_is_not_one_is_refused(stored, message):
     with pytest.raises(ValueError, match=message):
         condition_from_dict(stored)
+
+
+def test_a_wound_stored_before_bleeding_days_were_counted_bleeds_until_stabilised():
+    stored = {
+        "maximum": 21,
+        "wnd": 6,
+        "stun": 0,
+        "lethal": 9,
+        "wounds": [
+            {"severity": "light", "damage": 9, "lethal": 9, "stabilised": False, "treated": False}
+        ],
+    }
+    condition = condition_from_dict(stored)
+    assert condition.wounds[0] == Wound("light", 9, 9)
+    assert condition.wounds[0].bleeds_left is None
+    for _ in range(7):
+        condition, _ = bleed(condition, 0)
+    assert condition.bleeding == (0,)
+    condition, _ = stabilise(condition, 0, medical([5], tn=4))
+    assert condition.bleeding == ()
+
+
+def test_a_stored_wound_keeps_its_bleeding_days():
+    condition, _ = bleed(light_wound(3)[0], 0)
+    stored = json.loads(json.dumps(condition_as_dict(condition)))
+    assert (stored["wounds"][0]["bleed_periods"], stored["wounds"][0]["bled"]) == (3, 1)
+    assert condition_from_dict(stored).wounds[0].bleeds_left == 2
 
 
 def test_a_new_lif_maximum_keeps_the_marks_and_wounds():
