@@ -203,6 +203,18 @@ def _wound_index(condition: Condition, wound: int) -> int:
     return wound
 
 
+def _blow(
+    condition: Condition, amount: int, form: str, rng: random.Random
+) -> tuple[Condition, tuple[Event, ...]]:
+    """The engine's ``take_damage``, with the bleeding time thrown for the wound it makes when
+    that wound's severity bleeds for a thrown time (a light wound: 1D days)."""
+    severity = rules.blow_severity(condition, amount=amount, form=form)
+    lasts = severity_rules(severity).bleed_lasts if severity else None
+    return rules.take_damage(
+        condition, amount=amount, form=form, bleed_lasts=lasts.roll(rng) if lasts else None
+    )
+
+
 @transaction.atomic
 def take_damage(
     *,
@@ -213,18 +225,21 @@ def take_damage(
     damage_type: str | None = None,
     armor: int = 0,
     expected_version: int | None = None,
+    rng: random.Random | None = None,
 ) -> PlayResult:
     """Record one blow. ``form``: "S" stunning or "L" lethal. ``damage_type``: None when
     ``amount`` already has armor and TGH taken off, else "B" (blunt: less armor and TGH) or
-    "P" (penetrating: less armor), with the character's TGH from its report."""
+    "P" (penetrating: less armor), with the character's TGH from its report. A wound that
+    bleeds for a thrown time has it thrown here."""
     if form not in (rules.play.STUN, rules.play.LETHAL):
         raise Refused("Mark stunning (S) or lethal (L) damage.")
     if amount < 0 or armor < 0:
         raise Refused("Damage and armor are 0 or more.")
+    rng = rng or dice_source()
 
     def change(_, condition, report):
         if damage_type is None:
-            return rules.take_damage(condition, amount=amount, form=form)
+            return _blow(condition, amount, form, rng)
         try:
             reaching = rules.damage_after_protection(
                 amount, damage_type=damage_type, armor=armor, tgh=report.derived.TGH
@@ -237,7 +252,7 @@ def take_damage(
             else (f"armor {armor}")
         )
         note = Event("protection", f"{amount} less {less}: {reaching} reach LIF.")
-        after, events = rules.take_damage(condition, amount=reaching, form=form)
+        after, events = _blow(condition, reaching, form, rng)
         return after, (note, *events)
 
     kind = "stunning" if form == rules.play.STUN else "lethal"
@@ -550,12 +565,15 @@ def clear_wound(
 
 def wound_notes(condition: Condition) -> list[dict[str, object]]:
     """For each wound, what the engine says about it now: its effect (the body change and mind
-    DM it imposes), whether it bleeds and how often, the TNs and times of its stabilisation
-    and treatment, and whether it still needs treatment or can be cleared."""
+    DM it imposes), whether it bleeds, how often and for how long more (``bleed_left``; None:
+    until stabilised), how long it bled if its thrown time is over (``bled_for``), the TNs and
+    times of its stabilisation and treatment, and whether it still needs treatment or can be
+    cleared."""
     notes = []
     for index, wound in enumerate(condition.wounds):
         table = severity_rules(wound.severity)
         body, mind = rules.play.wound_penalty(wound)
+        left = wound.bleeds_left
         notes.append(
             {
                 "index": index,
@@ -565,7 +583,8 @@ def wound_notes(condition: Condition) -> list[dict[str, object]]:
                 "bleeds": wound.bleeds,
                 "bleed_points": table.bleed_points,
                 "bleed_every": table.bleed_every,
-                "bleed_lasts": table.bleed_lasts,
+                "bleed_left": table.bleed_time(left) if left else None,
+                "bled_for": table.bleed_time(wound.bled) if left == 0 else None,
                 "stabilisation_tn": table.stabilisation_tn,
                 "rethrow": table.stabilisation_rethrow,
                 "treatment_tn": table.treatment_tn,

@@ -75,8 +75,9 @@ def mara():
 
 
 def test_a_short_session_in_play(page, referee_page, mara, monkeypatch):
-    # Treatment: Medical-2 throws 5 and 3; the action test: Pilot-2 throws 4 and 2.
-    faces = [5, 3, 4, 2]
+    # The light wound's bleeding days: 3; treatment: Medical-2 throws 5 and 3; the action
+    # test: Pilot-2 throws 4 and 2.
+    faces = [3, 5, 3, 4, 2]
     monkeypatch.setattr(play_services, "dice_source", lambda: Scripted(faces))
     play_url = f"/characters/{mara.pk}/play/"
     log_in(page, "player1")
@@ -96,6 +97,7 @@ def test_a_short_session_in_play(page, referee_page, mara, monkeypatch):
     expect(page.locator("[data-lif]")).to_have_text("14")
     expect(page.locator('[data-derived="DEF"]')).to_have_text("3")
     expect(page.locator('[data-state="bleeding"]')).to_be_visible()
+    expect(wound.locator("[data-bleed-left]")).to_have_text("3 days")
 
     # The player treats it with a medical kit: 5 + EDU DM 1 + kit 2 = 8 vs TN 4, EN 4 healed.
     wound.locator('[data-action="open-treat"]').click()

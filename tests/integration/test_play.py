@@ -116,10 +116,11 @@ def version(character):
 
 def test_lethal_damage_makes_a_wound_that_lowers_the_body_attributes_and_def(mara, referee):
     result = play_services.take_damage(
-        character=mara, by=referee, amount=9, form="L", expected_version=1
+        character=mara, by=referee, amount=9, form="L", expected_version=1, rng=Scripted([4])
     )
 
-    assert [e.code for e in result.events] == ["wound"]
+    assert [e.code for e in result.events] == ["wound", "bleeds"]
+    assert result.events[1].message == "It bleeds 1 LIF every day for 4 days."
     hurt = condition(mara)
     assert (hurt.lif, hurt.lethal) == (14, 9)
     assert hurt.wounds[0].severity == "light"  # 9 damage: up to 2 x WND 6
@@ -209,6 +210,58 @@ def test_bleeding_costs_the_wounds_additional_damage(mara, player):
     assert condition(mara).wounds[0].lethal == 10
     with pytest.raises(Refused, match="no longer on the sheet"):
         play_services.bleed(character=mara, by=player, wound=3)
+
+
+def test_a_light_wound_bleeds_on_the_days_thrown_and_then_the_sheet_offers_no_bleed(
+    client, mara, player
+):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L", rng=Scripted([2]))
+    client.force_login(player)
+    url = reverse("character_play", args=[mara.pk])
+    assert "<span data-bleed-left>2 days</span> left" in client.get(url).content.decode()
+
+    first = play_services.bleed(character=mara, by=player, wound=0)
+    assert "It bleeds for 1 day more." in first.message
+    assert "<span data-bleed-left>1 day</span> left" in client.get(url).content.decode()
+    play_services.bleed(character=mara, by=player, wound=0)
+    before = PlayState.objects.get(character=mara)
+    with pytest.raises(Refused, match="light wound has bled the 2 days it was to bleed"):
+        play_services.bleed(character=mara, by=player, wound=0)
+
+    assert PlayState.objects.get(character=mara).condition == before.condition
+    assert condition(mara).wounds[0].lethal == 11
+    html = client.get(url).content.decode()
+    assert 'data-action="bleed"' not in html
+    assert "Stopped bleeding" in html
+    assert 'data-state="bleeding"' not in html
+
+
+def test_a_blow_on_the_sheet_throws_the_light_wounds_days_with_the_servers_dice(
+    client, mara, player, monkeypatch
+):
+    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([5]))
+    client.force_login(player)
+    client.post(
+        reverse("character_condition", args=[mara.pk]),
+        {"action": "damage", "amount": "9", "form": "L", "play_version": "1"},
+    )
+    assert condition(mara).wounds[0].bleed_periods == 5
+
+
+def test_a_wound_stored_before_its_days_were_counted_bleeds_until_stabilised(client, mara, player):
+    light = {"severity": "light", "damage": 9, "lethal": 9, "stabilised": False, "treated": False}
+    PlayState.objects.create(
+        character=mara,
+        condition={"maximum": 23, "wnd": 6, "stun": 0, "lethal": 9, "wounds": [light]},
+    )
+    for _ in range(7):
+        play_services.bleed(character=mara, by=player, wound=0)
+
+    client.force_login(player)
+    html = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+    assert condition(mara).wounds[0].lethal == 16
+    assert 'data-action="bleed"' in html
+    assert "until stabilised" in html
 
 
 def test_a_stabilised_wound_is_refused_a_bleed_and_nothing_is_written(mara, player):
