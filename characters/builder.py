@@ -211,8 +211,8 @@ def _resolved_tl(entry: dict[str, Any]) -> int | None:
     """The entry's tech level, or the item's only one, so the form's choice is exact."""
     if entry.get("tl") is not None:
         return entry["tl"]
-    candidates = catalog().equipment_named(entry["item"])
-    return candidates[0].tl if len(candidates) == 1 else None
+    item = catalog().equipment_item(entry["item"])
+    return item.tl if item else None
 
 
 # -- POST -> form -------------------------------------------------------------------------------

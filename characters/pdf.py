@@ -790,10 +790,8 @@ def _rolled_at(value: Any) -> str:
 
 
 def _catalog_item(line: EquipmentLine) -> EquipmentItem | None:
-    for item in catalog().equipment_named(line.item):
-        if item.table == line.table and item.tl == line.tl:
-            return item
-    return None
+    item = catalog().equipment_item(line.item, line.tl)
+    return item if item is not None and item.table == line.table else None
 
 
 def _item_label(line: EquipmentLine) -> str:

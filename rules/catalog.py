@@ -472,6 +472,14 @@ class Catalog:
         found = self._equipment_index.get(name.lower())
         return found if found is not None else self._equipment_index.get(_plain_key(name), ())
 
+    def equipment_item(self, name: str, tl: int | None = None) -> EquipmentItem | None:
+        """The item of that name at tech level ``tl``; without a TL, the item if it is the only
+        one of that name (several TLs of one name need the TL to tell them apart)."""
+        candidates = self.equipment_named(name)
+        if tl is None:
+            return candidates[0] if len(candidates) == 1 else None
+        return next((item for item in candidates if item.tl == tl), None)
+
     def noble_title(self, soc: int) -> str | None:
         return self.noble_titles.get(soc)
 

@@ -125,6 +125,15 @@ def test_names_at_several_tech_levels_need_the_tech_level():
     assert codes(report(equipment=[{"item": "Laser rifle", "tl": 10}])) == ["unknown_equipment"]
 
 
+def test_the_catalog_finds_an_item_by_name_and_needs_the_tl_only_when_names_repeat():
+    cat = catalog()
+    assert cat.equipment_item("laser rifle") is None  # TL 9 and TL 13
+    assert cat.equipment_item("Laser rifle", 13).cost == 8000
+    assert cat.equipment_item("Laser rifle", 10) is None
+    assert cat.equipment_item("dagger") == cat.equipment_named("Dagger")[0]
+    assert cat.equipment_item("Antimatter hairbrush") is None
+
+
 def test_buying_more_than_the_credits_is_an_error():
     result = report(equipment=[{"item": "Dagger"}])
     assert problem(result, "credits_overspent").message == (
@@ -160,3 +169,5 @@ def test_a_load_above_str_squared_is_over_capacity():
         kind="npc", budget=1000, attributes={"STR": 3}, equipment=[{"item": "Vacc suit", "tl": 8}]
     )
     assert "over_capacity" in codes(result)
+    assert result.equipment.over_capacity
+    assert not report(equipment=[{"item": "Vacc suit", "tl": 8}]).equipment.over_capacity
