@@ -28,7 +28,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 import rules
 from rules import Problem, Report, check, parse_document
 
-from . import services
+from . import play_services, services
 from .character_views import _get_character_for_user
 from .forms import CampaignForm, NpcForm
 from .models import Campaign, CampaignMembership, Character, DiceRoll
@@ -351,6 +351,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         # Lazy: a sort with htmx renders only the tables and never reads the rolls.
         "rolls": rolls[:CAMPAIGN_ROLLS],
+        "maxima": play_services.INPUT_MAXIMA,
     }
     template = "characters/campaign_review.html"
     if request.htmx and not request.htmx.history_restore_request:

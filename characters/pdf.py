@@ -118,8 +118,8 @@ class Sheet:
     condition: Condition | None = None
     # The engine's penalty for what the character carries in play, shown with the wounds'.
     encumbrance_penalty: int = 0
-    # When gear was bought or given up in play: the engine's figures for what the character
-    # carries now (rules.carried_load), printed instead of the creation equipment.
+    # The engine's figures for what a stored character carries now (its creation equipment
+    # and the gear its ledger bought or gave up); None prints the document's equipment.
     carried: Equipment | None = None
     # When the credits ledger has entries: the credits the character has now.
     credits_now: int | None = None

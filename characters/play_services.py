@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Sum
+from django.db.models import F
 from django.utils import timezone
 
 import rules
@@ -40,6 +40,7 @@ from rules import (
     Report,
     parse_document,
 )
+from rules.catalog import EquipmentItem
 from rules.play import Purchase, injury_rules, severity_rules
 from rules.report import Equipment
 
@@ -60,11 +61,23 @@ from .services import (
     _revise,
     _withdraw_if_submitted,
     report_for,
+    require_referee,
 )
 
 MEDICAL_SKILLS = ("Medical", "Surgery")
+# Guards of the app against slips of the keyboard, not rules; the play sheet's inputs read them.
 MAX_IP_AWARD = 100
+MAX_IP_PRICE = 1000  # what a referee may set an unpriced purchase at
 MAX_CREDITS = 100_000_000
+MAX_RECOVERY_PERIODS = 100
+MAX_GEAR_QUANTITY = 1000
+# The same guards as the play sheet's inputs write them in their max attributes.
+INPUT_MAXIMA = {
+    "ip_award": MAX_IP_AWARD,
+    "ip_price": MAX_IP_PRICE,
+    "recovery_periods": MAX_RECOVERY_PERIODS,
+    "gear_quantity": MAX_GEAR_QUANTITY,
+}
 
 
 class PlayConflict(Refused):
@@ -99,7 +112,8 @@ def _stored_condition(state: PlayState, report: Report) -> Condition:
 
 
 def ip_balance(character: Character) -> int:
-    return character.improvement_entries.aggregate(total=Sum("amount"))["total"] or 0
+    # Summed from .all(), so entries prefetched for the play sheet are reused.
+    return sum(entry.amount for entry in character.improvement_entries.all())
 
 
 def credit_balance(character: Character, report: Report | None = None) -> int:
@@ -114,11 +128,8 @@ def credit_balance(character: Character, report: Report | None = None) -> int:
 def _gear_key(item: str, tl: int | None) -> tuple[str, int | None]:
     """An item as the catalog names it: (name, TL), so a document's "jack" and the ledger's
     "Jack" at TL 1 are one item. Items the catalog lacks keep their own name."""
-    candidates = rules.catalog().equipment_named(item)
-    for candidate in candidates:
-        if (tl is None and len(candidates) == 1) or candidate.tl == tl:
-            return candidate.name, candidate.tl
-    return item, tl
+    found = rules.catalog().equipment_item(item, tl)
+    return (found.name, found.tl) if found is not None else (item, tl)
 
 
 def carried_equipment(character: Character) -> list[EquipmentEntry]:
@@ -159,9 +170,24 @@ class PlayResult:
         return " ".join(event.message for event in self.events)
 
 
-def carried_load(character: Character) -> Equipment:
-    """The engine's load figures for what the character carries now (``carried_equipment``)."""
+def carried_load(character: Character, report: Report | None = None) -> Equipment:
+    """The engine's load figures for what the character carries now (``carried_equipment``).
+
+    Given the report on the stored document, a ledger that never moved gear costs no second
+    check: the report's own equipment is what is carried. House rules change no equipment
+    figure, so the carried load is checked without them.
+    """
+    if report is not None and not any(entry.quantity for entry in character.credit_entries.all()):
+        return report.equipment
     return rules.carried_load(parse_document(character.document), carried_equipment(character))
+
+
+def equipment_now(character: Character, report: Report) -> Equipment:
+    """The report's equipment as it stands in play: what the character carries now, and the
+    credits it holds now in place of what creation left."""
+    return carried_load(character, report)._replace(
+        credits_remaining=credit_balance(character, report)
+    )
 
 
 def _change_condition(
@@ -509,8 +535,8 @@ def recover(
 ) -> PlayResult:
     """``periods`` recovery periods of ``care`` pass: each heals END DV points of ``form``
     damage (the END DV as the wounds leave it, ``rules.recovery_dv``)."""
-    if not 1 <= periods <= 100:
-        raise Refused("Recover for 1 to 100 periods at a time.")
+    if not 1 <= periods <= MAX_RECOVERY_PERIODS:
+        raise Refused(f"Recover for 1 to {MAX_RECOVERY_PERIODS} periods at a time.")
     try:
         period = rules.recovery_period(form, care)
     except ValueError as error:
@@ -622,7 +648,7 @@ def summary(character: Character, report: Report | None = None) -> dict[str, obj
     derived attributes as the wounds leave them, with the IP and credits balances."""
     report = report or report_for(character)
     condition, version = condition_of(character, report)
-    penalty = carried_load(character).encumbrance_penalty
+    penalty = carried_load(character, report).encumbrance_penalty
     effective = rules.effective(report, condition, encumbrance_penalty=penalty)
     return {
         "condition": condition,
@@ -805,18 +831,13 @@ def roll_action_test(
 # -- improvement points ---------------------------------------------------------------------------
 
 
-def _require_referee(character: Character, by: AbstractBaseUser, doing: str) -> None:
-    if character.campaign is None or character.campaign.referee_id != by.pk:
-        raise Refused(f"Only the referee of {character.name}'s campaign can {doing}.")
-
-
 @transaction.atomic
 def award_improvement_points(
     *, character: Character, by: AbstractBaseUser, amount: int, reason: str
 ) -> ImprovementEntry:
     """The referee of the character's campaign awards IP, saying what for."""
     locked = _lock(character)
-    _require_referee(locked, by, "award improvement points")
+    require_referee(locked, by, "award improvement points")
     reason = reason.strip()
     if not reason:
         raise Refused("Say what the improvement points are for.")
@@ -1001,7 +1022,7 @@ def decide_request(
         request.save(update_fields=["state", "reason"])
         _log(locked, kind=CharacterEvent.Kind.IP, by=by, detail=f"Withdrew: {request.description}.")
         return request
-    _require_referee(locked, by, "decide on improvement requests")
+    require_referee(locked, by, "decide on improvement requests")
     comment = comment.strip()
     if not approve:
         request.state = request.State.DECLINED
@@ -1016,8 +1037,11 @@ def decide_request(
         return request
     purchase = rules.purchase_from_dict(request.purchase)
     if rules.referee_prices(purchase):
-        if ip is None or ip < 1:
-            raise Refused("Set the IP cost: the rulebook gives none for this purchase.")
+        if ip is None or not 1 <= ip <= MAX_IP_PRICE:
+            raise Refused(
+                f"Set the IP cost from 1 to {MAX_IP_PRICE:,}: the rulebook gives none for this "
+                "purchase."
+            )
         purchase = replace(purchase, ip=ip)
     bought = _buy(locked, purchase, by=by, request=request)
     request.state = request.State.APPROVED
@@ -1078,15 +1102,14 @@ def record_credits(
     return _credit_entry(locked, by=by, amount=amount, note=note)
 
 
-def _catalog_item(item: str, tl: int | None):
-    candidates = rules.catalog().equipment_named(item)
+def _catalog_item(item: str, tl: int | None) -> EquipmentItem:
+    cat = rules.catalog()
+    found = cat.equipment_item(item, tl)
+    if found is not None:
+        return found
+    candidates = cat.equipment_named(item)
     if not candidates:
         raise Refused(f"{item!r} is not in the equipment tables.")
-    if tl is None and len(candidates) == 1:
-        return candidates[0]
-    for candidate in candidates:
-        if candidate.tl == tl:
-            return candidate
     levels = ", ".join(str(c.tl) for c in candidates)
     raise Refused(f"{candidates[0].name} comes at TL {levels}: choose one.")
 
@@ -1106,8 +1129,8 @@ def buy_gear(
     says what was paid), carried from now on and weighed in the load."""
     locked = _lock(character)
     found = _catalog_item(item, tl)
-    if not 1 <= quantity <= 1000:
-        raise Refused("Buy 1 to 1000 at a time.")
+    if not 1 <= quantity <= MAX_GEAR_QUANTITY:
+        raise Refused(f"Buy 1 to {MAX_GEAR_QUANTITY:,} at a time.")
     if price is None:
         if found.cost is None:
             raise Refused(f"{found.name} has no list price: say what was paid.")

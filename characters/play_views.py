@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -27,7 +28,7 @@ from . import play_services, services
 from .builder import equipment_choices
 from .campaign_views import _get_campaign_for_user
 from .character_views import _get_character_for_user
-from .models import Character, CharacterEvent, ImprovementEntry
+from .models import Character, CharacterEvent, CreditEntry, ImprovementEntry
 
 PLAY_EVENTS = (
     CharacterEvent.Kind.PLAY,
@@ -173,17 +174,25 @@ def _play_context(
 ) -> dict[str, Any]:
     report = play_services.report_for(character)
     condition, version = play_services.condition_of(character, report)
-    load = play_services.carried_load(character)
+    # Both ledgers, newest first, read once: the balances, the carried gear and the lists.
+    prefetch_related_objects(
+        [character],
+        Prefetch(
+            "credit_entries",
+            CreditEntry.objects.select_related("actor").order_by("-created_at", "-id"),
+        ),
+        Prefetch(
+            "improvement_entries",
+            ImprovementEntry.objects.select_related("actor", "revision").order_by(
+                "-created_at", "-id"
+            ),
+        ),
+    )
+    credit_entries = list(character.credit_entries.all())
+    entries = list(character.improvement_entries.all())
+    load = play_services.carried_load(character, report)
     effective = rules.effective(report, condition, encumbrance_penalty=load.encumbrance_penalty)
     roles = _roles(request, character)
-    entries = list(
-        character.improvement_entries.select_related("actor", "revision").order_by(
-            "-created_at", "-id"
-        )
-    )
-    credit_entries = list(
-        character.credit_entries.select_related("actor").order_by("-created_at", "-id")
-    )
     cat = rules.catalog()
     context: dict[str, Any] = {
         "character": character,
@@ -222,13 +231,13 @@ def _play_context(
         "skill_names": [skill.name for skill in cat.skills],
         "rolls": list(character.dice_rolls.select_related("actor")[:RECENT_ROLLS]),
         # Improvement points.
-        "ip_balance": sum(entry.amount for entry in entries),
+        "ip_balance": play_services.ip_balance(character),
         "ip_entries": [e for e in entries if e.kind != ImprovementEntry.Kind.REQUEST],
         "ip_requests": [e for e in entries if e.kind == ImprovementEntry.Kind.REQUEST],
         "options": _purchase_options(character, report) if roles["is_owner"] else None,
+        "maxima": play_services.INPUT_MAXIMA,
         # Credits and gear.
-        "credit_balance": report.equipment.credits_remaining
-        + sum(entry.amount for entry in credit_entries),
+        "credit_balance": play_services.credit_balance(character, report),
         "credits_at_start": report.equipment.credits_remaining,
         "credit_entries": credit_entries,
         "equipment_choices": equipment_choices(),

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import prefetch_related_objects
 
-from rules import HouseRules, carried_load, check, parse_document
+from rules import HouseRules, check, parse_document
 
 from . import pdf, play_services
 from .models import Character, MusteringRoll
@@ -34,19 +34,10 @@ def sheet_for_character(
     it is read once however many times it is used; build a sheet from a fresh instance.
     """
     rules = house_rules if house_rules is not None else character.house_rules()
-    parsed = parse_document(character.document)
-    report = check(parsed, house_rules=rules)
+    report = check(parse_document(character.document), house_rules=rules)
     condition, _version = play_services.condition_of(character, report)
     prefetch_related_objects([character], "credit_entries")
-    ledger = character.credit_entries.all()
-    # Only gear bought or given up makes the load differ from creation's and costs a second
-    # check. House rules change no equipment figure, so carried_load goes without them.
-    gear_moved = any(entry.quantity for entry in ledger)
-    carried = (
-        carried_load(parsed, play_services.carried_equipment(character))
-        if gear_moved
-        else report.equipment
-    )
+    carried = play_services.carried_load(character, report)
     return pdf.Sheet(
         document=character.document,
         report=report,
@@ -55,6 +46,11 @@ def sheet_for_character(
         player=character.owner.get_username() if show_player else None,
         condition=condition,
         encumbrance_penalty=carried.encumbrance_penalty,
-        carried=carried if gear_moved else None,
-        credits_now=play_services.credit_balance(character, report) if ledger else None,
+        carried=carried,
+        # Only a character with a ledger has credits beyond what creation left.
+        credits_now=(
+            play_services.credit_balance(character, report)
+            if character.credit_entries.all()
+            else None
+        ),
     )

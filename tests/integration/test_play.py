@@ -8,7 +8,7 @@ import subprocess
 import pytest
 from django.urls import reverse
 
-from characters import play_services, services
+from characters import builder, play_services, services
 from characters.models import (
     Character,
     CharacterEvent,
@@ -888,3 +888,144 @@ def test_the_pdf_sheet_shows_the_damage_recorded_in_play(client, mara, player):
     ).stdout.decode()
     assert "In play: LIF now 14 of 23" in text
     assert "Light wound (9 damage, not stabilised)" in " ".join(text.split())
+
+
+# -- the ledgers' forms over HTTP ----------------------------------------------------------------
+
+
+def post_credits(client, character, **form):
+    return client.post(reverse("character_credits", args=[character.pk]), form, follow=True)
+
+
+def last_message(response) -> str:
+    return list(response.context["messages"])[-1].message
+
+
+def test_the_credits_form_records_pay_buys_and_sells_gear(client, mara, player):
+    client.force_login(player)
+
+    paid = post_credits(client, mara, action="income", amount="2000", note="Pay")
+    bought = post_credits(
+        client, mara, action="buy", item=builder.item_key("Cold weather clothing", 1), quantity="3"
+    )
+    sold = post_credits(
+        client,
+        mara,
+        action="give_up",
+        item=builder.item_key("Cold weather clothing", 1),
+        quantity="1",
+        price="150",
+    )
+
+    assert paid.redirect_chain[-1][0] == reverse("character_play", args=[mara.pk]) + "#credits"
+    assert last_message(paid) == "Cr+2,000: Pay."
+    assert last_message(bought) == "Bought Cold weather clothing x3: Cr600."
+    assert last_message(sold) == "Sold Cold weather clothing for Cr150."
+    assert play_services.credit_balance(mara) == 2000 - 600 + 150
+    assert [(e.item, e.quantity) for e in play_services.carried_equipment(mara)] == [
+        ("Cold weather clothing", 2)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"action": "expense", "amount": "0", "note": "Fuel"}, "Credits: give an amount above 0."),
+        ({"action": "income", "amount": "lots", "note": "Pay"}, "Credits: give a whole number."),
+        ({"action": "expense", "amount": "50", "note": "Fuel"}, "Not enough credits"),
+        ({"action": "steal"}, "Unknown action 'steal'."),
+    ],
+)
+def test_a_credits_form_that_cannot_be_recorded_says_why_and_writes_nothing(
+    client, mara, player, form, message
+):
+    client.force_login(player)
+
+    response = post_credits(client, mara, **form)
+
+    assert message in last_message(response)
+    assert not CreditEntry.objects.exists()
+
+
+def test_only_the_owner_and_the_referee_reach_the_credits_form(client, mara):
+    client.force_login(UserFactory(username="stranger"))
+    response = client.post(
+        reverse("character_credits", args=[mara.pk]),
+        {"action": "income", "amount": "5", "note": "Found"},
+    )
+    assert response.status_code == 404
+    assert not CreditEntry.objects.exists()
+
+
+@pytest.fixture
+def attribute_request(mara, player, referee):
+    """Mara asks to raise STR to 8, a purchase the referee prices, with 20 IP to spend."""
+    play_services.award_improvement_points(character=mara, by=referee, amount=20, reason="Tour")
+    return play_services.spend_improvement_points(
+        character=mara, by=player, purchase=RaiseAttribute("STR", 8)
+    )
+
+
+def decide_url(request) -> str:
+    return reverse("character_ip_decide", args=[request.character_id, request.pk])
+
+
+def test_the_referee_prices_and_approves_a_request_on_the_play_sheet(
+    client, mara, referee, attribute_request
+):
+    client.force_login(referee)
+
+    response = client.post(
+        decide_url(attribute_request), {"decision": "approve", "ip": "15"}, follow=True
+    )
+
+    assert last_message(response) == "Approved: STR 7 → 8 for 15 IP."
+    assert ip(mara) == 5
+    assert Character.objects.get(pk=mara.pk).document["attributes"]["STR"] == 8
+
+
+def test_an_ip_cost_above_the_guard_is_refused_in_words(client, mara, referee, attribute_request):
+    client.force_login(referee)
+    too_dear = str(play_services.MAX_IP_PRICE + 1)
+
+    response = client.post(
+        decide_url(attribute_request), {"decision": "approve", "ip": too_dear}, follow=True
+    )
+
+    assert f"Set the IP cost from 1 to {play_services.MAX_IP_PRICE:,}" in last_message(response)
+    attribute_request.refresh_from_db()
+    assert (attribute_request.state, ip(mara)) == ("pending", 20)
+
+
+def test_the_player_withdraws_a_request_and_a_stranger_cannot_see_it(
+    client, mara, player, attribute_request
+):
+    client.force_login(UserFactory(username="stranger"))
+    assert client.post(decide_url(attribute_request), {"decision": "decline"}).status_code == 404
+
+    client.force_login(player)
+    response = client.post(decide_url(attribute_request), {"decision": "decline"}, follow=True)
+
+    assert last_message(response) == "Withdrawn by the player. STR 7 → 8."
+    attribute_request.refresh_from_db()
+    assert attribute_request.state == "declined"
+
+
+@pytest.mark.parametrize(
+    ("name", "field"),
+    [
+        ("ip_award", 'name="amount" value="1" min="1" max="{}" required id="award-amount"'),
+        ("ip_price", 'name="ip" min="1" max="{}" required'),
+        ("recovery_periods", 'name="periods" value="1" min="1" max="{}"'),
+        ("gear_quantity", 'name="quantity" value="1" min="1" max="{}"'),
+    ],
+)
+def test_the_play_sheets_inputs_offer_the_guards_the_services_apply(
+    client, mara, referee, attribute_request, monkeypatch, name, field
+):
+    monkeypatch.setitem(play_services.INPUT_MAXIMA, name, 7)
+    client.force_login(referee)
+
+    html = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+
+    assert field.format(7) in html
