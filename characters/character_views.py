@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -162,13 +163,10 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
     rolls = list(character.mustering_rolls.all())
     is_owner = character.owner_id == request.user.pk
     context = {
-        "character": character,
-        "report": report,
-        "stat_block": stat_block(parsed, report),
+        **sheet_body_context(character, parsed, report),
         "rolls": rolls,
         "drift": services.mustering_drift(character, rolls),
         "is_owner": is_owner,
-        "play": play_services.summary(character, report),
         "show_balances": True,
         "share_links": [
             {
@@ -183,6 +181,24 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
         **_review_context(character, report, user_pk=request.user.pk),
     }
     return render(request, "characters/character_detail.html", context)
+
+
+def sheet_body_context(
+    character: Character, parsed: rules.model.Character, report: Report
+) -> dict[str, Any]:
+    """What ``_sheet_body.html`` shows of a stored character: the report, its state in play,
+    and its equipment as it stands now (gear bought or given up in play, credits now) in the
+    equipment box and the stat block, as the PDF prints them."""
+    prefetch_related_objects([character], "credit_entries")
+    equipment = play_services.equipment_now(character, report)
+    return {
+        "character": character,
+        "report": report,
+        "equipment_now": equipment,
+        "has_ledger": bool(character.credit_entries.all()),
+        "stat_block": stat_block(parsed, report._replace(equipment=equipment)),
+        "play": play_services.summary(character, report),
+    }
 
 
 def _review_context(character: Character, report: Report, *, user_pk: int) -> dict[str, Any]:

@@ -23,8 +23,8 @@ from django.views.decorators.http import require_GET, require_POST
 
 from rules import MalformedDocument, check, document_changes, parse_document, stat_block
 
-from . import play_services, services
-from .character_views import _get_character_for_user
+from . import services
+from .character_views import _get_character_for_user, sheet_body_context
 from .models import RESTORE_WINDOW, Character, Revision, ShareLink
 
 # -- history --------------------------------------------------------------------------------------
@@ -194,13 +194,11 @@ def _shared(token: str) -> ShareLink:
 def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The sheet for someone outside the app: read-only, no owner, no campaign, no log."""
     character = _shared(token).character
-    report = services.report_for(character)
+    parsed = parse_document(character.document)
+    report = check(parsed, house_rules=character.house_rules())
     context = {
-        "character": character,
-        "report": report,
-        "stat_block": stat_block(parse_document(character.document), report),
+        **sheet_body_context(character, parsed, report),
         "rolls": list(character.mustering_rolls.all()),
-        "play": play_services.summary(character, report),
         "token": token,
     }
     response = render(request, "characters/shared_sheet.html", context)

@@ -1029,3 +1029,16 @@ def test_the_play_sheets_inputs_offer_the_guards_the_services_apply(
     html = client.get(reverse("character_play", args=[mara.pk])).content.decode()
 
     assert field.format(7) in html
+
+
+def test_the_sheet_page_shows_the_gear_carried_and_the_credits_held_now(client, mara, player):
+    play_services.record_credits(character=mara, by=player, amount=2000, note="Pay")
+    play_services.buy_gear(character=mara, by=player, item="Cold weather clothing", quantity=6)
+    client.force_login(player)
+
+    html = client.get(reverse("character_detail", args=[mara.pk])).content.decode()
+
+    assert "<strong>now Cr800</strong>" in html
+    assert "<li>Cold weather clothing \u00d76 — 24 kg</li>" in html
+    assert "Load 24 kg; unencumbered to 14 kg" in html
+    assert "Cr800" in html.partition('id="stat-block">')[2].partition("</pre>")[0]
