@@ -59,7 +59,7 @@ from rules.report import Equipment, EquipmentLine, TraitLine
 from .play_services import STATE_WORDS
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
-RENDERER_VERSION: Final = "3"
+RENDERER_VERSION: Final = "4"
 
 TEMPLATE: Final = "sheets/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
@@ -700,6 +700,9 @@ def _in_play(
         care = (
             "treated" if wound.treated else "stabilised" if wound.stabilised else "not stabilised"
         )
+        if wound.bleeds and wound.bleeds_left is not None:
+            left = play.severity_rules(wound.severity).bleed_time(wound.bleeds_left)
+            care += f", bleeds {left} more"
         wounds.append(f"{wound.severity.capitalize()} wound ({wound.damage} damage, {care})")
     effective = play.effective(report, condition, encumbrance_penalty=encumbrance_penalty).derived
     changed = [

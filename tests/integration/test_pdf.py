@@ -147,6 +147,19 @@ def test_one_box_per_life_point(tmp_path):
 
 
 @pytest.mark.usefixtures("poppler")
+def test_a_light_wound_thrown_to_bleed_for_days_shows_the_days_left(tmp_path):
+    report = check_document(docs.navy_pilot())
+    condition, _events = play.take_damage(
+        play.condition_for(report), amount=9, form="L", bleed_lasts=play.Period(3, "day")
+    )
+    condition, _events = play.bleed(condition, 0)
+
+    text = pdf_text(render(docs.navy_pilot(), condition=condition).content, tmp_path)
+
+    assert "Light wound (9 damage, not stabilised, bleeds 2 days more)" in " ".join(text.split())
+
+
+@pytest.mark.usefixtures("poppler")
 def test_the_sheet_of_a_character_hurt_in_play_shows_the_marks_and_wounds(tmp_path):
     report = check_document(docs.navy_pilot())
     condition, _events = play.take_damage(play.condition_for(report), amount=9, form="L")
