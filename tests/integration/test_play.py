@@ -878,7 +878,10 @@ def test_the_play_sheet_takes_the_same_queries_however_long_the_ledgers(
 
 @pytest.mark.skipif(not shutil.which("pdftotext") and not running_in_ci(), reason="no pdftotext")
 def test_the_pdf_sheet_shows_the_damage_recorded_in_play(client, mara, player):
-    play_services.take_damage(character=mara, by=player, amount=9, form="L", expected_version=1)
+    # The light wound's bleeding days: 4.
+    play_services.take_damage(
+        character=mara, by=player, amount=9, form="L", expected_version=1, rng=Scripted([4])
+    )
     client.force_login(player)
 
     response = client.get(reverse("character_pdf", args=[mara.pk]))
@@ -887,7 +890,7 @@ def test_the_pdf_sheet_shows_the_damage_recorded_in_play(client, mara, player):
         ["pdftotext", "-layout", "-", "-"], input=response.content, capture_output=True, check=True
     ).stdout.decode()
     assert "In play: LIF now 14 of 23" in text
-    assert "Light wound (9 damage, not stabilised)" in " ".join(text.split())
+    assert "Light wound (9 damage, not stabilised, bleeds 4 days more)" in " ".join(text.split())
 
 
 # -- the ledgers' forms over HTTP ----------------------------------------------------------------
