@@ -20,6 +20,8 @@ from dataclasses import replace
 from typing import Any
 
 from .catalog import Catalog, catalog
+from .document import MalformedDocument, _trait_document
+from .document import _trait as _read_trait
 from .model import Character, TraitEntry
 from .notation import format_skill, format_trait
 from .play import (
@@ -80,25 +82,13 @@ def permission_needed(
     return None
 
 
-def _trait_as_dict(trait: TraitEntry) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": trait.type, "name": trait.name}
-    if trait.level is not None:
-        out["level"] = trait.level
-    if trait.frequency is not None:
-        out["frequency"] = trait.frequency
-    if trait.derived:
-        out["derived"] = dict(trait.derived)
-    out["control"] = trait.control
-    return out
-
-
 def purchase_as_dict(purchase: Purchase) -> dict[str, Any]:
     """A JSON-ready dict of a purchase, with its ``kind``."""
     kind = _KIND_OF.get(type(purchase))
     if kind is None:
         raise ImprovementError(f"{purchase!r} is not a purchase.")
     if isinstance(purchase, AddPerk):
-        return {"kind": kind, "trait": _trait_as_dict(purchase.trait)}
+        return {"kind": kind, "trait": _trait_document(purchase.trait)}
     fields = {name: getattr(purchase, name) for name in purchase.__slots__}
     return {"kind": kind, **fields}
 
@@ -108,22 +98,11 @@ def purchase_from_dict(data: Mapping[str, Any]) -> Purchase:
     try:
         kind = KINDS[data["kind"]]
         if kind is AddPerk:
-            raw = dict(data["trait"])
-            derived = tuple(
-                (code, int(amount)) for code, amount in (raw.get("derived") or {}).items()
-            )
-            trait = TraitEntry(
-                type=str(raw["type"]),
-                name=str(raw.get("name", "")),
-                level=raw.get("level"),
-                frequency=raw.get("frequency"),
-                derived=derived,
-                control=bool(raw.get("control", False)),
-            )
-            return AddPerk(trait)
+            # Stored as a document's trait, so it is read back by the document's own reader.
+            return AddPerk(_read_trait(data["trait"], "trait", catalog()))
         fields = {name: data[name] for name in kind.__slots__ if name in data}
         return kind(**fields)
-    except (KeyError, TypeError, ValueError, AttributeError) as error:
+    except (KeyError, TypeError, ValueError, AttributeError, MalformedDocument) as error:
         raise ImprovementError(f"Not a stored purchase: {data!r} ({error}).") from None
 
 
