@@ -6,28 +6,16 @@ player throws an action test that the campaign's log shows; after a mistaken edi
 restores an earlier revision. The dice are the server's, scripted for the test.
 """
 
-import random
-
 import pytest
 from playwright.sync_api import expect
 
 from characters import play_services, services
 from characters.models import Character
 from tests.browser.pages import log_in
+from tests.dice import Scripted
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-class Scripted(random.Random):
-    """Dice that show the faces of a shared list, in order, whoever throws them."""
-
-    def __init__(self, faces: list[int]):
-        super().__init__(0)
-        self.faces = faces
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
 
 
 @pytest.fixture
@@ -78,7 +66,8 @@ def test_a_short_session_in_play(page, referee_page, mara, monkeypatch):
     # The light wound's bleeding days: 3; treatment: Medical-2 throws 5 and 3; the action
     # test: Pilot-2 throws 4 and 2.
     faces = [3, 5, 3, 4, 2]
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted(faces))
+    dice = Scripted(faces)
+    monkeypatch.setattr(play_services, "dice_source", lambda: dice)
     play_url = f"/characters/{mara.pk}/play/"
     log_in(page, "player1")
     page.goto(play_url)
@@ -165,4 +154,4 @@ def test_a_short_session_in_play(page, referee_page, mara, monkeypatch):
     restored = Character.objects.get(pk=mara.pk)
     assert restored.document["homeworld"] == "Regina"
     assert {"skill": "Pilot", "level": 2} in restored.document["skills"]
-    assert faces == []
+    assert dice.faces == []

@@ -1,7 +1,6 @@
 """In play: damage and healing, action tests, improvement points and credits, through the
 services and the play sheet. Who may reach which URL is in test_access_matrix.py."""
 
-import random
 import shutil
 import subprocess
 
@@ -28,22 +27,12 @@ from rules import (
     parse_document,
 )
 from tests.ci import running_in_ci
+from tests.dice import Scripted
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
 
 Refused = services.Refused
-
-
-class Scripted(random.Random):
-    """A random source whose dice show the given faces, in order."""
-
-    def __init__(self, faces):
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
 
 
 def medic_document(**fields) -> dict:

@@ -18,19 +18,7 @@ from rules import (
     success_chance,
 )
 from rules.dice import read_highest, read_lowest
-
-
-class Scripted(random.Random):
-    """A random source whose dice show the given faces, in order."""
-
-    def __init__(self, faces):
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        face = self.faces.pop(0)
-        assert a <= face <= b
-        return face
+from tests.dice import Scripted
 
 
 def throw(faces, **arguments):

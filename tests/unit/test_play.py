@@ -44,19 +44,9 @@ from rules import (
 )
 from rules.engine import derived_attributes
 from rules.play import Period, end_stun, injury_rules, severity_rules, wound_penalties
+from tests.dice import Scripted
 
 from .builders import document, report
-
-
-class Scripted(random.Random):
-    """A random source whose dice show the given faces, in order."""
-
-    def __init__(self, faces):
-        super().__init__(0)
-        self.faces = list(faces)
-
-    def randint(self, a, b):
-        return self.faces.pop(0)
 
 
 def medical(faces, *, tn, dm=0):
