@@ -36,23 +36,6 @@ def navy_document(**fields) -> dict:
 
 
 @pytest.fixture
-def referee():
-    return UserFactory(username="referee")
-
-
-@pytest.fixture
-def player():
-    return UserFactory(username="player1")
-
-
-@pytest.fixture
-def campaign(referee, player):
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    return campaign
-
-
-@pytest.fixture
 def character(campaign, player):
     return services.create_character(owner=player, document=navy_document(), campaign=campaign)
 

@@ -18,16 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def player():
-    return UserFactory(username="player1")
-
-
-@pytest.fixture
-def referee():
-    return UserFactory(username="referee")
-
-
-@pytest.fixture
 def character(player):
     """Valid under the rulebook, so that it can be submitted and approved."""
     return services.create_character(

@@ -65,23 +65,6 @@ def medic_document(**fields) -> dict:
 
 
 @pytest.fixture
-def referee():
-    return UserFactory(username="referee")
-
-
-@pytest.fixture
-def player():
-    return UserFactory(username="player1")
-
-
-@pytest.fixture
-def campaign(referee, player):
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    return campaign
-
-
-@pytest.fixture
 def mara(campaign, player, referee):
     """Approved in the campaign, as characters are in play."""
     character = services.create_character(

@@ -1,0 +1,24 @@
+"""The people most integration tests need: a referee, a player, and the referee's campaign the
+player has joined."""
+
+import pytest
+
+from characters import services
+from tests.factories import UserFactory
+
+
+@pytest.fixture
+def referee():
+    return UserFactory(username="referee")
+
+
+@pytest.fixture
+def player():
+    return UserFactory(username="player1")
+
+
+@pytest.fixture
+def campaign(referee, player):
+    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
+    services.join_campaign(user=player, code=campaign.invite_code)
+    return campaign
