@@ -22,6 +22,8 @@ from rules import FORMAT, NotationError, catalog, parse_trait
 from rules.document import NAME_MAX, NOTES_MAX, TOP_LEVEL_FIELDS
 from rules.model import control_by_default
 
+from .numbers import natural_number, whole_number
+
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
 _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
 # The document's scalar fields, edited as plain inputs; the lists have their own rows.
@@ -344,8 +346,9 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
 
 
 def _remove(rows: list, argument: str) -> None:
-    if argument.isdigit() and int(argument) < len(rows):
-        del rows[int(argument)]
+    index = natural_number(argument)
+    if index is not None and index < len(rows):
+        del rows[index]
 
 
 # -- form -> document ---------------------------------------------------------------------------
@@ -416,8 +419,8 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     for position, code in enumerate(cat.attribute_order):
         raw = form.attributes.get(code, "")
         level = cat.from_hex(raw) if len(raw) == 1 else None
-        if level is None and raw.lstrip("-").isdigit():
-            level = int(raw)
+        if level is None:
+            level = whole_number(raw)
         if level is None:
             errors[code] = (
                 f"{code}: enter a level from {cat.limits.purchase_min} to {maxima[position]}, "
@@ -509,8 +512,8 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             maximum=bounds.quantity,
         )
         entry = {"item": item, "quantity": quantity or 1}
-        if tl.isdigit():
-            entry["tl"] = int(tl)
+        if (tl_number := natural_number(tl)) is not None:
+            entry["tl"] = tl_number
         equipment.append(entry)
         item_rows.append(row_index)
     doc["equipment"] = equipment

@@ -32,6 +32,7 @@ from . import play_services, services
 from .character_views import _get_character_for_user
 from .forms import CampaignForm, NpcForm
 from .models import Campaign, CampaignMembership, Character, DiceRoll
+from .numbers import natural_number
 
 Status = Character.Status
 
@@ -112,7 +113,7 @@ def _attachable(user, campaign: Campaign | None = None) -> QuerySet[Character]:
 
 def _attach_posted(request: HttpRequest, campaign: Campaign) -> None:
     """Attach the user's own characters named in the POST's ``character`` fields."""
-    ids = [int(value) for value in request.POST.getlist("character") if value.isdigit()]
+    ids = [pk for value in request.POST.getlist("character") if (pk := natural_number(value))]
     for character in _attachable(request.user, campaign).filter(pk__in=ids):
         try:
             attached = services.attach_character(

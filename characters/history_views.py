@@ -26,6 +26,7 @@ from rules import MalformedDocument, check, document_changes, parse_document, st
 from . import services
 from .character_views import _get_character_for_user, sheet_body_context
 from .models import RESTORE_WINDOW, Character, Revision, ShareLink
+from .numbers import natural_number
 
 # -- history --------------------------------------------------------------------------------------
 
@@ -47,7 +48,7 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _number(value: str | None) -> int | None:
-    return int(value) if value and value.isdigit() else None
+    return natural_number(value) if value else None
 
 
 def _revision_summary(document: dict[str, Any], character: Character) -> dict[str, Any] | None:

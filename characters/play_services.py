@@ -70,6 +70,7 @@ MAX_IP_AWARD = 100
 MAX_IP_PRICE = 1000  # what a referee may set an unpriced purchase at
 MAX_CREDITS = 100_000_000
 MAX_RECOVERY_PERIODS = 100
+MAX_TEST_FIGURE = 30  # a test's TN at most, and its DM of either sign
 MAX_GEAR_QUANTITY = 1000
 # The same guards as the play sheet's inputs write them in their max attributes.
 INPUT_MAXIMA = {
@@ -399,8 +400,20 @@ def _medical_test(
             raise Refused("A medic's skill level is 0 or more (leave it empty for no level).")
         level, attribute_dm = medic.skill_level, medic.attribute_dm
         label = f"A medic's {skill}-{level}" if level is not None else f"A medic, no {skill}"
+    _refuse_off_the_dice(tn=tn, dm=attribute_dm + dm, skill_level=level)
     test = rules.action_test(rng=rng, skill_level=level, attribute_dm=attribute_dm, dm=dm, tn=tn)
     return test, label
+
+
+def _refuse_off_the_dice(*, tn: int, dm: int, skill_level: int | None = None) -> None:
+    """Refuse a test whose typed figures no die could matter to, or whose skill has more dice
+    than the odds are worked out for, before any die is thrown or stored."""
+    if not 1 <= tn <= MAX_TEST_FIGURE or not -MAX_TEST_FIGURE <= dm <= MAX_TEST_FIGURE:
+        raise Refused(
+            f"The TN is 1 to {MAX_TEST_FIGURE} and the DM -{MAX_TEST_FIGURE} to +{MAX_TEST_FIGURE}."
+        )
+    if skill_level is not None and skill_level > rules.dice.MAX_ENUMERATED_DICE:
+        raise Refused(f"A skill above level {rules.dice.MAX_ENUMERATED_DICE} is off the dice.")
 
 
 def _healing_dm(supplies: str, tl: int | None, unsanitary: bool) -> int:
@@ -437,15 +450,20 @@ def _medical_action(
             tn = tn_for(severity)
         except ValueError as error:
             raise Refused(str(error)) from None
-        if what == "Treatment" and condition.wounds[index].treated:
-            raise Refused(f"The {severity} wound is already treated.")
+        try:
+            rules.play.untreated_wound(condition, index)  # before any die is thrown
+        except ValueError as error:
+            raise Refused(str(error)) from None
         total_dm = _healing_dm(supplies, tl, unsanitary) + dm
         test, label = _medical_test(
             locked, condition, report, medic=medic, skill=skill, tn=tn, dm=total_dm, rng=rng
         )
         purpose = f"{what} of the {severity} wound"
         thrown["roll"] = _record_roll(locked, by=by, test=test, label=label, purpose=purpose)
-        after, events = apply(condition, index, test)
+        try:
+            after, events = apply(condition, index, test)
+        except ValueError as error:
+            raise Refused(str(error)) from None
         return after, (Event("test", f"{label}: {_test_sentence(test)}"), *events)
 
     result = _change_condition(
@@ -535,6 +553,8 @@ def recover(
 ) -> PlayResult:
     """``periods`` recovery periods of ``care`` pass: each heals END DV points of ``form``
     damage (the END DV as the wounds leave it, ``rules.recovery_dv``)."""
+    if form not in (rules.play.STUN, rules.play.LETHAL):
+        raise Refused("Recover stunning (S) or lethal (L) damage.")
     if not 1 <= periods <= MAX_RECOVERY_PERIODS:
         raise Refused(f"Recover for 1 to {MAX_RECOVERY_PERIODS} periods at a time.")
     try:
@@ -763,8 +783,7 @@ def plan_test(character: Character, plan: TestPlan, *, report: Report | None = N
     cat = rules.catalog()
     if plan.attribute not in cat.attribute_order:
         raise Refused(f"Choose the governing attribute ({', '.join(cat.attribute_order)}).")
-    if not 1 <= plan.tn <= 30 or not -30 <= plan.dm <= 30:
-        raise Refused("The TN is 1 to 30 and the DM -30 to +30.")
+    _refuse_off_the_dice(tn=plan.tn, dm=plan.dm)
     attribute_dm = rules.effective(report, condition).test_dm(plan.attribute)
     if plan.skill:
         line = skill_line(report, plan.skill, plan.cascade)
@@ -778,9 +797,8 @@ def plan_test(character: Character, plan: TestPlan, *, report: Report | None = N
         kind = rules.dice.kind_of_test(level)
     else:
         level, label, kind = None, plan.attribute, rules.dice.ATTRIBUTE
+    _refuse_off_the_dice(tn=plan.tn, dm=plan.dm, skill_level=level)
     count = level if kind == rules.dice.SKILL else None
-    if count is not None and count > rules.dice.MAX_ENUMERATED_DICE:
-        raise Refused(f"A skill above level {rules.dice.MAX_ENUMERATED_DICE} is off the dice.")
     modifier = attribute_dm + plan.dm
     return PlannedTest(
         label=label,

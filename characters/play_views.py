@@ -29,6 +29,7 @@ from .builder import equipment_choices
 from .campaign_views import _get_campaign_for_user
 from .character_views import _get_character_for_user
 from .models import Character, CharacterEvent, CreditEntry, ImprovementEntry
+from .numbers import natural_number
 
 PLAY_EVENTS = (
     CharacterEvent.Kind.PLAY,
@@ -548,7 +549,7 @@ def campaign_award(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee awards the same IP, for the same reason, to several characters at once
     (one point a session for everyone, a bonus at the end of an adventure)."""
     campaign = _get_campaign_for_user(request, pk, referee=True)
-    ids = [int(value) for value in request.POST.getlist("character") if value.isdigit()]
+    ids = [pk for value in request.POST.getlist("character") if (pk := natural_number(value))]
     chosen = list(campaign.characters.filter(pk__in=ids).order_by("name"))
     try:
         amount = _int(request.POST, "amount", "IP")
@@ -577,7 +578,7 @@ def _item(data: QueryDict) -> tuple[str, int | None]:
     name, _, tl = data.get("item", "").partition("|")
     if not name:
         raise BadInput("Choose an item.")
-    return name, int(tl) if tl.isdigit() else None
+    return name, natural_number(tl)
 
 
 def _credits_action(request: HttpRequest, character: Character, action: str) -> Outcome:

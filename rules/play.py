@@ -957,6 +957,15 @@ def _halt_dying(condition: Condition) -> Condition:
     return replace(condition, dying_halted=True) if condition.lif < 0 else condition
 
 
+def untreated_wound(condition: Condition, wound_index: int) -> Wound:
+    """The wound a stabilisation or treatment test is for; ValueError when it is treated
+    already, stable for good, so that neither test applies to it any more."""
+    wound = _wound(condition, wound_index)
+    if wound.treated:
+        raise ValueError(f"The {wound.severity} wound is already treated.")
+    return wound
+
+
 def stabilise(condition: Condition, wound_index: int, test: ActionTest) -> tuple[Condition, Events]:
     """Apply a Medical test to stabilise a wound (Stabilization Table TN).
 
@@ -967,8 +976,9 @@ def stabilise(condition: Condition, wound_index: int, test: ActionTest) -> tuple
     failure.
     """
     rules = injury_rules()
-    wound = _wound(condition, wound_index)
-    _require_tn(test, stabilisation_tn(wound.severity), f"Stabilising a {wound.severity} wound")
+    tn = stabilisation_tn(_wound(condition, wound_index).severity)  # superficial: none
+    wound = untreated_wound(condition, wound_index)
+    _require_tn(test, tn, f"Stabilising a {wound.severity} wound")
     worse = rules.worse(wound.severity)
     if test.fumble and worse != wound.severity:
         # The worse severity bleeds until stabilised: in the tables only light wounds bleed
@@ -1005,10 +1015,8 @@ def treat(condition: Condition, wound_index: int, test: ActionTest) -> tuple[Con
     Fumble (a critical failure): the wound is no longer stable, and the additional damage is
     suffered at once.
     """
-    wound = _wound(condition, wound_index)
-    tn = treatment_tn(wound.severity)  # superficial wounds need none
-    if wound.treated:
-        raise ValueError(f"The {wound.severity} wound is already treated.")
+    tn = treatment_tn(_wound(condition, wound_index).severity)  # superficial wounds need none
+    wound = untreated_wound(condition, wound_index)
     _require_tn(test, tn, f"Treating a {wound.severity} wound")
     points = severity_rules(wound.severity).bleed_points
     if test.fumble:
@@ -1261,7 +1269,10 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
                 "ip is only for what the referee prices."
             )
         start = 1 if current is None else current + 1
-        return costs.ip_per_new_skill_level * sum(range(start, purchase.to_level + 1))
+        # The sum of the new levels start..to_level, in closed form: a typed level of any size
+        # costs no more time than a small one.
+        levels = max(0, purchase.to_level - start + 1)
+        return costs.ip_per_new_skill_level * (start + purchase.to_level) * levels // 2
     if isinstance(purchase, AddSpecialty):
         index = _skill_entry(character, purchase.skill, None)
         if index is None:

@@ -325,3 +325,11 @@ def test_characters_saved_before_revisions_get_their_first_one(player):
 
     revision = stored.revisions.get()
     assert (revision.number, revision.action, revision.author) == (1, "History began", player)
+
+
+def test_a_revision_number_that_is_not_one_shows_the_history_as_usual(client, player, character):
+    client.force_login(player)
+    url = reverse("character_history", args=[character.pk])
+
+    for junk in ("²", "9" * 5000):
+        assert client.get(url, {"from": junk, "to": junk}).status_code == 200

@@ -1017,3 +1017,80 @@ def test_the_sheet_page_shows_the_gear_carried_and_the_credits_held_now(client, 
     assert "<li>Cold weather clothing \u00d76 — 24 kg</li>" in html
     assert "Load 24 kg; unencumbered to 14 kg" in html
     assert "Cr800" in html.partition('id="stat-block">')[2].partition("</pre>")[0]
+
+
+# -- typed figures the dice or the database cannot take ------------------------------------------
+
+
+def test_a_treated_wound_is_not_stabilised_again_and_no_die_is_thrown(mara, referee):
+    play_services.take_damage(character=mara, by=referee, amount=9, form="L", rng=Scripted([2]))
+    medic = play_services.Medic(own=False, skill_level=3, attribute_dm=1)
+    play_services.treat_wound(
+        character=mara, by=referee, wound=0, medic=medic, rng=Scripted([6, 2, 5])
+    )
+
+    with pytest.raises(Refused, match=r"The light wound is already treated\."):
+        play_services.stabilise_wound(
+            character=mara, by=referee, wound=0, medic=medic, rng=Scripted([1, 1, 1])
+        )
+
+    assert DiceRoll.objects.filter(character=mara).count() == 1  # the treatment's
+    assert condition(mara).wounds[0].treated
+
+
+@pytest.mark.parametrize(
+    ("form", "message"),
+    [
+        ({"medic_level": "21"}, "A skill above level 20 is off the dice."),
+        ({"dm": "31"}, "The TN is 1 to 30 and the DM -30 to +30."),
+        ({"tl": "999999"}, "The TN is 1 to 30 and the DM -30 to +30."),
+    ],
+)
+def test_another_medics_figures_off_the_dice_are_refused_in_words(
+    client, mara, player, form, message
+):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L", rng=Scripted([2]))
+    client.force_login(player)
+    fields = {
+        "action": "stabilise",
+        "wound": "0",
+        "medic": "other",
+        "supplies": "ample",
+        "tl": "8",
+        "play_version": str(version(mara)),
+    }
+
+    response = client.post(
+        reverse("character_condition", args=[mara.pk]), fields | form, follow=True
+    )
+
+    assert message in last_message(response)
+    assert not DiceRoll.objects.exists()
+
+
+def test_recovering_a_form_of_damage_the_track_does_not_hold_is_refused(mara, player):
+    with pytest.raises(Refused, match=r"Recover stunning \(S\) or lethal \(L\) damage."):
+        play_services.recover(character=mara, by=player, form="Sp")
+
+
+def test_a_skill_raise_to_a_huge_level_is_priced_at_once_and_refused(client, mara, player):
+    client.force_login(player)
+
+    response = client.post(
+        reverse("character_ip_spend", args=[mara.pk]),
+        {"purchase": "raise_skill", "skill": "Pilot::", "to_level": "999999999"},
+        follow=True,
+    )
+
+    assert response.status_code == 200
+    assert "Pilot" in last_message(response)
+    assert not ImprovementEntry.objects.exists()
+
+
+@pytest.mark.parametrize("tl", ["²", "9" * 5000])
+def test_an_item_with_an_unreadable_tech_level_is_refused_not_an_error(client, mara, player, tl):
+    client.force_login(player)
+
+    response = post_credits(client, mara, action="buy", item=f"Laser rifle|{tl}")
+
+    assert "Laser rifle comes at TL 9, 13: choose one." in last_message(response)

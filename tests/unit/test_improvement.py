@@ -72,6 +72,12 @@ def test_each_skill_level_gained_costs_the_new_level_times_five(purchase, ip):
     assert cost(purchase) == ip
 
 
+@given(st.integers(min_value=3, max_value=10**12))
+def test_the_price_of_any_raise_is_the_sum_of_its_new_levels_times_five(to_level):
+    # Pilot-2: levels 3..to_level, worked out at once however high the typed level.
+    assert cost(RaiseSkill("Pilot", None, to_level)) == 5 * (3 + to_level) * (to_level - 2) // 2
+
+
 def test_an_automatic_skill_is_raised_from_its_automatic_level():
     scholar = character(attributes={"EDU": 10}, native_culture="Imperial society")
     # Knowledge (native culture) comes at INT DV 3.

@@ -655,6 +655,14 @@ def test_a_superficial_wound_needs_no_stabilisation():
         stabilise(hurt(None, (3, "L")), 0, medical([6], tn=4))
 
 
+def test_a_treated_wound_takes_no_further_stabilisation():
+    treated, _ = treat(hurt(None, (9, "L")), 0, medical([6, 6], tn=4))
+    assert treated.wounds[0].treated
+    # A fumble would otherwise make it a serious, treated wound that bleeds for ever.
+    with pytest.raises(ValueError, match=r"The light wound is already treated\."):
+        stabilise(treated, 0, medical([1, 1], tn=4))
+
+
 def test_medical_help_halts_the_dying_until_new_lethal_damage():
     condition = hurt(None, (25, "L"))  # a fatal wound, LIF -4
     condition, _ = stabilise(condition, 0, medical([6, 6], tn=7, dm=2))
@@ -824,14 +832,14 @@ def _run(condition, step):
     wound = condition.wounds[index]
     if kind == "bleed":
         return bleed(condition, index)[0] if wound.bleeds else condition
+    if wound.treated:  # stable for good: neither medical test applies
+        return condition
     rng = random.Random(step[2])
     if kind == "stabilise":
         test = action_test(
             rng=rng, skill_level=2, attribute_dm=0, tn=stabilisation_tn(wound.severity)
         )
         return stabilise(condition, index, test)[0]
-    if wound.treated:
-        return condition
     test = action_test(rng=rng, skill_level=2, attribute_dm=0, tn=treatment_tn(wound.severity))
     return treat(condition, index, test)[0]
 
