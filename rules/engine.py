@@ -641,8 +641,10 @@ def _automatic_skills(
             cascade, level = character.homeworld, int_dv
         elif grounds == "native_language":
             cascade, level = character.native_language or species.native_language, edu_dv
-        else:
+        elif grounds == "native_culture":
             cascade, level = character.native_culture or species.native_culture, int_dv
+        else:
+            continue
         if cascade:
             level = level if level < max_level else max_level
             found[(skill, cascade.lower())] = (skill, cascade, level, "automatic")
@@ -658,7 +660,8 @@ def _automatic_skills(
 
 # Skills whose level another rule reads (the cash-roll DM, Surgery against Medical); only these
 # are tracked in the "effective levels" the skill pass returns.
-_LEVELS_READ_BY_OTHER_RULES = frozenset({"Gambling", "Surgery", "Medical"})
+GAMBLING, SURGERY, MEDICAL = "Gambling", "Surgery", "Medical"
+_LEVELS_READ_BY_OTHER_RULES = frozenset({GAMBLING, SURGERY, MEDICAL})
 
 
 def _skills(
@@ -691,6 +694,9 @@ def _skills(
         # and without specialties or with one of its own at a level that allows it, has nothing
         # to check here, and its line may be ready-made.
         ready = None
+        # The catalog's spelling names the skill in every key below, whatever case the entry
+        # was typed in (only the parser corrects it); an unknown skill is matched without case.
+        name = skill
         if cascade is None:
             if not specialties:
                 ready = bought_lines.get(skill)
@@ -698,6 +704,7 @@ def _skills(
                 ready = specialty_lines.get((skill, specialties[0]))
         if ready is None:
             definition = by_name.get(skill) or find_skill(skill)
+            name = definition.name if definition is not None else skill.lower()
             if definition is None:
                 problems.error(
                     "unknown_skill",
@@ -721,9 +728,9 @@ def _skills(
                     )
                 if not fine:
                     _check_cascade_and_specialties(entry, index, definition, problems, cat)
-        # Keys use the catalog's name; open cascades are free text, matched without case. A
-        # skill without a cascade is keyed by its name alone.
-        key = (skill, cascade.lower()) if cascade else skill
+        # Open cascades are free text, matched without case. A skill without a cascade is keyed
+        # by its name alone.
+        key = (name, cascade.lower()) if cascade else name
         if key in seen:
             problems.error(
                 "duplicate_skill",
@@ -765,10 +772,8 @@ def _skills(
                 f"{max_level} (the higher of EDU DV {edu_dv} and EXP DV {exp_dv}).",
             )
         total_used += bought
-        if skill in _LEVELS_READ_BY_OTHER_RULES:
-            base = skill.lower()
-            if effective.get(base, -1) < level:
-                effective[base] = level
+        if name in _LEVELS_READ_BY_OTHER_RULES and effective.get(name, -1) < level:
+            effective[name] = level
         if ready is not None and granted is None and level < len(ready):
             lines.append(ready[level])
             continue
@@ -787,10 +792,8 @@ def _skills(
     for key, (skill, cascade, level, source) in automatic.items():
         if key in used_automatic:
             continue
-        if skill in _LEVELS_READ_BY_OTHER_RULES:
-            base = skill.lower()
-            if effective.get(base, -1) < level:
-                effective[base] = level
+        if skill in _LEVELS_READ_BY_OTHER_RULES and effective.get(skill, -1) < level:
+            effective[skill] = level
         ready = granted_lines.get((skill, cascade, source))
         if ready is not None and 0 <= level < len(ready):
             lines.append(ready[level])
@@ -810,7 +813,7 @@ def _skills(
             f"{total_used} skill levels are counted, above the total of {total_allowed} "
             f"(EDU {edu.level} + EXP {exp.level}).",
         )
-    if "surgery" in effective:
+    if SURGERY in effective:
         _check_surgery(character, effective, problems)
     summary = _new(
         Skills, (max_level, total_allowed, total_used, zero_free, zero_used, tuple(lines))
@@ -819,11 +822,13 @@ def _skills(
 
 
 def _check_surgery(character: Character, effective: dict[str, int], problems: _Problems) -> None:
-    surgery = effective["surgery"]
-    medical = effective.get("medical")
+    surgery = effective[SURGERY]
+    medical = effective.get(MEDICAL)
     if medical is not None and surgery <= medical:
         return
-    index = next((i for i, s in enumerate(character.skills) if s.skill.lower() == "surgery"), 0)
+    index = next(
+        (i for i, s in enumerate(character.skills) if s.skill.lower() == SURGERY.lower()), 0
+    )
     has = f"Medical-{medical}" if medical is not None else "no Medical skill"
     problems.error(
         "surgery_exceeds_medical",
@@ -969,7 +974,7 @@ def mustering_modifier(
     """The cash-roll DM: Gambling-1+, or retirement from a Supplement 4 service; not cumulative."""
     lim = cat.limits
     modifier = 0
-    if effective.get("gambling", -1) >= lim.gambling_min_level:
+    if effective.get(GAMBLING, -1) >= lim.gambling_min_level:
         modifier = lim.gambling_dm
     if service is not None and service.retirement_dm and character.terms >= lim.retirement_terms:
         modifier = max(modifier, lim.retirement_dm)

@@ -41,7 +41,11 @@ def roll_mustering_out(
     if allowed == 0:
         raise MusteringOutError("A character with no terms of service has no mustering-out rolls.")
     rules = cat.creation["mustering_out"]
-    effective = {line.skill.lower(): line.level for line in check(character, cat=cat).skills.lines}
+    effective: dict[str, int] = {}
+    for line in check(character, cat=cat).skills.lines:
+        definition = cat.find_skill(line.skill)
+        name = definition.name if definition is not None else line.skill
+        effective[name] = max(line.level, effective.get(name, -1))
     modifier = mustering_modifier(character, service, effective, cat)
     rolls = []
     for _ in range(allowed):

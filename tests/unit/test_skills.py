@@ -1,10 +1,12 @@
 """Skills: catalog, limits, automatic skills, the level-0 allowance, specialties, Surgery."""
 
+from dataclasses import replace
+
 import pytest
 
-from rules import catalog
+from rules import SkillEntry, catalog, check, parse_document
 
-from .builders import codes, problem, report
+from .builders import codes, document, problem, report
 
 
 def test_the_catalog_holds_all_67_skills_of_the_listing():
@@ -181,3 +183,22 @@ def test_vargr_package_skills_are_free_and_buying_above_them_counts():
         "Language (Gvegh)-3",
         "Knowledge (Vargr society)-3",
     } <= names
+
+
+def _checked_with_skills(*skills, **fields):
+    """A character built in code, not parsed: its skill names stay as typed."""
+    base = parse_document(document(attributes={"EDU": 10}, **fields))
+    return check(replace(base, skills=tuple(skills)))
+
+
+def test_a_skill_typed_in_another_case_is_still_the_catalogs_skill():
+    twice = _checked_with_skills(SkillEntry("Pilot", 1), SkillEntry("pilot", 1))
+    assert "duplicate_skill" in codes(twice)
+    surgery = _checked_with_skills(SkillEntry("surgery", 2))
+    assert "surgery_exceeds_medical" in codes(surgery)
+    gambler = _checked_with_skills(SkillEntry("gambling", 1), terms=4, service="navy")
+    assert gambler.mustering_out.modifier == 1
+    # The automatic Language (Anglic) is the one raised, not a second line paid for.
+    speaker = _checked_with_skills(SkillEntry("language", 2, "Anglic"))
+    languages = [line for line in speaker.skills.lines if line.skill.lower() == "language"]
+    assert [(line.automatic, line.cost) for line in languages] == [(True, 0)]
