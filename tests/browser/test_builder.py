@@ -1,10 +1,12 @@
 """A player builds a character in the browser and sees every consequence without a page load."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
+from characters import builder
 from tests.browser.pages import log_in, start_building
 from tests.factories import UserFactory
 
@@ -83,6 +85,54 @@ def test_attribute_figures_follow_quick_edits_to_several_attributes(page):
     page.select_option("select[name=species]", "vargr")
     expect(page.locator('[data-hex="STR"]')).to_have_text("2")
     expect(page.locator('[data-hex="DEX"]')).to_have_text("D")
+
+
+@pytest.fixture
+def slow_previews(monkeypatch):
+    """Every preview takes 0.2 s more on the server, as on a slow network: a second edit or
+    click lands while the first preview is still on its way."""
+    read = builder.form_from_post
+
+    def slowly(post):
+        time.sleep(0.2)
+        return read(post)
+
+    monkeypatch.setattr(builder, "form_from_post", slowly)
+
+
+def test_an_attribute_edited_again_while_its_preview_is_on_the_way_is_shown_as_last_typed(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Kim")
+
+    # DEX is typed again as the preview of its first value comes back, just before it is
+    # applied: the next preview must still send DEX's figures.
+    page.evaluate("""() => {
+        const dex = document.querySelector("input[name=DEX]");
+        document.body.addEventListener("htmx:beforeSwap", () => {
+            dex.value = "11";
+            dex.dispatchEvent(new Event("input", {bubbles: true}));
+        }, {once: true});
+        dex.value = "9";
+        dex.dispatchEvent(new Event("input", {bubbles: true}));
+    }""")
+
+    expect(page.locator('[data-hex="DEX"]')).to_have_text("B")
+    expect(page.locator('[data-dm="DEX"]')).to_have_text("DM +2")
+
+
+def test_section_buttons_clicked_quickly_on_a_slow_network_keep_every_row(page, slow_previews):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Kim")
+
+    page.get_by_role("button", name="Combat experience").click()
+    page.get_by_role("button", name="Derived-attribute flaw").click()
+    page.get_by_role("button", name="Add an item").click()
+
+    expect(page.locator("#trait-row-1")).to_be_visible()
+    expect(page.locator("input[name=trait-0-name]")).to_have_value("Combat experience")
+    expect(page.locator("select[name=item-0-item]")).to_have_count(1)
 
 
 # The colour of a control's text and of the first opaque background behind it.
