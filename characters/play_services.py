@@ -635,6 +635,19 @@ def wound_notes(condition: Condition) -> list[dict[str, object]]:
                 "rethrow": table.stabilisation_rethrow,
                 "treatment_tn": table.treatment_tn,
                 "treatment_time": table.treatment_time,
+                # Where the wound stands, for the sheets to word: treated, stabilised, bleeding,
+                # stopped (its thrown days of bleeding are over) or still (it never bled).
+                "care": (
+                    "treated"
+                    if wound.treated
+                    else "stabilised"
+                    if wound.stabilised
+                    else "bleeding"
+                    if wound.bleeds
+                    else "stopped"
+                    if left == 0
+                    else "still"
+                ),
                 "can_clear": wound.clearable,
                 "needs_care": wound.needs_treatment,
             }

@@ -204,8 +204,11 @@ def test_a_light_wound_bleeds_on_the_days_thrown_and_then_the_sheet_offers_no_bl
     assert condition(mara).wounds[0].lethal == 11
     html = client.get(url).content.decode()
     assert 'data-action="bleed"' not in html
-    assert "Stopped bleeding" in html
+    assert '<td data-label="State" data-care="stopped">Stopped bleeding' in html
     assert 'data-state="bleeding"' not in html
+    # The sheet page says the same.
+    sheet = client.get(reverse("character_detail", args=[mara.pk])).content.decode()
+    assert '<span data-care="stopped">stopped bleeding</span>' in sheet
 
 
 def test_a_blow_on_the_sheet_throws_the_light_wounds_days_with_the_servers_dice(
