@@ -222,7 +222,12 @@ def restore_deleted_character(*, character: Character, by: AbstractBaseUser) -> 
             f"{locked.name} was deleted more than {RESTORE_WINDOW.days} days ago and cannot be "
             "restored."
         )
-    Character.all_objects.filter(pk=locked.pk).update(deleted_at=None)
+    # The campaign's rules may have changed while it was deleted (deleted characters are not
+    # re-checked then): its listing columns are worked out again under today's rules.
+    columns = _listing_columns(report_for(locked))
+    Character.all_objects.filter(pk=locked.pk).update(deleted_at=None, **columns)
+    for field, value in columns.items():
+        setattr(locked, field, value)
     locked.deleted_at = None
     _log(locked, kind=CharacterEvent.Kind.HISTORY, by=by, detail="Restored after deletion.")
     return locked

@@ -333,3 +333,20 @@ def test_a_revision_number_that_is_not_one_shows_the_history_as_usual(client, pl
 
     for junk in ("²", "9" * 5000):
         assert client.get(url, {"from": junk, "to": junk}).status_code == 200
+
+
+def test_a_character_restored_after_its_campaigns_rules_changed_is_listed_under_them(
+    referee, player, campaign
+):
+    character = services.create_character(
+        owner=player, document=character_document(name="Kim"), campaign=campaign
+    )
+    assert (character.budget, character.is_valid) == (100, True)
+    services.delete_character(character=character, by=player)
+    services.update_campaign_rules(campaign=campaign, pc_budget=90)
+
+    restored = services.restore_deleted_character(character=character, by=player)
+
+    stored = Character.objects.get(pk=character.pk)
+    assert (restored.budget, stored.budget) == (90, 90)
+    assert stored.is_valid == services.report_for(stored).valid
