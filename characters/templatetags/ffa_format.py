@@ -9,12 +9,14 @@ register = template.Library()
 
 @register.filter
 def percent(chance: Fraction | float | None) -> str:
-    """``chance|percent``: a chance of 0 to 1 as "58.3%" ("0%" and "100%" exactly)."""
+    """``chance|percent``: a chance of 0 to 1 as "58.3%"; "0%" and "100%" only when exact, so a
+    test that can still fail (7775 in 7776) never reads as certain."""
     if chance is None:
         return ""
     value = float(chance) * 100
     if value in (0, 100):
         return f"{value:.0f}%"
+    value = min(max(value, 0.1), 99.9)
     return f"{value:.1f}%".replace(".0%", "%")
 
 

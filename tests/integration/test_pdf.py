@@ -350,8 +350,12 @@ def test_a_huge_unbroken_word_does_not_hold_up_the_renderer():
         assert render(document).content.startswith(b"%PDF-")
         return time.perf_counter() - start
 
-    in_words = seconds(("a word " * 3000)[:20_000])
-    one_word = seconds("y" * 20_000)
+    # The best of two each, taken in turns: a busy spell on a shared machine slows one render,
+    # not both of a pair.
+    in_words, one_word = float("inf"), float("inf")
+    for _ in range(2):
+        in_words = min(in_words, seconds(("a word " * 3000)[:20_000]))
+        one_word = min(one_word, seconds("y" * 20_000))
 
     assert one_word < 3 * in_words
 

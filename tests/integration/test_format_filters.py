@@ -1,0 +1,27 @@
+"""The template filters that word figures for every page."""
+
+from fractions import Fraction
+
+import pytest
+
+from characters.templatetags.ffa_format import credits, percent
+
+
+@pytest.mark.parametrize(
+    ("chance", "shown"),
+    [
+        (Fraction(0), "0%"),
+        (Fraction(1), "100%"),
+        (Fraction(7, 12), "58.3%"),
+        (Fraction(1, 2), "50%"),
+        (Fraction(7775, 7776), "99.9%"),  # Skill-5 against TN 2 can still fail
+        (Fraction(1, 7776), "0.1%"),  # and a long shot can still come off
+        (None, ""),
+    ],
+)
+def test_a_chance_reads_as_certain_or_hopeless_only_when_it_is(chance, shown):
+    assert percent(chance) == shown
+
+
+def test_credits_have_thousands_separators_and_a_true_minus():
+    assert (credits(100_000), credits(-2_500), credits(None)) == ("Cr100,000", "\u2212Cr2,500", "")
