@@ -958,14 +958,18 @@ def psi_strength_limit(exp_dv: int, *, cat: Catalog | None = None) -> int:
 
 def purchase_steps(report: Report, *, cat: Catalog | None = None) -> tuple[tuple[bool, bool], ...]:
     """Per attribute of the report, whether buying it one level higher, and one level lower,
-    is a purchase the rules allow this character: inside its kind's purchasable range, with a
-    final level (after its species package) no lower than the floor."""
+    is a step the rules allow this character: to a level inside its kind's purchasable range,
+    with a final level (after its species package) no lower than the floor; or, from a level
+    outside that range, a step back towards it."""
     cat = cat or catalog()
     allowed = _tables(cat).attribute_values[report.species, report.kind == "npc"]
-    return tuple(
-        (value.purchased + 1 in levels, value.purchased - 1 in levels)
-        for value, levels in zip(report.attributes, allowed, strict=True)
-    )
+    steps = []
+    for value, levels in zip(report.attributes, allowed, strict=True):
+        purchased = value.purchased
+        up = purchased + 1 in levels or (bool(levels) and purchased < min(levels))
+        down = purchased - 1 in levels or (bool(levels) and purchased > max(levels))
+        steps.append((up, down))
+    return tuple(steps)
 
 
 def mustering_modifier(

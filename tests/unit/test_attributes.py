@@ -151,3 +151,11 @@ def test_an_attribute_a_species_lowers_steps_down_only_while_its_final_level_sta
     floor = cat.limits.final_min - cat.species["vargr"].attribute_deltas[strength]
     assert _steps(report(species="vargr", attributes={"STR": floor}), "STR") == (True, False)
     assert _steps(report(species="vargr", attributes={"STR": floor + 1}), "STR") == (True, True)
+
+
+def test_an_attribute_outside_its_range_steps_back_towards_it_only():
+    limits = catalog().limits
+    too_high = report(attributes={"EXP": limits.purchase_max + 3})
+    assert _steps(too_high, "EXP") == (False, True)
+    too_low = report(attributes={"EXP": limits.purchase_min - 2})
+    assert _steps(too_low, "EXP") == (True, False)
