@@ -197,7 +197,7 @@ def sheet_body_context(
         "equipment_now": equipment,
         "has_ledger": bool(character.credit_entries.all()),
         "stat_block": stat_block(parsed, report._replace(equipment=equipment)),
-        "play": play_services.summary(character, report),
+        "play": play_services.summary(character, report, load=equipment),
     }
 
 

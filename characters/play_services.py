@@ -676,12 +676,15 @@ def states(condition: Condition) -> list[tuple[str, str]]:
     return found
 
 
-def summary(character: Character, report: Report | None = None) -> dict[str, object]:
+def summary(
+    character: Character, report: Report | None = None, *, load: Equipment | None = None
+) -> dict[str, object]:
     """The character's state in play for a sheet: the LIF track, states, wounds and the
-    derived attributes as the wounds leave them, with the IP and credits balances."""
+    derived attributes as the wounds leave them, with the IP and credits balances. ``load``:
+    the carried load, when the caller has worked it out already."""
     report = report or report_for(character)
     condition, version = condition_of(character, report)
-    penalty = carried_load(character, report).encumbrance_penalty
+    penalty = (load or carried_load(character, report)).encumbrance_penalty
     effective = rules.effective(report, condition, encumbrance_penalty=penalty)
     return {
         "condition": condition,

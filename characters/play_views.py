@@ -538,7 +538,7 @@ def character_ip_decide(request: HttpRequest, pk: int, entry: int) -> HttpRespon
         )
         if decided.kind == ImprovementEntry.Kind.PURCHASE:
             return Outcome(message=f"Approved: {decided.description} for {decided.cost} IP.")
-        return Outcome(message=f"{decided.reason} {request_entry.description}.")
+        return Outcome(message=f"{request_entry.description}: {decided.reason}")
 
     return _attempt(request, character, decide, "ip")
 

@@ -984,7 +984,7 @@ def test_the_player_withdraws_a_request_and_a_stranger_cannot_see_it(
     client.force_login(player)
     response = client.post(decide_url(attribute_request), {"decision": "decline"}, follow=True)
 
-    assert last_message(response) == "Withdrawn by the player. STR 7 → 8."
+    assert last_message(response) == "STR 7 → 8: Withdrawn by the player."
     attribute_request.refresh_from_db()
     assert attribute_request.state == "declined"
 
