@@ -53,6 +53,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
+from rules.engine import ENCUMBERED
 from rules.play import Condition, SeverityRules
 from rules.report import Equipment, EquipmentLine, TraitLine
 
@@ -707,7 +708,7 @@ def _in_play(
     effective = play.effective(report, condition, encumbrance_penalty=encumbrance_penalty).derived
     changed = [
         f"{code} {getattr(effective, code)} (from {getattr(report.derived, code)})"
-        for code in ("DEF", "INI", "MOV")
+        for code in ENCUMBERED
         if getattr(effective, code) != getattr(report.derived, code)
     ]
     return {
@@ -895,7 +896,7 @@ def _load_row(equipment: Equipment) -> str:
         encumbered = ", ".join(
             f"{code} {value}"
             for code, value in equipment.encumbered_derived.as_dict().items()
-            if code in ("DEF", "INI", "MOV")
+            if code in ENCUMBERED
         )
         encumbrance = f"{MINUS}{equipment.encumbrance_penalty} ({encumbered})"
     else:

@@ -1130,18 +1130,11 @@ def _equipment(
             f"The load of {load:g} kg is above {unencumbered} kg ({multiple} x STR {strength}), "
             f"so DEF, INI and MOV are reduced by {penalty}.",
         )
-    encumbered = derived
-    if penalty:
-        floors = cat.derived_floors
-        encumbered = derived._replace(
-            DEF=max(floors["DEF"], derived.DEF - penalty),
-            INI=max(floors["INI"], derived.INI - penalty),
-            MOV=max(floors["MOV"], derived.MOV - penalty),
-        )
     equipment = _new(
         Equipment,
-        (cost, remaining, load, unencumbered, capacity, penalty, encumbered, tuple(lines)),
-    )
+        (cost, remaining, load, unencumbered, capacity, penalty,
+         encumbered(derived, penalty, cat), tuple(lines)),
+    )  # fmt: skip
     if equipment.over_capacity:
         problems.error(
             "over_capacity",
@@ -1150,6 +1143,20 @@ def _equipment(
             f"(STR {strength} squared).",
         )
     return equipment
+
+
+# The derived attributes a load over the unencumbered limit lowers.
+ENCUMBERED = ("DEF", "INI", "MOV")
+
+
+def encumbered(derived: Derived, penalty: int, cat: Catalog) -> Derived:
+    """``derived`` with the encumbrance ``penalty`` off DEF, INI and MOV, down to their floors."""
+    if not penalty:
+        return derived
+    floors = cat.derived_floors
+    return derived._replace(
+        **{code: max(getattr(derived, code) - penalty, floors[code]) for code in ENCUMBERED}
+    )
 
 
 def check_document(doc: Any, *, house_rules: HouseRules | None = None) -> Report:

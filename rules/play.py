@@ -36,7 +36,7 @@ from typing import Any
 
 from .catalog import Catalog, catalog
 from .dice import ActionTest, dice_rules
-from .engine import check, derived_attributes
+from .engine import check, derived_attributes, encumbered
 from .model import Character, EquipmentEntry, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
 from .report import Derived, Equipment, Problem, Report
@@ -920,14 +920,10 @@ def effective(
         for code, level in levels.items()
     }
     wounded = derived_attributes(lowered, bonus, cat=cat)
-    floors = cat.derived_floors
-    now = {
-        code: max(getattr(wounded, code) - encumbrance_penalty, floors[code])
-        for code in _RECOMPUTED
-    }
+    now = {code: getattr(wounded, code) for code in _RECOMPUTED}
+    derived = encumbered(original._replace(**now), encumbrance_penalty, cat)
     if condition.stunned:
-        now["DEF"] = injury_rules().stunned_def
-    derived = original._replace(**now)
+        derived = derived._replace(DEF=injury_rules().stunned_def)
     test_dms = {
         code: cat.dm_dv(level)[0] + (mind_dm if code in mind else 0)
         for code, level in lowered.items()
