@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog, catalog
-from .model import TraitEntry
-from .notation import derived_trait_points, format_skill, format_trait
+from .document import MalformedDocument
+from .document import _trait as _read_trait
+from .notation import format_skill, format_trait
+from .play import _trait_points
 
 # The document's plain fields, in the order a sheet shows them, with their labels.
 DETAILS: tuple[tuple[str, str], ...] = (
@@ -130,19 +132,11 @@ def _skills(document: Mapping[str, Any]) -> list[tuple[Any, str]]:
 
 
 def _trait_text(entry: Mapping[str, Any], cat: Catalog) -> str:
-    derived = tuple((code, amount) for code, amount in (entry.get("derived") or {}).items())
-    trait = TraitEntry(
-        type=str(entry.get("type", "")),
-        name=str(entry.get("name", "")),
-        level=entry.get("level"),
-        frequency=entry.get("frequency"),
-        derived=derived,
-        control=bool(entry.get("control", entry.get("type") == "PF")),
-    )
-    if trait.derived:
-        points = derived_trait_points(trait, cat=cat)
-    else:
-        points = cat.trait_points(trait.type, trait.level or "", trait.frequency or "")
+    try:
+        trait = _read_trait(entry, "trait", cat)
+    except MalformedDocument:  # an old revision may hold what the reader now refuses
+        return f"{entry.get('name', '')} [{entry.get('type', '')}]".strip()
+    points = _trait_points(trait, cat)
     if points is None:
         code = "-".join(str(part) for part in (trait.type, trait.level, trait.frequency) if part)
         return f"{trait.name} [{code}]".strip()

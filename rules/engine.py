@@ -83,7 +83,7 @@ class _Tables:
         # The UPP: the attributes' hex digits group by group, groups joined by dashes, composed
         # by one %-format ("%s%s%s-%s%s%s-%s%s%s") over the values in UPP order.
         groups = [cat.attribute_groups[group] for group in ("body", "mind", "background")]
-        self.upp_order = itemgetter(*(order.index(code) for group in groups for code in group))
+        self.upp_order = itemgetter(*cat.upp_positions)
         self.upp_template = "-".join("%s" * len(group) for group in groups)
         self.attribute_values = {
             (species.key, npc): _attribute_value_table(cat, species, npc)

@@ -70,7 +70,7 @@ def permission_needed(
         return "Buying off a flaw needs the referee's permission."
     if isinstance(purchase, AddPerk):
         return "A new perk needs the referee's permission."
-    if isinstance(purchase, RaiseAttribute):
+    if isinstance(purchase, RaiseAttribute) and referee_prices(purchase):
         return "The referee sets the cost of an attribute raise."
     is_new_skill = isinstance(purchase, RaiseSkill) and (
         _skill_level(character, purchase.skill, purchase.cascade, cat) is None
