@@ -789,6 +789,10 @@ class PlannedTest:
     chance: Fraction
     automatic: bool
 
+    @property
+    def dice(self) -> str:
+        return rules.dice.dice_notation(self.kind, self.skill_level)
+
 
 def plan_test(character: Character, plan: TestPlan, *, report: Report | None = None) -> PlannedTest:
     """Read a test plan against the character as it is now: the skill level from its report

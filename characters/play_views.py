@@ -227,6 +227,9 @@ def _play_context(
         or "no Medical skill",
         # Action tests.
         "difficulties": rules.difficulties(),
+        "default_tn": rules.dice.usual_difficulty().tn,
+        "attribute_dice": rules.dice.dice_notation(rules.dice.ATTRIBUTE),
+        "unskilled_dice": rules.dice.dice_notation(rules.dice.UNSKILLED),
         "attribute_codes": cat.attribute_order,
         "skill_lines": report.skills.lines,
         "skill_names": [skill.name for skill in cat.skills],

@@ -101,6 +101,12 @@ def difficulties() -> tuple[Difficulty, ...]:
     return tuple(Difficulty(level["name"], level["tn"]) for level in levels)
 
 
+def usual_difficulty() -> Difficulty:
+    """The difficulty a roller offers first (Average)."""
+    name = catalog().play_tables["dice"]["difficulties"]["usual"]
+    return next(d for d in difficulties() if d.name == name)
+
+
 def difficulty_for(tn: int) -> Difficulty | None:
     """The table's row for a TN, or None for a TN the table does not name."""
     return next((d for d in difficulties() if d.tn == tn), None)
@@ -186,6 +192,18 @@ def dice_thrown(kind: str, skill_level: int | None = None) -> int:
     raise ValueError(f"Unknown kind of action test {kind!r}; use one of {', '.join(KINDS)}.")
 
 
+def reads_highest(kind: str) -> bool:
+    """Whether a test of ``kind`` reads its highest die (Dice Highest), else its lowest."""
+    return kind in (SKILL, ATTRIBUTE)
+
+
+def dice_notation(kind: str, skill_level: int | None = None) -> str:
+    """The dice of a test of ``kind`` in the rulebook's notation: "3DH", "2DL"; a level-0 test
+    says that its 1s are thrown again."""
+    notation = f"{dice_thrown(kind, skill_level)}{'DH' if reads_highest(kind) else 'DL'}"
+    return notation + (", a 1 thrown again" if kind == LEVEL_ZERO else "")
+
+
 def _throw(rng: random.Random, count: int) -> list[int]:
     rules = dice_rules()
     return [rng.randint(rules.lowest, rules.highest) for _ in range(count)]
@@ -211,7 +229,7 @@ def action_test(
     kind = kind_of_test(skill_level, attribute_test=attribute_test)
     count = dice_thrown(kind, skill_level)
     dice = _throw(rng, count)
-    if kind in (SKILL, ATTRIBUTE):
+    if reads_highest(kind):
         result = read_highest(dice)
     else:
         result = read_lowest(dice)

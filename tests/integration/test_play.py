@@ -733,7 +733,7 @@ def test_the_roller_shows_the_odds_and_the_result(client, mara, player, monkeypa
     response = client.post(reverse("character_roll", args=[mara.pk]), form, HTTP_HX_REQUEST="true")
 
     # Pilot-1: 1DH + DEX DM +1 against TN 5 succeeds on a 4, 5 or 6.
-    assert "Chance of success <strong data-odds>50%</strong>" in odds
+    assert "Chance of success <strong data-odds>50%</strong> (Pilot-1 DEX: 1DH," in odds
     html = response.content.decode()
     assert "Pilot-1 DEX: total 5 vs TN 5, success, EN 0." in html
     assert "data-total>5</strong>" in html

@@ -257,3 +257,24 @@ def test_a_tn_below_the_attribute_dm_and_other_dms_needs_no_test():
     assert automatic_success(modifier=3, tn=2)
     assert not automatic_success(modifier=3, tn=3)
     assert not automatic_success(modifier=0, tn=2)
+
+
+@pytest.mark.parametrize(
+    ("kind", "level", "notation"),
+    [
+        ("skill", 3, "3DH"),
+        ("attribute", None, "2DH"),
+        ("unskilled", None, "2DL"),
+        ("level-0", 0, "2DL, a 1 thrown again"),
+    ],
+)
+def test_each_kind_of_test_is_written_as_the_rulebook_writes_its_dice(kind, level, notation):
+    from rules.dice import dice_notation
+
+    assert dice_notation(kind, level) == notation
+
+
+def test_the_roller_offers_an_average_test_first():
+    from rules.dice import usual_difficulty
+
+    assert usual_difficulty() == difficulty_for(4)
