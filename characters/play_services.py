@@ -78,6 +78,8 @@ INPUT_MAXIMA = {
     "ip_price": MAX_IP_PRICE,
     "recovery_periods": MAX_RECOVERY_PERIODS,
     "gear_quantity": MAX_GEAR_QUANTITY,
+    "test_figure": MAX_TEST_FIGURE,
+    "dice": rules.dice.MAX_ENUMERATED_DICE,
 }
 
 

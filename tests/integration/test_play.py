@@ -996,11 +996,14 @@ def test_the_player_withdraws_a_request_and_a_stranger_cannot_see_it(
         ("ip_price", 'name="ip" min="1" max="{}" required'),
         ("recovery_periods", 'name="periods" value="1" min="1" max="{}"'),
         ("gear_quantity", 'name="quantity" value="1" min="1" max="{}"'),
+        ("dice", 'name="medic_level" min="0" max="{}"'),
+        ("test_figure", 'name="dm" value="0" min="-{0}" max="{0}" id="roll-dm"'),
     ],
 )
 def test_the_play_sheets_inputs_offer_the_guards_the_services_apply(
     client, mara, referee, attribute_request, monkeypatch, name, field
 ):
+    play_services.take_damage(character=mara, by=referee, amount=9, form="L", rng=Scripted([2]))
     monkeypatch.setitem(play_services.INPUT_MAXIMA, name, 7)
     client.force_login(referee)
 
