@@ -15,8 +15,10 @@ as were thrown for it when it was taken.
 Typical use::
 
     condition = condition_for(report)                  # LIF and WND from the engine's report
-    lasts = severity_rules(blow_severity(condition, amount=9, form="L")).bleed_lasts
-    condition, events = take_damage(condition, amount=9, form="L", bleed_lasts=lasts.roll(rng))
+    severity = blow_severity(condition, amount=9, form="L")   # None: the blow makes no wound
+    lasts = severity_rules(severity).bleed_lasts if severity else None  # light wounds only
+    thrown = lasts.roll(rng) if lasts else None
+    condition, events = take_damage(condition, amount=9, form="L", bleed_lasts=thrown)
     test = action_test(rng=rng, skill_level=2, attribute_dm=1,
                        dm=healing_dm(supplies="kit"), tn=stabilisation_tn("light"))
     condition, events = stabilise(condition, 0, test)
