@@ -22,6 +22,35 @@ def character_document(**fields) -> dict:
     return copy.deepcopy(AVERAGE_DOCUMENT) | fields
 
 
+def medic_document(**fields) -> dict:
+    """A scout medic: Medical-2 (EDU 9, DM +1), Pilot-1, a perk and a flaw; LIF 23, WND 6."""
+    return (
+        character_document(
+            name="Mara Tolven",
+            terms=1,
+            service="scouts",
+            homeworld="Regina",
+            attributes={
+                "STR": 7,
+                "DEX": 9,
+                "END": 7,
+                "INT": 8,
+                "PRE": 7,
+                "AWA": 7,
+                "EDU": 9,
+                "SOC": 7,
+                "EXP": 8,
+            },
+            skills=[{"skill": "Medical", "level": 2}, {"skill": "Pilot", "level": 1}],
+            traits=[
+                {"type": "PP", "level": "C", "frequency": "S", "name": "Keen eyes"},
+                {"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"},
+            ],
+        )
+        | fields
+    )
+
+
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()

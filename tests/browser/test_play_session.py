@@ -13,7 +13,7 @@ from characters import play_services, services
 from characters.models import Character
 from tests.browser.pages import log_in
 from tests.dice import Scripted
-from tests.factories import UserFactory, character_document
+from tests.factories import UserFactory, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,32 +29,14 @@ def referee_page(browser, live_server):
 
 @pytest.fixture
 def mara():
-    """A scout medic (Medical-2, Pilot-1, DEX 9: DEF 4), approved in the referee's campaign."""
+    """The scout medic of ``medic_document``, approved in the referee's campaign."""
     referee = UserFactory(username="referee")
     player = UserFactory(username="player1")
     campaign = services.create_campaign(referee=referee, name="Spinward Marches")
     services.join_campaign(user=player, code=campaign.invite_code)
     character = services.create_character(
         owner=player,
-        document=character_document(
-            name="Mara Tolven",
-            terms=1,
-            service="scouts",
-            homeworld="Regina",
-            attributes={
-                "STR": 7,
-                "DEX": 9,
-                "END": 7,
-                "INT": 8,
-                "PRE": 7,
-                "AWA": 7,
-                "EDU": 9,
-                "SOC": 7,
-                "EXP": 8,
-            },
-            skills=[{"skill": "Medical", "level": 2}, {"skill": "Pilot", "level": 1}],
-            traits=[{"type": "PP", "level": "C", "frequency": "S", "name": "Keen eyes"}],
-        ),
+        document=medic_document(),
         campaign=campaign,
     )
     services.submit_character(character=character, by=player)

@@ -28,40 +28,11 @@ from rules import (
 )
 from tests.ci import running_in_ci
 from tests.dice import Scripted
-from tests.factories import UserFactory, character_document
+from tests.factories import UserFactory, medic_document
 
 pytestmark = pytest.mark.django_db
 
 Refused = services.Refused
-
-
-def medic_document(**fields) -> dict:
-    """A scout medic: Medical-2 (EDU 9, DM +1), Pilot-1, a perk and a flaw; LIF 23, WND 6."""
-    return (
-        character_document(
-            name="Mara Tolven",
-            terms=1,
-            service="scouts",
-            homeworld="Regina",
-            attributes={
-                "STR": 7,
-                "DEX": 9,
-                "END": 7,
-                "INT": 8,
-                "PRE": 7,
-                "AWA": 7,
-                "EDU": 9,
-                "SOC": 7,
-                "EXP": 8,
-            },
-            skills=[{"skill": "Medical", "level": 2}, {"skill": "Pilot", "level": 1}],
-            traits=[
-                {"type": "PP", "level": "C", "frequency": "S", "name": "Keen eyes"},
-                {"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"},
-            ],
-        )
-        | fields
-    )
 
 
 @pytest.fixture
