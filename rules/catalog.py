@@ -39,6 +39,7 @@ class SkillDef:
     name: str
     kind: str  # "plain", "cascade" or "spec"
     group: str
+    summary: str  # what the skill is for, in one line (the builder shows it)
     open: bool
     cascades: tuple[str, ...]
     cascade_labels: tuple[str, ...]
@@ -93,6 +94,7 @@ def _skill(raw: dict[str, Any]) -> SkillDef:
         name=raw["name"],
         kind=raw["kind"],
         group=raw.get("group", ""),
+        summary=raw["summary"],
         open=bool(raw.get("open", False)),
         cascades=tuple(c["name"] for c in cascades),
         cascade_labels=tuple(c.get("label", c["name"]) for c in cascades),

@@ -202,3 +202,9 @@ def test_a_skill_typed_in_another_case_is_still_the_catalogs_skill():
     speaker = _checked_with_skills(SkillEntry("language", 2, "Anglic"))
     languages = [line for line in speaker.skills.lines if line.skill.lower() == "language"]
     assert [(line.automatic, line.cost) for line in languages] == [(True, 0)]
+
+
+def test_every_skill_says_in_one_short_line_what_it_is_for():
+    summaries = [skill.summary for skill in catalog().skills]
+    assert all(0 < len(summary) <= 90 for summary in summaries)
+    assert len(set(summaries)) == len(summaries)
