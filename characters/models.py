@@ -262,8 +262,9 @@ class Revision(models.Model):
     Every service that changes a character's document (create, import, copy, the builder's
     save, the mustering-out roll, an improvement purchase, a restore) writes the next revision
     in the same transaction, so the history is never behind the character. Restoring an old
-    revision writes a new one; no revision is ever changed or removed (until the character is
-    purged).
+    revision writes a new one. The builder's saves of one sitting (``editing_session``) keep one
+    revision up to date; no other revision is ever changed, and none is removed (until the
+    character is purged).
     """
 
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="revisions")
@@ -275,6 +276,9 @@ class Revision(models.Model):
     action = models.CharField(max_length=100, help_text="How it was saved, e.g. 'Restored 3'.")
     summary = models.CharField(max_length=300, blank=True, help_text="What changed, in short.")
     created_at = models.DateTimeField(default=timezone.now)
+    editing_session = models.CharField(
+        max_length=32, blank=True, help_text="The builder sitting whose saves this revision keeps."
+    )
 
     class Meta:
         ordering = ["character", "number"]

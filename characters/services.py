@@ -121,8 +121,13 @@ def save_character(
     document: dict[str, Any],
     expected_version: int,
     by: AbstractBaseUser | None = None,
+    editing_session: str = "",
 ) -> Character:
     """Save the builder's document if nobody saved since ``expected_version``.
+
+    The builder saves by itself while the player edits (and when they press Save): every save
+    of one ``editing_session`` (one opening of the builder page) by the same user updates that
+    session's revision, so the history shows one revision per sitting, not one per pause.
 
     The recorded mustering-out rolls always win over the document's: a player cannot edit dice.
     Raises VersionConflict (nothing written) when the stored version moved on, and
@@ -148,7 +153,7 @@ def save_character(
     current = Character.objects.select_related("campaign").get(pk=character.pk)
     if not updated:
         raise VersionConflict(current)
-    _revise(current, normal, by=by, action="Saved in the builder")
+    _revise(current, normal, by=by, action="Saved in the builder", editing_session=editing_session)
     _withdraw_if_submitted(current, by=by, reason="Edited while submitted")
     return current
 
@@ -371,16 +376,37 @@ def _log(
 
 
 def _revise(
-    character: Character, document: dict[str, Any], *, by: AbstractBaseUser | None, action: str
+    character: Character,
+    document: dict[str, Any],
+    *,
+    by: AbstractBaseUser | None,
+    action: str,
+    editing_session: str = "",
 ) -> Revision | None:
     """Write the (locked) character's next revision: ``document`` is what is stored now.
 
     The summary says what changed since the last revision (by ``rules.document_changes``);
-    nothing is written when the document is the last revision's.
+    nothing is written when the document is the last revision's. When the last revision is
+    this ``editing_session``'s, by the same author, it is brought up to date instead: its
+    summary then tells what the whole sitting changed.
     """
     last = character.revisions.order_by("-number").first()
     if last is not None and last.document == document:
         return None
+    if (
+        last is not None
+        and editing_session
+        and last.editing_session == editing_session
+        and last.author_id == getattr(by, "pk", None)
+    ):
+        before = character.revisions.filter(number__lt=last.number).order_by("-number").first()
+        last.document = document
+        last.summary = (
+            summarise(document_changes(before.document, document))[:300] if before else ""
+        )
+        last.created_at = timezone.now()
+        last.save(update_fields=["document", "summary", "created_at"])
+        return last
     summary = summarise(document_changes(last.document, document)) if last else ""
     return Revision.objects.create(
         character=character,
@@ -389,6 +415,7 @@ def _revise(
         author=by,
         action=action[:100],
         summary=summary[:300],
+        editing_session=editing_session,
     )
 
 
