@@ -169,6 +169,10 @@ else:
             # costs more than the builder preview's own work; keep the connection.
             "CONN_MAX_AGE": env_int("DJANGO_CONN_MAX_AGE", 600),
             "CONN_HEALTH_CHECKS": True,
+            # Tests use a file too: SQLite's shared in-memory database answers "table is
+            # locked" at once where a file waits its turn, so the browser tests' concurrent
+            # saves and previews would fail in a way no deployment does.
+            "TEST": {"NAME": VAR_DIR / "test-ffa.sqlite3"},
         }
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
