@@ -283,16 +283,28 @@ def form_from_post(post: QueryDict) -> BuilderForm:
 
 
 def apply_action(form: BuilderForm, action: str) -> BuilderForm:
-    """Apply a button's action, such as ``add_skill`` or ``remove_trait:2``, to the form."""
+    """Apply a button's action, such as ``add_skill``, ``add_skill:Pilot``, ``remove_trait:2``
+    or ``step:STR:-1``, to the form.
+
+    ``enter`` is the form's default button, what Enter in a text field presses: it adds what
+    the add-a-skill or add-from-notation box holds, and otherwise changes nothing."""
     cat = catalog()
     verb, _, argument = action.partition(":")
+    if verb == "enter":
+        if form.new_skill:
+            verb = "add_skill"
+        elif form.trait_notation:
+            verb = "add_trait_notation"
     if verb == "add_skill":
-        definition = cat.find_skill(form.new_skill) if form.new_skill else None
-        if form.new_skill and definition is None:
-            form.errors["new-skill"] = f"{form.new_skill!r} is not a skill in the catalog."
+        wanted = argument or form.new_skill
+        definition = cat.find_skill(wanted) if wanted else None
+        if wanted and definition is None:
+            form.errors["new-skill"] = f"{wanted!r} is not a skill in the catalog."
         else:
             form.skills.append(SkillRow(skill=definition.name if definition else ""))
             form.new_skill = ""
+    elif verb == "step":
+        _step_attribute(form, *argument.partition(":")[::2])
     elif verb == "remove_skill":
         _remove(form.skills, argument)
     elif verb == "add_trait":
@@ -345,6 +357,18 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
     return form
 
 
+def _step_attribute(form: BuilderForm, code: str, delta: str) -> None:
+    """One level up or down, from what the field holds (a number or a hex digit)."""
+    cat = catalog()
+    raw = form.attributes.get(code)
+    if raw is None or delta not in ("1", "-1"):
+        return
+    level = cat.from_hex(raw) if len(raw) == 1 else whole_number(raw)
+    if level is None:
+        level = cat.limits.attribute_average
+    form.attributes[code] = str(max(0, level + int(delta)))
+
+
 def _remove(rows: list, argument: str) -> None:
     index = natural_number(argument)
     if index is not None and index < len(rows):
@@ -361,17 +385,17 @@ def _whole(
     errors: dict[str, str],
     *,
     minimum: int = 0,
-    maximum: int | None = None,
+    maximum: int,
+    optional: bool = False,
 ) -> int | None:
-    if value == "":
+    """The whole number typed in a field, or None with the field's error recorded. An emptied
+    field is an error unless it is ``optional``: falling back to an old value would show the
+    player figures for something they no longer see in the field."""
+    if value == "" and optional:
         return None
-    try:
-        number = int(value)
-    except ValueError:
-        number = None
-    if number is None or number < minimum or (maximum is not None and number > maximum):
-        bounds = f"from {minimum} to {maximum}" if maximum is not None else f"of {minimum} or more"
-        errors[field_id] = f"{label}: enter a whole number {bounds}."
+    number = whole_number(value)
+    if number is None or not minimum <= number <= maximum:
+        errors[field_id] = f"{label}: enter a whole number from {minimum} to {maximum}."
         return None
     return number
 
@@ -410,7 +434,7 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     ):
         number = _whole(values.get(key, ""), key, label, errors, maximum=maximum)
         doc[key] = number if number is not None else base.get(key, 0)
-    age = _whole(values.get("age", ""), "age", "Age", errors, maximum=bounds.age)
+    age = _whole(values.get("age", ""), "age", "Age", errors, maximum=bounds.age, optional=True)
     if age is not None:
         doc["age"] = age
 
@@ -422,9 +446,10 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
         if level is None:
             level = whole_number(raw)
         if level is None:
+            lowest, highest = cat.limits.purchase_min, maxima[position]
             errors[code] = (
-                f"{code}: enter a level from {cat.limits.purchase_min} to {maxima[position]}, "
-                "as a number or a hex digit."
+                f"{code}: enter a level from {lowest} to {highest}, as a number or as a hex "
+                f"digit from {cat.to_hex(lowest)} to {cat.to_hex(highest)}."
             )
             level = base.get("attributes", {}).get(code, cat.limits.attribute_average)
             level = cat.from_hex(level) if isinstance(level, str) else level
@@ -436,9 +461,9 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
         if not row.skill:
             continue
         level = _whole(
-            row.level or "0",
+            row.level,
             f"skill-{row_index}-level",
-            row.skill,
+            f"{row.skill} level",
             errors,
             minimum=-bounds.amount,
             maximum=bounds.amount,
@@ -486,7 +511,7 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
 
     if form.psionics_trained:
         strength = _whole(
-            form.psi_strength or "0", "psi-strength", "PSI strength", errors, maximum=bounds.psi
+            form.psi_strength, "psi-strength", "PSI strength", errors, maximum=bounds.psi
         )
         talents = {}
         for talent, raw in form.talents.items():
@@ -504,9 +529,9 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             continue
         item, _, tl = row.item.partition("|")
         quantity = _whole(
-            row.quantity or "1",
+            row.quantity,
             f"item-{row_index}-quantity",
-            item,
+            f"{item} quantity",
             errors,
             minimum=1,
             maximum=bounds.quantity,

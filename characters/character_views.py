@@ -4,6 +4,8 @@ Every view that takes an id gets the character through ``_get_character_for_user
 can forget the access check: others get 404, never 403, so ids reveal nothing.
 """
 
+import secrets
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -14,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.text import slugify
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
@@ -30,6 +33,7 @@ from rules.document import NAME_MAX
 from rules.engine import purchase_steps
 
 from . import builder, play_services, services
+from .forms import SaveStampForm
 from .models import RESTORE_WINDOW, Character
 
 MAX_IMPORT_BYTES = 1_000_000
@@ -268,6 +272,9 @@ def character_import(request: HttpRequest) -> HttpResponse:
 # -- the builder ----------------------------------------------------------------------------------
 
 
+# The builder is never shown from the browser's cache: after Back it must show what is stored
+# now (it saves by itself), not the page as it was first loaded with the inputs filled in again.
+@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
@@ -278,23 +285,29 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         return render(request, "characters/builder.html", _builder_context(character, form))
 
     form = builder.form_from_post(request.POST)
+    stamp = _save_stamp(request)
     action = request.POST.get("action", "save")
     if action not in ("save", "overwrite", "roll"):
         form = builder.apply_action(form, action)
-        return render(request, "characters/builder.html", _builder_context(character, form))
+        context = _builder_context(character, form, editing_session=stamp.editing_session)
+        context.update(unsaved=True, browse_open=action.startswith("add_skill:"))
+        return render(request, "characters/builder.html", context)
 
     read = builder.document_from_form(form, base=character.document)
     if read.errors:
         messages.error(request, "Nothing was saved: fix the fields marked below first.")
-        context = _builder_context(character, builder.with_errors(form, read.errors))
+        context = _builder_context(
+            character, builder.with_errors(form, read.errors), editing_session=stamp.editing_session
+        )
         return render(request, "characters/builder.html", context, status=400)
-    try:
-        expected = int(request.POST.get("version", ""))
-    except ValueError:
-        expected = -1
+    expected = stamp.version
     try:
         saved = services.save_character(
-            character=character, document=read.document, expected_version=expected, by=request.user
+            character=character,
+            document=read.document,
+            expected_version=expected,
+            by=request.user,
+            editing_session=stamp.editing_session,
         )
     except services.CharacterLocked as locked:
         messages.error(request, str(locked))
@@ -303,7 +316,10 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except services.VersionConflict as conflict:
         context = _builder_context(
-            character, form, conflict=_conflict(conflict.current, expected, read.document)
+            character,
+            form,
+            conflict=_conflict(conflict.current, expected, read.document),
+            editing_session=stamp.editing_session,
         )
         return render(request, "characters/builder.html", context, status=409)
     except MalformedDocument as malformed:
@@ -331,6 +347,62 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("character_edit", saved.pk)
 
 
+@dataclass(frozen=True)
+class SaveStamp:
+    version: int  # -1 when the page did not say: no stored version matches it
+    editing_session: str
+
+
+def _save_stamp(request: HttpRequest) -> SaveStamp:
+    form = SaveStampForm(request.POST)
+    if not form.is_valid():
+        return SaveStamp(version=-1, editing_session="")
+    return SaveStamp(form.cleaned_data["version"], form.cleaned_data["editing_session"])
+
+
+@login_required
+@require_POST
+def character_autosave(request: HttpRequest, pk: int) -> JsonResponse:
+    """Store the builder's form as it stands, as the page does by itself shortly after each
+    edit. The answer is what the page's save state shows: ``state`` is "saved" (with the new
+    ``version``), "unreadable" (a field to fix first), "conflict" (another tab saved first:
+    nothing was written) or "paused" (a submitted or approved character saves only when the
+    player presses Save, which the page says before the first edit)."""
+    character = _get_character_for_user(request, pk, edit=True)
+    stamp = _save_stamp(request)
+    if character.status in (Character.Status.SUBMITTED, Character.Status.APPROVED):
+        return JsonResponse(
+            {"state": "paused", "message": _AUTOSAVE_PAUSED[character.status]}, status=409
+        )
+    read = builder.document_from_form(builder.form_from_post(request.POST), base=character.document)
+    if read.errors:
+        first = next(iter(read.errors.values()))
+        return JsonResponse({"state": "unreadable", "message": first}, status=400)
+    try:
+        saved = services.save_character(
+            character=character,
+            document=read.document,
+            expected_version=stamp.version,
+            by=request.user,
+            editing_session=stamp.editing_session,
+        )
+    except services.VersionConflict as conflict:
+        message = (
+            f"this character was saved elsewhere (version {conflict.current.version}). "
+            "Press Save to compare the two."
+        )
+        return JsonResponse({"state": "conflict", "message": message}, status=409)
+    except (services.CharacterLocked, MalformedDocument) as refused:
+        return JsonResponse({"state": "unreadable", "message": str(refused)}, status=400)
+    return JsonResponse({"state": "saved", "version": saved.version})
+
+
+_AUTOSAVE_PAUSED = {
+    Character.Status.SUBMITTED: "it is submitted for review. Press Save to withdraw it and save.",
+    Character.Status.APPROVED: "it is approved and locked. Ask the referee to reopen it.",
+}
+
+
 @login_required
 @require_POST
 def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
@@ -352,7 +424,7 @@ def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
         full=bool(section),
         attributes=_attributes_to_refresh(request.POST.get("edited")),
     )
-    context["section"] = section
+    context.update(section=section, browse_open=action.startswith("add_skill:"))
     return render(request, "characters/builder.html#preview", context)
 
 
@@ -454,7 +526,13 @@ def _catalog_context() -> dict[str, Any]:
     cat = rules.catalog()
     kind_labels = {"plain": "skill", "cascade": "choose a cascade", "spec": "has specialties"}
     skill_catalog = [
-        {"name": s.name, "kind": s.kind, "group": s.group, "kind_label": kind_labels[s.kind]}
+        {
+            "name": s.name,
+            "kind": s.kind,
+            "group": s.group,
+            "kind_label": kind_labels[s.kind],
+            "summary": s.summary,
+        }
         for s in cat.skills
     ]
     groups: dict[str, list] = {}
@@ -519,6 +597,7 @@ def _builder_context(
     full: bool = True,
     conflict: dict[str, Any] | None = None,
     attributes: frozenset[str] | None = None,
+    editing_session: str = "",
 ) -> dict[str, Any]:
     """Everything the builder template shows. ``full=False`` (the live preview) skips the
     parts only the page's inputs need; ``attributes`` limits the attribute rows to those codes
@@ -595,6 +674,10 @@ def _builder_context(
                 "group_start": cat.attribute_groups[group][0] == value.code,
             }
         )
+    lines_by_row = dict(zip(read.skill_rows, report.skills.lines, strict=False))
+    traits_by_row = dict(zip(read.trait_rows, report.traits, strict=False))
+    items_by_row = dict(zip(read.item_rows, report.equipment.lines, strict=False))
+    service = cat.find_service(read.document.get("service", ""))
     context: dict[str, Any] = {
         "character": character,
         "form": form,
@@ -611,6 +694,30 @@ def _builder_context(
         "attribute_rows": attribute_rows,
         "limits": cat.limits,
         "bounds": builder.field_bounds(),
+        # Each row with its index in the form and the engine's line for it: the preview sends
+        # every row's figures again, so they follow each edit.
+        "skill_rows": [
+            {"index": i, "form": row, "line": lines_by_row.get(i)}
+            for i, row in enumerate(form.skills)
+        ],
+        "trait_rows": [
+            {"index": i, "form": row, "line": traits_by_row.get(i)}
+            for i, row in enumerate(form.traits)
+        ],
+        "item_rows": [
+            {
+                "index": i,
+                "form": row,
+                "line": items_by_row.get(i),
+                "name": row.item.partition("|")[0],
+            }
+            for i, row in enumerate(form.items)
+        ],
+        "mustering_service": service.name if service else "",
+        # A new sitting for each page built from the stored character; a page the server
+        # re-renders from a post (no JavaScript) carries its sitting on.
+        "editing_session": editing_session or secrets.token_urlsafe(12),
+        "autosave_paused": _AUTOSAVE_PAUSED.get(character.status, ""),
     }
     if not full:
         return context
@@ -622,42 +729,27 @@ def _builder_context(
                 character, play_services.report_for(character), user_pk=character.owner_id
             )
         )
-    lines_by_row = {row: report.skills.lines[i] for i, row in enumerate(read.skill_rows)}
-    traits_by_row = {row: report.traits[i] for i, row in enumerate(read.trait_rows)}
-    items_by_row = {row: report.equipment.lines[i] for i, row in enumerate(read.item_rows)}
-    skill_rows = []
-    for index, row in enumerate(form.skills):
-        definition = cat.find_skill(row.skill)
-        skill_rows.append(
-            {
-                "form": row,
-                "definition": definition,
-                "cascade_choices": list(
-                    zip(definition.cascades, definition.cascade_labels, strict=True)
-                )
-                if definition
-                else [],
-                "line": lines_by_row.get(index),
-            }
+    for row in context["skill_rows"]:
+        definition = cat.find_skill(row["form"].skill)
+        row["definition"] = definition
+        row["name"] = definition.name if definition else row["form"].skill
+        row["cascade_choices"] = (
+            list(zip(definition.cascades, definition.cascade_labels, strict=True))
+            if definition
+            else []
         )
+    for row in context["trait_rows"]:
+        row["is_flaw"] = row["form"].type in cat.flaw_types
     species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
     exp_dv = report.attribute("EXP").dv
     context.update(_catalog_context())
     context.update(
         {
-            "skill_rows": skill_rows,
             "automatic_lines": report.skills.lines[len(read.skill_rows) :],
-            "trait_rows": [
-                {"form": row, "line": traits_by_row.get(i), "is_flaw": row.type in cat.flaw_types}
-                for i, row in enumerate(form.traits)
-            ],
             "package_lines": [t for t in report.traits if t.source == "package"],
             "species_name": species.name,
             "species_default_language": species.native_language,
             "species_default_culture": species.native_culture,
-            "item_rows": [
-                {"form": row, "line": items_by_row.get(i)} for i, row in enumerate(form.items)
-            ],
             "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],
             "psi_max": rules.psi_strength_limit(exp_dv),
             "rolls": list(character.mustering_rolls.all()),

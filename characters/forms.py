@@ -94,3 +94,12 @@ class NpcForm(forms.Form):
             help_text=f"About {limits.npc_citizen_budget} for an average citizen, "
             f"{limits.npc_mercenary_budget} for an experienced mercenary.",
         )
+
+
+class SaveStampForm(forms.Form):
+    """What a builder save carries beside the character: the version the page was built from
+    (a save from a page that fell behind is a conflict, never an overwrite) and the sitting it
+    belongs to (its saves share one revision)."""
+
+    version = forms.IntegerField(min_value=0)
+    editing_session = forms.CharField(max_length=32, required=False)

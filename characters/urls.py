@@ -14,6 +14,11 @@ urlpatterns = [
         "characters/<int:pk>/preview/", character_views.character_preview, name="character_preview"
     ),
     path(
+        "characters/<int:pk>/autosave/",
+        character_views.character_autosave,
+        name="character_autosave",
+    ),
+    path(
         "characters/<int:pk>/duplicate/",
         character_views.character_duplicate,
         name="character_duplicate",

@@ -1,24 +1,237 @@
-// The live preview tells the server which inputs were edited since the last preview this page
-// applied, so the server re-renders only the attribute rows those edits move. A name leaves
-// the list only when a preview that carried its latest edit has come back: a request replaced
-// by a newer one (hx-sync) or lost on the network hands its names on to the next, and an input
-// edited again while its preview was on the way stays listed for the next one.
+// The builder page: live preview bookkeeping, Enter, the attribute steppers, saving by itself,
+// focus after a row is added or removed, and what a screen reader hears. Without this script
+// the page is a plain form whose buttons post to the server, which re-renders it.
 const builder = document.getElementById("builder");
 if (builder) {
+  const saveState = builder.querySelector("[data-save-state]");
+  const versionInput = builder.querySelector("input[name=version]");
+  const announcer = document.getElementById("announcer");
+  const csrfToken = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+
+  // -- Which inputs the next preview must send figures for --------------------------------------
+  // The server re-renders only the attribute rows those edits move. A name leaves the list
+  // only when a preview that carried its latest edit has come back: a request replaced by a
+  // newer one (hx-sync) or lost on the network hands its names on to the next, and an input
+  // edited again while its preview was on the way stays listed for the next one.
   const edited = new Map(); // input name -> the number of its latest edit
   let edits = 0;
-  builder.addEventListener("input", (event) => {
-    if (event.target.name) edited.set(event.target.name, ++edits);
+
+  // -- Saving by itself --------------------------------------------------------------------------
+  // Shortly after the player pauses, the form is stored as it stands; one save at a time, each
+  // with the version the last one returned, so a tab that fell behind gets a conflict, never an
+  // overwrite. After a conflict nothing more is sent: Save then shows the two versions.
+  const AUTOSAVE_PAUSE_MS = 600;
+  const paused = builder.dataset.autosavePaused || "";
+  let savedEdit = 0; // the number of the latest edit the server has stored
+  let timer = null;
+  let inFlight = null; // the edit number the save on its way carries
+  let stopped = ""; // why saving by itself stopped (a conflict)
+
+  function showState(text, kind) {
+    saveState.textContent = text;
+    saveState.dataset.state = kind;
+  }
+
+  function noteEdit() {
+    edits += 1;
+    if (paused) {
+      showState(`Not saved: ${paused}`, "paused");
+      return;
+    }
+    if (stopped) return;
+    showState("Saving…", "saving");
+    clearTimeout(timer);
+    timer = setTimeout(autosave, AUTOSAVE_PAUSE_MS);
+  }
+
+  function autosave({ leaving = false } = {}) {
+    clearTimeout(timer);
+    if (paused || stopped || edits === savedEdit) return;
+    if (inFlight !== null && !leaving) return; // its answer schedules the next save
+    const carried = edits;
+    const body = new FormData(builder);
+    body.delete("action");
+    inFlight = carried;
+    fetch(builder.dataset.autosaveUrl, {
+      method: "POST",
+      body,
+      headers: { "X-CSRFToken": csrfToken },
+      credentials: "same-origin",
+      keepalive: leaving,
+    })
+      .then((response) => response.json())
+      .then((answer) => {
+        inFlight = null;
+        if (answer.state === "saved") {
+          versionInput.value = answer.version;
+          savedEdit = Math.max(savedEdit, carried);
+          if (edits === savedEdit) showState("All changes saved", "saved");
+          else autosave();
+        } else if (answer.state === "conflict" || answer.state === "paused") {
+          stopped = answer.message;
+          showState(`Not saved: ${answer.message}`, "conflict");
+          announce(`Not saved: ${answer.message}`);
+        } else {
+          showState(`Not saved: ${answer.message}`, "unreadable");
+          if (edits !== carried) autosave();
+        }
+      })
+      .catch(() => {
+        inFlight = null;
+        showState("Not saved: the server could not be reached. Retrying…", "offline");
+        timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
+      });
+  }
+
+  const unsaved = () => edits !== savedEdit;
+  // Leaving with an edit not yet stored: send it on its way before the next page is asked for
+  // (the browser finishes the request after this page is gone); where it cannot be stored by
+  // itself, ask first. The next page of this builder may still be served before the save
+  // lands: a note in this tab's session storage tells it to look again.
+  const leavingNote = `ffa-builder-leaving:${builder.dataset.autosaveUrl}`;
+  window.addEventListener("beforeunload", (event) => {
+    if (!unsaved()) return;
+    if (paused || stopped) {
+      event.preventDefault();
+      return;
+    }
+    sessionStorage.setItem(leavingNote, versionInput.value);
+    autosave({ leaving: true });
   });
+  const left = sessionStorage.getItem(leavingNote);
+  sessionStorage.removeItem(leavingNote);
+  if (left !== null && left === versionInput.value && !sessionStorage.getItem(`${leavingNote}:again`)) {
+    sessionStorage.setItem(`${leavingNote}:again`, "1");
+    showState("Saving…", "saving");
+    setTimeout(() => window.location.reload(), 400);
+  } else {
+    sessionStorage.removeItem(`${leavingNote}:again`);
+  }
+  // Save (and every no-script button) posts the whole form: nothing is left to store then.
+  builder.addEventListener("submit", () => {
+    savedEdit = edits;
+    clearTimeout(timer);
+  });
+  // A page brought back by Back or Forward may be older than what is stored: show what is.
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted && !unsaved()) window.location.reload();
+  });
+
+  // -- Edits -------------------------------------------------------------------------------------
+  builder.addEventListener("input", (event) => {
+    const target = event.target;
+    if (!target.name || target.name === "new-skill" || target.name === "trait-notation") return;
+    noteEdit();
+    edited.set(target.name, edits);
+    keepRowHooks(target);
+  });
+
+  // The rows' hooks name what the row holds now.
+  function keepRowHooks(target) {
+    const row = target.closest("[data-row-index]");
+    if (!row) return;
+    if (row.hasAttribute("data-skill-row") && target.name.endsWith("-cascade")) {
+      row.dataset.cascade = target.value;
+    } else if (row.hasAttribute("data-item-row") && target.name.endsWith("-item")) {
+      row.dataset.itemRow = target.value.split("|")[0];
+    }
+  }
+
   builder.addEventListener("htmx:configRequest", (event) => {
     // The detail is the request's config, handed back to htmx:afterRequest.
     event.detail.editsCarried = new Map(edited);
     event.detail.parameters.edited = [...edited.keys()].join(" ");
+    // htmx sends the last clicked submit button with the form: a stepper already changed its
+    // field, and the preview must not apply its step a second time.
+    if (event.detail.elt === builder) delete event.detail.parameters.action;
   });
   builder.addEventListener("htmx:afterRequest", (event) => {
     if (!event.detail.successful) return;
     for (const [name, edit] of event.detail.requestConfig.editsCarried || []) {
       if (edited.get(name) === edit) edited.delete(name);
     }
+  });
+
+  // -- Enter -------------------------------------------------------------------------------------
+  // Enter in the add-a-skill or notation box presses that box's Add; in any other field it does
+  // nothing (the form's default button would only re-render the page).
+  builder.addEventListener("keydown", (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    const field = event.target;
+    if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) return;
+    event.preventDefault();
+    const adds = { "new-skill": "[data-action=add-skill]", "trait-notation": "[data-action=add-notation]" };
+    const button = adds[field.name] && builder.querySelector(adds[field.name]);
+    if (button && field.value.trim()) button.click();
+  });
+
+  // -- Steppers ----------------------------------------------------------------------------------
+  const hexDigits = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  builder.addEventListener("click", (event) => {
+    const button = event.target.closest(".stepper__button");
+    if (!button) return;
+    event.preventDefault();
+    const input = button.parentElement.querySelector("input");
+    const typed = input.value.trim().toUpperCase();
+    let level = /^\d+$/.test(typed) ? Number(typed) : hexDigits.indexOf(typed);
+    if (level < 0) level = Number(input.dataset.min);
+    level = Math.max(0, level + Number(button.dataset.step));
+    input.value = String(level);
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+    builder.dispatchEvent(new Event("builder:step")); // previewed at once, no typing pause
+  });
+
+  // -- Rows added or removed ---------------------------------------------------------------------
+  // A section's button re-renders the section: the edit is stored like any other, and focus
+  // goes to the new row, or to the row that took the removed one's place.
+  let pendingFocus = null;
+  builder.addEventListener("htmx:beforeRequest", (event) => {
+    const button = event.detail.elt;
+    if (!(button instanceof HTMLButtonElement) || !button.value) return;
+    const [verb, index] = button.value.split(":");
+    pendingFocus = { verb, index: Number(index), section: button.closest("fieldset.box")?.id };
+  });
+  builder.addEventListener("htmx:afterSettle", (event) => {
+    if (!pendingFocus || !(event.detail.elt instanceof HTMLElement)) return;
+    const section = document.getElementById(pendingFocus.section);
+    if (!section || !section.isConnected) return;
+    const { verb, index } = pendingFocus;
+    pendingFocus = null;
+    const rows = [...section.querySelectorAll("[data-row-index]")];
+    let target = null;
+    if (verb.startsWith("add")) {
+      target = rows.at(-1);
+      announce(target ? "Row added." : "");
+    } else if (verb.startsWith("remove")) {
+      target = rows[Math.min(index, rows.length - 1)] || null;
+      announce("Row removed.");
+    }
+    const control = target
+      ? target.querySelector("input:not([type=hidden]), select, button")
+      : section.querySelector("[data-add], .picker input, .picker select, button");
+    if (control) control.focus();
+    if (verb.startsWith("add") || verb.startsWith("remove")) noteEdit();
+  });
+
+  // -- What a screen reader hears ----------------------------------------------------------------
+  function announce(text) {
+    if (!announcer || !text) return;
+    announcer.textContent = "";
+    setTimeout(() => (announcer.textContent = text), 50);
+  }
+  let knownProblems = new Set(
+    [...document.querySelectorAll("#problems [data-problem]")].map((p) => p.textContent.trim()),
+  );
+  let lastStatus = document.getElementById("status-points")?.textContent.trim();
+  document.body.addEventListener("htmx:afterSettle", () => {
+    const shown = [...document.querySelectorAll("#problems [data-problem]")].map((p) =>
+      p.textContent.trim(),
+    );
+    const fresh = shown.filter((message) => !knownProblems.has(message));
+    knownProblems = new Set(shown);
+    const status = document.getElementById("status-points")?.textContent.trim();
+    if (status === lastStatus && !fresh.length) return;
+    lastStatus = status;
+    announce([status, ...fresh].join(". "));
   });
 }

@@ -159,7 +159,7 @@ def test_every_row_control_of_the_builder_is_readable_and_inside_its_section(pag
     page.get_by_role("button", name="Add an item").click()
     expect(page.locator("#trait-row-1")).to_be_visible()
 
-    removes = page.locator(".builder button.link-button")
+    removes = page.locator(".builder [data-action=remove]")
     expect(removes).to_have_count(4)  # a skill, two traits, an item
     for index in range(4):
         remove = removes.nth(index)

@@ -49,6 +49,9 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("character_edit", "post"):         (302, 404, 404, 404, LOGIN),
     ("character_preview", "get"):       (405, 405, 405, 405, LOGIN),
     ("character_preview", "post"):      (200, 404, 404, 404, LOGIN),
+    ("character_autosave", "get"):      (405, 405, 405, 405, LOGIN),
+    # The owner's character is submitted: it saves only when the player presses Save.
+    ("character_autosave", "post"):     (409, 404, 404, 404, LOGIN),
     ("character_duplicate", "get"):     (405, 405, 405, 405, LOGIN),
     ("character_duplicate", "post"):    (302, 404, 404, 404, LOGIN),
     ("character_delete", "get"):        (200, 404, 404, 404, LOGIN),
@@ -202,7 +205,7 @@ class World:
 
     def post_data(self, name: str) -> dict:
         character = self.character
-        if name in ("character_edit", "character_preview"):
+        if name in ("character_edit", "character_preview", "character_autosave"):
             document = character.document
             return {
                 "version": str(character.version),

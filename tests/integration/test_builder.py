@@ -475,7 +475,7 @@ NUMBER_FIELDS = [
     ("age", "Age", 0, "MAX_AGE"),
     ("psi-strength", "PSI strength", 0, "psi_max_cap"),
     ("talent-Telepathy", "Telepathy", 0, "psi_max_cap"),
-    ("item-0-quantity", DAGGER.name, 1, "MAX_QUANTITY"),
+    ("item-0-quantity", f"{DAGGER.name} quantity", 1, "MAX_QUANTITY"),
     ("trait-0-derived-DEF", "DEF", None, "MAX_AMOUNT"),
 ]
 

@@ -1,0 +1,109 @@
+"""The builder stores a player's edits by itself: leaving, reloading, Back and a second tab lose
+nothing, and a tab that fell behind says so instead of overwriting."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from characters.models import Character
+from tests.browser.pages import log_in, start_building
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SAVED = "All changes saved"
+
+
+def test_an_edit_is_stored_without_save_and_survives_a_reload_right_away(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+    page.fill("input[name=DEX]", "9")
+    page.reload()  # at once: the save is still waiting for the player to pause
+
+    expect(page.locator("input[name=DEX]")).to_have_value("9")
+    expect(page.locator('[data-derived="DEF"]')).to_have_text("4")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 9
+
+
+def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    page.fill("input[name=STR]", "15")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    page.go_back()
+
+    expect(page.locator("input[name=STR]")).to_have_value("15")
+    expect(page.locator('[data-points="remaining"]')).to_have_text("60")
+    expect(page.locator('[data-problem="attribute_above_max"]')).to_have_count(0)
+
+
+def test_a_tab_that_fell_behind_says_so_and_save_shows_both_versions(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.wait_for_load_state("load")
+
+    page.fill("input[name=DEX]", "9")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    other.fill("input[name=STR]", "4")
+
+    expect(other.locator("[data-save-state]")).to_contain_text(
+        "Not saved: this character was saved elsewhere"
+    )
+    other.locator("[data-action=save]").click()
+    expect(other.locator("#conflict")).to_contain_text("changed in another tab")
+    stored = Character.objects.get(name="Mara").document["attributes"]
+    assert (stored["DEX"], stored["STR"]) == (9, 7)
+
+
+def test_enter_in_the_add_skill_box_adds_it_and_enter_elsewhere_removes_nothing(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    add = page.locator("[data-add=skill]")
+    add.fill("Pilot")
+    add.press("Enter")
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    page.locator("[data-skill-row] [data-field=level]").fill("3")
+
+    for field in (
+        "input[name=STR]",
+        "input[name=homeworld]",
+        "[data-skill-row] [data-field=level]",
+    ):
+        page.locator(field).press("Enter")
+    page.wait_for_timeout(300)
+
+    expect(page.locator("[data-skill-row]")).to_have_count(1)
+    expect(page.locator("[data-skill-row] [data-field=level]")).to_have_value("3")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert Character.objects.get(name="Mara").document["skills"] == [{"skill": "Pilot", "level": 3}]
+
+
+def test_row_figures_and_mustering_out_follow_each_edit_without_save(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+
+    page.get_by_role("button", name="Add an item").click()
+    row = page.locator("[data-item-row]")
+    row.locator("select").select_option("Dagger|1")
+    expect(row.locator("[data-item-cost]")).not_to_be_empty()
+    single = row.locator("[data-item-weight]").inner_text()
+    row.locator("input[type=number]").fill("3")
+    expect(row.locator("[data-item-weight]")).not_to_have_text(single)
+
+    page.select_option("select[name=service]", "scouts")
+    page.fill("input[name=terms]", "2")
+    expect(page.locator("#mustering-status")).to_contain_text("2 rolls allowed on the Scouts table")

@@ -1,0 +1,310 @@
+"""The builder keeps a player's work: every row's controls name their own row, Enter never
+removes anything, edits are stored without pressing Save (one revision per sitting), and a tab
+that fell behind gets a conflict, never an overwrite."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+import rules
+from characters import services
+from characters.models import Character
+from tests.factories import PASSWORD, UserFactory, character_document
+from tests.integration.test_builder import builder_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def owner():
+    return UserFactory(username="owner")
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.login(username=owner.username, password=PASSWORD)
+    return client
+
+
+def _character(owner, **document) -> Character:
+    return services.create_character(owner=owner, document=character_document(**document))
+
+
+def _skill_fields(skills: list[dict]) -> dict:
+    fields: dict = {}
+    for index, skill in enumerate(skills):
+        fields[f"skill-{index}-skill"] = skill["skill"]
+        fields[f"skill-{index}-level"] = str(skill["level"])
+        if skill.get("cascade"):
+            fields[f"skill-{index}-cascade"] = skill["cascade"]
+        if skill.get("specialties"):
+            fields[f"skill-{index}-specialties"] = skill["specialties"]
+    return fields
+
+
+SPECIALTY_SKILLS = [
+    {"skill": "Pilot", "level": 2},
+    {"skill": "Handgun", "level": 2},
+    {"skill": "Gunnery", "level": 2},
+    {"skill": "Computer", "level": 2},
+]
+
+
+def test_every_specialty_box_is_named_after_its_own_skill_row(owner, owner_client):
+    character = _character(owner, name="Rows", skills=SPECIALTY_SKILLS)
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    for index, skill in enumerate(SPECIALTY_SKILLS):
+        row = re.search(
+            rf'<tr id="skill-row-{index}" data-skill-row[^>]*data-skill="{skill["skill"]}"'
+            r".*?</tr>",
+            page,
+            re.S,
+        )
+        assert row, f"no row {index} for {skill['skill']}"
+        names = set(re.findall(r'name="(skill-\d+-[a-z]+)"', row.group(0)))
+        assert names >= {f"skill-{index}-level", f"skill-{index}-specialties"}, names
+        assert all(name.startswith(f"skill-{index}-") for name in names), names
+
+
+def test_a_specialty_ticked_on_the_third_skill_is_saved_on_the_third_skill(owner, owner_client):
+    character = _character(owner, name="Gunner", skills=SPECIALTY_SKILLS)
+    post = builder_post(character, action="save", **_skill_fields(SPECIALTY_SKILLS))
+    post["skill-2-specialties"] = ["ship's lasers"]
+
+    owner_client.post(reverse("character_edit", args=[character.pk]), post)
+
+    skills = {s["skill"]: s for s in Character.objects.get(pk=character.pk).document["skills"]}
+    assert skills["Gunnery"]["specialties"] == ["ship's lasers"]
+    assert "specialties" not in skills["Pilot"]
+
+
+def test_every_trait_and_item_row_carries_its_own_index(owner, owner_client):
+    character = _character(
+        owner,
+        name="Kit",
+        traits=[
+            {"type": "PP", "name": "Lucky", "level": "E", "frequency": "S"},
+            {"type": "PF", "name": "Greedy", "level": "H", "frequency": "S"},
+        ],
+        equipment=[{"item": "Dagger", "quantity": 1}, {"item": "Sword", "quantity": 2}],
+    )
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    for kind, hook in (("trait", "data-trait-row"), ("item", "data-item-row")):
+        rows = re.findall(rf'<tr id="{kind}-row-(\d+)" {hook}.*?</tr>', page, re.S)
+        assert rows == ["0", "1"]
+        for index in rows:
+            row = re.search(rf'<tr id="{kind}-row-{index}" .*?</tr>', page, re.S).group(0)
+            names = re.findall(r'name="([a-z]+-\d+-[a-zA-Z-]+)"', row)
+            assert names
+            assert all(name.startswith(f"{kind}-{index}-") for name in names), names
+
+
+def test_enter_in_the_add_skill_box_adds_that_skill_and_removes_nothing(owner, owner_client):
+    skills = [{"skill": "Pilot", "level": 3}]
+    character = _character(owner, name="Enter", skills=skills)
+    post = builder_post(character, action="enter", **_skill_fields(skills))
+    post["new-skill"] = "vacc suit"
+
+    page = owner_client.post(reverse("character_edit", args=[character.pk]), post)
+
+    html = page.content.decode()
+    assert 'data-skill="Pilot"' in html
+    assert 'data-skill="Vacc Suit"' in html
+    assert Character.objects.get(pk=character.pk).version == character.version
+
+
+def test_enter_in_any_other_field_changes_nothing_but_that_field(owner, owner_client):
+    skills = [{"skill": "Pilot", "level": 3}]
+    character = _character(owner, name="Enter", skills=skills)
+    post = builder_post(character, action="enter", STR="9", **_skill_fields(skills))
+
+    html = owner_client.post(reverse("character_edit", args=[character.pk]), post).content.decode()
+
+    assert 'data-skill="Pilot"' in html
+    assert re.search(r'name="STR" value="9"', html)
+
+
+def test_the_first_submit_button_of_the_builder_is_the_harmless_default(owner, owner_client):
+    character = _character(owner, name="Default", skills=[{"skill": "Pilot", "level": 1}])
+    html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    form = html[html.index('<form id="builder"') :]
+    first_button = re.search(r"<button[^>]*>", form).group(0)
+    assert 'value="enter"' in first_button
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ("terms", "Terms: enter a whole number from 0 to 99."),
+        ("budget", "Budget: enter a whole number from 0 to"),
+        ("skill-0-level", "Pilot level: enter a whole number from"),
+        ("item-0-quantity", "Dagger quantity: enter a whole number from 1 to"),
+    ],
+)
+def test_an_emptied_number_field_is_an_error_not_a_silent_fallback(
+    owner, owner_client, field, message
+):
+    skills = [{"skill": "Pilot", "level": 2}]
+    character = _character(owner, name="Empty", skills=skills)
+    post = builder_post(
+        character,
+        action="save",
+        **_skill_fields(skills),
+        **{"item-0-item": "Dagger|1", "item-0-quantity": "1"},
+    )
+    post[field] = ""
+
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), post)
+
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert Character.objects.get(pk=character.pk).version == character.version
+
+
+def test_an_attribute_accepts_a_hex_digit_as_its_message_promises(owner, owner_client):
+    character = _character(owner, name="Hex")
+    post = builder_post(character, action="save", DEX="A")
+    owner_client.post(reverse("character_edit", args=[character.pk]), post)
+    assert Character.objects.get(pk=character.pk).document["attributes"]["DEX"] == 10
+
+    post = builder_post(Character.objects.get(pk=character.pk), action="save", DEX="Z?")
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), post)
+    assert "DEX: enter a level from 1 to 15, as a number or as a hex digit from 1 to F." in (
+        response.content.decode()
+    )
+
+
+def test_a_skill_picked_from_the_browsed_list_is_added(owner, owner_client):
+    character = _character(owner, name="Browse")
+    post = builder_post(character, action="add_skill:Streetwise")
+    response = owner_client.post(reverse("character_preview", args=[character.pk]), post)
+    assert 'data-skill="Streetwise"' in response.content.decode()
+
+
+def test_each_skill_row_says_what_the_skill_is_for(owner, owner_client):
+    character = _character(owner, name="Summaries", skills=[{"skill": "Pilot", "level": 1}])
+    html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    summary = rules.catalog().find_skill("Pilot").summary
+    assert summary
+    assert summary in html
+
+
+# -- saving by itself ---------------------------------------------------------------------------
+
+
+def _autosave(client, character, **changes):
+    return client.post(reverse("character_autosave", args=[character.pk]), changes)
+
+
+def test_an_edit_is_stored_without_pressing_save(owner, owner_client):
+    character = _character(owner, name="Auto")
+    answer = _autosave(owner_client, character, **builder_post(character, DEX="9"))
+
+    assert answer.status_code == 200
+    assert answer.json() == {"state": "saved", "version": character.version + 1}
+    assert Character.objects.get(pk=character.pk).document["attributes"]["DEX"] == 9
+
+
+def test_the_autosaves_of_one_sitting_are_one_revision(owner, owner_client):
+    character = _character(owner, name="Sitting")
+    before = character.revisions.count()
+    version = character.version
+    for dex in ("8", "9", "10"):
+        post = builder_post(character, DEX=dex, editing_session="sitting-1")
+        post["version"] = str(version)
+        version = _autosave(owner_client, character, **post).json()["version"]
+
+    revisions = list(Character.objects.get(pk=character.pk).revisions.order_by("number"))
+    assert len(revisions) == before + 1
+    assert revisions[-1].document["attributes"]["DEX"] == 10
+    assert "DEX" in revisions[-1].summary
+
+    post = builder_post(character, DEX="11", editing_session="sitting-2")
+    post["version"] = str(version)
+    _autosave(owner_client, character, **post)
+    assert character.revisions.count() == before + 2
+
+
+def test_an_autosave_from_a_tab_that_fell_behind_is_a_conflict_and_writes_nothing(
+    owner, owner_client
+):
+    character = _character(owner, name="Two tabs")
+    first_tab = builder_post(character, DEX="9", editing_session="a")
+    second_tab = builder_post(character, STR="4", editing_session="b")
+    assert _autosave(owner_client, character, **first_tab).json()["state"] == "saved"
+
+    answer = _autosave(owner_client, character, **second_tab)
+
+    assert answer.status_code == 409
+    assert answer.json()["state"] == "conflict"
+    assert "Press Save to compare" in answer.json()["message"]
+    stored = Character.objects.get(pk=character.pk).document["attributes"]
+    assert (stored["DEX"], stored["STR"]) == (9, 7)
+
+
+def test_an_autosave_with_an_unreadable_field_names_it_and_stores_nothing(owner, owner_client):
+    character = _character(owner, name="Typo")
+    answer = _autosave(owner_client, character, **builder_post(character, terms=""))
+    assert answer.status_code == 400
+    assert answer.json() == {
+        "state": "unreadable",
+        "message": "Terms: enter a whole number from 0 to 99.",
+    }
+    assert Character.objects.get(pk=character.pk).version == character.version
+
+
+def test_a_submitted_character_is_not_withdrawn_by_an_autosave(owner, owner_client):
+    referee = UserFactory(username="ref")
+    campaign = services.create_campaign(referee=referee, name="Review")
+    services.join_campaign(user=owner, code=campaign.invite_code)
+    character = _character(owner, name="Submitted")
+    services.attach_character(character=character, campaign=campaign, by=owner)
+    character = services.submit_character(
+        character=Character.objects.get(pk=character.pk), by=owner
+    )
+
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    assert "Not saved automatically: it is submitted for review" in page
+
+    answer = _autosave(owner_client, character, **builder_post(character, DEX="9"))
+    assert answer.json()["state"] == "paused"
+    stored = Character.objects.get(pk=character.pk)
+    assert stored.status == Character.Status.SUBMITTED
+    assert stored.document["attributes"]["DEX"] == 7
+
+
+def test_autosave_is_a_404_for_another_user(owner, client):
+    character = _character(owner, name="Mine")
+    UserFactory(username="stranger")
+    client.login(username="stranger", password=PASSWORD)
+    answer = _autosave(client, character, **builder_post(character, DEX="9"))
+    assert answer.status_code == 404
+    assert Character.objects.get(pk=character.pk).version == character.version
+
+
+def test_the_builder_is_never_served_from_the_browser_cache(owner, owner_client):
+    character = _character(owner, name="Fresh")
+    response = owner_client.get(reverse("character_edit", args=[character.pk]))
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_the_preview_sends_every_rows_figures_again(owner, owner_client):
+    skills = [{"skill": "Pilot", "level": 1}]
+    character = _character(owner, name="Live", skills=skills)
+    post = builder_post(
+        character,
+        **_skill_fields([{"skill": "Pilot", "level": 3}]),
+        **{"item-0-item": "Dagger|1", "item-0-quantity": "3"},
+        service="scouts",
+        terms="2",
+    )
+    html = owner_client.post(reverse("character_preview", args=[character.pk]), post)
+    html = html.content.decode()
+
+    assert re.search(r'<span id="skill-0-points"[^>]*hx-swap-oob="true">3 pts</span>', html)
+    assert re.search(r'<span id="item-0-figures"[^>]*hx-swap-oob="true">', html)
+    assert "2 rolls allowed on the Scouts table" in html
