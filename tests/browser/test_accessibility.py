@@ -1,0 +1,142 @@
+"""Every page a player or referee works in can be used with a keyboard and a screen reader, and
+the builder fits a phone: axe-core finds no serious or critical violation, every control has a
+name, and nothing scrolls sideways at 390 px."""
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import expect
+
+from characters import services
+from tests.browser.pages import log_in
+from tests.factories import UserFactory, medic_document
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def party():
+    """A referee's campaign with a player's scout medic in it, with gear."""
+    referee = UserFactory(username="referee")
+    player = UserFactory(username="player1")
+    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
+    services.join_campaign(user=player, code=campaign.invite_code)
+    character = services.create_character(
+        owner=player,
+        document=medic_document(
+            skills=[
+                {"skill": "Medical", "level": 2},
+                {"skill": "Pilot", "level": 1},
+                {"skill": "Handgun", "level": 1},
+            ],
+            equipment=[{"item": "Dagger", "quantity": 1}],
+        ),
+    )
+    services.attach_character(character=character, campaign=campaign, by=player)
+    return campaign, character
+
+
+def _serious_violations(page) -> list[str]:
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): "
+        + "; ".join(node["target"][0] for node in violation["nodes"][:5])
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize(
+    ("user", "path"),
+    [
+        ("player1", "/characters/{character}/edit/"),
+        ("player1", "/characters/{character}/"),
+        ("player1", "/characters/{character}/play/"),
+        ("player1", "/"),
+        ("referee", "/campaigns/{campaign}/"),
+    ],
+    ids=["builder", "sheet", "play sheet", "dashboard", "campaign"],
+)
+def test_axe_finds_no_serious_or_critical_violation(page, party, viewport, user, path):
+    campaign, character = party
+    page.set_viewport_size(viewport)
+    log_in(page, user)
+    page.goto(path.format(character=character.pk, campaign=campaign.pk))
+    page.wait_for_load_state("load")
+    assert _serious_violations(page) == []
+
+
+def test_the_builder_fits_a_phone_and_keeps_the_points_and_save_state_in_view(page, party):
+    _campaign, character = party
+    page.set_viewport_size(PHONE)
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.wait_for_load_state("load")
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for section in ("#section-skills", "#section-traits", "#section-equipment", "#section-notes"):
+        page.locator(section).scroll_into_view_if_needed()
+        status = page.locator("#builder-status").bounding_box()
+        assert 0 <= status["y"] < 20, section
+        expect(page.locator("[data-save-state]")).to_be_in_viewport()
+        expect(page.locator("[data-action=save]")).to_be_in_viewport()
+    # Each skill row is a card: its level and Remove sit inside the screen, not past a scroll.
+    for control in ("[data-field=level]", "[data-action=remove]"):
+        box = page.locator(f"[data-skill-row] {control}").first.bounding_box()
+        assert box["x"] + box["width"] <= PHONE["width"], control
+
+
+# Controls a person can reach, with no name a screen reader could read out.
+_UNNAMED_CONTROLS = """() => [...document.querySelectorAll(
+    "#builder input:not([type=hidden]), #builder select, #builder textarea, #builder button"
+  )].filter(el => !el.hidden && el.offsetParent !== null)
+    .filter(el => {
+      const byLabel = el.labels && [...el.labels].some(l => l.textContent.trim());
+      const byAria = (el.getAttribute("aria-label") || "").trim();
+      const byText = el.tagName === "BUTTON" && el.textContent.trim();
+      return !(byLabel || byAria || byText);
+    }).map(el => el.name || el.id || el.outerHTML.slice(0, 80))"""
+
+
+def test_every_control_of_the_builder_has_a_name(page, party):
+    _campaign, character = party
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.get_by_role("button", name="Add an item").click()
+    page.locator("button[value='add_trait:PF:H:S']").click()
+    expect(page.locator("[data-trait-row]")).to_have_count(3)
+    assert page.evaluate(_UNNAMED_CONTROLS) == []
+    cell = page.get_by_role("button", name="Edge, seldom: 5 points")
+    expect(cell).to_have_count(1)
+
+
+def test_focus_goes_to_the_new_row_and_then_to_the_removed_ones_neighbour(page, party):
+    _campaign, character = party
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.wait_for_load_state("load")
+
+    page.locator("[data-add=skill]").fill("Streetwise")
+    page.locator("[data-add=skill]").press("Enter")
+    expect(page.locator("[data-skill-row]").last.locator("[data-field=level]")).to_be_focused()
+
+    page.locator("[data-skill-row]").nth(1).locator("[data-action=remove]").click()
+    expect(page.locator("[data-skill-row]")).to_have_count(3)
+    expect(page.locator("[data-skill-row]").nth(1).locator("[data-field=level]")).to_be_focused()
+
+
+def test_points_and_new_problems_are_announced_politely(page, party):
+    _campaign, character = party
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.wait_for_load_state("load")
+    announcer = page.locator("#announcer")
+    assert announcer.get_attribute("aria-live") == "polite"
+
+    page.locator("[data-skill-row]").first.locator("[data-field=level]").fill("6")
+
+    expect(announcer).to_contain_text("points left")
+    expect(announcer).to_contain_text("Medical-6 is above the maximum skill level")
