@@ -1,0 +1,285 @@
+"""Model-based journeys through the builder: a seeded random player, checked against a plain
+model of the document after every step and against the export at the end.
+
+What a player does is drawn at random (typing a skill and pressing Enter, picking one from the
+list, levels, specialties on any row, traits and items added and removed, Enter in any field,
+reloading, going to the sheet and back, a second tab), so the journey finds what a scripted
+path never takes. A few seeds run in CI; ``FFA_JOURNEY_SEEDS=200`` runs many locally (and
+``FFA_JOURNEY_FIRST_SEED`` picks where to start).
+"""
+
+import os
+import random
+import re
+from dataclasses import dataclass, field
+
+import pytest
+from playwright.sync_api import expect
+
+import rules
+from tests.browser.pages import log_in, start_building
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+FIRST_SEED = int(os.environ.get("FFA_JOURNEY_FIRST_SEED", "1"))
+SEEDS = range(FIRST_SEED, FIRST_SEED + int(os.environ.get("FFA_JOURNEY_SEEDS", "3")))
+STEPS = int(os.environ.get("FFA_JOURNEY_STEPS", "24"))
+SAVED = "All changes saved"
+
+
+@dataclass
+class Skill:
+    name: str
+    level: int = 1
+    specialties: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Model:
+    """What the player has put in the builder: what the stored document must hold."""
+
+    attributes: dict[str, int]
+    skills: list[Skill] = field(default_factory=list)
+    traits: list[tuple[str, str, str]] = field(default_factory=list)  # type, level, frequency
+    items: list[tuple[str, int]] = field(default_factory=list)  # item name, quantity
+
+
+class Journey:
+    def __init__(self, page, seed: int) -> None:
+        self.page = page
+        self.random = random.Random(seed)
+        self.seed = seed
+        cat = rules.catalog()
+        self.cat = cat
+        self.model = Model(attributes=dict.fromkeys(cat.attribute_order, 7))
+        self.plain_items = [
+            item for item in cat.equipment if item.cost is not None and item.table == "accessories"
+        ][:12]
+        self.log: list[str] = []
+
+    # -- steps ---------------------------------------------------------------------------------
+
+    def type_attribute(self) -> None:
+        code = self.random.choice(self.cat.attribute_order)
+        level = self.random.randint(3, 12)
+        text = self.cat.to_hex(level) if self.random.random() < 0.3 else str(level)
+        self.page.fill(f"input[name={code}]", text)
+        self.model.attributes[code] = level
+
+    def step_attribute(self) -> None:
+        code = self.random.choice(self.cat.attribute_order)
+        current = self.model.attributes[code]
+        delta = self.random.choice((-1, 1)) if 2 < current < 12 else (1 if current <= 2 else -1)
+        name = f"{'Raise' if delta > 0 else 'Lower'} {code}"
+        self.page.get_by_role("button", name=name, exact=True).click()
+        self.model.attributes[code] = current + delta
+
+    def _new_skill(self) -> str | None:
+        taken = {skill.name for skill in self.model.skills}
+        choices = [s.name for s in self.cat.skills if s.name not in taken and not s.is_cascade]
+        return self.random.choice(choices) if choices else None
+
+    def add_skill_by_typing(self) -> None:
+        name = self._new_skill()
+        if name is None:
+            return
+        box = self.page.locator("[data-add=skill]")
+        box.fill(name.lower() if self.random.random() < 0.3 else name)
+        box.press("Enter")
+        self.model.skills.append(Skill(name))
+        expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
+
+    def add_skill_from_the_list(self) -> None:
+        name = self._new_skill()
+        if name is None:
+            return
+        catalog = self.page.locator("details.catalog")
+        if catalog.get_attribute("open") is None:
+            catalog.locator("summary").click()
+        catalog.get_by_role("button", name=f"Add {name}:").click()
+        self.model.skills.append(Skill(name))
+        expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
+
+    def set_skill_level(self) -> None:
+        if not self.model.skills:
+            return
+        index = self.random.randrange(len(self.model.skills))
+        level = self.random.randint(0, 3)
+        self.page.locator("[data-skill-row]").nth(index).locator("[data-field=level]").fill(
+            str(level)
+        )
+        self.model.skills[index].level = level
+
+    def tick_specialty(self) -> None:
+        rows = [i for i, s in enumerate(self.model.skills) if self.cat.find_skill(s.name).is_spec]
+        if not rows:
+            return
+        index = self.random.choice(rows)
+        skill = self.model.skills[index]
+        specialty = self.random.choice(self.cat.find_skill(skill.name).specialties).name
+        box = (
+            self.page.locator("[data-skill-row]")
+            .nth(index)
+            .locator(f'[data-specialty="{specialty}"]')
+        )
+        if specialty in skill.specialties:
+            box.uncheck()
+            skill.specialties.discard(specialty)
+        else:
+            box.check()
+            skill.specialties.add(specialty)
+
+    def remove_skill(self) -> None:
+        if not self.model.skills:
+            return
+        index = self.random.randrange(len(self.model.skills))
+        row = self.page.locator("[data-skill-row]").nth(index)
+        row.locator("[data-action=remove]").click()
+        del self.model.skills[index]
+        expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
+
+    def add_trait(self) -> None:
+        trait_type = self.random.choice(("PP", "PF"))
+        levels = self.cat.perk_levels if trait_type == "PP" else self.cat.flaw_levels
+        level = self.random.choice(list(levels))
+        frequency = self.random.choice(list(self.cat.frequencies))
+        self.page.locator(f'button[value="add_trait:{trait_type}:{level}:{frequency}"]').click()
+        self.model.traits.append((trait_type, level, frequency))
+        expect(self.page.locator("[data-trait-row]")).to_have_count(len(self.model.traits))
+
+    def remove_trait(self) -> None:
+        if not self.model.traits:
+            return
+        index = self.random.randrange(len(self.model.traits))
+        self.page.locator("[data-trait-row]").nth(index).locator("[data-action=remove]").click()
+        del self.model.traits[index]
+        expect(self.page.locator("[data-trait-row]")).to_have_count(len(self.model.traits))
+
+    def add_item(self) -> None:
+        item = self.random.choice(self.plain_items)
+        quantity = self.random.randint(1, 3)
+        self.page.get_by_role("button", name="Add an item").click()
+        expect(self.page.locator("[data-item-row]")).to_have_count(len(self.model.items) + 1)
+        row = self.page.locator("[data-item-row]").last
+        row.locator("select").select_option(f"{item.name}|{'' if item.tl is None else item.tl}")
+        row.locator("input[type=number]").fill(str(quantity))
+        self.model.items.append((item.name, quantity))
+        expect(row).to_have_attribute("data-item-row", item.name)
+
+    def remove_item(self) -> None:
+        if not self.model.items:
+            return
+        index = self.random.randrange(len(self.model.items))
+        self.page.locator("[data-item-row]").nth(index).locator("[data-action=remove]").click()
+        del self.model.items[index]
+        expect(self.page.locator("[data-item-row]")).to_have_count(len(self.model.items))
+
+    def press_enter_somewhere(self) -> None:
+        fields = self.page.locator(
+            "#builder input:visible:not([type=hidden]):not([type=checkbox]),"
+            " #builder select:visible"
+        )
+        fields.nth(self.random.randrange(fields.count())).press("Enter")
+
+    def reload(self) -> None:
+        self.wait_until_saved()
+        self.page.reload()
+        self.page.wait_for_load_state("load")
+
+    def to_the_sheet_and_back(self) -> None:
+        self.wait_until_saved()
+        self.page.get_by_role("link", name="Sheet", exact=True).click()
+        expect(self.page).to_have_url(re.compile(r"/characters/\d+/$"))
+        self.page.go_back()
+        self.page.wait_for_load_state("load")
+
+    def second_tab(self) -> None:
+        self.wait_until_saved()
+        other = self.page.context.new_page()
+        other.goto(self.page.url)
+        other.wait_for_load_state("load")
+        self.check_page(other)
+        other.close()
+
+    STEPS = (
+        (type_attribute, 3),
+        (step_attribute, 2),
+        (add_skill_by_typing, 3),
+        (add_skill_from_the_list, 2),
+        (set_skill_level, 3),
+        (tick_specialty, 3),
+        (remove_skill, 1),
+        (add_trait, 2),
+        (remove_trait, 1),
+        (add_item, 2),
+        (remove_item, 1),
+        (press_enter_somewhere, 2),
+        (reload, 1),
+        (to_the_sheet_and_back, 1),
+        (second_tab, 1),
+    )
+
+    def step(self) -> None:
+        steps, weights = zip(*self.STEPS, strict=True)
+        chosen = self.random.choices(steps, weights)[0]
+        self.log.append(chosen.__name__)
+        chosen(self)
+
+    # -- checks --------------------------------------------------------------------------------
+
+    def wait_until_saved(self) -> None:
+        expect(self.page.locator("[data-save-state]")).to_have_text(SAVED, timeout=8000)
+
+    def check_page(self, page=None) -> None:
+        page = page or self.page
+        model = self.model
+        for code, level in model.attributes.items():
+            expect(page.locator(f'[data-hex="{code}"]')).to_have_text(self.cat.to_hex(level))
+        rows = page.locator("[data-skill-row]")
+        expect(rows).to_have_count(len(model.skills))
+        for index, skill in enumerate(model.skills):
+            row = rows.nth(index)
+            expect(row).to_have_attribute("data-skill", skill.name)
+            expect(row.locator("[data-field=level]")).to_have_value(str(skill.level))
+            ticked = row.locator("[data-specialty]:checked")
+            expect(ticked).to_have_count(len(skill.specialties))
+        expect(page.locator("[data-trait-row]")).to_have_count(len(model.traits))
+        expect(page.locator("[data-item-row]")).to_have_count(len(model.items))
+        for index, (name, _quantity) in enumerate(model.items):
+            expect(page.locator("[data-item-row]").nth(index)).to_have_attribute(
+                "data-item-row", name
+            )
+
+    def check_export(self) -> None:
+        self.wait_until_saved()
+        export_url = self.page.url.replace("/edit/", "/export.json")
+        document = self.page.request.get(export_url).json()
+        model = self.model
+        assert document["attributes"] == model.attributes
+        assert [
+            (s["skill"], s["level"], set(s.get("specialties", []))) for s in document["skills"]
+        ] == [(s.name, s.level, s.specialties) for s in model.skills]
+        assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == (
+            model.traits
+        )
+        assert [(e["item"], e["quantity"]) for e in document["equipment"]] == model.items
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_random_player_loses_nothing_and_misplaces_nothing(page, seed):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, f"Journey {seed}")
+    journey = Journey(page, seed)
+
+    for _ in range(STEPS):
+        journey.step()
+        try:
+            journey.check_page()
+        except AssertionError as failure:
+            raise AssertionError(f"seed {seed}, after {journey.log}: {failure}") from failure
+    try:
+        journey.check_export()
+    except AssertionError as failure:
+        raise AssertionError(f"seed {seed}, after {journey.log}: {failure}") from failure
