@@ -118,13 +118,13 @@ if (builder) {
   });
 
   // -- Edits -------------------------------------------------------------------------------------
-  builder.addEventListener("input", (event) => {
-    const target = event.target;
+  function recordEdit(target) {
     if (!target.name || target.name === "new-skill" || target.name === "trait-notation") return;
     noteEdit();
     edited.set(target.name, edits);
     keepRowHooks(target);
-  });
+  }
+  builder.addEventListener("input", (event) => recordEdit(event.target));
 
   // The rows' hooks name what the row holds now.
   function keepRowHooks(target) {
@@ -177,8 +177,10 @@ if (builder) {
     if (level < 0) level = Number(input.dataset.min);
     level = Math.max(0, level + Number(button.dataset.step));
     input.value = String(level);
-    input.dispatchEvent(new Event("input", { bubbles: true }));
-    builder.dispatchEvent(new Event("builder:step")); // previewed at once, no typing pause
+    // Previewed at once: an input event would also start the typing pause, whose preview
+    // would replace this one on the way.
+    recordEdit(input);
+    builder.dispatchEvent(new Event("builder:step"));
   });
 
   // -- Rows added or removed ---------------------------------------------------------------------
