@@ -18,8 +18,8 @@ from bench.core import Figure
 from rules import check, check_document, parse_document
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLES = ROOT.parent / "shared" / "spec" / "examples"
-# The worked example the issue names; CI and a checkout have ../shared beside the repository.
+# The worked examples are test fixtures in the repository; the bench times the one the issue names.
+EXAMPLES = ROOT / "tests" / "fixtures" / "examples"
 NAVY_PILOT_PATH = EXAMPLES / "navy-pilot.json"
 
 
