@@ -43,6 +43,10 @@ MAX_AMOUNT = 99  # a skill level or a derived-trait amount, of either sign
 MAX_QUANTITY = 9999
 MAX_TRAIT_NAME = 200
 
+# The boxes whose text is added as a row (by Enter or their Add button), not part of the
+# character: what they cannot add is said beside them.
+ADD_BOXES = frozenset({"new-skill", "trait-notation"})
+
 
 @dataclass(frozen=True)
 class FieldBounds:
@@ -332,7 +336,7 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
                     frequency=example["frequency"],
                 )
             )
-    elif verb == "add_trait_notation":
+    elif verb == "add_trait_notation" and form.trait_notation:
         try:
             trait = parse_trait(form.trait_notation)
         except NotationError as error:

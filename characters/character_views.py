@@ -289,15 +289,20 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     action = request.POST.get("action", "save")
     if action not in ("save", "overwrite", "roll"):
         form = builder.apply_action(form, action)
-        context = _builder_context(character, form, editing_session=stamp.editing_session)
-        context.update(unsaved=True, browse_open=action.startswith("add_skill:"))
+        context = _builder_context(
+            character, form, editing_session=stamp.editing_session, save_state=_NOT_SAVED_YET
+        )
+        context["browse_open"] = action.startswith("add_skill:")
         return render(request, "characters/builder.html", context)
 
     read = builder.document_from_form(form, base=character.document)
     if read.errors:
         messages.error(request, "Nothing was saved: fix the fields marked below first.")
         context = _builder_context(
-            character, builder.with_errors(form, read.errors), editing_session=stamp.editing_session
+            character,
+            builder.with_errors(form, read.errors),
+            editing_session=stamp.editing_session,
+            save_state=SaveState("unreadable", "Not saved: fix the fields marked below first"),
         )
         return render(request, "characters/builder.html", context, status=400)
     expected = stamp.version
@@ -311,22 +316,25 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
         )
     except services.CharacterLocked as locked:
         messages.error(request, str(locked))
-        return render(
-            request, "characters/builder.html", _builder_context(character, form), status=409
+        context = _builder_context(
+            character, form, save_state=SaveState("paused", "Not saved: it is approved and locked")
         )
+        return render(request, "characters/builder.html", context, status=409)
     except services.VersionConflict as conflict:
         context = _builder_context(
             character,
             form,
             conflict=_conflict(conflict.current, expected, read.document),
             editing_session=stamp.editing_session,
+            save_state=SaveState("conflict", "Not saved: this character changed in another tab"),
         )
         return render(request, "characters/builder.html", context, status=409)
     except MalformedDocument as malformed:
         messages.error(request, f"Nothing was saved: {malformed}.")
-        return render(
-            request, "characters/builder.html", _builder_context(character, form), status=400
+        context = _builder_context(
+            character, form, save_state=SaveState("unreadable", f"Not saved: {malformed}")
         )
+        return render(request, "characters/builder.html", context, status=400)
     if action == "roll":
         try:
             rolled = services.roll_mustering_out(character=saved, by=request.user)
@@ -348,6 +356,19 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @dataclass(frozen=True)
+class SaveState:
+    """What the builder's save state says when the page is drawn; the page's script keeps it
+    up to date from then on. ``kind`` is "saved", "unsaved", "unreadable", "conflict" or
+    "paused"."""
+
+    kind: str
+    text: str
+
+
+_NOT_SAVED_YET = SaveState("unsaved", "Not saved: press Save to keep these changes")
+
+
+@dataclass(frozen=True)
 class SaveStamp:
     version: int  # -1 when the page did not say: no stored version matches it
     editing_session: str
@@ -365,9 +386,10 @@ def _save_stamp(request: HttpRequest) -> SaveStamp:
 def character_autosave(request: HttpRequest, pk: int) -> JsonResponse:
     """Store the builder's form as it stands, as the page does by itself shortly after each
     edit. The answer is what the page's save state shows: ``state`` is "saved" (with the new
-    ``version``), "unreadable" (a field to fix first), "conflict" (another tab saved first:
-    nothing was written) or "paused" (a submitted or approved character saves only when the
-    player presses Save, which the page says before the first edit)."""
+    ``version``), "partial" (saved with the stored value of the fields it could not read,
+    which ``message`` names: one bad field never holds back the rest), "conflict" (another
+    tab saved first: nothing was written) or "paused" (a submitted or approved character
+    saves only when the player presses Save, which the page says before the first edit)."""
     character = _get_character_for_user(request, pk, edit=True)
     stamp = _save_stamp(request)
     if character.status in (Character.Status.SUBMITTED, Character.Status.APPROVED):
@@ -375,9 +397,6 @@ def character_autosave(request: HttpRequest, pk: int) -> JsonResponse:
             {"state": "paused", "message": _AUTOSAVE_PAUSED[character.status]}, status=409
         )
     read = builder.document_from_form(builder.form_from_post(request.POST), base=character.document)
-    if read.errors:
-        first = next(iter(read.errors.values()))
-        return JsonResponse({"state": "unreadable", "message": first}, status=400)
     try:
         saved = services.save_character(
             character=character,
@@ -394,7 +413,19 @@ def character_autosave(request: HttpRequest, pk: int) -> JsonResponse:
         return JsonResponse({"state": "conflict", "message": message}, status=409)
     except (services.CharacterLocked, MalformedDocument) as refused:
         return JsonResponse({"state": "unreadable", "message": str(refused)}, status=400)
+    if read.errors:
+        unread = len(read.errors)
+        fields = "one field" if unread == 1 else f"{unread} fields"
+        message = f"all but {fields}: {next(iter(read.errors.values()))}"
+        return JsonResponse({"state": "partial", "version": saved.version, "message": message})
     return JsonResponse({"state": "saved", "version": saved.version})
+
+
+def _initial_save_state(character: Character) -> SaveState:
+    paused = _AUTOSAVE_PAUSED.get(character.status)
+    if paused:
+        return SaveState("paused", f"Not saved automatically: {paused}")
+    return SaveState("saved", "All changes saved")
 
 
 _AUTOSAVE_PAUSED = {
@@ -456,65 +487,16 @@ _SECTION_OF_ACTION = {
 
 
 def _conflict(current: Character, yours_from: int, yours: dict[str, Any]) -> dict[str, Any]:
-    theirs = current.document
-    changes = []
-    labels = {
-        "skills": "Skills",
-        "traits": "Traits",
-        "equipment": "Equipment",
-        "attributes": "Attributes",
-    }
-    for key in (
-        "name",
-        "species",
-        "service",
-        "terms",
-        "rank",
-        "age",
-        "homeworld",
-        "budget",
-        "notes",
-    ):
-        if theirs.get(key) != yours.get(key):
-            changes.append(
-                {
-                    "label": key.replace("_", " ").capitalize(),
-                    "theirs": theirs.get(key, "—"),
-                    "yours": yours.get(key, "—"),
-                }
-            )
-    for key, label in labels.items():
-        if theirs.get(key) != yours.get(key):
-            changes.append(
-                {"label": label, "theirs": _summary(key, theirs), "yours": _summary(key, yours)}
-            )
+    """What the conflict page compares: every difference between the stored version and the
+    one the player tried to save, as the history's diff reads them."""
+    # The save normalised the document before it found the conflict, so this cannot fail.
+    yours = rules.normalise_document(yours)
     return {
         "yours_from": yours_from,
         "theirs_version": current.version,
         "theirs_saved": current.updated_at,
-        "changes": changes,
+        "changes": rules.document_changes(current.document, yours),
     }
-
-
-def _summary(key: str, document: dict[str, Any]) -> str:
-    value = document.get(key)
-    if key == "attributes":
-        return rules.check_document(document).upp if value else "—"
-    if key == "skills":
-        return (
-            ", ".join(
-                rules.format_skill(
-                    s["skill"], s["level"], s.get("cascade"), s.get("specialties", ())
-                )
-                for s in value or []
-            )
-            or "—"
-        )
-    if key == "traits":
-        return "; ".join(t.get("name", "") for t in value or []) or "—"
-    if key == "equipment":
-        return ", ".join(f"{e['item']} x{e.get('quantity', 1)}" for e in value or []) or "—"
-    return str(value)
 
 
 # -- builder context ------------------------------------------------------------------------------
@@ -553,11 +535,7 @@ def _catalog_context() -> dict[str, Any]:
                 "name": level["name"],
                 "control_score": level.get("control_score"),
                 "cells": [
-                    {
-                        "frequency": f,
-                        "label": label,
-                        "points": cat.trait_points(trait_type, code, f),
-                    }
+                    {"frequency": f, "label": label, **_trait_cell(trait_type, code, f)}
                     for f, label in frequencies
                 ],
             }
@@ -589,6 +567,14 @@ def _catalog_context() -> dict[str, Any]:
     }
 
 
+def _trait_cell(trait_type: str, level: str, frequency: str) -> dict[str, Any]:
+    """A cell of the trait grid: its points, and what a screen reader says the click does."""
+    points = rules.catalog().trait_points(trait_type, level, frequency)
+    size = abs(points)
+    amount = f"{size} point{'' if size == 1 else 's'}"
+    return {"points": points, "spoken": f"gives {amount} back" if points < 0 else f"costs {amount}"}
+
+
 def _builder_context(
     character: Character,
     form: builder.BuilderForm,
@@ -598,6 +584,7 @@ def _builder_context(
     conflict: dict[str, Any] | None = None,
     attributes: frozenset[str] | None = None,
     editing_session: str = "",
+    save_state: SaveState | None = None,
 ) -> dict[str, Any]:
     """Everything the builder template shows. ``full=False`` (the live preview) skips the
     parts only the page's inputs need; ``attributes`` limits the attribute rows to those codes
@@ -642,6 +629,9 @@ def _builder_context(
             "anchor": f"id_{field}",
         }
         for field, message in form.errors.items()
+        # What an add box could not add is said beside the box: nothing in the character is
+        # wrong because of it.
+        if field not in builder.ADD_BOXES
     ]
     problems = unreadable + [
         {
@@ -714,10 +704,12 @@ def _builder_context(
             for i, row in enumerate(form.items)
         ],
         "mustering_service": service.name if service else "",
+        "automatic_lines": report.skills.lines[len(read.skill_rows) :],
         # A new sitting for each page built from the stored character; a page the server
         # re-renders from a post (no JavaScript) carries its sitting on.
         "editing_session": editing_session or secrets.token_urlsafe(12),
         "autosave_paused": _AUTOSAVE_PAUSED.get(character.status, ""),
+        "save_state": save_state or _initial_save_state(character),
     }
     if not full:
         return context
@@ -745,7 +737,6 @@ def _builder_context(
     context.update(_catalog_context())
     context.update(
         {
-            "automatic_lines": report.skills.lines[len(read.skill_rows) :],
             "package_lines": [t for t in report.traits if t.source == "package"],
             "species_name": species.name,
             "species_default_language": species.native_language,

@@ -26,6 +26,12 @@ if (builder) {
   let timer = null;
   let inFlight = null; // the edit number the save on its way carries
   let stopped = ""; // why saving by itself stopped (a conflict)
+  let partial = false; // the last save left out a field it could not read
+  // A page the server drew after a refused Save (or a button, without this script) holds
+  // edits that are not stored; after a conflict, only Save may decide.
+  const initialState = saveState.dataset.state;
+  if (initialState === "conflict") stopped = saveState.textContent;
+  if (initialState === "unsaved" || initialState === "unreadable") edits = 1;
 
   function showState(text, kind) {
     saveState.textContent = text;
@@ -62,11 +68,13 @@ if (builder) {
       .then((response) => response.json())
       .then((answer) => {
         inFlight = null;
-        if (answer.state === "saved") {
+        if (answer.state === "saved" || answer.state === "partial") {
           versionInput.value = answer.version;
           savedEdit = Math.max(savedEdit, carried);
-          if (edits === savedEdit) showState("All changes saved", "saved");
-          else autosave();
+          partial = answer.state === "partial";
+          if (edits !== savedEdit) autosave();
+          else if (partial) showState(`Saved ${answer.message}`, "partial");
+          else showState("All changes saved", "saved");
         } else if (answer.state === "conflict" || answer.state === "paused") {
           stopped = answer.message;
           showState(`Not saved: ${answer.message}`, "conflict");
@@ -90,6 +98,10 @@ if (builder) {
   // lands: a note in this tab's session storage tells it to look again.
   const leavingNote = `ffa-builder-leaving:${builder.dataset.autosaveUrl}`;
   window.addEventListener("beforeunload", (event) => {
+    if (partial && !unsaved()) {
+      event.preventDefault(); // a field it could not read is about to be lost
+      return;
+    }
     if (!unsaved()) return;
     if (paused || stopped) {
       event.preventDefault();
@@ -110,6 +122,7 @@ if (builder) {
   // Save (and every no-script button) posts the whole form: nothing is left to store then.
   builder.addEventListener("submit", () => {
     savedEdit = edits;
+    partial = false;
     clearTimeout(timer);
   });
   // A page brought back by Back or Forward may be older than what is stored: show what is.
@@ -174,8 +187,12 @@ if (builder) {
     const input = button.parentElement.querySelector("input");
     const typed = input.value.trim().toUpperCase();
     let level = /^\d+$/.test(typed) ? Number(typed) : hexDigits.indexOf(typed);
-    if (level < 0) level = Number(input.dataset.min);
-    level = Math.max(0, level + Number(button.dataset.step));
+    const [lowest, highest] = [Number(input.dataset.min), Number(input.dataset.max)];
+    const step = Number(button.dataset.step);
+    // Within the range the step stays inside it; from outside it only goes back towards it.
+    if (level < 0 || typed === "") level = Number(input.dataset.average);
+    else if ((step > 0 && level >= highest) || (step < 0 && level <= lowest)) return;
+    else level += step;
     input.value = String(level);
     // Previewed at once: an input event would also start the typing pause, whose preview
     // would replace this one on the way.
@@ -191,16 +208,25 @@ if (builder) {
     const button = event.detail.elt;
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
     const [verb, index] = button.value.split(":");
-    pendingFocus = { verb, index: Number(index), section: button.closest("fieldset.box")?.id };
+    const section = button.closest("fieldset.box");
+    const rows = section ? section.querySelectorAll("[data-row-index]").length : 0;
+    pendingFocus = { verb, index: Number(index), section: section?.id, rows };
   });
   builder.addEventListener("htmx:afterSettle", (event) => {
     if (!pendingFocus || !(event.detail.elt instanceof HTMLElement)) return;
     const section = document.getElementById(pendingFocus.section);
     if (!section || !section.isConnected) return;
     const { verb, index } = pendingFocus;
+    const rowsBefore = pendingFocus.rows;
     pendingFocus = null;
     const rows = [...section.querySelectorAll("[data-row-index]")];
     let target = null;
+    if (verb.startsWith("add") && rows.length === rowsBefore) {
+      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed.
+      const box = section.querySelector(".picker input:not([type=hidden])");
+      if (box) box.focus();
+      return;
+    }
     if (verb.startsWith("add")) {
       target = rows.at(-1);
       announce(target ? "Row added." : "");

@@ -109,7 +109,7 @@ def test_every_control_of_the_builder_has_a_name(page, party):
     page.locator("button[value='add_trait:PF:H:S']").click()
     expect(page.locator("[data-trait-row]")).to_have_count(3)
     assert page.evaluate(_UNNAMED_CONTROLS) == []
-    cell = page.get_by_role("button", name="Edge, seldom: 5 points")
+    cell = page.get_by_role("button", name="Edge, seldom: costs 5 points")
     expect(cell).to_have_count(1)
 
 

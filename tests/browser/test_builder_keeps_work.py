@@ -107,3 +107,60 @@ def test_row_figures_and_mustering_out_follow_each_edit_without_save(page):
     page.select_option("select[name=service]", "scouts")
     page.fill("input[name=terms]", "2")
     expect(page.locator("#mustering-status")).to_contain_text("2 rolls allowed on the Scouts table")
+
+
+def test_one_unreadable_field_holds_back_nothing_else_and_says_so(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+
+    page.fill("input[name=END]", "")
+    page.fill("input[name=STR]", "9")
+    page.fill("input[name=homeworld]", "Regina")
+
+    state = page.locator("[data-save-state]")
+    expect(state).to_have_text(re.compile(r"^Saved all but one field: END: enter a level"))
+    stored = Character.objects.get(name="Mara").document
+    assert (stored["attributes"]["STR"], stored["homeworld"]) == (9, "Regina")
+    page.fill("input[name=END]", "8")
+    expect(state).to_have_text(SAVED)
+
+
+def test_the_steppers_stay_within_the_attributes_range(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    raise_edu = page.get_by_role("button", name="Raise EDU", exact=True)
+    for _ in range(10):
+        raise_edu.click()
+    expect(page.locator("input[name=EDU]")).to_have_value("15")
+    expect(page.locator('[data-hex="EDU"]')).to_have_text("F")
+
+
+def test_a_name_not_in_the_catalog_leaves_focus_in_the_box_to_fix_it(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    add = page.locator("[data-add=skill]")
+    add.fill("Pilot")
+    add.press("Enter")
+    expect(page.locator("[data-skill-row]")).to_have_count(1)
+
+    page.locator("[data-add=skill]").fill("Pilto")
+    page.locator("[data-add=skill]").press("Enter")
+
+    expect(page.locator("#section-skills .errorlist")).to_contain_text("'Pilto' is not a skill")
+    expect(page.locator("[data-add=skill]")).to_be_focused()
+    expect(page.locator('[data-problem="unreadable_field"]')).to_have_count(0)
+
+
+def test_the_heading_and_automatic_skills_follow_the_identity_fields(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+
+    page.fill("input[name=name]", "Mara Tolven")
+    page.fill("input[name=homeworld]", "Regina")
+
+    expect(page.locator("h1")).to_contain_text("Mara Tolven")
+    expect(page.locator("#automatic-skills")).to_contain_text("Area Knowledge (Regina)")

@@ -246,15 +246,43 @@ def test_an_autosave_from_a_tab_that_fell_behind_is_a_conflict_and_writes_nothin
     assert (stored["DEX"], stored["STR"]) == (9, 7)
 
 
-def test_an_autosave_with_an_unreadable_field_names_it_and_stores_nothing(owner, owner_client):
-    character = _character(owner, name="Typo")
-    answer = _autosave(owner_client, character, **builder_post(character, terms=""))
-    assert answer.status_code == 400
+def test_an_autosave_with_an_unreadable_field_stores_the_rest_and_names_that_field(
+    owner, owner_client
+):
+    character = _character(owner, name="Typo", terms=2)
+    answer = _autosave(owner_client, character, **builder_post(character, terms="", DEX="9"))
+
+    assert answer.status_code == 200
     assert answer.json() == {
-        "state": "unreadable",
-        "message": "Terms: enter a whole number from 0 to 99.",
+        "state": "partial",
+        "version": character.version + 1,
+        "message": "all but one field: Terms: enter a whole number from 0 to 99.",
     }
-    assert Character.objects.get(pk=character.pk).version == character.version
+    stored = Character.objects.get(pk=character.pk).document
+    assert (stored["attributes"]["DEX"], stored["terms"]) == (9, 2)
+
+
+def test_a_refused_save_does_not_say_all_changes_are_saved(owner, owner_client):
+    character = _character(owner, name="Refused")
+    post = builder_post(character, action="save", END="", STR="8")
+    html = owner_client.post(reverse("character_edit", args=[character.pk]), post)
+    html = html.content.decode()
+    assert 'data-state="unreadable">Not saved: fix the fields marked below first<' in html
+    assert "All changes saved" not in html
+
+
+def test_the_conflict_page_lists_every_field_the_two_versions_differ_in(owner, owner_client):
+    character = _character(owner, name="Two tabs")
+    first_tab = builder_post(character, action="save", native_language="Vilani", STR="5")
+    second_tab = builder_post(character, action="save", native_culture="Zhodani")
+    owner_client.post(reverse("character_edit", args=[character.pk]), first_tab)
+
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), second_tab)
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    for label in ("Native language", "Native culture", "STR"):
+        assert label in html.split('id="conflict"')[1].split("</table>")[0], label
 
 
 def test_a_submitted_character_is_not_withdrawn_by_an_autosave(owner, owner_client):
