@@ -448,34 +448,55 @@ def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
     if action:
         form = builder.apply_action(form, action)
         section = _SECTION_OF_ACTION.get(action.partition(":")[0].rsplit("_", 1)[-1], "")
+    refresh = _refresh(request.POST.get("edited"))
     context = _builder_context(
-        character,
-        form,
-        oob=True,
-        full=bool(section),
-        attributes=_attributes_to_refresh(request.POST.get("edited")),
+        character, form, oob=True, full=bool(section), attributes=refresh.attributes
     )
-    context.update(section=section, browse_open=action.startswith("add_skill:"))
+    context.update(section=section, browse_open=action.startswith("add_skill:"), refresh=refresh)
     return render(request, "characters/builder.html#preview", context)
 
 
-# Inputs whose change moves every attribute's figures: the species package and the NPC SOC cap.
-_INPUTS_ALL_FIGURES_DEPEND_ON = frozenset({"species", "kind"})
+@dataclass(frozen=True)
+class Refresh:
+    """Which of the page's figures a live preview sends again: those the edits since the last
+    preview the page applied can move. Each one sent is a swap in the browser, so sending
+    only these keeps a preview quick on both ends. ``attributes`` None means all nine."""
+
+    attributes: frozenset[str] | None
+    skill_rows: bool = True
+    trait_rows: bool = True
+    item_rows: bool = True
+    mustering: bool = True
+    identity: bool = True  # the heading and the automatic skills
 
 
-def _attributes_to_refresh(edited: str | None) -> frozenset[str] | None:
-    """The attributes whose figures (hex, DM, DV, cost) the preview sends again; None for all.
+EVERYTHING = Refresh(attributes=None)
+# Inputs every figure depends on: the species package, and the NPC caps.
+_INPUTS_EVERYTHING_DEPENDS_ON = frozenset({"species", "kind"})
+_IDENTITY_INPUTS = frozenset({"name", "homeworld", "native_language", "native_culture"})
 
-    The builder's script posts ``edited``, the names of the inputs changed since the last
-    preview it applied, so typing in a skill row re-renders no attribute row at all. A client
-    that does not say gets every row.
-    """
+
+def _refresh(edited: str | None) -> Refresh:
+    """What to send again after the edits named in ``edited``, the names of the inputs the
+    builder's script says changed since the last preview it applied (a preview lost on the
+    way hands its names on). A client that does not say gets everything."""
     if edited is None:
-        return None
+        return EVERYTHING
     names = frozenset(edited.split())
-    if names & _INPUTS_ALL_FIGURES_DEPEND_ON:
-        return None
-    return names.intersection(rules.catalog().attribute_order)
+    if names & _INPUTS_EVERYTHING_DEPENDS_ON:
+        return EVERYTHING
+    rows = {name.split("-", 1)[0] for name in names}
+    attributes = names.intersection(rules.catalog().attribute_order)
+    identity = bool(names & _IDENTITY_INPUTS)
+    return Refresh(
+        attributes=attributes,
+        # A bought skill that an automatic one duplicates costs differently.
+        skill_rows="skill" in rows or identity,
+        trait_rows="trait" in rows,
+        item_rows="item" in rows,
+        mustering=bool(names & {"service", "terms"}) or "skill" in rows,
+        identity=identity or bool(attributes),
+    )
 
 
 _SECTION_OF_ACTION = {

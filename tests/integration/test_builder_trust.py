@@ -336,3 +336,20 @@ def test_the_preview_sends_every_rows_figures_again(owner, owner_client):
     assert re.search(r'<span id="skill-0-points"[^>]*hx-swap-oob="true">3 pts</span>', html)
     assert re.search(r'<span id="item-0-figures"[^>]*hx-swap-oob="true">', html)
     assert "2 rolls allowed on the Scouts table" in html
+
+
+def test_a_preview_sends_again_only_the_figures_the_edits_can_move(owner, owner_client):
+    skills = [{"skill": "Pilot", "level": 1}]
+    character = _character(owner, name="Lean", skills=skills)
+    url = reverse("character_preview", args=[character.pk])
+    fields = builder_post(character, **_skill_fields([{"skill": "Pilot", "level": 2}]))
+
+    after_dex = owner_client.post(url, {**fields, "edited": "DEX"}).content.decode()
+    after_level = owner_client.post(url, {**fields, "edited": "skill-0-level"}).content.decode()
+
+    assert 'id="figures-DEX"' in after_dex
+    assert 'id="skill-0-points"' not in after_dex
+    assert 'id="figures-DEX"' not in after_level
+    assert re.search(r'<span id="skill-0-points"[^>]*>2 pts</span>', after_level)
+    for html in (after_dex, after_level):
+        assert 'id="feedback"' in html
