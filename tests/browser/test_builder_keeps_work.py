@@ -164,3 +164,29 @@ def test_the_heading_and_automatic_skills_follow_the_identity_fields(page):
 
     expect(page.locator("h1")).to_contain_text("Mara Tolven")
     expect(page.locator("#automatic-skills")).to_contain_text("Area Knowledge (Regina)")
+
+
+def test_without_javascript_enter_keeps_the_rows_and_save_stores_the_edits(browser, live_server):
+    UserFactory(username="player1")
+    context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    page.fill("input[name=new-skill]", "Pilot")
+    page.locator("input[name=new-skill]").press("Enter")
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(
+        "Not saved: press Save to keep these changes"
+    )
+
+    page.fill("input[name=STR]", "9")
+    page.locator("input[name=STR]").press("Enter")
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    page.locator("[data-action=save]").click()
+
+    expect(page.locator(".message--success")).to_contain_text("Mara saved")
+    document = Character.objects.get(name="Mara").document
+    assert document["attributes"]["STR"] == 9
+    assert [s["skill"] for s in document["skills"]] == ["Pilot"]
+    context.close()
