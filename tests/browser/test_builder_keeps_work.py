@@ -15,10 +15,17 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SAVED = "All changes saved"
 
 
-def test_an_edit_is_stored_without_save_and_survives_a_reload_right_away(page):
+@pytest.fixture
+def building(page):
+    """A player's page in the builder of a new character, Mara, ready for edits."""
     UserFactory(username="player1")
     log_in(page, "player1")
     start_building(page, "Mara")
+    return page
+
+
+def test_an_edit_is_stored_without_save_and_survives_a_reload_right_away(building):
+    page = building
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
 
     page.fill("input[name=DEX]", "9")
@@ -30,10 +37,8 @@ def test_an_edit_is_stored_without_save_and_survives_a_reload_right_away(page):
     assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 9
 
 
-def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(building):
+    page = building
     page.fill("input[name=STR]", "15")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
 
@@ -46,10 +51,8 @@ def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(page):
     expect(page.locator('[data-problem="attribute_above_max"]')).to_have_count(0)
 
 
-def test_a_tab_that_fell_behind_says_so_and_save_shows_both_versions(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_a_tab_that_fell_behind_says_so_and_save_shows_both_versions(building):
+    page = building
     other = page.context.new_page()
     other.goto(page.url)
     other.wait_for_load_state("load")
@@ -67,10 +70,8 @@ def test_a_tab_that_fell_behind_says_so_and_save_shows_both_versions(page):
     assert (stored["DEX"], stored["STR"]) == (9, 7)
 
 
-def test_enter_in_the_add_skill_box_adds_it_and_enter_elsewhere_removes_nothing(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_enter_in_the_add_skill_box_adds_it_and_enter_elsewhere_removes_nothing(building):
+    page = building
     add = page.locator("[data-add=skill]")
     add.fill("Pilot")
     add.press("Enter")
@@ -91,10 +92,8 @@ def test_enter_in_the_add_skill_box_adds_it_and_enter_elsewhere_removes_nothing(
     assert Character.objects.get(name="Mara").document["skills"] == [{"skill": "Pilot", "level": 3}]
 
 
-def test_row_figures_and_mustering_out_follow_each_edit_without_save(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_row_figures_and_mustering_out_follow_each_edit_without_save(building):
+    page = building
 
     page.get_by_role("button", name="Add an item").click()
     row = page.locator("[data-item-row]")
@@ -109,10 +108,8 @@ def test_row_figures_and_mustering_out_follow_each_edit_without_save(page):
     expect(page.locator("#mustering-status")).to_contain_text("2 rolls allowed on the Scouts table")
 
 
-def test_one_unreadable_field_holds_back_nothing_else_and_says_so(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_one_unreadable_field_holds_back_nothing_else_and_says_so(building):
+    page = building
 
     page.fill("input[name=END]", "")
     page.fill("input[name=STR]", "9")
@@ -126,10 +123,8 @@ def test_one_unreadable_field_holds_back_nothing_else_and_says_so(page):
     expect(state).to_have_text(SAVED)
 
 
-def test_the_steppers_stay_within_the_attributes_range(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_the_steppers_stay_within_the_attributes_range(building):
+    page = building
     raise_edu = page.get_by_role("button", name="Raise EDU", exact=True)
     for _ in range(10):
         raise_edu.click()
@@ -137,10 +132,8 @@ def test_the_steppers_stay_within_the_attributes_range(page):
     expect(page.locator('[data-hex="EDU"]')).to_have_text("F")
 
 
-def test_a_name_not_in_the_catalog_leaves_focus_in_the_box_to_fix_it(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_a_name_not_in_the_catalog_leaves_focus_in_the_box_to_fix_it(building):
+    page = building
     add = page.locator("[data-add=skill]")
     add.fill("Pilot")
     add.press("Enter")
@@ -154,10 +147,8 @@ def test_a_name_not_in_the_catalog_leaves_focus_in_the_box_to_fix_it(page):
     expect(page.locator('[data-problem="unreadable_field"]')).to_have_count(0)
 
 
-def test_the_heading_and_automatic_skills_follow_the_identity_fields(page):
-    UserFactory(username="player1")
-    log_in(page, "player1")
-    start_building(page, "Mara")
+def test_the_heading_and_automatic_skills_follow_the_identity_fields(building):
+    page = building
 
     page.fill("input[name=name]", "Mara Tolven")
     page.fill("input[name=homeworld]", "Regina")

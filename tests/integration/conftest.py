@@ -1,10 +1,10 @@
 """The people most integration tests need: a referee, a player, and the referee's campaign the
-player has joined."""
+player has joined; an owner of characters, logged in."""
 
 import pytest
 
 from characters import services
-from tests.factories import UserFactory
+from tests.factories import PASSWORD, UserFactory
 
 
 @pytest.fixture
@@ -22,3 +22,14 @@ def campaign(referee, player):
     campaign = services.create_campaign(referee=referee, name="Spinward Marches")
     services.join_campaign(user=player, code=campaign.invite_code)
     return campaign
+
+
+@pytest.fixture
+def owner():
+    return UserFactory(username="owner")
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.login(username=owner.username, password=PASSWORD)
+    return client

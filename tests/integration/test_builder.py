@@ -20,17 +20,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def owner():
-    return UserFactory(username="owner")
-
-
-@pytest.fixture
-def owner_client(client, owner):
-    client.login(username=owner.username, password=PASSWORD)
-    return client
-
-
-@pytest.fixture
 def character(owner):
     return services.create_character(owner=owner, document=character_document(name="Jamison"))
 

@@ -16,17 +16,6 @@ from tests.integration.test_builder import builder_post
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def owner():
-    return UserFactory(username="owner")
-
-
-@pytest.fixture
-def owner_client(client, owner):
-    client.login(username=owner.username, password=PASSWORD)
-    return client
-
-
 def _character(owner, **document) -> Character:
     return services.create_character(owner=owner, document=character_document(**document))
 
