@@ -21,6 +21,7 @@ from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from ffa_site.errors import NotFoundForPeople
 from rules import MalformedDocument, check, document_changes, parse_document, stat_block
 
 from . import services
@@ -186,7 +187,9 @@ def character_share_revoke(request: HttpRequest, pk: int, link: int) -> HttpResp
 def _shared(token: str) -> ShareLink:
     link = services.shared_link(token)
     if link is None:
-        raise Http404("This link does not work: it was revoked, or the sheet was deleted.")
+        raise NotFoundForPeople(
+            "This share link no longer works: its owner revoked it, or the sheet was deleted."
+        )
     return link
 
 

@@ -17,6 +17,8 @@ account_patterns = [
     ),
 ]
 
+handler404 = "ffa_site.errors.not_found"
+
 urlpatterns = [
     path("", include("characters.urls")),
     path("accounts/", include(account_patterns)),

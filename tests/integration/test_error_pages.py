@@ -1,0 +1,51 @@
+"""Error pages in the site's style: a 404 says what a person can do and names no model or query,
+a revoked share link says it was revoked, and a 500 needs nothing that may have failed."""
+
+import pytest
+from django.test import RequestFactory
+from django.urls import reverse
+from django.views.defaults import server_error
+
+from characters import services
+from tests.factories import PASSWORD, UserFactory, character_document
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_missing_page_is_a_404_in_the_sites_style(owner_client):
+    response = owner_client.get("/no/such/page/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "<h1>Not found</h1>" in html
+    assert "nothing you may see" in html
+
+
+def test_another_players_character_looks_like_nothing_and_names_no_model(client, owner):
+    character = services.create_character(owner=owner, document=character_document(name="Mine"))
+    UserFactory(username="stranger")
+    client.login(username="stranger", password=PASSWORD)
+
+    response = client.get(reverse("character_detail", args=[character.pk]))
+
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert "nothing you may see" in html
+    assert "matches the given query" not in html
+    assert "Mine" not in html
+
+
+def test_a_revoked_share_link_says_it_was_revoked(client, owner):
+    character = services.create_character(owner=owner, document=character_document(name="Mara"))
+    link = services.create_share_link(character=character, by=owner)
+    services.revoke_share_link(link=link, by=owner)
+
+    response = client.get(reverse("shared_sheet", args=[link.token]))
+
+    assert response.status_code == 404
+    assert "This share link no longer works: its owner revoked it" in response.content.decode()
+
+
+def test_the_500_page_is_drawn_without_a_request_context():
+    response = server_error(RequestFactory().get("/"))
+    assert response.status_code == 500
+    assert "Something went wrong" in response.content.decode()
