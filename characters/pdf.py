@@ -9,10 +9,11 @@ WeasyPrint, from ``templates/sheets/sheets.html`` and ``static/css/sheet.css``::
 
 Speed. Rendering runs in the long-lived web process, never in a subprocess. WeasyPrint's font
 configuration, the parsed stylesheet and the URL fetcher are built once per thread (a font
-configuration is not safe to share between threads) and reused. Finished PDFs are kept in a
-bounded in-memory LRU keyed by a SHA-256 of everything that shapes them, which is also the
-ETag: an unchanged sheet comes from memory, and a client holding the ETag gets a 304 without
-any rendering. WeasyPrint's time grows with every element and every run of text, so the
+configuration is not safe to share between threads) and reused. Finished PDFs are kept in
+Django's "pdf" cache (settings.CACHES: each process's memory by default, Redis shared by every
+app server when configured) keyed by a SHA-256 of everything that shapes them, which is also
+the ETag: an unchanged sheet comes from the cache, and a client holding the ETag gets a 304
+without any rendering. WeasyPrint's time grows with every element and every run of text, so the
 template is flat and a table row of figures is one run of text on a tab grid (see below).
 
 Security. Everything the user typed reaches the template as data and is escaped by Django's
@@ -32,7 +33,6 @@ import math
 import mimetypes
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -44,6 +44,7 @@ from urllib.request import DataHandler, Request
 
 import weasyprint
 from django.conf import settings
+from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import get_template, render_to_string
 from django.utils.cache import get_conditional_response
@@ -73,8 +74,9 @@ PAGE_SIZES: Final[Mapping[str, str]] = {"letter": "letter", "a4": "A4"}
 # rather than a made-up scheme because relative URLs (the fonts in sheet.css) resolve against it.
 ASSET_BASE_URL: Final = "https://ffa-static.invalid/static/"
 
-CACHE_MAX_ENTRIES: Final = 64
-CACHE_MAX_BYTES: Final = 64 * 1024 * 1024
+PDF_CACHE: Final = "pdf"  # the alias in settings.CACHES
+# A PDF larger than this is not cached: a cache entry is meant for an ordinary party's sheets.
+CACHE_MAX_BYTES: Final = 8 * 1024 * 1024
 
 SKILL_COLUMNS: Final = 3
 
@@ -168,12 +170,13 @@ def render_sheets(sheets: Sequence[Sheet], *, page_size: str = "letter") -> Rend
     size = _page_size(page_size)
     key = _cache_key(sheets, size)
     etag = f'"{key}"'
-    content = _PDF_CACHE.get(key)
+    content = caches[PDF_CACHE].get(key)
     if content is not None:
         return RenderedPdf(content=content, etag=etag, from_cache=True)
     html = render_to_string(TEMPLATE, {"sheets": [_sheet_context(sheet) for sheet in sheets]})
     content = _renderer().write_pdf(html, size)
-    _PDF_CACHE.put(key, content)
+    if len(content) <= CACHE_MAX_BYTES:
+        caches[PDF_CACHE].set(key, content)
     return RenderedPdf(content=content, etag=etag)
 
 
@@ -200,7 +203,7 @@ def pdf_response(
 
 def clear_cache() -> None:
     """Forget every cached PDF (benchmarks and tests measure uncached renders with it)."""
-    _PDF_CACHE.clear()
+    caches[PDF_CACHE].clear()
 
 
 # -- the URL fetcher -------------------------------------------------------------------------------
@@ -323,49 +326,7 @@ def _renderer() -> _Renderer:
     return renderer
 
 
-# -- the cache -------------------------------------------------------------------------------------
-
-
-class _LruCache:
-    """PDF bytes by key, least recently used dropped first; bounded in entries and in bytes."""
-
-    def __init__(self, max_entries: int, max_bytes: int) -> None:
-        self._entries: OrderedDict[str, bytes] = OrderedDict()
-        self._bytes = 0
-        self._max_entries = max_entries
-        self._max_bytes = max_bytes
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> bytes | None:
-        with self._lock:
-            content = self._entries.get(key)
-            if content is not None:
-                self._entries.move_to_end(key)
-            return content
-
-    def put(self, key: str, content: bytes) -> None:
-        if len(content) > self._max_bytes:
-            return
-        with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self._bytes -= len(old)
-            self._entries[key] = content
-            self._bytes += len(content)
-            while len(self._entries) > self._max_entries or self._bytes > self._max_bytes:
-                _, dropped = self._entries.popitem(last=False)
-                self._bytes -= len(dropped)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-_PDF_CACHE = _LruCache(CACHE_MAX_ENTRIES, CACHE_MAX_BYTES)
+# -- the cache key --------------------------------------------------------------------------------
 
 
 def _page_size(page_size: str) -> str:

@@ -177,6 +177,31 @@ else:
     }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# --- Caches ---------------------------------------------------------------------------------
+# Rendered PDF sheets, by content ("pdf"). By default each process keeps its own in memory;
+# FFA_REDIS_URL (redis://host:6379/0) puts them in Redis, shared by every app server, so a
+# sheet rendered by one is served from the cache by all.
+REDIS_URL = env_str("FFA_REDIS_URL")
+PDF_CACHE_DAYS = 7
+CACHES = {
+    "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ffa"},
+    "pdf": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "ffa-pdf",
+            "TIMEOUT": PDF_CACHE_DAYS * 24 * 3600,
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "ffa-pdf",
+            "TIMEOUT": PDF_CACHE_DAYS * 24 * 3600,
+            "OPTIONS": {"MAX_ENTRIES": 64},
+        }
+    ),
+}
+
 # --- Auth and sessions ----------------------------------------------------------------------
 # Sessions live in the database, so any app server behind the load balancer can serve any request.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import weasyprint
+from django.core.cache import caches
 from django.db import connection
 from django.template.loader import render_to_string
 from django.test import RequestFactory
@@ -649,18 +650,32 @@ def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
     assert repeat["ETag"] == response["ETag"]
 
 
-def test_the_cache_is_bounded_in_entries_and_bytes():
-    cache = pdf._LruCache(max_entries=2, max_bytes=10)
-    cache.put("a", b"1234")
-    cache.put("b", b"1234")
-    assert cache.get("a") == b"1234"  # now the most recently used
-    cache.put("c", b"1234")  # over two entries: "b" goes
-    assert cache.get("b") is None
-    cache.put("d", b"12345678")  # over ten bytes: the oldest go until it fits
-    assert len(cache) == 1
-    assert cache.get("d") == b"12345678"
-    cache.put("e", b"x" * 11)  # larger than the whole cache: not kept
-    assert cache.get("e") is None
+def test_a_sheet_rendered_by_one_app_server_is_served_from_the_shared_cache_by_another(
+    settings, tmp_path
+):
+    # A file-based cache stands in for Redis: two cache connections, as two servers hold, on
+    # one store.
+    settings.CACHES = {
+        **settings.CACHES,
+        "pdf": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(tmp_path / "pdf-cache"),
+        },
+    }
+    sheet = pdf.sheet_for_document(docs.navy_pilot())
+    first_server = pdf.render_sheets([sheet])
+
+    other_server = caches.create_connection("pdf")
+
+    assert other_server.get(first_server.etag.strip('"')) == first_server.content
+    assert pdf.render_sheets([sheet]).from_cache
+
+
+def test_a_pdf_larger_than_a_cache_entry_is_not_cached(monkeypatch):
+    monkeypatch.setattr(pdf, "CACHE_MAX_BYTES", 10)
+    sheet = pdf.sheet_for_document(docs.navy_pilot())
+    pdf.render_sheets([sheet])
+    assert not pdf.render_sheets([sheet]).from_cache
 
 
 # -- security: nothing is fetched, nothing user-typed reaches markup or CSS ------------------------

@@ -106,3 +106,21 @@ def test_env_helpers_reject_values_they_cannot_read(monkeypatch, helper, value):
 
     with pytest.raises(ImproperlyConfigured, match="FFA_T_BAD"):
         helper("FFA_T_BAD", 0) if helper is env_int else helper("FFA_T_BAD")
+
+
+def test_a_redis_url_puts_the_pdf_cache_in_redis_for_every_app_server(tmp_path):
+    result = manage(
+        "shell",
+        "--verbosity",
+        "0",
+        "-c",
+        "from django.conf import settings; print(settings.CACHES['pdf']['BACKEND'], "
+        "settings.CACHES['pdf']['LOCATION'])",
+        env={"FFA_REDIS_URL": "redis://127.0.0.1:6379/3"},
+        tmp_path=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://127.0.0.1:6379/3",
+    ]
