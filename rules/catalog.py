@@ -279,6 +279,8 @@ class Catalog:
         self.derived_floor_values: tuple[int, ...] = tuple(
             derived["floors"][code] for code in self.derived_order
         )
+        # No derived-attribute flaw may take a derived attribute below this (ruling 15a).
+        self.derived_flaw_floor: int = derived["lowest_after_flaws"]
 
         creation = load("creation.json")
         self.creation = _freeze(creation)

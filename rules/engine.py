@@ -247,12 +247,14 @@ def check(
     position = tables.attribute_position
     strength, dex, end = values[position["STR"]], values[position["DEX"]], values[position["END"]]
     edu, exp = values[position["EDU"]], values[position["EXP"]]
-    trait_lines, perks, flaws, derived_bonus = _player_traits(character, problems, tables, cat)
-    derived = _derived(
+    formulas = _formulas(
         strength.level, dex.level, end.level,
         strength.dv, dex.dv, end.dv, values[position["AWA"]].dv,
-        derived_bonus, cat,
     )  # fmt: skip
+    trait_lines, perks, flaws, derived_bonus = _player_traits(
+        character, formulas, problems, tables, cat
+    )
+    derived = _at_floors(formulas, derived_bonus, cat)
     skills, skill_points, effective = _skills(
         character, species, edu, exp, values[position["INT"]].dv, problems, tables, cat
     )
@@ -409,21 +411,25 @@ def _attribute_range_problem(character, species, code, purchased, final, positio
         )
 
 
-def _derived(
+def _formulas(
     str_level: int, dex_level: int, end_level: int,
     str_dv: int, dex_dv: int, end_dv: int, awa_dv: int,
-    bonus: Mapping[str, int], cat: Catalog,
-) -> Derived:  # fmt: skip
-    """DEF INI MOV TGH LIF WND from the DVs (LIF from the levels), plus traits, at their floors."""
+) -> tuple[int, ...]:  # fmt: skip
+    """DEF INI MOV TGH LIF WND by their formulas: from the DVs, LIF from the levels."""
     body = (str_dv + end_dv) // 2
-    values = [
+    return (
         dex_dv,
         (dex_dv + awa_dv) // 2,
         dex_dv + body,
         body,
         str_level + end_level + dex_level,
         str_dv + end_dv,
-    ]
+    )
+
+
+def _at_floors(formulas: tuple[int, ...], bonus: Mapping[str, int], cat: Catalog) -> Derived:
+    """The derived attributes of the formulas plus derived-attribute traits, at their floors."""
+    values = list(formulas)
     if bonus:
         for position, code in enumerate(cat.derived_order):
             values[position] += bonus.get(code, 0)
@@ -447,17 +453,31 @@ def derived_attributes(
     """
     cat = cat or catalog()
     dv = {code: cat.dm_dv(levels[code])[1] for code in ("STR", "DEX", "END", "AWA")}
-    return _derived(
+    formulas = _formulas(
         levels["STR"], levels["DEX"], levels["END"],
         dv["STR"], dv["DEX"], dv["END"], dv["AWA"],
-        bonus or {}, cat,
     )  # fmt: skip
+    return _at_floors(formulas, bonus or {}, cat)
 
 
-def _player_traits(character: Character, problems: _Problems, tables: _Tables, cat: Catalog):
+def _player_traits(
+    character: Character,
+    formulas: tuple[int, ...],
+    problems: _Problems,
+    tables: _Tables,
+    cat: Catalog,
+):
+    """The player's trait lines, perk and flaw points, and the derived-attribute changes.
+
+    Derived-attribute flaws are credited only where they leave the attribute at 1 or more
+    (ruling 15a); ``formulas`` are the derived attributes before any trait.
+    """
     lines: list[TraitLine] = []
     perks = flaws = 0
     bonus: dict[str, int] = {}
+    # (line position, trait index, trait, points) of each derived-attribute flaw on the table,
+    # weighed against the floor once every perk has raised the attributes.
+    derived_flaws: list[tuple[int, int, TraitEntry, int]] = []
     table = tables.traits
     for index, trait in enumerate(character.traits):
         if not trait.derived:
@@ -483,17 +503,56 @@ def _player_traits(character: Character, problems: _Problems, tables: _Tables, c
                 _new(TraitLine, ("[invalid]", trait.name, 0, trait.type, "player", None, False))
             )
             continue
+        notation = format_trait(trait, points, cat=cat)
+        line = _new(TraitLine, (notation, trait.name, points, trait.type, "player", None, True))
         if trait.type in cat.flaw_types:
-            flaws += points
+            if trait.derived:
+                derived_flaws.append((len(lines), index, trait, points))
+            else:
+                flaws += points
         else:
             perks += points
-        for code, amount in trait.derived:
-            bonus[code] = bonus.get(code, 0) + amount
-        notation = format_trait(trait, points, cat=cat)
-        lines.append(
-            _new(TraitLine, (notation, trait.name, points, trait.type, "player", None, True))
-        )
+            for code, amount in trait.derived:
+                bonus[code] = bonus.get(code, 0) + amount
+        lines.append(line)
+    for position, index, trait, points in derived_flaws:
+        if _flaw_within_floor(trait, index, formulas, bonus, problems, cat):
+            flaws += points
+            for code, amount in trait.derived:
+                bonus[code] = bonus.get(code, 0) + amount
+        else:
+            lines[position] = lines[position]._replace(notation="[invalid]", points=0, valid=False)
     return lines, perks, flaws, bonus
+
+
+def _flaw_within_floor(
+    trait: TraitEntry,
+    index: int,
+    formulas: tuple[int, ...],
+    bonus: Mapping[str, int],
+    problems: _Problems,
+    cat: Catalog,
+) -> bool:
+    """Whether a derived-attribute flaw leaves every attribute it lowers at the floor or above
+    (ruling 15a), from the formulas with ``bonus`` (perks and flaws credited so far); if not,
+    a ``derived_below_floor`` problem for each attribute it would take below."""
+    floor = cat.derived_flaw_floor
+    lowered: dict[str, int] = {}
+    for code, amount in trait.derived:
+        lowered[code] = lowered.get(code, 0) + amount
+    within = True
+    for code, amount in lowered.items():
+        before = formulas[cat.derived_order.index(code)] + bonus.get(code, 0)
+        if before + amount < floor:
+            within = False
+            problems.error(
+                "derived_below_floor",
+                f"traits[{index}].derived.{code}",
+                f"Flaw {trait.name!r} lowers {code} by {-amount}, from {before} to "
+                f"{before + amount}; no flaw may take a derived attribute below {floor}, so "
+                "it is not credited.",
+            )
+    return within
 
 
 def _trait_points(trait: TraitEntry, index: int, problems: _Problems, cat: Catalog) -> int | None:

@@ -268,6 +268,16 @@ def test_a_condition_starts_from_the_reports_lif_and_wnd():
     assert condition_for(report(attributes={"STR": 9})) == Condition(maximum=23, wnd=7)
 
 
+@pytest.mark.parametrize("flaw", [{"LIF": -40}, {"WND": -6}, {"LIF": -21, "WND": -9}])
+def test_a_character_with_a_flaw_past_the_floor_is_played_with_that_flaw_not_applied(flaw):
+    flawed = report(traits=[{"type": "PF", "name": "Frail", "derived": flaw}])
+    condition = condition_for(flawed)
+    assert condition == Condition(maximum=21, wnd=6)
+    hurt, _events = take_damage(condition, amount=4, form="L")
+    assert hurt.wounds[0].severity == wound_severity(4, 6)
+    assert effective(flawed, hurt).derived.LIF == 21
+
+
 # -- wound effects -----------------------------------------------------------------------------
 
 

@@ -79,6 +79,75 @@ def test_derived_attribute_traits_change_the_sheet_at_their_price_per_point():
     ]
 
 
+def test_a_flaw_may_lower_a_derived_attribute_down_to_one():
+    result = report(traits=[{"type": "PF", "name": "Clumsy", "derived": {"DEF": -2}}])
+    assert result.derived.DEF == 1
+    assert result.points.flaws == -10
+    assert result.valid
+
+
+@pytest.mark.parametrize(
+    ("code", "amount", "before"),
+    [("DEF", -5, 3), ("LIF", -40, 21), ("WND", -6, 6), ("INI", -3, 3)],
+)
+def test_a_flaw_that_would_take_a_derived_attribute_below_one_is_an_error_credited_nothing(
+    code, amount, before
+):
+    result = report(traits=[{"type": "PF", "name": "Frail", "derived": {code: amount}}])
+    error = problem(result, "derived_below_floor")
+    assert error.path == f"traits[0].derived.{code}"
+    assert error.message == (
+        f"Flaw 'Frail' lowers {code} by {-amount}, from {before} to {before + amount}; no flaw "
+        "may take a derived attribute below 1, so it is not credited."
+    )
+    assert result.points.flaws == 0
+    assert getattr(result.derived, code) == before
+    assert (result.traits[0].notation, result.traits[0].valid) == ("[invalid]", False)
+
+
+def test_the_audits_exploit_of_four_top_attributes_paid_with_impossible_flaws_is_not_valid():
+    result = report(
+        attributes={"DEX": 15, "INT": 15, "EDU": 15, "EXP": 15},
+        terms=2,
+        traits=[
+            {"type": "PF", "name": "Slow", "derived": {"INI": -6, "DEF": -7}},
+            {"type": "PF", "name": "Sickly", "derived": {"LIF": -40}},
+        ],
+    )
+    assert codes(result) == [
+        "budget_exceeded",
+        "derived_below_floor",
+        "derived_below_floor",
+        "derived_below_floor",
+    ]
+    assert (result.points.flaws, result.points.total) == (0, 160)
+
+
+def test_perks_raise_a_derived_attribute_before_flaws_are_weighed_against_the_floor():
+    result = report(
+        traits=[
+            {"type": "PF", "name": "Bad knee", "derived": {"MOV": -7}},
+            {"type": "PP", "name": "Long legs", "derived": {"MOV": 2}},
+        ]
+    )
+    assert result.derived.MOV == 1
+    assert (result.points.perks, result.points.flaws) == (10, -35)
+    assert result.valid
+
+
+def test_flaws_are_weighed_in_their_order_and_only_the_one_past_the_floor_is_refused():
+    result = report(
+        traits=[
+            {"type": "PF", "name": "Stiff", "derived": {"DEF": -1}},
+            {"type": "PF", "name": "Clumsy", "derived": {"DEF": -2}},
+        ]
+    )
+    assert problem(result, "derived_below_floor").message.startswith(
+        "Flaw 'Clumsy' lowers DEF by 2, from 2 to 0;"
+    )
+    assert (result.derived.DEF, result.points.flaws) == (2, -5)
+
+
 @pytest.mark.parametrize(
     "trait",
     [
