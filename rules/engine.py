@@ -632,6 +632,8 @@ def _rank(
             problems.error(
                 "rank_exceeds_exp_dv", "rank", f"Former rank {level} is above EXP DV {exp_dv}."
             )
+        if level > 0:
+            _check_rank_table(character, service, level, problems)
         if rules.max_former_rank is not None and level > rules.max_former_rank:
             problems.error(
                 "rank_above_campaign_max",
@@ -643,6 +645,25 @@ def _rank(
     if parts is None:  # out of range: the problem is recorded above
         parts = _rank_parts(cat, service, level)
     return (*parts, max(level, 0) * lim.points_per_rank)
+
+
+def _check_rank_table(
+    character: Character, service: Service | None, level: int, problems: _Problems
+) -> None:
+    """Former rank is rank in the character's service, on that service's rank table (ruling
+    15b). An unknown service is reported as such, not here."""
+    if not character.service:
+        message = f"Former rank {level} is rank in a service, and the character has none."
+    elif service is None or level <= service.highest_rank:
+        return
+    elif service.highest_rank == 0:
+        message = f"Former rank {level} is not possible: the {service.name} service has no ranks."
+    else:
+        message = (
+            f"Former rank {level} is above the {service.name} service's highest rank, "
+            f"{service.highest_rank}."
+        )
+    problems.error("rank_not_in_service", "rank", message)
 
 
 def _rank_parts(cat: Catalog, service: Service | None, level: int) -> tuple[Rank, TraitLine | None]:

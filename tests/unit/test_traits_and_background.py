@@ -1,6 +1,11 @@
 """Traits, former rank, psionics, age, budget and the house rule of one trait per term."""
 
+import json
+
 import pytest
+
+from rules import catalog
+from rules.catalog import DATA_DIR
 
 from .builders import codes, problem, report
 
@@ -185,11 +190,72 @@ def test_former_rank_costs_five_per_rank_and_is_a_trait_with_its_title():
 
 def test_former_rank_is_limited_by_terms_and_by_exp_dv():
     result = report(
-        terms=1, rank=4, traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}]
+        service="army",
+        terms=1,
+        rank=4,
+        traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}],
     )
     assert codes(result) == ["rank_exceeds_exp_dv", "rank_exceeds_terms"]
     assert problem(result, "rank_exceeds_exp_dv").message == "Former rank 4 is above EXP DV 3."
-    assert codes(report(rank=7)) == ["rank_out_of_range"]
+    assert codes(report(service="army", rank=7)) == ["rank_out_of_range"]
+
+
+def _ranked(service, rank):
+    """A veteran of 6 terms with EXP DV 6, so that only the rank table can limit the rank."""
+    return report(
+        service=service,
+        terms=6,
+        rank=rank,
+        attributes={"EXP": 12},
+        house_rules={"one_trait_per_term": False},
+    )
+
+
+def test_former_rank_needs_a_service():
+    result = _ranked(None, 2)
+    assert codes(result) == ["rank_not_in_service"]
+    assert problem(result, "rank_not_in_service").message == (
+        "Former rank 2 is rank in a service, and the character has none."
+    )
+    assert codes(_ranked(None, 0)) == []
+
+
+@pytest.mark.parametrize("service", ["scouts", "other", "belter", "doctor", "rogue", "scientist"])
+def test_services_without_a_rank_table_take_no_former_rank(service):
+    result = _ranked(service, 3)
+    name = catalog().services[service].name
+    assert problem(result, "rank_not_in_service").message == (
+        f"Former rank 3 is not possible: the {name} service has no ranks."
+    )
+    assert codes(_ranked(service, 0)) == []
+
+
+@pytest.mark.parametrize(("service", "highest"), [("merchants", 5), ("pirate", 5), ("noble", 5)])
+def test_former_rank_stops_at_the_top_of_the_services_rank_table(service, highest):
+    assert codes(_ranked(service, highest)) == []
+    result = _ranked(service, highest + 1)
+    name = catalog().services[service].name
+    assert problem(result, "rank_not_in_service").message == (
+        f"Former rank {highest + 1} is above the {name} service's highest rank, {highest}."
+    )
+
+
+def test_barbarians_hold_every_rank_to_six_though_only_two_carry_titles():
+    assert [_ranked("barbarian", rank).valid for rank in range(1, 7)] == [True] * 6
+    assert [_ranked("barbarian", rank).rank.title for rank in (1, 2, 5, 6)] == [
+        None,
+        "Warrior",
+        "Chief",
+        None,
+    ]
+
+
+def test_every_rank_table_runs_from_rank_one_to_its_highest_within_the_rulebooks_range():
+    services = json.loads((DATA_DIR / "services.json").read_text())["services"]
+    for key, raw in services.items():
+        highest = catalog().services[key].highest_rank
+        assert sorted(map(int, raw["ranks"])) == list(range(1, highest + 1))
+        assert highest <= catalog().limits.rank_max
 
 
 def test_one_trait_per_term_counts_perks_flaws_and_rank_but_not_the_package():
