@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .catalog import Catalog, catalog
+from .catalog import Catalog, SkillDef, catalog
 from .model import (
     FORMAT,
     Character,
@@ -219,13 +219,20 @@ def _skill(value: Any, path: str, cat: Catalog) -> SkillEntry:
     specialties: list[str] = []
     seen: set[str] = set()
     for index, item in enumerate(_list(raw.get("specialties", []), f"{path}.specialties")):
-        text = " ".join(_text(item, f"{path}.specialties[{index}]").split())
-        if definition is not None and definition.is_spec:
-            text = definition.find_specialty(text) or text
+        text = specialty_name(definition, _text(item, f"{path}.specialties[{index}]"))
         if text and text.lower() not in seen:
             seen.add(text.lower())
             specialties.append(text)
     return SkillEntry(skill=name, level=level, cascade=cascade, specialties=tuple(specialties))
+
+
+def specialty_name(definition: SkillDef | None, text: str) -> str:
+    """How a specialty is written in a document: spacing collapsed, and the catalog's spelling
+    where the skill's list has it ("Lasers" on Gunnery is "ship's lasers")."""
+    text = " ".join(text.split())
+    if definition is not None and definition.is_spec:
+        return definition.find_specialty(text) or text
+    return text
 
 
 def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:

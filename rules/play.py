@@ -38,6 +38,7 @@ from typing import Any
 
 from .catalog import Catalog, catalog
 from .dice import ActionTest, dice_rules
+from .document import specialty_name
 from .engine import check, derived_attributes, encumbered
 from .model import Character, EquipmentEntry, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
@@ -1272,15 +1273,11 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
         levels = max(0, purchase.to_level - start + 1)
         return costs.ip_per_new_skill_level * (start + purchase.to_level) * levels // 2
     if isinstance(purchase, AddSpecialty):
-        index = _skill_entry(character, purchase.skill, None)
-        if index is None:
-            raise ImprovementError(
-                f"The character has no {purchase.skill} skill to add a specialty to."
-            )
-        if any(_same(s, purchase.specialty) for s in character.skills[index].specialties):
-            raise ImprovementError(
-                f"{purchase.skill} already has the specialty {purchase.specialty!r}."
-            )
+        index, specialty = _specialty(character, purchase, cat)
+        entry = character.skills[index]
+        definition = cat.find_skill(entry.skill)
+        if any(_same(specialty_name(definition, s), specialty) for s in entry.specialties):
+            raise ImprovementError(f"{entry.skill} already has the specialty {specialty!r}.")
         return costs.specialty
     if isinstance(purchase, AddPerk):
         trait = purchase.trait
@@ -1330,6 +1327,21 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
     raise ImprovementError(f"{purchase!r} is not a purchase.")
 
 
+def _specialty(character: Character, purchase: AddSpecialty, cat: Catalog) -> tuple[int, str]:
+    """The skill entry a specialty is added to, and the specialty as a document writes it (the
+    catalog's spelling, as the document parser gives it)."""
+    index = _skill_entry(character, purchase.skill, None)
+    if index is None:
+        raise ImprovementError(
+            f"The character has no {purchase.skill} skill to add a specialty to."
+        )
+    definition = cat.find_skill(character.skills[index].skill)
+    specialty = specialty_name(definition, purchase.specialty)
+    if not specialty:
+        raise ImprovementError(f"Name the specialty to add to {purchase.skill}.")
+    return index, specialty
+
+
 def _final_level(character: Character, code: str, cat: Catalog) -> int:
     position = cat.attribute_order.index(code)
     species = cat.species.get(character.species) or cat.species["human"]
@@ -1369,10 +1381,10 @@ def apply_improvement(
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
     if isinstance(purchase, AddSpecialty):
-        index = _skill_entry(character, purchase.skill, None)
+        index, specialty = _specialty(character, purchase, cat)
         skills = list(character.skills)
         entry = skills[index]
-        skills[index] = replace(entry, specialties=(*entry.specialties, purchase.specialty))
+        skills[index] = replace(entry, specialties=(*entry.specialties, specialty))
         return replace(character, skills=tuple(skills))
     if isinstance(purchase, AddPerk):
         return replace(character, traits=(*character.traits, purchase.trait))
@@ -1438,6 +1450,11 @@ def check_improvement(
     cost = _price(character, purchase, cat)
     improved = apply_improvement(character, purchase, cat=cat)
     before = check(character, house_rules=house_rules, cat=cat)
+    if improved.age is None:
+        # No age recorded: the sheet shows the minimum age, and the improved character is
+        # that age still (a raise of EXP does not make anyone older), so the minimum-age rule
+        # holds for EXP raised with IP as for EXP bought at creation.
+        improved = replace(improved, age=before.age)
     after = check(improved, house_rules=house_rules, cat=cat)
     removed = purchase.index if isinstance(purchase, BuyOffFlaw) else None
     had = Counter(_problem_key(p, removed) for p in before.problems)

@@ -35,6 +35,7 @@ from .play import (
     RaiseSkill,
     _final_level,
     _skill_level,
+    _specialty,
     _trait,
     _trait_points,
     improvement_costs,
@@ -124,7 +125,11 @@ def describe_purchase(
             return f"new skill {after}"
         return f"{format_skill(purchase.skill, current, purchase.cascade)} → {after}"
     if isinstance(purchase, AddSpecialty):
-        return f"specialty {purchase.specialty} in {purchase.skill}"
+        try:
+            index, specialty = _specialty(character, purchase, cat)
+        except ImprovementError:
+            return f"specialty {purchase.specialty} in {purchase.skill}"
+        return f"specialty {specialty} in {character.skills[index].skill}"
     if isinstance(purchase, AddPerk):
         return f"new perk {_trait_label(purchase.trait, cat)}"
     if isinstance(purchase, RaisePerk):

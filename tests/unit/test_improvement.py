@@ -165,6 +165,27 @@ def test_a_specialty_needs_the_skill_and_is_bought_once():
         cost(AddSpecialty("Pilot", "Small Craft"), flyer)
 
 
+def test_a_specialty_is_named_as_the_document_parser_names_it():
+    added = apply_improvement(PILOT, AddSpecialty("Pilot", "  Small   Craft "))
+    assert added.skills[0].specialties == ("small craft",)
+
+
+def test_a_specialty_the_skill_has_cannot_be_bought_again_under_another_spelling():
+    gunner = character(skills=[{"skill": "Gunnery", "level": 2, "specialties": ["lasers"]}])
+    assert gunner.skills[0].specialties == ("ship's lasers",)
+    with pytest.raises(
+        ImprovementError, match='Gunnery already has the specialty "ship\'s lasers"'
+    ):
+        cost(AddSpecialty("Gunnery", "lasers"), gunner)
+    with pytest.raises(ImprovementError, match="already has"):
+        apply_improvement(gunner, AddSpecialty("gunnery", "Ship's Laser"))
+
+
+def test_a_specialty_needs_a_name():
+    with pytest.raises(ImprovementError, match="Name the specialty"):
+        cost(AddSpecialty("Pilot", "   "))
+
+
 # -- traits ------------------------------------------------------------------------------------
 
 
@@ -255,6 +276,24 @@ def test_an_attribute_raise_sets_the_final_level_a_species_package_included():
 def test_experience_raised_above_what_the_characters_age_allows_is_a_problem():
     young = character(age=34, terms=4, attributes={"EXP": 9})
     assert problems(RaiseAttribute("EXP", 10, ip=20), young) == ["age_below_minimum"]
+
+
+def test_without_a_recorded_age_experience_is_still_limited_by_the_age_the_sheet_shows():
+    ageless = character(terms=4, attributes={"EXP": 9})
+    assert check(ageless).age == 34
+    found = check_improvement(ageless, RaiseAttribute("EXP", 10, ip=20))[1]
+    assert [(p.code, p.message) for p in found] == [
+        (
+            "age_below_minimum",
+            "Age 34 is below the minimum 38 (18 + 4 x 5, the larger of EXP DV 5 and 4 terms).",
+        )
+    ]
+
+
+def test_without_a_recorded_age_a_raise_that_keeps_the_minimum_age_is_no_age_problem():
+    ageless = character(terms=4, attributes={"EXP": 8})
+    assert problems(RaiseAttribute("EXP", 9, ip=20), ageless) == []
+    assert problems(RaiseSkill("Pilot", None, 1), ageless) == []
 
 
 # -- the budget --------------------------------------------------------------------------------

@@ -101,6 +101,7 @@ def test_a_stored_purchase_that_is_not_one_is_refused(stored):
         (RaiseSkill("Pilot", None, 3), "Pilot-2 → Pilot-3"),
         (RaiseSkill("Navigation", None, 1), "new skill Navigation-1"),
         (AddSpecialty("Pilot", "small craft"), "specialty small craft in Pilot"),
+        (AddSpecialty("pilot", "Small  Craft"), "specialty small craft in Pilot"),
         (AddPerk(TraitEntry("MP", "Linguist", "C", "O")), "new perk Linguist [MP-C-O 5]"),
         (RaisePerk(HEARING, "E"), "perk Exceptional hearing [PP-C-S 2] → "),
         (BuyOffFlaw(DEBT), "buy off flaw Owes a debt [PF-H-R CS4 -2]"),
