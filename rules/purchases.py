@@ -15,12 +15,20 @@ app or a log needs around them:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from .catalog import Catalog, catalog
-from .document import MalformedDocument, _trait_document
+from .document import (
+    MalformedDocument,
+    _describe,
+    _int,
+    _printable,
+    _text,
+    _trait_document,
+)
 from .document import _trait as _read_trait
 from .model import Character, TraitEntry
 from .notation import format_skill, format_trait
@@ -94,17 +102,69 @@ def purchase_as_dict(purchase: Purchase) -> dict[str, Any]:
     return {"kind": kind, **fields}
 
 
-def purchase_from_dict(data: Mapping[str, Any]) -> Purchase:
-    """The purchase a dict of :func:`purchase_as_dict` describes; ImprovementError if none."""
+def purchase_from_dict(data: Any) -> Purchase:
+    """The purchase a dict of :func:`purchase_as_dict` describes.
+
+    Raises ImprovementError, saying which field is wrong, for anything else: not a mapping, an
+    unknown ``kind``, a missing or unknown field, or a field of the wrong type (``to_level``
+    must be a whole number, not ``"3"``).
+    """
+    if not isinstance(data, Mapping):
+        raise ImprovementError(f"Not a stored purchase: expected an object, got {_describe(data)}.")
+    kind_name = data.get("kind")
+    kind = KINDS.get(kind_name) if isinstance(kind_name, str) else None
+    if kind is None:
+        raise ImprovementError(
+            f"Not a stored purchase: kind is {_describe(kind_name)}; it is one of "
+            f"{', '.join(KINDS)}."
+        )
+    fields = {field.name: field for field in dataclasses.fields(kind)}
+    for name in data:
+        if name != "kind" and name not in fields:
+            raise ImprovementError(
+                f"Not a stored purchase: {kind_name} has no field {_printable(name)!r} "
+                f"(its fields: {', '.join(fields)})."
+            )
+    values = {}
+    for name, field in fields.items():
+        if name not in data:
+            if field.default is dataclasses.MISSING:
+                raise ImprovementError(f"Not a stored purchase: {kind_name} needs {name}.")
+            continue
+        values[name] = _stored_field(kind_name, name, data[name])
+    return kind(**values)
+
+
+# What each field of a stored purchase holds, and whether it may be null.
+_FIELD_TYPES: Mapping[str, tuple[type, bool]] = {
+    "skill": (str, False),
+    "cascade": (str, True),
+    "to_level": (int, False),  # RaisePerk's is a level code; see _stored_field
+    "ip": (int, True),
+    "specialty": (str, False),
+    "index": (int, False),
+    "attribute": (str, False),
+    "trait": (dict, False),
+}
+
+
+def _stored_field(kind_name: str, name: str, value: Any) -> Any:
+    """One field of a stored purchase, read with the document's readers; ImprovementError
+    naming the field when it holds the wrong thing."""
+    expected, nullable = _FIELD_TYPES[name]
+    if kind_name == "raise_perk" and name == "to_level":
+        expected = str  # a perk level code, "E"
     try:
-        kind = KINDS[data["kind"]]
-        if kind is AddPerk:
-            # Stored as a document's trait, so it is read back by the document's own reader.
-            return AddPerk(_read_trait(data["trait"], "trait", catalog()))
-        fields = {name: data[name] for name in kind.__slots__ if name in data}
-        return kind(**fields)
-    except (KeyError, TypeError, ValueError, AttributeError, MalformedDocument) as error:
-        raise ImprovementError(f"Not a stored purchase: {data!r} ({error}).") from None
+        if value is None and nullable:
+            return None
+        if expected is dict:
+            # A stored perk is a document's trait, read back by the document's own reader.
+            return _read_trait(value, name, catalog())
+        if expected is int:
+            return _int(value, name)
+        return _text(value, name)
+    except MalformedDocument as error:
+        raise ImprovementError(f"Not a stored purchase: {kind_name} {error}.") from None
 
 
 def _trait_label(trait: TraitEntry, cat: Catalog) -> str:

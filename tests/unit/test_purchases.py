@@ -95,6 +95,44 @@ def test_a_stored_purchase_that_is_not_one_is_refused(stored):
         purchase_from_dict(stored)
 
 
+PILOT_3 = {"kind": "raise_skill", "skill": "Pilot", "cascade": None, "to_level": 3}
+
+
+@pytest.mark.parametrize(
+    ("stored", "says"),
+    [
+        ([], "expected an object, got a list"),
+        ({"kind": ["raise_skill"]}, "kind is a list; it is one of raise_skill, add_specialty"),
+        (
+            {**PILOT_3, "to_level": "3"},
+            'raise_skill to_level: expected a whole number, got the text "3"',
+        ),
+        ({**PILOT_3, "to_level": 10**5000}, "to_level: expected a whole number of at most"),
+        ({**PILOT_3, "skill": 5}, "raise_skill skill: expected text, got the number 5"),
+        ({**PILOT_3, "ip": "free"}, "raise_skill ip: expected a whole number"),
+        ({**PILOT_3, "rating": 2}, "raise_skill has no field 'rating'"),
+        ({"kind": "raise_skill", "skill": "Pilot", "to_level": 3}, "raise_skill needs cascade"),
+        ({"kind": "buy_off_flaw", "index": True}, "buy_off_flaw index: expected a whole number"),
+        ({"kind": "raise_perk", "index": 0, "to_level": 2}, "raise_perk to_level: expected text"),
+        ({"kind": "add_perk", "trait": []}, "add_perk trait: expected an object, got a list"),
+        (
+            {"kind": "add_specialty", "skill": "Pilot", "specialty": None},
+            "specialty: expected text",
+        ),
+    ],
+)
+def test_a_stored_purchase_of_the_wrong_shape_is_refused_naming_the_field(stored, says):
+    with pytest.raises(ImprovementError) as raised:
+        purchase_from_dict(stored)
+    assert str(raised.value).startswith("Not a stored purchase: ")
+    assert says in str(raised.value)
+    assert len(str(raised.value)) < 200
+
+
+def test_a_stored_purchase_reads_null_where_a_field_may_be_empty():
+    assert purchase_from_dict({**PILOT_3, "ip": None}) == RaiseSkill("Pilot", None, 3)
+
+
 @pytest.mark.parametrize(
     ("purchase", "label"),
     [
