@@ -1094,7 +1094,8 @@ def _mustering_out(
         problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
-            f"{len(rolls)} mustering-out rolls are recorded, but "
+            f"{_plural(len(rolls), 'mustering-out roll')} "
+            f"{'is' if len(rolls) == 1 else 'are'} recorded, but "
             f"{_plural(character.terms, 'term')} "
             f"allow {allowed} (the lesser of {lim.max_mustering_rolls} and terms served).",
         )
@@ -1204,11 +1205,17 @@ def _equipment(
     penalty = 0
     if load > unencumbered:
         penalty = int((load - unencumbered) // strength) if strength > 0 else 0
+        if penalty:
+            effect = f"so DEF, INI and MOV are reduced by {penalty}"
+        elif strength > 0:
+            effect = f"by less than {strength} kg, so DEF, INI and MOV are not reduced yet"
+        else:
+            effect = "so DEF, INI and MOV are not reduced"
         problems.warning(
             "encumbered",
             "equipment",
             f"The load of {load:g} kg is above {unencumbered} kg ({multiple} x STR {strength}), "
-            f"so DEF, INI and MOV are reduced by {penalty}.",
+            f"{effect}.",
         )
     equipment = _new(
         Equipment,
