@@ -39,6 +39,7 @@ TOP_LEVEL_FIELDS = (
     "attributes",
     "skills",
     "traits",
+    "package_flaws_bought_off",
     "psionics",
     "mustering_out",
     "equipment",
@@ -279,6 +280,27 @@ def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
     )
 
 
+def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[str, ...]:
+    """The package flaws bought off, named as the species package names them where it does
+    (an unknown name is the engine's to report, like an unknown skill)."""
+    if value is None:
+        return ()
+    field = "package_flaws_bought_off"
+    package = cat.species.get(species)
+    known = {t.name.lower(): t.name for t in package.traits} if package is not None else {}
+    names: list[str] = []
+    for index, item in enumerate(_list(value, field)):
+        path = f"{field}[{index}]"
+        name = " ".join(_text(item, path).split())
+        if not name:
+            raise MalformedDocument(path, "empty; name the package flaw bought off")
+        name = known.get(name.lower(), name)
+        if name in names:
+            raise MalformedDocument(path, f"{name} is given twice")
+        names.append(name)
+    return tuple(names)
+
+
 def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     if value is None:
         return None
@@ -418,6 +440,9 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
             _trait(t, f"traits[{i}]", cat)
             for i, t in enumerate(_list(doc.get("traits", []), "traits"))
         ),
+        package_flaws_bought_off=_package_flaws_bought_off(
+            doc.get("package_flaws_bought_off"), species, cat
+        ),
         psionics=_psionics(doc.get("psionics"), cat),
         mustering_rolls=_mustering_rolls(doc.get("mustering_out")),
         equipment=tuple(
@@ -450,6 +475,8 @@ def to_document(character: Character, *, cat: Catalog | None = None) -> dict[str
     doc["attributes"] = dict(zip(cat.attribute_order, character.attributes, strict=True))
     doc["skills"] = [_skill_document(s) for s in character.skills]
     doc["traits"] = [_trait_document(t) for t in character.traits]
+    if character.package_flaws_bought_off:
+        doc["package_flaws_bought_off"] = list(character.package_flaws_bought_off)
     if character.psionics is not None:
         doc["psionics"] = {
             "strength": character.psionics.strength,

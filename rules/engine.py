@@ -265,6 +265,10 @@ def check(
     if rank_line is not None:
         trait_lines.append(rank_line)
     package_lines, package_points = tables.packages[species.key]
+    if character.package_flaws_bought_off:
+        package_lines, package_points = _package_bought_off(
+            character, species, package_lines, package_points, problems, cat
+        )
     trait_lines.extend(package_lines)
 
     if rules.one_trait_per_term:
@@ -688,6 +692,33 @@ def _package_parts(cat: Catalog, species: Species) -> tuple[tuple[TraitLine, ...
     points = sum(species.attribute_changes.values()) * lim.points_per_attribute_level
     points += sum(line.points for line in lines)
     return lines, points + sum(s.level for s in species.skills) * lim.points_per_skill_level
+
+
+def _package_bought_off(
+    character: Character,
+    species: Species,
+    lines: tuple[TraitLine, ...],
+    points: int,
+    problems: _Problems,
+    cat: Catalog,
+) -> tuple[tuple[TraitLine, ...], int]:
+    """The package's trait lines and points without the flaws bought off with IP: a flaw
+    bought off is gone, and the points it gave back with it."""
+    flaws = {line.name: line for line in lines if line.type in cat.flaw_types}
+    gone: set[str] = set()
+    for index, name in enumerate(character.package_flaws_bought_off):
+        line = flaws.get(name)
+        if line is None:
+            known = ", ".join(flaws) or "none"
+            problems.error(
+                "unknown_package_flaw",
+                f"package_flaws_bought_off[{index}]",
+                f"{name!r} is not a flaw of the {species.name} package (its flaws: {known}).",
+            )
+            continue
+        gone.add(name)
+        points -= line.points
+    return tuple(line for line in lines if line.name not in gone), points
 
 
 def _package_trait_lines(cat: Catalog, species: Species) -> tuple[TraitLine, ...]:

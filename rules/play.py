@@ -1165,6 +1165,14 @@ class BuyOffFlaw:
 
 
 @dataclass(frozen=True, slots=True)
+class BuyOffPackageFlaw:
+    """Buy off the flaw ``name`` of the character's species package (the Vargr's racial pride):
+    like any flaw, at its value in IP with the referee's permission."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class RaiseAttribute:
     """Raise an attribute's final level to ``to_level`` at a referee-set cost ``ip``."""
 
@@ -1173,7 +1181,15 @@ class RaiseAttribute:
     ip: int | None = None
 
 
-Purchase = RaiseSkill | AddSpecialty | AddPerk | RaisePerk | BuyOffFlaw | RaiseAttribute
+Purchase = (
+    RaiseSkill
+    | AddSpecialty
+    | AddPerk
+    | RaisePerk
+    | BuyOffFlaw
+    | BuyOffPackageFlaw
+    | RaiseAttribute
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1312,6 +1328,8 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
             raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a flaw.")
         points = _trait_points(trait, cat)
         return None if points is None else -points * costs.ip_per_trait_point
+    if isinstance(purchase, BuyOffPackageFlaw):
+        return -_package_flaw(character, purchase.name, cat)[1] * costs.ip_per_trait_point
     if isinstance(purchase, RaiseAttribute):
         code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
         if code not in cat.attribute_order:
@@ -1340,6 +1358,26 @@ def _specialty(character: Character, purchase: AddSpecialty, cat: Catalog) -> tu
     if not specialty:
         raise ImprovementError(f"Name the specialty to add to {purchase.skill}.")
     return index, specialty
+
+
+def _package_flaw(character: Character, name: str, cat: Catalog) -> tuple[str, int]:
+    """The name and (negative) value of a flaw of the character's package not yet bought off."""
+    species = cat.species.get(character.species) or cat.species["human"]
+    flaws = {
+        trait.name: cat.trait_points(trait.type, trait.level, trait.frequency)
+        for trait in species.traits
+        if trait.type in cat.flaw_types
+    }
+    wanted = " ".join(name.split()).lower()
+    found = next((flaw for flaw in flaws if flaw.lower() == wanted), None)
+    if found is None:
+        raise ImprovementError(
+            f"The {species.name} package has no flaw {name!r} to buy off"
+            + (f" (its flaws: {', '.join(flaws)})." if flaws else ".")
+        )
+    if found in character.package_flaws_bought_off:
+        raise ImprovementError(f"{found!r} of the {species.name} package is already bought off.")
+    return found, flaws[found] or 0  # the catalog's package traits are all on the tables
 
 
 def _final_level(character: Character, code: str, cat: Catalog) -> int:
@@ -1395,6 +1433,10 @@ def apply_improvement(
     if isinstance(purchase, BuyOffFlaw):
         index = purchase.index
         return replace(character, traits=character.traits[:index] + character.traits[index + 1 :])
+    if isinstance(purchase, BuyOffPackageFlaw):
+        name = _package_flaw(character, purchase.name, cat)[0]
+        bought_off = (*character.package_flaws_bought_off, name)
+        return replace(character, package_flaws_bought_off=bought_off)
     code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
     position = cat.attribute_order.index(code)
     delta = _final_level(character, code, cat) - character.attributes[position]

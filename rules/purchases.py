@@ -36,12 +36,14 @@ from .play import (
     AddPerk,
     AddSpecialty,
     BuyOffFlaw,
+    BuyOffPackageFlaw,
     ImprovementError,
     Purchase,
     RaiseAttribute,
     RaisePerk,
     RaiseSkill,
     _final_level,
+    _same,
     _skill_level,
     _specialty,
     _trait,
@@ -55,6 +57,7 @@ KINDS: Mapping[str, type] = {
     "add_perk": AddPerk,
     "raise_perk": RaisePerk,
     "buy_off_flaw": BuyOffFlaw,
+    "buy_off_package_flaw": BuyOffPackageFlaw,
     "raise_attribute": RaiseAttribute,
 }
 _KIND_OF = {cls: kind for kind, cls in KINDS.items()}
@@ -75,7 +78,7 @@ def permission_needed(
 ) -> str | None:
     """Why the purchase needs the referee, in a sentence; None when the player may just buy it."""
     cat = cat or catalog()
-    if isinstance(purchase, BuyOffFlaw):
+    if isinstance(purchase, BuyOffFlaw | BuyOffPackageFlaw):
         return "Buying off a flaw needs the referee's permission."
     if isinstance(purchase, AddPerk):
         return "A new perk needs the referee's permission."
@@ -144,6 +147,7 @@ _FIELD_TYPES: Mapping[str, tuple[type, bool]] = {
     "specialty": (str, False),
     "index": (int, False),
     "attribute": (str, False),
+    "name": (str, False),
     "trait": (dict, False),
 }
 
@@ -204,6 +208,18 @@ def describe_purchase(
             return f"buy off flaw {_trait_label(_trait(character, purchase.index), cat)}"
         except ImprovementError:
             return f"buy off flaw {purchase.index}"
+    if isinstance(purchase, BuyOffPackageFlaw):
+        species = cat.species.get(character.species) or cat.species["human"]
+        trait = next(
+            (t for t in species.traits if _same(t.name, purchase.name)),
+            None,
+        )
+        if trait is None:
+            return f"buy off package flaw {purchase.name}"
+        entry = TraitEntry(
+            trait.type, trait.name, trait.level, trait.frequency, control=trait.control
+        )
+        return f"buy off {species.name} package flaw {_trait_label(entry, cat)}"
     if isinstance(purchase, RaiseAttribute):
         code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
         if code in cat.attribute_order:

@@ -143,6 +143,27 @@ def test_text_that_is_not_characters_is_malformed(doc, path):
         assert raised.value.path == path
 
 
+def test_package_flaws_bought_off_are_read_in_the_packages_spelling_and_written_back():
+    doc = document(species="vargr", package_flaws_bought_off=[" racial  PRIDE "])
+    assert parse_document(doc).package_flaws_bought_off == ("Racial pride",)
+    assert normalise_document(doc)["package_flaws_bought_off"] == ["Racial pride"]
+    assert "package_flaws_bought_off" not in normalise_document(document(species="vargr"))
+
+
+@pytest.mark.parametrize(
+    ("listed", "path", "words"),
+    [
+        ("Racial pride", "package_flaws_bought_off", "expected a list"),
+        ([""], "package_flaws_bought_off[0]", "empty"),
+        (["Racial pride", "racial pride"], "package_flaws_bought_off[1]", "given twice"),
+    ],
+)
+def test_package_flaws_bought_off_of_the_wrong_shape_are_malformed(listed, path, words):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(species="vargr", package_flaws_bought_off=listed))
+    assert (raised.value.path, words in raised.value.message) == (path, True)
+
+
 def test_normalising_canonicalises_names_and_spells_out_defaults():
     doc = document(attributes={"DEX": "b"})
     doc["attributes"]["AWE"] = doc["attributes"].pop("AWA")

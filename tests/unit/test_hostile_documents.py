@@ -37,6 +37,7 @@ FULL = document(
         {"type": "PP", "level": "C", "frequency": "R", "name": "Keen"},
         {"type": "PF", "name": "Slow", "derived": {"MOV": -1}},
     ],
+    package_flaws_bought_off=["Racial pride"],
     psionics={"strength": 2, "talents": {"Telepathy": 1}},
     mustering_out={"rolls": [3, 4]},
     equipment=[{"item": "Dagger", "quantity": 1}],

@@ -10,6 +10,7 @@ from rules import (
     AddPerk,
     AddSpecialty,
     BuyOffFlaw,
+    BuyOffPackageFlaw,
     ImprovementError,
     RaiseAttribute,
     RaisePerk,
@@ -253,6 +254,33 @@ def test_problems_of_later_traits_are_not_blamed_on_buying_off_an_earlier_flaw()
         ]
     )
     assert problems(BuyOffFlaw(0), messy) == []
+
+
+# -- the species package's flaws ----------------------------------------------------------------
+
+VARGR = character(species="vargr", attributes={"STR": 9, "END": 9})
+
+
+def test_a_flaw_of_the_species_package_is_bought_off_at_its_value():
+    purchase = BuyOffPackageFlaw("racial pride")
+    assert cost(purchase, VARGR) == 2
+    assert problems(purchase, VARGR) == []
+    assert creation_points_added(VARGR, purchase) == 2
+    proud_no_more = apply_improvement(VARGR, purchase)
+    assert proud_no_more.package_flaws_bought_off == ("Racial pride",)
+    report = check(proud_no_more)
+    assert "Racial pride" not in [line.name for line in report.traits]
+    assert report.points.package == check(VARGR).points.package + 2
+
+
+def test_a_package_flaw_is_bought_off_once_and_only_if_the_package_has_it():
+    once = apply_improvement(VARGR, BuyOffPackageFlaw("Racial pride"))
+    with pytest.raises(ImprovementError, match="'Racial pride' of the Vargr package is already"):
+        cost(BuyOffPackageFlaw("Racial pride"), once)
+    with pytest.raises(ImprovementError, match="The Vargr package has no flaw 'Fur'"):
+        cost(BuyOffPackageFlaw("Fur"), VARGR)  # a perk of the package, not a flaw
+    with pytest.raises(ImprovementError, match="The Human package has no flaw 'Racial pride'"):
+        cost(BuyOffPackageFlaw("Racial pride"))
 
 
 # -- attributes --------------------------------------------------------------------------------

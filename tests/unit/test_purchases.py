@@ -8,6 +8,7 @@ from rules import (
     AddPerk,
     AddSpecialty,
     BuyOffFlaw,
+    BuyOffPackageFlaw,
     ImprovementError,
     RaiseAttribute,
     RaisePerk,
@@ -43,6 +44,7 @@ PURCHASES = [
     AddPerk(TraitEntry("PP", "Reflexes", derived=(("INI", 1),))),
     RaisePerk(HEARING, "E"),
     BuyOffFlaw(DEBT),
+    BuyOffPackageFlaw("Racial pride"),
     RaiseAttribute("STR", 8, ip=10),
 ]
 
@@ -53,6 +55,7 @@ PURCHASES = [
         # Character Trait Improvement Costs Table: "(and referee's permission)".
         (AddPerk(TraitEntry("MP", "Linguist", "C", "O")), "A new perk"),
         (BuyOffFlaw(DEBT), "Buying off a flaw"),
+        (BuyOffPackageFlaw("Racial pride"), "Buying off a flaw"),
         # SPENDING IMPROVEMENT POINTS: "develop completely new skills ... (with referee's
         # permission)".
         (RaiseSkill("Navigation", None, 1), "A completely new skill"),
@@ -148,3 +151,10 @@ def test_a_stored_purchase_reads_null_where_a_field_may_be_empty():
 )
 def test_a_purchase_says_what_it_buys(purchase, label):
     assert describe_purchase(PILOT, purchase).startswith(label)
+
+
+def test_buying_off_a_package_flaw_names_the_package_and_the_flaw():
+    vargr = parse_document(document(species="vargr", attributes={"STR": 9, "END": 9}))
+    assert describe_purchase(vargr, BuyOffPackageFlaw("racial pride")) == (
+        "buy off Vargr package flaw Racial pride [PF-H-R CS4 -2]"
+    )

@@ -258,6 +258,29 @@ def test_every_rank_table_runs_from_rank_one_to_its_highest_within_the_rulebooks
         assert highest <= catalog().limits.rank_max
 
 
+def test_a_package_flaw_bought_off_is_off_the_sheet_and_its_points_with_it():
+    vargr = report(species="vargr", attributes={"STR": 9, "END": 9})
+    freed = report(
+        species="vargr",
+        attributes={"STR": 9, "END": 9},
+        package_flaws_bought_off=["Racial pride", "Thought untrustworthy"],
+    )
+    assert [t.name for t in vargr.traits if t.name not in [t.name for t in freed.traits]] == [
+        "Racial pride",
+        "Thought untrustworthy",
+    ]
+    assert freed.points.package == vargr.points.package + 2 + 2
+
+
+def test_buying_off_a_flaw_the_package_does_not_have_is_an_error():
+    result = report(package_flaws_bought_off=["Racial pride"])
+    assert problem(result, "unknown_package_flaw").message == (
+        "'Racial pride' is not a flaw of the Human package (its flaws: none)."
+    )
+    vargr = report(species="vargr", package_flaws_bought_off=["Fur"])
+    assert problem(vargr, "unknown_package_flaw").path == "package_flaws_bought_off[0]"
+
+
 def test_one_trait_per_term_counts_perks_flaws_and_rank_but_not_the_package():
     result = report(
         species="vargr",
