@@ -533,6 +533,13 @@ def test_a_flaw_of_the_species_package_can_be_bought_off_from_the_play_sheet(
     assert rebuilt["package_flaws_bought_off"] == ["Racial pride"]
 
 
+def test_the_play_sheet_opens_for_a_draft_whose_attributes_are_out_of_range(client, player):
+    attributes = {**medic_document()["attributes"], "STR": -50}
+    draft = services.create_character(owner=player, document=medic_document(attributes=attributes))
+    client.force_login(player)
+    assert client.get(reverse("character_play", args=[draft.pk])).status_code == 200
+
+
 def test_the_referee_declines_and_the_player_withdraws_requests(mara, player, referee):
     play_services.award_improvement_points(character=mara, by=referee, amount=10, reason="Tour")
     first = play_services.spend_improvement_points(
