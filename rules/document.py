@@ -357,6 +357,10 @@ def decode_json(data: str | bytes) -> Any:
     The command line and the web import both read documents through here, so a bad file gets
     the same message wherever it is checked.
     """
+    if isinstance(data, bytearray | memoryview):
+        data = bytes(data)
+    if not isinstance(data, str | bytes):
+        raise MalformedDocument("", f"is not JSON text, got {_describe(data)}")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")

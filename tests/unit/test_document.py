@@ -113,6 +113,21 @@ def test_decoding_a_number_of_thousands_of_digits_is_malformed_not_a_value_error
         decode_json('{"rank": ' + "9" * 5000 + "}")
 
 
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (None, "is not JSON text, got null"),
+        (7, "is not JSON text, got the number 7"),
+        (b"\xff", "is not UTF-8 text"),
+        ("[" * 100_000, "nested too deeply"),
+        ("\ufeff{}", "is not valid JSON"),
+    ],
+)
+def test_decoding_anything_but_a_json_document_is_malformed(data, words):
+    with pytest.raises(MalformedDocument, match=words):
+        decode_json(data)
+
+
 @pytest.mark.parametrize("talents", [[], "", False, 0, ["Telepathy"]])
 def test_talents_that_are_not_an_object_are_malformed_not_no_talents(talents):
     with pytest.raises(MalformedDocument) as raised:
