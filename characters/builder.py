@@ -30,8 +30,8 @@ _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
 IDENTITY_FIELDS = tuple(
     field
     for field in TOP_LEVEL_FIELDS
-    if field not in {"format", "attributes", "skills", "traits", "psionics", "mustering_out",
-                     "equipment", "house_rules"}
+    if field not in {"format", "attributes", "skills", "traits", "package_flaws_bought_off",
+                     "psionics", "mustering_out", "equipment", "house_rules"}
 )  # fmt: skip
 
 
@@ -526,6 +526,9 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
 
     if base.get("mustering_out"):
         doc["mustering_out"] = base["mustering_out"]
+    # Bought off with improvement points in play; the builder does not edit them.
+    if base.get("package_flaws_bought_off"):
+        doc["package_flaws_bought_off"] = base["package_flaws_bought_off"]
 
     equipment, item_rows = [], []
     for row_index, row in enumerate(form.items):

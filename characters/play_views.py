@@ -45,6 +45,10 @@ class BadInput(ValueError):
     """A form field that cannot be read; the message names it."""
 
 
+# The spend form's value for a flaw of the species package: this prefix and the flaw's name.
+PACKAGE_FLAW = "package:"
+
+
 def _int(data: QueryDict, name: str, label: str, *, default: int | None = None) -> int:
     raw = data.get(name, "").strip()
     if not raw and default is not None:
@@ -146,6 +150,17 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         elif trait.type in cat.flaw_types:
             flaws.append(
                 {"index": index, "name": trait.name, "cost": price(rules.BuyOffFlaw(index))}
+            )
+    # The species package's flaws can be bought off too; the form names them "package:NAME".
+    package = cat.species.get(parsed.species)
+    for trait in package.traits if package is not None else ():
+        if trait.type in cat.flaw_types and trait.name not in parsed.package_flaws_bought_off:
+            flaws.append(
+                {
+                    "index": f"{PACKAGE_FLAW}{trait.name}",
+                    "name": f"{trait.name} ({package.name} package)",
+                    "cost": price(rules.BuyOffPackageFlaw(trait.name)),
+                }
             )
     return {
         "skills": skills,
@@ -497,6 +512,9 @@ def _purchase(data: QueryDict) -> rules.play.Purchase:
     if kind == "raise_perk":
         return rules.RaisePerk(_int(data, "trait", "Perk"), data.get("to_level", ""))
     if kind == "buy_off_flaw":
+        chosen = data.get("trait", "")
+        if chosen.startswith(PACKAGE_FLAW):
+            return rules.BuyOffPackageFlaw(chosen.removeprefix(PACKAGE_FLAW))
         return rules.BuyOffFlaw(_int(data, "trait", "Flaw"))
     if kind == "raise_attribute":
         return rules.RaiseAttribute(data.get("attribute", ""), _int(data, "to_level", "Level"))

@@ -115,7 +115,8 @@ class Service:
     source: str
     retirement_dm: bool
     cash: tuple[int, ...]  # credits for table rows 1..7
-    ranks: MappingProxyType  # rank number -> title
+    ranks: MappingProxyType  # rank number -> title, for the ranks that have one
+    highest_rank: int  # the top of the service's rank table; 0 for a service without ranks
 
     def rank_title(self, rank: int) -> str | None:
         return self.ranks.get(rank)
@@ -281,6 +282,8 @@ class Catalog:
         self.derived_floor_values: tuple[int, ...] = tuple(
             derived["floors"][code] for code in self.derived_order
         )
+        # No derived-attribute flaw may take a derived attribute below this (ruling 15a).
+        self.derived_flaw_floor: int = derived["lowest_after_flaws"]
 
         creation = load("creation.json")
         self.creation = _freeze(creation)
@@ -345,7 +348,11 @@ class Catalog:
                     source=raw["source"],
                     retirement_dm=raw["retirement_dm"],
                     cash=tuple(raw["cash"]),
-                    ranks=MappingProxyType({int(r): t for r, t in raw["ranks"].items()}),
+                    # The rank table: each rank the service has, with its title or null.
+                    ranks=MappingProxyType(
+                        {int(r): t for r, t in raw["ranks"].items() if t is not None}
+                    ),
+                    highest_rank=max(map(int, raw["ranks"]), default=0),
                 )
                 for key, raw in services["services"].items()
             }

@@ -62,8 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     output.add_argument("--stat-block", action="store_true", help="print the stat block")
     args = parser.parse_args(argv)
 
-    if hasattr(sys.stdout, "reconfigure"):
-        sys.stdout.reconfigure(encoding="utf-8")
+    # UTF-8 whatever the locale; a character no encoding can write (a file name's undecodable
+    # byte) is written as an escape rather than stopping the run.
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     status = EXIT_VALID
     outputs: list[Any] = []
     for source in args.files:

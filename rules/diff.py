@@ -34,6 +34,7 @@ DETAILS: tuple[tuple[str, str], ...] = (
     ("rank", "Rank"),
     ("age", "Age"),
     ("house_rules", "House rules"),
+    ("package_flaws_bought_off", "Package flaws bought off"),
 )
 NOTES_SHOWN = 80
 # Sections that list entries (each change names its entry); the others are single fields.
@@ -78,6 +79,8 @@ def _text(value: Any) -> str:
         return ", ".join(f"{key}: {_text(item)}" for key, item in value.items()) or "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, list | tuple):
+        return ", ".join(_text(item) for item in value) or "—"
     return str(value)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .catalog import Catalog, catalog
+from .catalog import Catalog, SkillDef, catalog
 from .model import (
     FORMAT,
     Character,
@@ -39,6 +39,7 @@ TOP_LEVEL_FIELDS = (
     "attributes",
     "skills",
     "traits",
+    "package_flaws_bought_off",
     "psionics",
     "mustering_out",
     "equipment",
@@ -47,6 +48,13 @@ TOP_LEVEL_FIELDS = (
 )
 NAME_MAX = 100
 NOTES_MAX = 20_000
+# The largest whole number a document may hold, of either sign: the largest integer a JSON number
+# keeps exactly everywhere (a JavaScript number, I-JSON). Far above any figure of the rules, and
+# small enough that every sum and message the engine makes of it stays cheap and short.
+WHOLE_MAX = 2**53 - 1
+# Digits of an attribute level written as text ("07"): enough for any whole number above.
+_DIGITS_MAX = len(str(WHOLE_MAX))
+_LOG10_2 = 0.30102999566398120
 
 
 class MalformedDocument(ValueError):
@@ -65,7 +73,9 @@ def _describe(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return f'the text "{shown}"'
+        return f'the text "{_printable(shown)}"'
+    if isinstance(value, int) and abs(value) > WHOLE_MAX:
+        return f"a number of {_digits(value)} digits"
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, list):
@@ -75,12 +85,29 @@ def _describe(value: Any) -> str:
     return type(value).__name__
 
 
+def _printable(text: Any) -> str:
+    """``text`` for a one-line message: a line break, a control character or a lone surrogate
+    is written as its escape."""
+    text = str(text)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _digits(value: int) -> int:
+    """How many decimal digits ``value`` has, without writing it out (Python refuses to write
+    integers of more than a few thousand digits)."""
+    magnitude = abs(value)
+    digits = int((magnitude.bit_length() - 1) * _LOG10_2) + 1
+    return digits + 1 if magnitude >= 10**digits else digits
+
+
 def _object(value: Any, path: str, allowed: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MalformedDocument(path, f"expected an object, got {_describe(value)}")
     for key in value:
         if key not in allowed:
-            where = f"{path}.{key}" if path else str(key)
+            where = f"{path}.{_printable(key)}" if path else _printable(key)
             raise MalformedDocument(where, f"unknown field {key!r} (allowed: {', '.join(allowed)})")
     return value
 
@@ -97,6 +124,10 @@ def _int(value: Any, path: str, *, minimum: int | None = None, maximum: int | No
             value = int(value)
         else:
             raise MalformedDocument(path, f"expected a whole number, got {_describe(value)}")
+    if not -WHOLE_MAX <= value <= WHOLE_MAX:
+        raise MalformedDocument(
+            path, f"expected a whole number of at most {WHOLE_MAX:,}, got {_describe(value)}"
+        )
     if minimum is not None and value < minimum:
         bounds = f"at least {minimum}" if maximum is None else f"{minimum}-{maximum}"
         raise MalformedDocument(path, f"expected a whole number {bounds}, got {value}")
@@ -110,6 +141,15 @@ def _text(value: Any, path: str, *, optional: bool = False) -> str | None:
         return None
     if not isinstance(value, str):
         raise MalformedDocument(path, f"expected text, got {_describe(value)}")
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise MalformedDocument(
+                path, "contains a lone surrogate (\\ud800-\\udfff), which is not a character"
+            ) from None
+    if "\x00" in value:
+        raise MalformedDocument(path, "contains a NUL character (\\u0000), which text may not")
     return value
 
 
@@ -125,8 +165,13 @@ def _attribute_level(value: Any, path: str, cat: Catalog) -> int:
     if isinstance(value, str):
         stripped = value.strip()
         level = cat.from_hex(stripped)
-        if level is None and stripped.isdigit():
-            level = int(stripped)
+        # Only the digits 0-9: str.isdigit also accepts "²" and "①", which int() refuses.
+        if level is None and stripped.isascii() and stripped.isdigit():
+            if len(stripped) > _DIGITS_MAX:
+                raise MalformedDocument(
+                    path, f"expected a level, got a number of {len(stripped)} digits"
+                )
+            level = _int(int(stripped), path)
         if level is None:
             raise MalformedDocument(
                 path,
@@ -175,13 +220,20 @@ def _skill(value: Any, path: str, cat: Catalog) -> SkillEntry:
     specialties: list[str] = []
     seen: set[str] = set()
     for index, item in enumerate(_list(raw.get("specialties", []), f"{path}.specialties")):
-        text = " ".join(_text(item, f"{path}.specialties[{index}]").split())
-        if definition is not None and definition.is_spec:
-            text = definition.find_specialty(text) or text
+        text = specialty_name(definition, _text(item, f"{path}.specialties[{index}]"))
         if text and text.lower() not in seen:
             seen.add(text.lower())
             specialties.append(text)
     return SkillEntry(skill=name, level=level, cascade=cascade, specialties=tuple(specialties))
+
+
+def specialty_name(definition: SkillDef | None, text: str) -> str:
+    """How a specialty is written in a document: spacing collapsed, and the catalog's spelling
+    where the skill's list has it ("Lasers" on Gunnery is "ship's lasers")."""
+    text = " ".join(text.split())
+    if definition is not None and definition.is_spec:
+        return definition.find_specialty(text) or text
+    return text
 
 
 def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
@@ -197,7 +249,7 @@ def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
         level = level.strip().upper()
     frequency_raw = raw.get("frequency")
     if isinstance(frequency_raw, int) and not isinstance(frequency_raw, bool):
-        frequency_raw = str(frequency_raw)
+        frequency_raw = str(_int(frequency_raw, f"{path}.frequency"))
     frequency = _text(frequency_raw, f"{path}.frequency", optional=True)
     if frequency is not None:
         frequency = frequency.strip().upper()
@@ -211,7 +263,8 @@ def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
                 f'expected an object such as {{"INI": 1}}, got {_describe(changes)}',
             )
         for key, amount in changes.items():
-            derived.append((str(key).strip().upper(), _int(amount, f"{path}.derived.{key}")))
+            code = _text(key, f"{path}.derived").strip().upper()
+            derived.append((code, _int(amount, f"{path}.derived.{_printable(key)}")))
     control = raw.get("control", control_by_default(trait_type))
     if not isinstance(control, bool):
         raise MalformedDocument(
@@ -227,6 +280,27 @@ def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
     )
 
 
+def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[str, ...]:
+    """The package flaws bought off, named as the species package names them where it does
+    (an unknown name is the engine's to report, like an unknown skill)."""
+    if value is None:
+        return ()
+    field = "package_flaws_bought_off"
+    package = cat.species.get(species)
+    known = {t.name.lower(): t.name for t in package.traits} if package is not None else {}
+    names: list[str] = []
+    for index, item in enumerate(_list(value, field)):
+        path = f"{field}[{index}]"
+        name = " ".join(_text(item, path).split())
+        if not name:
+            raise MalformedDocument(path, "empty; name the package flaw bought off")
+        name = known.get(name.lower(), name)
+        if name in names:
+            raise MalformedDocument(path, f"{name} is given twice")
+        names.append(name)
+    return tuple(names)
+
+
 def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     if value is None:
         return None
@@ -234,7 +308,10 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     if "strength" not in raw:
         raise MalformedDocument("psionics.strength", "missing; give the PSI strength (0 or more)")
     strength = _int(raw["strength"], "psionics.strength", minimum=0)
-    talents_raw = raw.get("talents") or {}
+    # null is no talents; any other value that is not an object ([], "", false, 0) is malformed.
+    talents_raw = raw.get("talents")
+    if talents_raw is None:
+        talents_raw = {}
     if not isinstance(talents_raw, dict):
         raise MalformedDocument(
             "psionics.talents",
@@ -242,10 +319,13 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
         )
     talents: dict[str, int] = {}
     for name, level in talents_raw.items():
-        canonical = cat.find_talent(str(name)) or " ".join(str(name).split())
+        text = _text(name, "psionics.talents")
+        canonical = cat.find_talent(text) or " ".join(text.split())
         if canonical in talents:
-            raise MalformedDocument(f"psionics.talents.{name}", f"{canonical} is given twice")
-        talents[canonical] = _int(level, f"psionics.talents.{name}", minimum=0)
+            raise MalformedDocument(
+                f"psionics.talents.{_printable(name)}", f"{canonical} is given twice"
+            )
+        talents[canonical] = _int(level, f"psionics.talents.{_printable(name)}", minimum=0)
     return Psionics(strength=strength, talents=tuple(talents.items()))
 
 
@@ -277,6 +357,10 @@ def decode_json(data: str | bytes) -> Any:
     The command line and the web import both read documents through here, so a bad file gets
     the same message wherever it is checked.
     """
+    if isinstance(data, bytearray | memoryview):
+        data = bytes(data)
+    if not isinstance(data, str | bytes):
+        raise MalformedDocument("", f"is not JSON text, got {_describe(data)}")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -288,6 +372,9 @@ def decode_json(data: str | bytes) -> Any:
         raise MalformedDocument(
             "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
         ) from None
+    except ValueError:
+        # Python refuses to read an integer of thousands of digits (its int-string limit).
+        raise MalformedDocument("", "holds a number too long to read") from None
     except RecursionError:
         raise MalformedDocument("", "is nested too deeply to be a character document") from None
 
@@ -357,6 +444,9 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
             _trait(t, f"traits[{i}]", cat)
             for i, t in enumerate(_list(doc.get("traits", []), "traits"))
         ),
+        package_flaws_bought_off=_package_flaws_bought_off(
+            doc.get("package_flaws_bought_off"), species, cat
+        ),
         psionics=_psionics(doc.get("psionics"), cat),
         mustering_rolls=_mustering_rolls(doc.get("mustering_out")),
         equipment=tuple(
@@ -389,6 +479,8 @@ def to_document(character: Character, *, cat: Catalog | None = None) -> dict[str
     doc["attributes"] = dict(zip(cat.attribute_order, character.attributes, strict=True))
     doc["skills"] = [_skill_document(s) for s in character.skills]
     doc["traits"] = [_trait_document(t) for t in character.traits]
+    if character.package_flaws_bought_off:
+        doc["package_flaws_bought_off"] = list(character.package_flaws_bought_off)
     if character.psionics is not None:
         doc["psionics"] = {
             "strength": character.psionics.strength,

@@ -247,12 +247,14 @@ def check(
     position = tables.attribute_position
     strength, dex, end = values[position["STR"]], values[position["DEX"]], values[position["END"]]
     edu, exp = values[position["EDU"]], values[position["EXP"]]
-    trait_lines, perks, flaws, derived_bonus = _player_traits(character, problems, tables, cat)
-    derived = _derived(
+    formulas = _formulas(
         strength.level, dex.level, end.level,
         strength.dv, dex.dv, end.dv, values[position["AWA"]].dv,
-        derived_bonus, cat,
     )  # fmt: skip
+    trait_lines, perks, flaws, derived_bonus = _player_traits(
+        character, formulas, problems, tables, cat
+    )
+    derived = _at_floors(formulas, derived_bonus, cat)
     skills, skill_points, effective = _skills(
         character, species, edu, exp, values[position["INT"]].dv, problems, tables, cat
     )
@@ -263,6 +265,10 @@ def check(
     if rank_line is not None:
         trait_lines.append(rank_line)
     package_lines, package_points = tables.packages[species.key]
+    if character.package_flaws_bought_off:
+        package_lines, package_points = _package_bought_off(
+            character, species, package_lines, package_points, problems, cat
+        )
     trait_lines.extend(package_lines)
 
     if rules.one_trait_per_term:
@@ -409,21 +415,25 @@ def _attribute_range_problem(character, species, code, purchased, final, positio
         )
 
 
-def _derived(
+def _formulas(
     str_level: int, dex_level: int, end_level: int,
     str_dv: int, dex_dv: int, end_dv: int, awa_dv: int,
-    bonus: Mapping[str, int], cat: Catalog,
-) -> Derived:  # fmt: skip
-    """DEF INI MOV TGH LIF WND from the DVs (LIF from the levels), plus traits, at their floors."""
+) -> tuple[int, ...]:  # fmt: skip
+    """DEF INI MOV TGH LIF WND by their formulas: from the DVs, LIF from the levels."""
     body = (str_dv + end_dv) // 2
-    values = [
+    return (
         dex_dv,
         (dex_dv + awa_dv) // 2,
         dex_dv + body,
         body,
         str_level + end_level + dex_level,
         str_dv + end_dv,
-    ]
+    )
+
+
+def _at_floors(formulas: tuple[int, ...], bonus: Mapping[str, int], cat: Catalog) -> Derived:
+    """The derived attributes of the formulas plus derived-attribute traits, at their floors."""
+    values = list(formulas)
     if bonus:
         for position, code in enumerate(cat.derived_order):
             values[position] += bonus.get(code, 0)
@@ -447,17 +457,31 @@ def derived_attributes(
     """
     cat = cat or catalog()
     dv = {code: cat.dm_dv(levels[code])[1] for code in ("STR", "DEX", "END", "AWA")}
-    return _derived(
+    formulas = _formulas(
         levels["STR"], levels["DEX"], levels["END"],
         dv["STR"], dv["DEX"], dv["END"], dv["AWA"],
-        bonus or {}, cat,
     )  # fmt: skip
+    return _at_floors(formulas, bonus or {}, cat)
 
 
-def _player_traits(character: Character, problems: _Problems, tables: _Tables, cat: Catalog):
+def _player_traits(
+    character: Character,
+    formulas: tuple[int, ...],
+    problems: _Problems,
+    tables: _Tables,
+    cat: Catalog,
+):
+    """The player's trait lines, perk and flaw points, and the derived-attribute changes.
+
+    Derived-attribute flaws are credited only where they leave the attribute at 1 or more
+    (ruling 15a); ``formulas`` are the derived attributes before any trait.
+    """
     lines: list[TraitLine] = []
     perks = flaws = 0
     bonus: dict[str, int] = {}
+    # (line position, trait index, trait, points) of each derived-attribute flaw on the table,
+    # weighed against the floor once every perk has raised the attributes.
+    derived_flaws: list[tuple[int, int, TraitEntry, int]] = []
     table = tables.traits
     for index, trait in enumerate(character.traits):
         if not trait.derived:
@@ -483,17 +507,56 @@ def _player_traits(character: Character, problems: _Problems, tables: _Tables, c
                 _new(TraitLine, ("[invalid]", trait.name, 0, trait.type, "player", None, False))
             )
             continue
+        notation = format_trait(trait, points, cat=cat)
+        line = _new(TraitLine, (notation, trait.name, points, trait.type, "player", None, True))
         if trait.type in cat.flaw_types:
-            flaws += points
+            if trait.derived:
+                derived_flaws.append((len(lines), index, trait, points))
+            else:
+                flaws += points
         else:
             perks += points
-        for code, amount in trait.derived:
-            bonus[code] = bonus.get(code, 0) + amount
-        notation = format_trait(trait, points, cat=cat)
-        lines.append(
-            _new(TraitLine, (notation, trait.name, points, trait.type, "player", None, True))
-        )
+            for code, amount in trait.derived:
+                bonus[code] = bonus.get(code, 0) + amount
+        lines.append(line)
+    for position, index, trait, points in derived_flaws:
+        if _flaw_within_floor(trait, index, formulas, bonus, problems, cat):
+            flaws += points
+            for code, amount in trait.derived:
+                bonus[code] = bonus.get(code, 0) + amount
+        else:
+            lines[position] = lines[position]._replace(notation="[invalid]", points=0, valid=False)
     return lines, perks, flaws, bonus
+
+
+def _flaw_within_floor(
+    trait: TraitEntry,
+    index: int,
+    formulas: tuple[int, ...],
+    bonus: Mapping[str, int],
+    problems: _Problems,
+    cat: Catalog,
+) -> bool:
+    """Whether a derived-attribute flaw leaves every attribute it lowers at the floor or above
+    (ruling 15a), from the formulas with ``bonus`` (perks and flaws credited so far); if not,
+    a ``derived_below_floor`` problem for each attribute it would take below."""
+    floor = cat.derived_flaw_floor
+    lowered: dict[str, int] = {}
+    for code, amount in trait.derived:
+        lowered[code] = lowered.get(code, 0) + amount
+    within = True
+    for code, amount in lowered.items():
+        before = formulas[cat.derived_order.index(code)] + bonus.get(code, 0)
+        if before + amount < floor:
+            within = False
+            problems.error(
+                "derived_below_floor",
+                f"traits[{index}].derived.{code}",
+                f"Flaw {trait.name!r} lowers {code} by {-amount}, from {before} to "
+                f"{before + amount}; no flaw may take a derived attribute below {floor}, so "
+                "it is not credited.",
+            )
+    return within
 
 
 def _trait_points(trait: TraitEntry, index: int, problems: _Problems, cat: Catalog) -> int | None:
@@ -573,6 +636,8 @@ def _rank(
             problems.error(
                 "rank_exceeds_exp_dv", "rank", f"Former rank {level} is above EXP DV {exp_dv}."
             )
+        if level > 0:
+            _check_rank_table(character, service, level, problems)
         if rules.max_former_rank is not None and level > rules.max_former_rank:
             problems.error(
                 "rank_above_campaign_max",
@@ -584,6 +649,25 @@ def _rank(
     if parts is None:  # out of range: the problem is recorded above
         parts = _rank_parts(cat, service, level)
     return (*parts, max(level, 0) * lim.points_per_rank)
+
+
+def _check_rank_table(
+    character: Character, service: Service | None, level: int, problems: _Problems
+) -> None:
+    """Former rank is rank in the character's service, on that service's rank table (ruling
+    15b). An unknown service is reported as such, not here."""
+    if not character.service:
+        message = f"Former rank {level} is rank in a service, and the character has none."
+    elif service is None or level <= service.highest_rank:
+        return
+    elif service.highest_rank == 0:
+        message = f"Former rank {level} is not possible: the {service.name} service has no ranks."
+    else:
+        message = (
+            f"Former rank {level} is above the {service.name} service's highest rank, "
+            f"{service.highest_rank}."
+        )
+    problems.error("rank_not_in_service", "rank", message)
 
 
 def _rank_parts(cat: Catalog, service: Service | None, level: int) -> tuple[Rank, TraitLine | None]:
@@ -608,6 +692,33 @@ def _package_parts(cat: Catalog, species: Species) -> tuple[tuple[TraitLine, ...
     points = sum(species.attribute_changes.values()) * lim.points_per_attribute_level
     points += sum(line.points for line in lines)
     return lines, points + sum(s.level for s in species.skills) * lim.points_per_skill_level
+
+
+def _package_bought_off(
+    character: Character,
+    species: Species,
+    lines: tuple[TraitLine, ...],
+    points: int,
+    problems: _Problems,
+    cat: Catalog,
+) -> tuple[tuple[TraitLine, ...], int]:
+    """The package's trait lines and points without the flaws bought off with IP: a flaw
+    bought off is gone, and the points it gave back with it."""
+    flaws = {line.name: line for line in lines if line.type in cat.flaw_types}
+    gone: set[str] = set()
+    for index, name in enumerate(character.package_flaws_bought_off):
+        line = flaws.get(name)
+        if line is None:
+            known = ", ".join(flaws) or "none"
+            problems.error(
+                "unknown_package_flaw",
+                f"package_flaws_bought_off[{index}]",
+                f"{name!r} is not a flaw of the {species.name} package (its flaws: {known}).",
+            )
+            continue
+        gone.add(name)
+        points -= line.points
+    return tuple(line for line in lines if line.name not in gone), points
 
 
 def _package_trait_lines(cat: Catalog, species: Species) -> tuple[TraitLine, ...]:
@@ -1014,7 +1125,8 @@ def _mustering_out(
         problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
-            f"{len(rolls)} mustering-out rolls are recorded, but "
+            f"{_plural(len(rolls), 'mustering-out roll')} "
+            f"{'is' if len(rolls) == 1 else 'are'} recorded, but "
             f"{_plural(character.terms, 'term')} "
             f"allow {allowed} (the lesser of {lim.max_mustering_rolls} and terms served).",
         )
@@ -1124,11 +1236,17 @@ def _equipment(
     penalty = 0
     if load > unencumbered:
         penalty = int((load - unencumbered) // strength) if strength > 0 else 0
+        if penalty:
+            effect = f"so DEF, INI and MOV are reduced by {penalty}"
+        elif strength > 0:
+            effect = f"by less than {strength} kg, so DEF, INI and MOV are not reduced yet"
+        else:
+            effect = "so DEF, INI and MOV are not reduced"
         problems.warning(
             "encumbered",
             "equipment",
             f"The load of {load:g} kg is above {unencumbered} kg ({multiple} x STR {strength}), "
-            f"so DEF, INI and MOV are reduced by {penalty}.",
+            f"{effect}.",
         )
     equipment = _new(
         Equipment,

@@ -77,6 +77,8 @@ class Character:
     age: int | None = None
     skills: tuple[SkillEntry, ...] = ()
     traits: tuple[TraitEntry, ...] = ()
+    # Flaws of the species package bought off with improvement points, by name.
+    package_flaws_bought_off: tuple[str, ...] = ()
     psionics: Psionics | None = None
     mustering_rolls: tuple[int, ...] = ()
     has_mustering_out: bool = False

@@ -38,6 +38,7 @@ from typing import Any
 
 from .catalog import Catalog, catalog
 from .dice import ActionTest, dice_rules
+from .document import specialty_name
 from .engine import check, derived_attributes, encumbered
 from .model import Character, EquipmentEntry, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
@@ -1164,6 +1165,14 @@ class BuyOffFlaw:
 
 
 @dataclass(frozen=True, slots=True)
+class BuyOffPackageFlaw:
+    """Buy off the flaw ``name`` of the character's species package (the Vargr's racial pride):
+    like any flaw, at its value in IP with the referee's permission."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class RaiseAttribute:
     """Raise an attribute's final level to ``to_level`` at a referee-set cost ``ip``."""
 
@@ -1172,7 +1181,15 @@ class RaiseAttribute:
     ip: int | None = None
 
 
-Purchase = RaiseSkill | AddSpecialty | AddPerk | RaisePerk | BuyOffFlaw | RaiseAttribute
+Purchase = (
+    RaiseSkill
+    | AddSpecialty
+    | AddPerk
+    | RaisePerk
+    | BuyOffFlaw
+    | BuyOffPackageFlaw
+    | RaiseAttribute
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -1272,15 +1289,11 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
         levels = max(0, purchase.to_level - start + 1)
         return costs.ip_per_new_skill_level * (start + purchase.to_level) * levels // 2
     if isinstance(purchase, AddSpecialty):
-        index = _skill_entry(character, purchase.skill, None)
-        if index is None:
-            raise ImprovementError(
-                f"The character has no {purchase.skill} skill to add a specialty to."
-            )
-        if any(_same(s, purchase.specialty) for s in character.skills[index].specialties):
-            raise ImprovementError(
-                f"{purchase.skill} already has the specialty {purchase.specialty!r}."
-            )
+        index, specialty = _specialty(character, purchase, cat)
+        entry = character.skills[index]
+        definition = cat.find_skill(entry.skill)
+        if any(_same(specialty_name(definition, s), specialty) for s in entry.specialties):
+            raise ImprovementError(f"{entry.skill} already has the specialty {specialty!r}.")
         return costs.specialty
     if isinstance(purchase, AddPerk):
         trait = purchase.trait
@@ -1315,6 +1328,8 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
             raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a flaw.")
         points = _trait_points(trait, cat)
         return None if points is None else -points * costs.ip_per_trait_point
+    if isinstance(purchase, BuyOffPackageFlaw):
+        return -_package_flaw(character, purchase.name, cat)[1] * costs.ip_per_trait_point
     if isinstance(purchase, RaiseAttribute):
         code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
         if code not in cat.attribute_order:
@@ -1328,6 +1343,41 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
             return costs.attribute
         return _referee_ip(purchase.ip, "raising an attribute")
     raise ImprovementError(f"{purchase!r} is not a purchase.")
+
+
+def _specialty(character: Character, purchase: AddSpecialty, cat: Catalog) -> tuple[int, str]:
+    """The skill entry a specialty is added to, and the specialty as a document writes it (the
+    catalog's spelling, as the document parser gives it)."""
+    index = _skill_entry(character, purchase.skill, None)
+    if index is None:
+        raise ImprovementError(
+            f"The character has no {purchase.skill} skill to add a specialty to."
+        )
+    definition = cat.find_skill(character.skills[index].skill)
+    specialty = specialty_name(definition, purchase.specialty)
+    if not specialty:
+        raise ImprovementError(f"Name the specialty to add to {purchase.skill}.")
+    return index, specialty
+
+
+def _package_flaw(character: Character, name: str, cat: Catalog) -> tuple[str, int]:
+    """The name and (negative) value of a flaw of the character's package not yet bought off."""
+    species = cat.species.get(character.species) or cat.species["human"]
+    flaws = {
+        trait.name: cat.trait_points(trait.type, trait.level, trait.frequency)
+        for trait in species.traits
+        if trait.type in cat.flaw_types
+    }
+    wanted = " ".join(name.split()).lower()
+    found = next((flaw for flaw in flaws if flaw.lower() == wanted), None)
+    if found is None:
+        raise ImprovementError(
+            f"The {species.name} package has no flaw {name!r} to buy off"
+            + (f" (its flaws: {', '.join(flaws)})." if flaws else ".")
+        )
+    if found in character.package_flaws_bought_off:
+        raise ImprovementError(f"{found!r} of the {species.name} package is already bought off.")
+    return found, flaws[found] or 0  # the catalog's package traits are all on the tables
 
 
 def _final_level(character: Character, code: str, cat: Catalog) -> int:
@@ -1369,10 +1419,10 @@ def apply_improvement(
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
     if isinstance(purchase, AddSpecialty):
-        index = _skill_entry(character, purchase.skill, None)
+        index, specialty = _specialty(character, purchase, cat)
         skills = list(character.skills)
         entry = skills[index]
-        skills[index] = replace(entry, specialties=(*entry.specialties, purchase.specialty))
+        skills[index] = replace(entry, specialties=(*entry.specialties, specialty))
         return replace(character, skills=tuple(skills))
     if isinstance(purchase, AddPerk):
         return replace(character, traits=(*character.traits, purchase.trait))
@@ -1383,6 +1433,10 @@ def apply_improvement(
     if isinstance(purchase, BuyOffFlaw):
         index = purchase.index
         return replace(character, traits=character.traits[:index] + character.traits[index + 1 :])
+    if isinstance(purchase, BuyOffPackageFlaw):
+        name = _package_flaw(character, purchase.name, cat)[0]
+        bought_off = (*character.package_flaws_bought_off, name)
+        return replace(character, package_flaws_bought_off=bought_off)
     code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
     position = cat.attribute_order.index(code)
     delta = _final_level(character, code, cat) - character.attributes[position]
@@ -1438,6 +1492,11 @@ def check_improvement(
     cost = _price(character, purchase, cat)
     improved = apply_improvement(character, purchase, cat=cat)
     before = check(character, house_rules=house_rules, cat=cat)
+    if improved.age is None:
+        # No age recorded: the sheet shows the minimum age, and the improved character is
+        # that age still (a raise of EXP does not make anyone older), so the minimum-age rule
+        # holds for EXP raised with IP as for EXP bought at creation.
+        improved = replace(improved, age=before.age)
     after = check(improved, house_rules=house_rules, cat=cat)
     removed = purchase.index if isinstance(purchase, BuyOffFlaw) else None
     had = Counter(_problem_key(p, removed) for p in before.problems)

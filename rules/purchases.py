@@ -15,12 +15,20 @@ app or a log needs around them:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
 from .catalog import Catalog, catalog
-from .document import MalformedDocument, _trait_document
+from .document import (
+    MalformedDocument,
+    _describe,
+    _int,
+    _printable,
+    _text,
+    _trait_document,
+)
 from .document import _trait as _read_trait
 from .model import Character, TraitEntry
 from .notation import format_skill, format_trait
@@ -28,13 +36,16 @@ from .play import (
     AddPerk,
     AddSpecialty,
     BuyOffFlaw,
+    BuyOffPackageFlaw,
     ImprovementError,
     Purchase,
     RaiseAttribute,
     RaisePerk,
     RaiseSkill,
     _final_level,
+    _same,
     _skill_level,
+    _specialty,
     _trait,
     _trait_points,
     improvement_costs,
@@ -46,6 +57,7 @@ KINDS: Mapping[str, type] = {
     "add_perk": AddPerk,
     "raise_perk": RaisePerk,
     "buy_off_flaw": BuyOffFlaw,
+    "buy_off_package_flaw": BuyOffPackageFlaw,
     "raise_attribute": RaiseAttribute,
 }
 _KIND_OF = {cls: kind for kind, cls in KINDS.items()}
@@ -66,7 +78,7 @@ def permission_needed(
 ) -> str | None:
     """Why the purchase needs the referee, in a sentence; None when the player may just buy it."""
     cat = cat or catalog()
-    if isinstance(purchase, BuyOffFlaw):
+    if isinstance(purchase, BuyOffFlaw | BuyOffPackageFlaw):
         return "Buying off a flaw needs the referee's permission."
     if isinstance(purchase, AddPerk):
         return "A new perk needs the referee's permission."
@@ -93,17 +105,70 @@ def purchase_as_dict(purchase: Purchase) -> dict[str, Any]:
     return {"kind": kind, **fields}
 
 
-def purchase_from_dict(data: Mapping[str, Any]) -> Purchase:
-    """The purchase a dict of :func:`purchase_as_dict` describes; ImprovementError if none."""
+def purchase_from_dict(data: Any) -> Purchase:
+    """The purchase a dict of :func:`purchase_as_dict` describes.
+
+    Raises ImprovementError, saying which field is wrong, for anything else: not a mapping, an
+    unknown ``kind``, a missing or unknown field, or a field of the wrong type (``to_level``
+    must be a whole number, not ``"3"``).
+    """
+    if not isinstance(data, Mapping):
+        raise ImprovementError(f"Not a stored purchase: expected an object, got {_describe(data)}.")
+    kind_name = data.get("kind")
+    kind = KINDS.get(kind_name) if isinstance(kind_name, str) else None
+    if kind is None:
+        raise ImprovementError(
+            f"Not a stored purchase: kind is {_describe(kind_name)}; it is one of "
+            f"{', '.join(KINDS)}."
+        )
+    fields = {field.name: field for field in dataclasses.fields(kind)}
+    for name in data:
+        if name != "kind" and name not in fields:
+            raise ImprovementError(
+                f"Not a stored purchase: {kind_name} has no field {_printable(name)!r} "
+                f"(its fields: {', '.join(fields)})."
+            )
+    values = {}
+    for name, field in fields.items():
+        if name not in data:
+            if field.default is dataclasses.MISSING:
+                raise ImprovementError(f"Not a stored purchase: {kind_name} needs {name}.")
+            continue
+        values[name] = _stored_field(kind_name, name, data[name])
+    return kind(**values)
+
+
+# What each field of a stored purchase holds, and whether it may be null.
+_FIELD_TYPES: Mapping[str, tuple[type, bool]] = {
+    "skill": (str, False),
+    "cascade": (str, True),
+    "to_level": (int, False),  # RaisePerk's is a level code; see _stored_field
+    "ip": (int, True),
+    "specialty": (str, False),
+    "index": (int, False),
+    "attribute": (str, False),
+    "name": (str, False),
+    "trait": (dict, False),
+}
+
+
+def _stored_field(kind_name: str, name: str, value: Any) -> Any:
+    """One field of a stored purchase, read with the document's readers; ImprovementError
+    naming the field when it holds the wrong thing."""
+    expected, nullable = _FIELD_TYPES[name]
+    if kind_name == "raise_perk" and name == "to_level":
+        expected = str  # a perk level code, "E"
     try:
-        kind = KINDS[data["kind"]]
-        if kind is AddPerk:
-            # Stored as a document's trait, so it is read back by the document's own reader.
-            return AddPerk(_read_trait(data["trait"], "trait", catalog()))
-        fields = {name: data[name] for name in kind.__slots__ if name in data}
-        return kind(**fields)
-    except (KeyError, TypeError, ValueError, AttributeError, MalformedDocument) as error:
-        raise ImprovementError(f"Not a stored purchase: {data!r} ({error}).") from None
+        if value is None and nullable:
+            return None
+        if expected is dict:
+            # A stored perk is a document's trait, read back by the document's own reader.
+            return _read_trait(value, name, catalog())
+        if expected is int:
+            return _int(value, name)
+        return _text(value, name)
+    except MalformedDocument as error:
+        raise ImprovementError(f"Not a stored purchase: {kind_name} {error}.") from None
 
 
 def _trait_label(trait: TraitEntry, cat: Catalog) -> str:
@@ -124,7 +189,11 @@ def describe_purchase(
             return f"new skill {after}"
         return f"{format_skill(purchase.skill, current, purchase.cascade)} → {after}"
     if isinstance(purchase, AddSpecialty):
-        return f"specialty {purchase.specialty} in {purchase.skill}"
+        try:
+            index, specialty = _specialty(character, purchase, cat)
+        except ImprovementError:
+            return f"specialty {purchase.specialty} in {purchase.skill}"
+        return f"specialty {specialty} in {character.skills[index].skill}"
     if isinstance(purchase, AddPerk):
         return f"new perk {_trait_label(purchase.trait, cat)}"
     if isinstance(purchase, RaisePerk):
@@ -139,6 +208,18 @@ def describe_purchase(
             return f"buy off flaw {_trait_label(_trait(character, purchase.index), cat)}"
         except ImprovementError:
             return f"buy off flaw {purchase.index}"
+    if isinstance(purchase, BuyOffPackageFlaw):
+        species = cat.species.get(character.species) or cat.species["human"]
+        trait = next(
+            (t for t in species.traits if _same(t.name, purchase.name)),
+            None,
+        )
+        if trait is None:
+            return f"buy off package flaw {purchase.name}"
+        entry = TraitEntry(
+            trait.type, trait.name, trait.level, trait.frequency, control=trait.control
+        )
+        return f"buy off {species.name} package flaw {_trait_label(entry, cat)}"
     if isinstance(purchase, RaiseAttribute):
         code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
         if code in cat.attribute_order:

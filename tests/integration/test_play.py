@@ -496,6 +496,50 @@ def test_buying_off_a_flaw_waits_for_the_referees_permission(mara, player, refer
         play_services.decide_request(entry=request, by=referee, approve=False)
 
 
+def test_a_flaw_of_the_species_package_can_be_bought_off_from_the_play_sheet(
+    client, campaign, player, referee
+):
+    vargr = services.create_character(
+        owner=player,
+        document=medic_document(
+            name="Ksogh",
+            species="vargr",
+            attributes={**medic_document()["attributes"], "STR": 9, "END": 9, "DEX": 7},
+        ),
+        campaign=campaign,
+    )
+    services.submit_character(character=vargr, by=player)
+    services.approve_character(character=vargr, by=referee)
+    play_services.award_improvement_points(character=vargr, by=referee, amount=5, reason="Tour")
+    client.force_login(player)
+    sheet = client.get(reverse("character_play", args=[vargr.pk])).content.decode()
+    assert '<option value="package:Racial pride">Racial pride (Vargr package) (2 IP)' in sheet
+
+    client.post(
+        reverse("character_ip_spend", args=[vargr.pk]),
+        {"purchase": "buy_off_flaw", "trait": "package:Racial pride"},
+    )
+    request = ImprovementEntry.objects.get(character=vargr, kind="request")
+    assert (request.state, request.cost) == ("pending", 2)
+    play_services.decide_request(entry=request, by=referee, approve=True)
+
+    vargr.refresh_from_db()
+    assert vargr.document["package_flaws_bought_off"] == ["Racial pride"]
+    assert vargr.document["budget"] == 102
+    assert ip(vargr) == 3
+    # The builder keeps what it does not edit.
+    form = builder.form_from_document(vargr.document)
+    rebuilt = builder.document_from_form(form, base=vargr.document).document
+    assert rebuilt["package_flaws_bought_off"] == ["Racial pride"]
+
+
+def test_the_play_sheet_opens_for_a_draft_whose_attributes_are_out_of_range(client, player):
+    attributes = {**medic_document()["attributes"], "STR": -50}
+    draft = services.create_character(owner=player, document=medic_document(attributes=attributes))
+    client.force_login(player)
+    assert client.get(reverse("character_play", args=[draft.pk])).status_code == 200
+
+
 def test_the_referee_declines_and_the_player_withdraws_requests(mara, player, referee):
     play_services.award_improvement_points(character=mara, by=referee, amount=10, reason="Tour")
     first = play_services.spend_improvement_points(

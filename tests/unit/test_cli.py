@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .builders import document
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,6 +66,40 @@ def test_invalid_json_and_missing_files_are_malformed_too(tmp_path):
     missing = run(str(tmp_path / "absent.json"))
     assert missing.returncode == 2
     assert "cannot be read" in missing.stderr
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        json.dumps(document(attributes={"STR": "²"})),
+        json.dumps(document(attributes={"STR": "①"})),
+        json.dumps(document(name="\ud800")),
+        json.dumps(document(psionics={"strength": 2, "talents": []})),
+        json.dumps(document(equipment=[{"item": "Dagger", "quantity": 1}])).replace(
+            '"quantity": 1', '"quantity": 1' + "0" * 400
+        ),
+        json.dumps(document()).replace('"STR": 7', '"STR": ' + "7" * 5000),
+        json.dumps(document()).replace('"STR": 7', '"STR": ' + "7" * 4300),
+        json.dumps(document(psionics={"strength": 10**4299})),
+    ],
+)
+def test_hostile_documents_are_one_malformed_line_and_exit_two(text):
+    result = run("-", stdin=text)
+    assert result.returncode == 2, result.stderr
+    assert result.stdout == ""
+    assert result.stderr.startswith("<stdin>: ")
+    assert result.stderr.strip().count("\n") == 0
+    assert "Traceback" not in result.stderr
+
+
+def test_a_malformed_file_among_several_is_reported_in_the_array_even_with_odd_text(tmp_path):
+    # An unknown field whose name and value are lone surrogates, written as JSON escapes.
+    text = json.dumps(document(nmae="\ud800")).replace("nmae", "\\udc80")
+    odd = write(tmp_path, "odd.json", text)
+    result = run(write(tmp_path, "ok.json", document()), odd)
+    assert result.returncode == 2
+    assert [sorted(entry) for entry in json.loads(result.stdout)][1] == ["file", "malformed"]
+    assert "Traceback" not in result.stderr
 
 
 def test_reads_stdin_and_prints_text_or_a_stat_block():

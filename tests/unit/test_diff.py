@@ -74,3 +74,11 @@ def test_a_summary_names_the_first_changes_and_counts_the_rest():
         normalise_document(document(attributes={"STR": 9, "DEX": 8, "END": 6}, homeworld="Regina")),
     )
     assert summarise(found, limit=2) == "Homeworld — → Regina; STR 7 → 9 (and 2 more)"
+
+
+def test_a_package_flaw_bought_off_is_a_change_of_the_details():
+    old = document(species="vargr")
+    new = document(species="vargr", package_flaws_bought_off=["Racial pride", "Fur?"])
+    assert changes(old, new) == [
+        ("Details", "added", "Package flaws bought off — → Racial pride, Fur?"),
+    ]

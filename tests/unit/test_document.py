@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules import MalformedDocument, normalise_document, parse_document
+from rules import MalformedDocument, decode_json, normalise_document, parse_document
 
 from .builders import document
 
@@ -63,6 +63,120 @@ def test_malformed_documents_name_the_path_and_the_problem(doc, path, words):
         parse_document(doc)
     assert raised.value.path == path
     assert words in raised.value.message
+
+
+BEYOND = 2**53  # one past the largest whole number a document may hold
+
+
+@pytest.mark.parametrize("digit", ["²", "①", "٣", "\uff17"])
+def test_an_attribute_written_with_a_digit_other_than_0_to_9_is_malformed(digit):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(attributes={"STR": digit}))
+    assert raised.value.path == "attributes.STR"
+    assert "expected a level as a number or a hex digit" in raised.value.message
+
+
+@pytest.mark.parametrize(
+    ("doc", "path"),
+    [
+        (document(attributes={"STR": 10**400}), "attributes.STR"),
+        (document(attributes={"STR": "9" * 4300}), "attributes.STR"),
+        (document(psionics={"strength": 10**4299}), "psionics.strength"),
+        (document(psionics={"strength": 1, "talents": {"Telepathy": -BEYOND}}), None),
+        (document(equipment=[{"item": "Dagger", "quantity": 10**400}]), "equipment[0].quantity"),
+        (document(equipment=[{"item": "Dagger", "quantity": 1e300}]), "equipment[0].quantity"),
+        (document(age=BEYOND), "age"),
+        (document(rank=-BEYOND), "rank"),
+        (document(skills=[{"skill": "Pilot", "level": BEYOND}]), "skills[0].level"),
+        (document(traits=[{"type": "PF", "name": "x", "derived": {"LIF": -BEYOND}}]), None),
+        (document(traits=[{"type": "PF", "name": "x", "level": "I", "frequency": BEYOND}]), None),
+        (document(mustering_out={"rolls": [BEYOND]}), "mustering_out.rolls[0]"),
+    ],
+)
+def test_a_number_too_large_for_any_rule_is_malformed_and_the_message_stays_short(doc, path):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(doc)
+    if path is not None:
+        assert raised.value.path == path
+    assert "expected a whole number" in raised.value.message or "digits" in raised.value.message
+    assert len(str(raised.value)) < 200
+
+
+def test_the_largest_whole_number_is_read_and_checked_as_a_rule_problem():
+    largest = BEYOND - 1
+    character = parse_document(document(attributes={"STR": largest}, age=largest, rank=largest))
+    assert (character.attributes[0], character.age, character.rank) == (largest,) * 3
+
+
+def test_decoding_a_number_of_thousands_of_digits_is_malformed_not_a_value_error():
+    with pytest.raises(MalformedDocument, match="a number too long to read"):
+        decode_json('{"rank": ' + "9" * 5000 + "}")
+
+
+@pytest.mark.parametrize(
+    ("data", "words"),
+    [
+        (None, "is not JSON text, got null"),
+        (7, "is not JSON text, got the number 7"),
+        (b"\xff", "is not UTF-8 text"),
+        ("[" * 100_000, "nested too deeply"),
+        ("\ufeff{}", "is not valid JSON"),
+    ],
+)
+def test_decoding_anything_but_a_json_document_is_malformed(data, words):
+    with pytest.raises(MalformedDocument, match=words):
+        decode_json(data)
+
+
+@pytest.mark.parametrize("talents", [[], "", False, 0, ["Telepathy"]])
+def test_talents_that_are_not_an_object_are_malformed_not_no_talents(talents):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(psionics={"strength": 2, "talents": talents}))
+    assert raised.value.path == "psionics.talents"
+    assert "expected an object" in raised.value.message
+
+
+def test_null_talents_are_no_talents():
+    character = parse_document(document(psionics={"strength": 2, "talents": None}))
+    assert character.psionics.talents == ()
+
+
+@pytest.mark.parametrize(
+    ("doc", "path"),
+    [
+        (document(name="Kim\ud800"), "name"),
+        (document(name="Kim\x00"), "name"),
+        (document(skills=[{"skill": "Pilot", "level": 1, "specialties": ["\udfff"]}]), None),
+        (document(psionics={"strength": 2, "talents": {"\ud800": 1}}), "psionics.talents"),
+        (document(traits=[{"type": "PP", "name": "x", "derived": {"\ud800": 1}}]), None),
+    ],
+)
+def test_text_that_is_not_characters_is_malformed(doc, path):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(doc)
+    if path is not None:
+        assert raised.value.path == path
+
+
+def test_package_flaws_bought_off_are_read_in_the_packages_spelling_and_written_back():
+    doc = document(species="vargr", package_flaws_bought_off=[" racial  PRIDE "])
+    assert parse_document(doc).package_flaws_bought_off == ("Racial pride",)
+    assert normalise_document(doc)["package_flaws_bought_off"] == ["Racial pride"]
+    assert "package_flaws_bought_off" not in normalise_document(document(species="vargr"))
+
+
+@pytest.mark.parametrize(
+    ("listed", "path", "words"),
+    [
+        ("Racial pride", "package_flaws_bought_off", "expected a list"),
+        ([""], "package_flaws_bought_off[0]", "empty"),
+        (["Racial pride", "racial pride"], "package_flaws_bought_off[1]", "given twice"),
+    ],
+)
+def test_package_flaws_bought_off_of_the_wrong_shape_are_malformed(listed, path, words):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(species="vargr", package_flaws_bought_off=listed))
+    assert (raised.value.path, words in raised.value.message) == (path, True)
 
 
 def test_normalising_canonicalises_names_and_spells_out_defaults():

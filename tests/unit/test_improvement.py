@@ -10,6 +10,7 @@ from rules import (
     AddPerk,
     AddSpecialty,
     BuyOffFlaw,
+    BuyOffPackageFlaw,
     ImprovementError,
     RaiseAttribute,
     RaisePerk,
@@ -165,6 +166,27 @@ def test_a_specialty_needs_the_skill_and_is_bought_once():
         cost(AddSpecialty("Pilot", "Small Craft"), flyer)
 
 
+def test_a_specialty_is_named_as_the_document_parser_names_it():
+    added = apply_improvement(PILOT, AddSpecialty("Pilot", "  Small   Craft "))
+    assert added.skills[0].specialties == ("small craft",)
+
+
+def test_a_specialty_the_skill_has_cannot_be_bought_again_under_another_spelling():
+    gunner = character(skills=[{"skill": "Gunnery", "level": 2, "specialties": ["lasers"]}])
+    assert gunner.skills[0].specialties == ("ship's lasers",)
+    with pytest.raises(
+        ImprovementError, match='Gunnery already has the specialty "ship\'s lasers"'
+    ):
+        cost(AddSpecialty("Gunnery", "lasers"), gunner)
+    with pytest.raises(ImprovementError, match="already has"):
+        apply_improvement(gunner, AddSpecialty("gunnery", "Ship's Laser"))
+
+
+def test_a_specialty_needs_a_name():
+    with pytest.raises(ImprovementError, match="Name the specialty"):
+        cost(AddSpecialty("Pilot", "   "))
+
+
 # -- traits ------------------------------------------------------------------------------------
 
 
@@ -234,6 +256,33 @@ def test_problems_of_later_traits_are_not_blamed_on_buying_off_an_earlier_flaw()
     assert problems(BuyOffFlaw(0), messy) == []
 
 
+# -- the species package's flaws ----------------------------------------------------------------
+
+VARGR = character(species="vargr", attributes={"STR": 9, "END": 9})
+
+
+def test_a_flaw_of_the_species_package_is_bought_off_at_its_value():
+    purchase = BuyOffPackageFlaw("racial pride")
+    assert cost(purchase, VARGR) == 2
+    assert problems(purchase, VARGR) == []
+    assert creation_points_added(VARGR, purchase) == 2
+    proud_no_more = apply_improvement(VARGR, purchase)
+    assert proud_no_more.package_flaws_bought_off == ("Racial pride",)
+    report = check(proud_no_more)
+    assert "Racial pride" not in [line.name for line in report.traits]
+    assert report.points.package == check(VARGR).points.package + 2
+
+
+def test_a_package_flaw_is_bought_off_once_and_only_if_the_package_has_it():
+    once = apply_improvement(VARGR, BuyOffPackageFlaw("Racial pride"))
+    with pytest.raises(ImprovementError, match="'Racial pride' of the Vargr package is already"):
+        cost(BuyOffPackageFlaw("Racial pride"), once)
+    with pytest.raises(ImprovementError, match="The Vargr package has no flaw 'Fur'"):
+        cost(BuyOffPackageFlaw("Fur"), VARGR)  # a perk of the package, not a flaw
+    with pytest.raises(ImprovementError, match="The Human package has no flaw 'Racial pride'"):
+        cost(BuyOffPackageFlaw("Racial pride"))
+
+
 # -- attributes --------------------------------------------------------------------------------
 
 
@@ -255,6 +304,24 @@ def test_an_attribute_raise_sets_the_final_level_a_species_package_included():
 def test_experience_raised_above_what_the_characters_age_allows_is_a_problem():
     young = character(age=34, terms=4, attributes={"EXP": 9})
     assert problems(RaiseAttribute("EXP", 10, ip=20), young) == ["age_below_minimum"]
+
+
+def test_without_a_recorded_age_experience_is_still_limited_by_the_age_the_sheet_shows():
+    ageless = character(terms=4, attributes={"EXP": 9})
+    assert check(ageless).age == 34
+    found = check_improvement(ageless, RaiseAttribute("EXP", 10, ip=20))[1]
+    assert [(p.code, p.message) for p in found] == [
+        (
+            "age_below_minimum",
+            "Age 34 is below the minimum 38 (18 + 4 x 5, the larger of EXP DV 5 and 4 terms).",
+        )
+    ]
+
+
+def test_without_a_recorded_age_a_raise_that_keeps_the_minimum_age_is_no_age_problem():
+    ageless = character(terms=4, attributes={"EXP": 8})
+    assert problems(RaiseAttribute("EXP", 9, ip=20), ageless) == []
+    assert problems(RaiseSkill("Pilot", None, 1), ageless) == []
 
 
 # -- the budget --------------------------------------------------------------------------------

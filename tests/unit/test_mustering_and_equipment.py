@@ -164,6 +164,24 @@ def test_each_full_multiple_of_str_beyond_twice_str_lowers_def_ini_and_mov():
     assert result.derived.DEF == 3
 
 
+def test_one_roll_too_many_is_counted_in_the_singular():
+    result = report(service="army", mustering_out={"rolls": [3]})
+    assert problem(result, "too_many_mustering_rolls").message == (
+        "1 mustering-out roll is recorded, but 0 terms allow 0 (the lesser of 3 and terms served)."
+    )
+
+
+def test_a_load_above_the_limit_by_less_than_a_step_says_nothing_is_reduced_yet():
+    # A TL 8 vacc suit (10 kg) against 2 x STR 4 = 8 kg: over, but not by a full 4 kg.
+    result = report(attributes={"STR": 4}, equipment=[{"item": "Vacc suit", "tl": 8}])
+    assert (result.equipment.load_kg, result.equipment.encumbrance_penalty) == (10, 0)
+    assert problem(result, "encumbered").message == (
+        "The load of 10 kg is above 8 kg (2 x STR 4), by less than 4 kg, so DEF, INI and "
+        "MOV are not reduced yet."
+    )
+    assert "reduced by 0" not in problem(result, "encumbered").message
+
+
 def test_a_load_above_str_squared_is_over_capacity():
     result = report(
         kind="npc", budget=1000, attributes={"STR": 3}, equipment=[{"item": "Vacc suit", "tl": 8}]

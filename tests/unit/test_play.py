@@ -268,6 +268,26 @@ def test_a_condition_starts_from_the_reports_lif_and_wnd():
     assert condition_for(report(attributes={"STR": 9})) == Condition(maximum=23, wnd=7)
 
 
+@pytest.mark.parametrize("attributes", [{"STR": -50}, {"STR": -5, "END": -5, "DEX": -5}])
+def test_a_character_with_attributes_out_of_range_still_has_a_lif_track_to_play(attributes):
+    broken = report(attributes=attributes)
+    assert "attribute_out_of_range" in [p.code for p in broken.problems]
+    assert broken.derived.LIF == 1
+    condition = condition_for(broken)
+    assert boxes(take_damage(condition, amount=1, form="S")[0]) == ("/",)
+    assert rescale(fresh(), maximum=broken.derived.LIF, wnd=broken.derived.WND).maximum == 1
+
+
+@pytest.mark.parametrize("flaw", [{"LIF": -40}, {"WND": -6}, {"LIF": -21, "WND": -9}])
+def test_a_character_with_a_flaw_past_the_floor_is_played_with_that_flaw_not_applied(flaw):
+    flawed = report(traits=[{"type": "PF", "name": "Frail", "derived": flaw}])
+    condition = condition_for(flawed)
+    assert condition == Condition(maximum=21, wnd=6)
+    hurt, _events = take_damage(condition, amount=4, form="L")
+    assert hurt.wounds[0].severity == wound_severity(4, 6)
+    assert effective(flawed, hurt).derived.LIF == 21
+
+
 # -- wound effects -----------------------------------------------------------------------------
 
 

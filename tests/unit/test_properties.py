@@ -146,7 +146,8 @@ NUMBERS = {
     "too_many_mustering_rolls": lambda r: [r.mustering_out.rolls_allowed],
     "credits_overspent": lambda r: [f"{r.equipment.cost:,}"],
     "over_capacity": lambda r: [r.equipment.capacity_kg],
-    "encumbered": lambda r: [r.equipment.unencumbered_kg, r.equipment.encumbrance_penalty],
+    # A load over the limit by less than a step of STR kg names no reduction.
+    "encumbered": lambda r: [r.equipment.unencumbered_kg, r.equipment.encumbrance_penalty or ""],
 }
 
 

@@ -8,6 +8,7 @@ from rules import (
     AddPerk,
     AddSpecialty,
     BuyOffFlaw,
+    BuyOffPackageFlaw,
     ImprovementError,
     RaiseAttribute,
     RaisePerk,
@@ -43,6 +44,7 @@ PURCHASES = [
     AddPerk(TraitEntry("PP", "Reflexes", derived=(("INI", 1),))),
     RaisePerk(HEARING, "E"),
     BuyOffFlaw(DEBT),
+    BuyOffPackageFlaw("Racial pride"),
     RaiseAttribute("STR", 8, ip=10),
 ]
 
@@ -53,6 +55,7 @@ PURCHASES = [
         # Character Trait Improvement Costs Table: "(and referee's permission)".
         (AddPerk(TraitEntry("MP", "Linguist", "C", "O")), "A new perk"),
         (BuyOffFlaw(DEBT), "Buying off a flaw"),
+        (BuyOffPackageFlaw("Racial pride"), "Buying off a flaw"),
         # SPENDING IMPROVEMENT POINTS: "develop completely new skills ... (with referee's
         # permission)".
         (RaiseSkill("Navigation", None, 1), "A completely new skill"),
@@ -95,12 +98,51 @@ def test_a_stored_purchase_that_is_not_one_is_refused(stored):
         purchase_from_dict(stored)
 
 
+PILOT_3 = {"kind": "raise_skill", "skill": "Pilot", "cascade": None, "to_level": 3}
+
+
+@pytest.mark.parametrize(
+    ("stored", "says"),
+    [
+        ([], "expected an object, got a list"),
+        ({"kind": ["raise_skill"]}, "kind is a list; it is one of raise_skill, add_specialty"),
+        (
+            {**PILOT_3, "to_level": "3"},
+            'raise_skill to_level: expected a whole number, got the text "3"',
+        ),
+        ({**PILOT_3, "to_level": 10**5000}, "to_level: expected a whole number of at most"),
+        ({**PILOT_3, "skill": 5}, "raise_skill skill: expected text, got the number 5"),
+        ({**PILOT_3, "ip": "free"}, "raise_skill ip: expected a whole number"),
+        ({**PILOT_3, "rating": 2}, "raise_skill has no field 'rating'"),
+        ({"kind": "raise_skill", "skill": "Pilot", "to_level": 3}, "raise_skill needs cascade"),
+        ({"kind": "buy_off_flaw", "index": True}, "buy_off_flaw index: expected a whole number"),
+        ({"kind": "raise_perk", "index": 0, "to_level": 2}, "raise_perk to_level: expected text"),
+        ({"kind": "add_perk", "trait": []}, "add_perk trait: expected an object, got a list"),
+        (
+            {"kind": "add_specialty", "skill": "Pilot", "specialty": None},
+            "specialty: expected text",
+        ),
+    ],
+)
+def test_a_stored_purchase_of_the_wrong_shape_is_refused_naming_the_field(stored, says):
+    with pytest.raises(ImprovementError) as raised:
+        purchase_from_dict(stored)
+    assert str(raised.value).startswith("Not a stored purchase: ")
+    assert says in str(raised.value)
+    assert len(str(raised.value)) < 200
+
+
+def test_a_stored_purchase_reads_null_where_a_field_may_be_empty():
+    assert purchase_from_dict({**PILOT_3, "ip": None}) == RaiseSkill("Pilot", None, 3)
+
+
 @pytest.mark.parametrize(
     ("purchase", "label"),
     [
         (RaiseSkill("Pilot", None, 3), "Pilot-2 → Pilot-3"),
         (RaiseSkill("Navigation", None, 1), "new skill Navigation-1"),
         (AddSpecialty("Pilot", "small craft"), "specialty small craft in Pilot"),
+        (AddSpecialty("pilot", "Small  Craft"), "specialty small craft in Pilot"),
         (AddPerk(TraitEntry("MP", "Linguist", "C", "O")), "new perk Linguist [MP-C-O 5]"),
         (RaisePerk(HEARING, "E"), "perk Exceptional hearing [PP-C-S 2] → "),
         (BuyOffFlaw(DEBT), "buy off flaw Owes a debt [PF-H-R CS4 -2]"),
@@ -109,3 +151,10 @@ def test_a_stored_purchase_that_is_not_one_is_refused(stored):
 )
 def test_a_purchase_says_what_it_buys(purchase, label):
     assert describe_purchase(PILOT, purchase).startswith(label)
+
+
+def test_buying_off_a_package_flaw_names_the_package_and_the_flaw():
+    vargr = parse_document(document(species="vargr", attributes={"STR": 9, "END": 9}))
+    assert describe_purchase(vargr, BuyOffPackageFlaw("racial pride")) == (
+        "buy off Vargr package flaw Racial pride [PF-H-R CS4 -2]"
+    )

@@ -1,6 +1,11 @@
 """Traits, former rank, psionics, age, budget and the house rule of one trait per term."""
 
+import json
+
 import pytest
+
+from rules import catalog
+from rules.catalog import DATA_DIR
 
 from .builders import codes, problem, report
 
@@ -79,6 +84,75 @@ def test_derived_attribute_traits_change_the_sheet_at_their_price_per_point():
     ]
 
 
+def test_a_flaw_may_lower_a_derived_attribute_down_to_one():
+    result = report(traits=[{"type": "PF", "name": "Clumsy", "derived": {"DEF": -2}}])
+    assert result.derived.DEF == 1
+    assert result.points.flaws == -10
+    assert result.valid
+
+
+@pytest.mark.parametrize(
+    ("code", "amount", "before"),
+    [("DEF", -5, 3), ("LIF", -40, 21), ("WND", -6, 6), ("INI", -3, 3)],
+)
+def test_a_flaw_that_would_take_a_derived_attribute_below_one_is_an_error_credited_nothing(
+    code, amount, before
+):
+    result = report(traits=[{"type": "PF", "name": "Frail", "derived": {code: amount}}])
+    error = problem(result, "derived_below_floor")
+    assert error.path == f"traits[0].derived.{code}"
+    assert error.message == (
+        f"Flaw 'Frail' lowers {code} by {-amount}, from {before} to {before + amount}; no flaw "
+        "may take a derived attribute below 1, so it is not credited."
+    )
+    assert result.points.flaws == 0
+    assert getattr(result.derived, code) == before
+    assert (result.traits[0].notation, result.traits[0].valid) == ("[invalid]", False)
+
+
+def test_the_audits_exploit_of_four_top_attributes_paid_with_impossible_flaws_is_not_valid():
+    result = report(
+        attributes={"DEX": 15, "INT": 15, "EDU": 15, "EXP": 15},
+        terms=2,
+        traits=[
+            {"type": "PF", "name": "Slow", "derived": {"INI": -6, "DEF": -7}},
+            {"type": "PF", "name": "Sickly", "derived": {"LIF": -40}},
+        ],
+    )
+    assert codes(result) == [
+        "budget_exceeded",
+        "derived_below_floor",
+        "derived_below_floor",
+        "derived_below_floor",
+    ]
+    assert (result.points.flaws, result.points.total) == (0, 160)
+
+
+def test_perks_raise_a_derived_attribute_before_flaws_are_weighed_against_the_floor():
+    result = report(
+        traits=[
+            {"type": "PF", "name": "Bad knee", "derived": {"MOV": -7}},
+            {"type": "PP", "name": "Long legs", "derived": {"MOV": 2}},
+        ]
+    )
+    assert result.derived.MOV == 1
+    assert (result.points.perks, result.points.flaws) == (10, -35)
+    assert result.valid
+
+
+def test_flaws_are_weighed_in_their_order_and_only_the_one_past_the_floor_is_refused():
+    result = report(
+        traits=[
+            {"type": "PF", "name": "Stiff", "derived": {"DEF": -1}},
+            {"type": "PF", "name": "Clumsy", "derived": {"DEF": -2}},
+        ]
+    )
+    assert problem(result, "derived_below_floor").message.startswith(
+        "Flaw 'Clumsy' lowers DEF by 2, from 2 to 0;"
+    )
+    assert (result.derived.DEF, result.points.flaws) == (2, -5)
+
+
 @pytest.mark.parametrize(
     "trait",
     [
@@ -116,11 +190,95 @@ def test_former_rank_costs_five_per_rank_and_is_a_trait_with_its_title():
 
 def test_former_rank_is_limited_by_terms_and_by_exp_dv():
     result = report(
-        terms=1, rank=4, traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}]
+        service="army",
+        terms=1,
+        rank=4,
+        traits=[{"type": "PP", "level": "C", "frequency": "R", "name": "a"}],
     )
     assert codes(result) == ["rank_exceeds_exp_dv", "rank_exceeds_terms"]
     assert problem(result, "rank_exceeds_exp_dv").message == "Former rank 4 is above EXP DV 3."
-    assert codes(report(rank=7)) == ["rank_out_of_range"]
+    assert codes(report(service="army", rank=7)) == ["rank_out_of_range"]
+
+
+def _ranked(service, rank):
+    """A veteran of 6 terms with EXP DV 6, so that only the rank table can limit the rank."""
+    return report(
+        service=service,
+        terms=6,
+        rank=rank,
+        attributes={"EXP": 12},
+        house_rules={"one_trait_per_term": False},
+    )
+
+
+def test_former_rank_needs_a_service():
+    result = _ranked(None, 2)
+    assert codes(result) == ["rank_not_in_service"]
+    assert problem(result, "rank_not_in_service").message == (
+        "Former rank 2 is rank in a service, and the character has none."
+    )
+    assert codes(_ranked(None, 0)) == []
+
+
+@pytest.mark.parametrize("service", ["scouts", "other", "belter", "doctor", "rogue", "scientist"])
+def test_services_without_a_rank_table_take_no_former_rank(service):
+    result = _ranked(service, 3)
+    name = catalog().services[service].name
+    assert problem(result, "rank_not_in_service").message == (
+        f"Former rank 3 is not possible: the {name} service has no ranks."
+    )
+    assert codes(_ranked(service, 0)) == []
+
+
+@pytest.mark.parametrize(("service", "highest"), [("merchants", 5), ("pirate", 5), ("noble", 5)])
+def test_former_rank_stops_at_the_top_of_the_services_rank_table(service, highest):
+    assert codes(_ranked(service, highest)) == []
+    result = _ranked(service, highest + 1)
+    name = catalog().services[service].name
+    assert problem(result, "rank_not_in_service").message == (
+        f"Former rank {highest + 1} is above the {name} service's highest rank, {highest}."
+    )
+
+
+def test_barbarians_hold_every_rank_to_six_though_only_two_carry_titles():
+    assert [_ranked("barbarian", rank).valid for rank in range(1, 7)] == [True] * 6
+    assert [_ranked("barbarian", rank).rank.title for rank in (1, 2, 5, 6)] == [
+        None,
+        "Warrior",
+        "Chief",
+        None,
+    ]
+
+
+def test_every_rank_table_runs_from_rank_one_to_its_highest_within_the_rulebooks_range():
+    services = json.loads((DATA_DIR / "services.json").read_text())["services"]
+    for key, raw in services.items():
+        highest = catalog().services[key].highest_rank
+        assert sorted(map(int, raw["ranks"])) == list(range(1, highest + 1))
+        assert highest <= catalog().limits.rank_max
+
+
+def test_a_package_flaw_bought_off_is_off_the_sheet_and_its_points_with_it():
+    vargr = report(species="vargr", attributes={"STR": 9, "END": 9})
+    freed = report(
+        species="vargr",
+        attributes={"STR": 9, "END": 9},
+        package_flaws_bought_off=["Racial pride", "Thought untrustworthy"],
+    )
+    assert [t.name for t in vargr.traits if t.name not in [t.name for t in freed.traits]] == [
+        "Racial pride",
+        "Thought untrustworthy",
+    ]
+    assert freed.points.package == vargr.points.package + 2 + 2
+
+
+def test_buying_off_a_flaw_the_package_does_not_have_is_an_error():
+    result = report(package_flaws_bought_off=["Racial pride"])
+    assert problem(result, "unknown_package_flaw").message == (
+        "'Racial pride' is not a flaw of the Human package (its flaws: none)."
+    )
+    vargr = report(species="vargr", package_flaws_bought_off=["Fur"])
+    assert problem(vargr, "unknown_package_flaw").path == "package_flaws_bought_off[0]"
 
 
 def test_one_trait_per_term_counts_perks_flaws_and_rank_but_not_the_package():
