@@ -2,7 +2,7 @@
 
 import re
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rules import (
@@ -122,12 +122,16 @@ def test_normalising_twice_gives_the_same_document_and_the_same_report(doc):
 @settings(max_examples=200, deadline=None)
 @given(documents, st.sampled_from(CODES), st.integers(1, 3))
 def test_raising_an_attribute_never_lowers_a_derived_attribute(doc, code, raise_by):
-    before = check_document(doc).derived
     higher = dict(
         doc, attributes=dict(doc["attributes"], **{code: doc["attributes"][code] + raise_by})
     )
-    after = check_document(higher).derived
-    assert all(a >= b for a, b in zip(after, before, strict=True))
+    before, after = check_document(doc), check_document(higher)
+    # Ruling 15a: a flaw that would take a derived attribute below 1 changes nothing. A raise
+    # can make room for it, and then it lowers what it names, as it should: the property
+    # holds between characters whose flaws all count.
+    refused = {p.code for p in (*before.problems, *after.problems)} & {"derived_below_floor"}
+    assume(not refused)
+    assert all(a >= b for a, b in zip(after.derived, before.derived, strict=True))
 
 
 # Numbers each problem's message must carry, read from the report it belongs to.
