@@ -130,7 +130,9 @@ def save_character(
     session's revision, so the history shows one revision per sitting, not one per pause.
 
     The recorded mustering-out rolls always win over the document's: a player cannot edit dice.
-    Raises VersionConflict (nothing written) when the stored version moved on, and
+    Raises VersionConflict (nothing written) when the stored version moved on, unless it moved
+    on only by this sitting's own saves (a page that leaves while a save is on its way sends
+    one more with the version it had: a page never conflicts with itself), and
     CharacterLocked (nothing written) when the character is approved. Editing a submitted
     character withdraws it from review (back to draft, logged): the referee should never
     approve something other than what they read.
@@ -144,7 +146,10 @@ def save_character(
     else:
         document.pop("mustering_out", None)
     normal, report = _checked(document, character.house_rules())
-    updated = Character.objects.filter(pk=character.pk, version=expected_version).update(
+    stored = Character.objects.filter(pk=character.pk)
+    if not _moved_on_only_by(character, editing_session, by, expected_version):
+        stored = stored.filter(version=expected_version)
+    updated = stored.update(
         document=normal,
         version=F("version") + 1,
         updated_at=timezone.now(),
@@ -156,6 +161,22 @@ def save_character(
     _revise(current, normal, by=by, action="Saved in the builder", editing_session=editing_session)
     _withdraw_if_submitted(current, by=by, reason="Edited while submitted")
     return current
+
+
+def _moved_on_only_by(
+    character: Character, editing_session: str, by: AbstractBaseUser | None, since: int
+) -> bool:
+    """Whether the (locked) character changed since version ``since`` only by saves of this
+    builder sitting: every change of a document writes or updates a revision, and a sitting's
+    saves keep one revision, so the last revision tells."""
+    if not editing_session or character.version <= since:
+        return False
+    last = character.revisions.order_by("-number").first()
+    return (
+        last is not None
+        and last.editing_session == editing_session
+        and last.author_id == getattr(by, "pk", None)
+    )
 
 
 @transaction.atomic

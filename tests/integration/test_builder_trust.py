@@ -235,6 +235,33 @@ def test_an_autosave_from_a_tab_that_fell_behind_is_a_conflict_and_writes_nothin
     assert (stored["DEX"], stored["STR"]) == (9, 7)
 
 
+def test_a_pages_own_saves_never_conflict_with_each_other(owner, owner_client):
+    # The save on its way when the page left, and the one it sent as it left, both carry the
+    # version the page had.
+    character = _character(owner, name="Leaving")
+    on_its_way = builder_post(character, DEX="9", editing_session="sitting")
+    sent_on_leaving = builder_post(character, DEX="10", STR="8", editing_session="sitting")
+
+    assert _autosave(owner_client, character, **on_its_way).json()["state"] == "saved"
+    answer = _autosave(owner_client, character, **sent_on_leaving)
+
+    assert answer.json() == {"state": "saved", "version": character.version + 2}
+    stored = Character.objects.get(pk=character.pk).document["attributes"]
+    assert (stored["DEX"], stored["STR"]) == (10, 8)
+
+
+def test_a_save_from_another_sitting_after_a_roll_is_still_a_conflict(owner, owner_client):
+    character = _character(owner, name="Rolled", service="scouts", terms=1)
+    kept = {"service": "scouts", "terms": "1", "editing_session": "sitting"}
+    first = builder_post(character, DEX="9", **kept)
+    assert _autosave(owner_client, character, **first).json()["state"] == "saved"
+    services.roll_mustering_out(character=Character.objects.get(pk=character.pk), by=owner)
+
+    again = builder_post(character, DEX="10", **kept)
+    again["version"] = str(character.version + 1)
+    assert _autosave(owner_client, character, **again).json()["state"] == "conflict"
+
+
 def test_an_autosave_with_an_unreadable_field_stores_the_rest_and_names_that_field(
     owner, owner_client
 ):
