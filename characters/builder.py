@@ -362,15 +362,23 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
 
 
 def _step_attribute(form: BuilderForm, code: str, delta: str) -> None:
-    """One level up or down, from what the field holds (a number or a hex digit)."""
+    """One level up or down from what the field holds (a number or a hex digit), as the page's
+    steppers do: within the purchase range a step stays inside it, from outside it only goes
+    back towards it, and a field that holds no level starts again at the average."""
     cat = catalog()
     raw = form.attributes.get(code)
-    if raw is None or delta not in ("1", "-1"):
+    if raw is None or code not in cat.attribute_order or delta not in ("1", "-1"):
         return
     level = cat.from_hex(raw) if len(raw) == 1 else whole_number(raw)
     if level is None:
-        level = cat.limits.attribute_average
-    form.attributes[code] = str(max(0, level + int(delta)))
+        form.attributes[code] = str(cat.limits.attribute_average)
+        return
+    kind = form.values.get("kind") if form.values.get("kind") in ("pc", "npc") else "pc"
+    highest = cat.purchase_maxima(kind)[cat.attribute_order.index(code)]
+    step = int(delta)
+    if (step > 0 and level >= highest) or (step < 0 and level <= cat.limits.purchase_min):
+        return
+    form.attributes[code] = str(level + step)
 
 
 def _remove(rows: list, argument: str) -> None:

@@ -585,6 +585,7 @@ def _catalog_context() -> dict[str, Any]:
         ],
         "trait_frequencies": frequencies,
         "derived_codes": cat.derived_order,
+        "hex_digits": cat.hex_digits,
     }
 
 

@@ -179,14 +179,15 @@ if (builder) {
   });
 
   // -- Steppers ----------------------------------------------------------------------------------
-  const hexDigits = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ";
+  const hexDigits = builder.dataset.hexDigits; // the catalog's, as the server reads them
   builder.addEventListener("click", (event) => {
     const button = event.target.closest(".stepper__button");
     if (!button) return;
     event.preventDefault();
     const input = button.parentElement.querySelector("input");
     const typed = input.value.trim().toUpperCase();
-    let level = /^\d+$/.test(typed) ? Number(typed) : hexDigits.indexOf(typed);
+    let level = /^\d+$/.test(typed) ? Number(typed) : -1;
+    if (typed.length === 1 && level < 0) level = hexDigits.indexOf(typed);
     const [lowest, highest] = [Number(input.dataset.min), Number(input.dataset.max)];
     const step = Number(button.dataset.step);
     // Within the range the step stays inside it; from outside it only goes back towards it.

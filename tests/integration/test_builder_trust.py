@@ -369,3 +369,22 @@ def test_a_preview_sends_again_only_the_figures_the_edits_can_move(owner, owner_
     assert re.search(r'<span id="skill-0-points"[^>]*>2 pts</span>', after_level)
     for html in (after_dex, after_level):
         assert 'id="feedback"' in html
+
+
+@pytest.mark.parametrize(
+    ("typed", "action", "shown"),
+    [
+        ("9", "step:DEX:1", "10"),
+        ("F", "step:DEX:1", "F"),  # at the top of the range: stays
+        ("1", "step:DEX:-1", "1"),  # at the bottom: stays
+        ("18", "step:DEX:-1", "17"),  # from outside the range: back towards it
+        ("xx", "step:DEX:1", "7"),  # no level at all: the average
+    ],
+)
+def test_a_stepper_without_javascript_steps_as_the_pages_script_does(
+    owner, owner_client, typed, action, shown
+):
+    character = _character(owner, name="Steps")
+    post = builder_post(character, action=action, DEX=typed)
+    html = owner_client.post(reverse("character_edit", args=[character.pk]), post)
+    assert f'name="DEX" value="{shown}"' in html.content.decode()
