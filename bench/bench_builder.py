@@ -15,6 +15,7 @@ import os
 import tempfile
 
 from bench.core import Figure, duration
+from characters.builder import services as builder_services
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 _FOLDER = tempfile.mkdtemp(prefix="ffa-bench-")
@@ -36,7 +37,6 @@ def _setup():
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from characters import services
     from tests.factories import character_document
 
     call_command("migrate", verbosity=0)
@@ -50,7 +50,7 @@ def _setup():
         ],
         traits=[{"type": "PP", "level": "E", "frequency": "O", "name": "Combat experience"}],
     )
-    return user, services.create_character(owner=user, document=document)
+    return user, builder_services.create_character(owner=user, document=document)
 
 
 def _preview_data(character, dex: int) -> dict[str, str]:

@@ -10,6 +10,10 @@ import os
 import tempfile
 
 from bench.core import Figure, duration
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
+from characters.core import services as core_services
+from characters.review import services as review_services
 
 _FOLDER = tempfile.mkdtemp(prefix="ffa-bench-")
 PASSWORD = "bench-password"
@@ -48,17 +52,16 @@ def _party(referee):
 
     from django.contrib.auth import get_user_model
 
-    from characters import services
     from tests.factories import character_document
 
-    campaign = services.create_campaign(
+    campaign = campaigns_services.create_campaign(
         referee=referee, name="Bench Marches", open_services=["navy", "scouts", "merchants"]
     )
     rng = random.Random(6)
     services_cycle = ("navy", "scouts", "merchants", "army")  # army is closed: some errors
     for n in range(PARTY):
         player = get_user_model().objects.create_user(f"bench-player-{os.getpid()}-{n}")
-        services.join_campaign(user=player, code=campaign.invite_code)
+        campaigns_services.join_campaign(user=player, code=campaign.invite_code)
         terms = 1 + n % 3
         document = character_document(
             name=f"Traveller {n:02d}",
@@ -78,17 +81,19 @@ def _party(referee):
             ],
             psionics={"strength": 2, "talents": {"Telepathy": 1}} if n % 5 == 0 else None,
         )
-        character = services.create_character(owner=player, document=document, campaign=campaign)
+        character = builder_services.create_character(
+            owner=player, document=document, campaign=campaign
+        )
         if n % 2 == 0:
-            services.roll_mustering_out(character=character, by=player, rng=rng)
+            builder_services.roll_mustering_out(character=character, by=player, rng=rng)
         try:
-            services.submit_character(character=character, by=player)
+            review_services.submit_character(character=character, by=player)
             if n % 3 == 0:
-                services.approve_character(character=character, by=referee)
-        except services.Refused:
+                review_services.approve_character(character=character, by=referee)
+        except core_services.Refused:
             pass  # characters with errors under the house rules stay drafts
     for n in range(NPCS):
-        services.create_npc(campaign=campaign, name=f"NPC {n}", budget=25 + 25 * n)
+        campaigns_services.create_npc(campaign=campaign, name=f"NPC {n}", budget=25 + 25 * n)
     return campaign
 
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 from bench.core import Figure, setup_django
+from characters.pdf import rendering as pdf_rendering
 
 MINIMAL_PAGE = "<p>Far Future Action: one paragraph on one page, for scale.</p>"
 
@@ -35,28 +36,27 @@ def run(quick: bool) -> list[Figure]:
     setup_django()
     import weasyprint
 
-    from characters import pdf
     from tests.integration import sheet_documents
 
-    one = [pdf.sheet_for_document(sheet_documents.navy_pilot())]
-    longest = [pdf.sheet_for_document(sheet_documents.longest())]
-    party = [pdf.sheet_for_document(document) for document in sheet_documents.party(6)]
+    one = [pdf_rendering.sheet_for_document(sheet_documents.navy_pilot())]
+    longest = [pdf_rendering.sheet_for_document(sheet_documents.longest())]
+    party = [pdf_rendering.sheet_for_document(document) for document in sheet_documents.party(6)]
     rounds = 5 if quick else 15
 
     def minimal_page() -> None:
         weasyprint.HTML(string=MINIMAL_PAGE).write_pdf()
 
     def one_sheet() -> None:
-        pdf.clear_cache()
-        pdf.render_sheets(one)
+        pdf_rendering.clear_cache()
+        pdf_rendering.render_sheets(one)
 
     def longest_sheet() -> None:
-        pdf.clear_cache()
-        pdf.render_sheets(longest)
+        pdf_rendering.clear_cache()
+        pdf_rendering.render_sheets(longest)
 
     def party_of_six() -> None:
-        pdf.clear_cache()
-        pdf.render_sheets(party)
+        pdf_rendering.clear_cache()
+        pdf_rendering.render_sheets(party)
 
     samples = _interleaved(
         {"minimal": minimal_page, "sheet": one_sheet}, rounds=rounds * 2, warmup=2
@@ -65,11 +65,13 @@ def run(quick: bool) -> list[Figure]:
         {"longest": longest_sheet, "party": party_of_six}, rounds=max(3, rounds // 2)
     )
 
-    pdf.render_sheets(one)  # into the cache
+    pdf_rendering.render_sheets(one)  # into the cache
 
     def cached_repeat() -> None:
         # A fresh Sheet each time, as a request would build it: the cost is hashing the input.
-        result = pdf.render_sheets([pdf.sheet_for_document(sheet_documents.navy_pilot())])
+        result = pdf_rendering.render_sheets(
+            [pdf_rendering.sheet_for_document(sheet_documents.navy_pilot())]
+        )
         assert result.from_cache
 
     samples |= _interleaved({"cached": cached_repeat}, rounds=rounds * 4)

@@ -2,13 +2,13 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from characters import views
+from characters.accounts import views as accounts_views
 
 # Only the account pages the site offers: no password reset, since the site sends no e-mail.
 account_patterns = [
     path("login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("signup/", views.signup, name="signup"),
+    path("signup/", accounts_views.signup, name="signup"),
     path("password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/done/",

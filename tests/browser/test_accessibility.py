@@ -6,7 +6,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from characters import services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
 from tests.browser.pages import log_in
 from tests.factories import UserFactory, medic_document
 
@@ -21,9 +22,9 @@ def party():
     """A referee's campaign with a player's scout medic in it, with gear."""
     referee = UserFactory(username="referee")
     player = UserFactory(username="player1")
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    character = services.create_character(
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    character = builder_services.create_character(
         owner=player,
         document=medic_document(
             skills=[
@@ -34,7 +35,7 @@ def party():
             equipment=[{"item": "Dagger", "quantity": 1}],
         ),
     )
-    services.attach_character(character=character, campaign=campaign, by=player)
+    campaigns_services.attach_character(character=character, campaign=campaign, by=player)
     return campaign, character
 
 

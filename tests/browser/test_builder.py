@@ -6,7 +6,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from characters import builder
+from characters.builder import forms as builder_forms
 from tests.browser.pages import log_in, start_building
 from tests.factories import UserFactory
 
@@ -91,13 +91,13 @@ def test_attribute_figures_follow_quick_edits_to_several_attributes(page):
 def slow_previews(monkeypatch):
     """Every preview takes 0.2 s more on the server, as on a slow network: a second edit or
     click lands while the first preview is still on its way."""
-    read = builder.form_from_post
+    read = builder_forms.form_from_post
 
     def slowly(post):
         time.sleep(0.2)
         return read(post)
 
-    monkeypatch.setattr(builder, "form_from_post", slowly)
+    monkeypatch.setattr(builder_forms, "form_from_post", slowly)
 
 
 def test_an_attribute_edited_again_while_its_preview_is_on_the_way_is_shown_as_last_typed(page):

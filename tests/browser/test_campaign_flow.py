@@ -5,7 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from characters import services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
 from characters.models import Character
 from tests.browser.pages import log_in
 from tests.factories import UserFactory, character_document
@@ -27,7 +28,7 @@ def test_a_referee_returns_then_approves_a_players_character_and_prints_the_part
 ):
     UserFactory(username="referee")
     player = UserFactory(username="player1")
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=player, document=character_document(name="Mara Tolven")
     )
     referee_page = page
@@ -111,9 +112,9 @@ def test_a_referee_returns_then_approves_a_players_character_and_prints_the_part
 def test_a_referee_removes_a_player_without_javascript(browser, live_server):
     referee = UserFactory(username="referee")
     player = UserFactory(username="player1")
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    character = services.create_character(
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    character = builder_services.create_character(
         owner=player, document=character_document(name="Mara Tolven"), campaign=campaign
     )
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)

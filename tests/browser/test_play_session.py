@@ -9,8 +9,11 @@ restores an earlier revision. The dice are the server's, scripted for the test.
 import pytest
 from playwright.sync_api import expect
 
-from characters import play_services, services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
 from characters.models import Character
+from characters.play import services as play_services
+from characters.review import services as review_services
 from tests.browser.pages import log_in
 from tests.dice import Scripted
 from tests.factories import UserFactory, medic_document
@@ -32,15 +35,15 @@ def mara():
     """The scout medic of ``medic_document``, approved in the referee's campaign."""
     referee = UserFactory(username="referee")
     player = UserFactory(username="player1")
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    character = services.create_character(
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    character = builder_services.create_character(
         owner=player,
         document=medic_document(),
         campaign=campaign,
     )
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
     return character
 
 

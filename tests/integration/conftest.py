@@ -3,7 +3,7 @@ player has joined; an owner of characters, logged in."""
 
 import pytest
 
-from characters import services
+from characters.campaigns import services as campaigns_services
 from tests.factories import PASSWORD, UserFactory
 
 
@@ -19,8 +19,8 @@ def player():
 
 @pytest.fixture
 def campaign(referee, player):
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
     return campaign
 
 

@@ -14,7 +14,9 @@ an id or a code fails the suite until it has a row here.
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from characters import play_services, services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
+from characters.history import services as history_services
 from characters.models import (
     Campaign,
     CampaignMembership,
@@ -28,6 +30,8 @@ from characters.models import (
     Revision,
     ShareLink,
 )
+from characters.play import services as play_services
+from characters.review import services as review_services
 from rules import RaiseSkill
 from tests.factories import UserFactory, character_document
 
@@ -147,27 +151,27 @@ class World:
 
     def __init__(self) -> None:
         self.users = {role: UserFactory(username=role) for role in ROLES if role != "anonymous"}
-        self.campaign = services.create_campaign(
+        self.campaign = campaigns_services.create_campaign(
             referee=self.users["referee"], name="Spinward Marches"
         )
         for role in ("owner", "member"):
-            services.join_campaign(user=self.users[role], code=self.campaign.invite_code)
-        self.character = services.create_character(
+            campaigns_services.join_campaign(user=self.users[role], code=self.campaign.invite_code)
+        self.character = builder_services.create_character(
             owner=self.users["owner"],
             document=character_document(name="Jamison Owned"),
             campaign=self.campaign,
         )
-        services.submit_character(character=self.character, by=self.users["owner"])
-        self.spare = services.create_character(
+        review_services.submit_character(character=self.character, by=self.users["owner"])
+        self.spare = builder_services.create_character(
             owner=self.users["owner"], document=character_document(name="Spare Owned")
         )
-        theirs = services.create_character(
+        theirs = builder_services.create_character(
             owner=self.users["member"],
             document=character_document(name="Member Approved"),
             campaign=self.campaign,
         )
-        services.submit_character(character=theirs, by=self.users["member"])
-        services.approve_character(character=theirs, by=self.users["referee"])
+        review_services.submit_character(character=theirs, by=self.users["member"])
+        review_services.approve_character(character=theirs, by=self.users["referee"])
         # In play: IP awarded, a new skill waiting for the referee, a share link, and a
         # character the owner deleted.
         play_services.award_improvement_points(
@@ -178,11 +182,13 @@ class World:
             by=self.users["owner"],
             purchase=RaiseSkill("Navigation", None, 1),
         )
-        self.link = services.create_share_link(character=self.character, by=self.users["owner"])
-        self.deleted = services.create_character(
+        self.link = history_services.create_share_link(
+            character=self.character, by=self.users["owner"]
+        )
+        self.deleted = builder_services.create_character(
             owner=self.users["owner"], document=character_document(name="Deleted Owned")
         )
-        services.delete_character(character=self.deleted, by=self.users["owner"])
+        builder_services.delete_character(character=self.deleted, by=self.users["owner"])
         self.character.refresh_from_db()
 
     def url(self, name: str) -> str:
@@ -330,7 +336,7 @@ NPC_MATRIX = {
     ],
 )
 def test_npcs_are_the_referees_alone(client, world, name, role, expected):
-    npc = services.create_npc(campaign=world.campaign, name="Hidden Admiral", budget=300)
+    npc = campaigns_services.create_npc(campaign=world.campaign, name="Hidden Admiral", budget=300)
     if role != "anonymous":
         client.force_login(world.users[role])
 
@@ -373,7 +379,7 @@ DELETED_GETS = [
 def test_a_deleted_character_is_gone_from_every_page(client, world, name):
     """For every page of a character, deleting it makes it 404, even for its owner; only
     Recently deleted finds it."""
-    services.delete_character(character=world.spare, by=world.users["owner"])
+    builder_services.delete_character(character=world.spare, by=world.users["owner"])
     client.force_login(world.users["owner"])
     args = [world.spare.pk, 1] if name == "character_revision" else [world.spare.pk]
 

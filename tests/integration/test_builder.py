@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 import rules
-from characters import builder, services
+from characters.builder import forms as builder_forms
+from characters.builder import services as builder_services
 from characters.models import Character, MusteringRoll
 from rules import check_document, normalise_document
 from tests.factories import PASSWORD, CharacterFactory, UserFactory, character_document
@@ -21,7 +22,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def character(owner):
-    return services.create_character(owner=owner, document=character_document(name="Jamison"))
+    return builder_services.create_character(
+        owner=owner, document=character_document(name="Jamison")
+    )
 
 
 def builder_post(character: Character, **changes) -> dict:
@@ -285,8 +288,10 @@ def test_mustering_out_is_rolled_once_on_the_server_and_recorded(owner_client, c
     assert all(r.service == "navy" and r.terms == 2 and 1 <= r.die <= 6 for r in rolls)
     character.refresh_from_db()
     assert character.document["mustering_out"]["rolls"] == [r.die for r in rolls]
-    with pytest.raises(services.MusteringOutRefused):
-        services.roll_mustering_out(character=character, by=character.owner, rng=random.Random(1))
+    with pytest.raises(builder_services.MusteringOutRefused):
+        builder_services.roll_mustering_out(
+            character=character, by=character.owner, rng=random.Random(1)
+        )
 
     tampered = builder_post(character, service="navy", terms="3", action="save")
     owner_client.post(reverse("character_edit", args=[character.pk]), tampered)
@@ -300,7 +305,7 @@ def test_an_imported_character_shows_its_rolls_and_offers_no_roll_button(owner_c
     document = character_document(
         name="Imported scout", service="scouts", terms=2, mustering_out={"rolls": [3, 6]}
     )
-    character = services.create_character(owner=owner, document=document)
+    character = builder_services.create_character(owner=owner, document=document)
     report = check_document(character.document)
 
     page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
@@ -337,7 +342,7 @@ def test_export_import_export_gives_the_same_document(owner_client, owner):
         skills=[{"skill": "Pilot", "level": 2, "specialties": ["fighters"]}],
         traits=[{"type": "PF", "level": "H", "frequency": "R", "name": "Owes a debt"}],
     )
-    original = services.create_character(owner=owner, document=document)
+    original = builder_services.create_character(owner=owner, document=document)
     exported = owner_client.get(reverse("character_export", args=[original.pk]))
     assert exported["Content-Disposition"] == 'attachment; filename="round-trip.json"'
     upload = io.BytesIO(exported.content)
@@ -371,7 +376,7 @@ def test_a_malformed_import_says_what_is_wrong_and_saves_nothing(
 
 
 def test_duplicating_keeps_the_rolls_so_dice_cannot_be_rerolled(owner_client, character):
-    services.save_character(
+    builder_services.save_character(
         character=character,
         document=dict(
             character.document,
@@ -381,7 +386,9 @@ def test_duplicating_keeps_the_rolls_so_dice_cannot_be_rerolled(owner_client, ch
         ),
         expected_version=1,
     )
-    services.roll_mustering_out(character=character, by=character.owner, rng=random.Random(3))
+    builder_services.roll_mustering_out(
+        character=character, by=character.owner, rng=random.Random(3)
+    )
     owner_client.post(reverse("character_duplicate", args=[character.pk]))
     copy = Character.objects.get(name="Jamison (copy)")
     assert list(copy.mustering_rolls.values_list("die", flat=True)) == list(
@@ -450,7 +457,7 @@ ROWS_POSTED = {
     "psi-trained": "on",
     "psi-strength": "2",
     "talent-Telepathy": "1",
-    "item-0-item": builder.item_key(DAGGER.name, DAGGER.tl),
+    "item-0-item": builder_forms.item_key(DAGGER.name, DAGGER.tl),
     "item-0-quantity": "1",
 }
 
@@ -472,7 +479,7 @@ NUMBER_FIELDS = [
 @pytest.fixture
 def character_with_rows(owner):
     document = character_document(name="Jamison", **ROWS_DOCUMENT)
-    return services.create_character(owner=owner, document=document)
+    return builder_services.create_character(owner=owner, document=document)
 
 
 @pytest.mark.parametrize(("name", "label", "lowest", "source"), NUMBER_FIELDS)
@@ -485,8 +492,8 @@ def test_each_number_field_offers_and_reads_the_range_its_source_gives(
         highest = getattr(limits, source) - 1
         monkeypatch.setattr(rules.catalog(), "limits", replace(limits, **{source: highest}))
     else:
-        highest = getattr(builder, source) - 1
-        monkeypatch.setattr(builder, source, highest)
+        highest = getattr(builder_forms, source) - 1
+        monkeypatch.setattr(builder_forms, source, highest)
     lowest = -highest if lowest is None else lowest
     edit = reverse("character_edit", args=[character_with_rows.pk])
 
@@ -508,7 +515,7 @@ def test_each_number_field_offers_and_reads_the_range_its_source_gives(
 def test_a_trait_name_is_as_long_on_the_page_as_the_server_reads(
     owner_client, character_with_rows, monkeypatch
 ):
-    monkeypatch.setattr(builder, "MAX_TRAIT_NAME", 12)
+    monkeypatch.setattr(builder_forms, "MAX_TRAIT_NAME", 12)
     edit = reverse("character_edit", args=[character_with_rows.pk])
 
     page = owner_client.get(edit).content.decode()
@@ -541,7 +548,7 @@ def test_the_attribute_inputs_offer_the_purchasable_levels_of_the_characters_kin
     owner_client, owner, kind
 ):
     cat = rules.catalog()
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=owner, document=character_document(name="Jamison", kind=kind)
     )
     html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
@@ -555,7 +562,7 @@ def test_the_attribute_inputs_offer_the_purchasable_levels_of_the_characters_kin
 
 def test_an_unreadable_npc_soc_names_the_npc_range(owner_client, owner):
     limits = rules.catalog().limits
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=owner, document=character_document(name="Count Jamison", kind="npc")
     )
     data = builder_post(character, SOC="lots", action="save")
@@ -572,7 +579,7 @@ def test_a_vargrs_strength_at_its_floor_offers_no_step_down(owner_client, owner)
     floor = cat.limits.final_min - cat.species["vargr"].attribute_deltas[strength]
     document = character_document(name="Gvoudzon", species="vargr")
     document["attributes"]["STR"] = floor
-    character = services.create_character(owner=owner, document=document)
+    character = builder_services.create_character(owner=owner, document=document)
 
     html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
 

@@ -8,8 +8,10 @@ import pytest
 from django.urls import reverse
 
 import rules
-from characters import services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
 from characters.models import Character
+from characters.review import services as review_services
 from tests.factories import PASSWORD, UserFactory, character_document
 from tests.integration.test_builder import builder_post
 
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _character(owner, **document) -> Character:
-    return services.create_character(owner=owner, document=character_document(**document))
+    return builder_services.create_character(owner=owner, document=character_document(**document))
 
 
 def _skill_fields(skills: list[dict]) -> dict:
@@ -255,7 +257,7 @@ def test_a_save_from_another_sitting_after_a_roll_is_still_a_conflict(owner, own
     kept = {"service": "scouts", "terms": "1", "editing_session": "sitting"}
     first = builder_post(character, DEX="9", **kept)
     assert _autosave(owner_client, character, **first).json()["state"] == "saved"
-    services.roll_mustering_out(character=Character.objects.get(pk=character.pk), by=owner)
+    builder_services.roll_mustering_out(character=Character.objects.get(pk=character.pk), by=owner)
 
     again = builder_post(character, DEX="10", **kept)
     again["version"] = str(character.version + 1)
@@ -303,11 +305,11 @@ def test_the_conflict_page_lists_every_field_the_two_versions_differ_in(owner, o
 
 def test_a_submitted_character_is_not_withdrawn_by_an_autosave(owner, owner_client):
     referee = UserFactory(username="ref")
-    campaign = services.create_campaign(referee=referee, name="Review")
-    services.join_campaign(user=owner, code=campaign.invite_code)
+    campaign = campaigns_services.create_campaign(referee=referee, name="Review")
+    campaigns_services.join_campaign(user=owner, code=campaign.invite_code)
     character = _character(owner, name="Submitted")
-    services.attach_character(character=character, campaign=campaign, by=owner)
-    character = services.submit_character(
+    campaigns_services.attach_character(character=character, campaign=campaign, by=owner)
+    character = review_services.submit_character(
         character=Character.objects.get(pk=character.pk), by=owner
     )
 

@@ -4,10 +4,17 @@ its log, and the party PDF. Who may reach which URL is in test_access_matrix.py.
 import random
 
 import pytest
+from django.http import HttpResponse
 from django.urls import reverse
 
-from characters import services
+from characters.builder import services as builder_services
+from characters.campaigns import selectors as campaigns_selectors
+from characters.campaigns import services as campaigns_services
+from characters.core import services as core_services
+from characters.history import services as history_services
 from characters.models import Campaign, CampaignMembership, Character, CharacterEvent
+from characters.pdf import rendering as pdf_rendering
+from characters.review import services as review_services
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -37,7 +44,9 @@ def navy_document(**fields) -> dict:
 
 @pytest.fixture
 def character(campaign, player):
-    return services.create_character(owner=player, document=navy_document(), campaign=campaign)
+    return builder_services.create_character(
+        owner=player, document=navy_document(), campaign=campaign
+    )
 
 
 def statuses(character: Character) -> list[tuple[str, str]]:
@@ -79,7 +88,7 @@ def builder_post(character: Character, **changes) -> dict:
 
 
 def test_create_campaign_keeps_the_house_rules(referee):
-    campaign = services.create_campaign(
+    campaign = campaigns_services.create_campaign(
         referee=referee,
         name="Solomani Rim",
         pc_budget=120,
@@ -101,7 +110,7 @@ def test_create_campaign_keeps_the_house_rules(referee):
 
 def test_create_campaign_refuses_an_unknown_service(referee):
     with pytest.raises(ValueError, match="unknown services"):
-        services.create_campaign(referee=referee, name="X", open_services=["starfleet"])
+        campaigns_services.create_campaign(referee=referee, name="X", open_services=["starfleet"])
     assert not Campaign.objects.exists()
 
 
@@ -165,14 +174,14 @@ def test_changing_the_house_rules_rechecks_every_character(client, campaign, cha
 
 
 def test_attaching_checks_the_character_under_the_campaign_rules(referee, player):
-    strict = services.create_campaign(
+    strict = campaigns_services.create_campaign(
         referee=referee, name="Strict", open_services=["scouts"], psionics_allowed=False
     )
-    services.join_campaign(user=player, code=strict.invite_code)
-    character = services.create_character(owner=player, document=navy_document())
+    campaigns_services.join_campaign(user=player, code=strict.invite_code)
+    character = builder_services.create_character(owner=player, document=navy_document())
     assert character.is_valid
 
-    attached = services.attach_character(character=character, campaign=strict, by=player)
+    attached = campaigns_services.attach_character(character=character, campaign=strict, by=player)
 
     assert attached.campaign == strict
     assert attached.is_valid is False
@@ -182,7 +191,7 @@ def test_attaching_checks_the_character_under_the_campaign_rules(referee, player
 
 
 def test_the_review_applies_the_campaign_rules_in_every_check(client, referee, player):
-    strict = services.create_campaign(
+    strict = campaigns_services.create_campaign(
         referee=referee,
         name="Strict",
         open_services=["scouts"],
@@ -190,8 +199,8 @@ def test_the_review_applies_the_campaign_rules_in_every_check(client, referee, p
         max_former_rank=0,
         pc_budget=80,
     )
-    services.join_campaign(user=player, code=strict.invite_code)
-    services.create_character(owner=player, document=navy_document(), campaign=strict)
+    campaigns_services.join_campaign(user=player, code=strict.invite_code)
+    builder_services.create_character(owner=player, document=navy_document(), campaign=strict)
     client.force_login(referee)
 
     response = client.get(reverse("campaign_detail", args=[strict.pk]))
@@ -210,9 +219,11 @@ def test_the_review_applies_the_campaign_rules_in_every_check(client, referee, p
 
 def test_a_player_joins_by_the_link_and_brings_characters(client, campaign):
     newcomer = UserFactory(username="newcomer")
-    mine = services.create_character(owner=newcomer, document=navy_document(name="Mine"))
-    other = services.create_character(owner=newcomer, document=navy_document(name="Other"))
-    theirs = services.create_character(owner=UserFactory(), document=navy_document(name="Theirs"))
+    mine = builder_services.create_character(owner=newcomer, document=navy_document(name="Mine"))
+    other = builder_services.create_character(owner=newcomer, document=navy_document(name="Other"))
+    theirs = builder_services.create_character(
+        owner=UserFactory(), document=navy_document(name="Theirs")
+    )
     client.force_login(newcomer)
     url = reverse("campaign_join", args=[campaign.invite_code])
 
@@ -233,16 +244,16 @@ def test_a_player_joins_by_the_link_and_brings_characters(client, campaign):
 
 def test_a_revoked_link_lets_nobody_in_and_a_renewed_one_has_a_new_code(client, campaign):
     old_code = campaign.invite_code
-    services.revoke_invite(campaign=campaign)
+    campaigns_services.revoke_invite(campaign=campaign)
     newcomer = UserFactory()
     client.force_login(newcomer)
 
     assert client.get(reverse("campaign_join", args=[old_code])).status_code == 404
     assert client.post(reverse("campaign_join", args=[old_code])).status_code == 404
-    with pytest.raises(services.InviteInvalid):
-        services.join_campaign(user=newcomer, code=old_code)
+    with pytest.raises(campaigns_services.InviteInvalid):
+        campaigns_services.join_campaign(user=newcomer, code=old_code)
 
-    new_code = services.renew_invite(campaign=campaign)
+    new_code = campaigns_services.renew_invite(campaign=campaign)
 
     assert new_code != old_code
     assert client.get(reverse("campaign_join", args=[old_code])).status_code == 404
@@ -270,7 +281,7 @@ def test_the_referee_renews_and_revokes_from_the_review_page(client, campaign, r
 
 
 def test_a_member_opening_the_link_again_just_brings_more_characters(client, campaign, player):
-    extra = services.create_character(owner=player, document=navy_document(name="Extra"))
+    extra = builder_services.create_character(owner=player, document=navy_document(name="Extra"))
     client.force_login(player)
 
     response = client.post(
@@ -285,47 +296,49 @@ def test_a_member_opening_the_link_again_just_brings_more_characters(client, cam
 
 
 def test_joining_twice_is_harmless_and_the_referee_cannot_join(campaign, player, referee):
-    services.join_campaign(user=player, code=campaign.invite_code)
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
     assert campaign.memberships.filter(user=player).count() == 1
-    with pytest.raises(services.Refused, match="You referee"):
-        services.join_campaign(user=referee, code=campaign.invite_code)
+    with pytest.raises(core_services.Refused, match="You referee"):
+        campaigns_services.join_campaign(user=referee, code=campaign.invite_code)
 
 
 # -- attaching and detaching ----------------------------------------------------------------------
 
 
 def test_a_character_plays_in_one_campaign_at_a_time(campaign, character, player):
-    other = services.create_campaign(referee=UserFactory(), name="Other")
-    services.join_campaign(user=player, code=other.invite_code)
+    other = campaigns_services.create_campaign(referee=UserFactory(), name="Other")
+    campaigns_services.join_campaign(user=player, code=other.invite_code)
 
-    with pytest.raises(services.Refused, match="already plays in Spinward Marches"):
-        services.attach_character(character=character, campaign=other, by=player)
+    with pytest.raises(core_services.Refused, match="already plays in Spinward Marches"):
+        campaigns_services.attach_character(character=character, campaign=other, by=player)
 
-    services.detach_character(character=character, by=player)
-    moved = services.attach_character(character=character, campaign=other, by=player)
+    campaigns_services.detach_character(character=character, by=player)
+    moved = campaigns_services.attach_character(character=character, campaign=other, by=player)
     assert moved.campaign == other
 
 
 def test_only_members_bring_characters_and_players_bring_no_npcs(campaign, player):
-    stranger_character = services.create_character(owner=UserFactory(), document=navy_document())
-    with pytest.raises(services.Refused, match="not a member"):
-        services.attach_character(character=stranger_character, campaign=campaign)
-    npc = services.create_character(
+    stranger_character = builder_services.create_character(
+        owner=UserFactory(), document=navy_document()
+    )
+    with pytest.raises(core_services.Refused, match="not a member"):
+        campaigns_services.attach_character(character=stranger_character, campaign=campaign)
+    npc = builder_services.create_character(
         owner=player, document=character_document(name="Henchman", kind="npc", budget=30)
     )
-    with pytest.raises(services.Refused, match="is an NPC"):
-        services.attach_character(character=npc, campaign=campaign, by=player)
+    with pytest.raises(core_services.Refused, match="is an NPC"):
+        campaigns_services.attach_character(character=npc, campaign=campaign, by=player)
 
 
 def test_an_approved_character_cannot_leave_until_reopened(campaign, character, player, referee):
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
 
-    with pytest.raises(services.CharacterLocked):
-        services.detach_character(character=character, by=player)
+    with pytest.raises(core_services.CharacterLocked):
+        campaigns_services.detach_character(character=character, by=player)
 
-    services.reopen_character(character=character, by=referee)
-    left = services.detach_character(character=character, by=player)
+    review_services.reopen_character(character=character, by=referee)
+    left = campaigns_services.detach_character(character=character, by=player)
     assert (left.campaign, left.status) == (None, Status.DRAFT)
     assert left.events.last().detail == "Left Spinward Marches."
 
@@ -333,21 +346,21 @@ def test_an_approved_character_cannot_leave_until_reopened(campaign, character, 
 def test_an_approved_character_cannot_be_deleted_until_reopened(
     client, campaign, character, player, referee
 ):
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
     client.force_login(player)
 
     response = client.post(reverse("character_delete", args=[character.pk]), follow=True)
 
     assert Character.objects.filter(pk=character.pk).exists()
     assert "cannot be deleted. Ask the referee to reopen it first" in response.content.decode()
-    services.reopen_character(character=character, by=referee)
+    review_services.reopen_character(character=character, by=referee)
     client.post(reverse("character_delete", args=[character.pk]))
     assert not Character.objects.filter(pk=character.pk).exists()
 
 
 def test_members_attach_more_characters_from_the_campaign_page(client, campaign, player):
-    extra = services.create_character(owner=player, document=navy_document(name="Extra"))
+    extra = builder_services.create_character(owner=player, document=navy_document(name="Extra"))
     client.force_login(player)
 
     page = client.get(reverse("campaign_detail", args=[campaign.pk]))
@@ -363,11 +376,11 @@ def test_members_attach_more_characters_from_the_campaign_page(client, campaign,
 
 def approved(campaign: Campaign, player, referee, name: str) -> Character:
     """A character of ``player``'s in the campaign, submitted and approved by ``referee``."""
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=player, document=navy_document(name=name), campaign=campaign
     )
-    services.submit_character(character=character, by=player)
-    return services.approve_character(character=character, by=referee)
+    review_services.submit_character(character=character, by=player)
+    return review_services.approve_character(character=character, by=referee)
 
 
 def history(*characters: Character) -> list[tuple]:
@@ -382,8 +395,10 @@ def test_the_referee_removes_a_player_and_their_characters_leave_with_them(
     client, campaign, character, player, referee
 ):
     locked = approved(campaign, player, referee, "Bravo")
-    outside = services.create_character(owner=player, document=navy_document(name="Elsewhere"))
-    npc = services.create_npc(campaign=campaign, name="Duke Norris", budget=200)
+    outside = builder_services.create_character(
+        owner=player, document=navy_document(name="Elsewhere")
+    )
+    npc = campaigns_services.create_npc(campaign=campaign, name="Duke Norris", budget=200)
     outside_before = history(outside)
     client.force_login(referee)
     review = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
@@ -420,7 +435,7 @@ def test_the_referee_removes_a_player_and_their_characters_leave_with_them(
 def test_a_removed_player_no_longer_sees_the_campaign_and_rejoins_only_by_a_working_link(
     client, campaign, player, referee
 ):
-    services.remove_member(campaign=campaign, user=player, by=referee)
+    campaigns_services.remove_member(campaign=campaign, user=player, by=referee)
     client.force_login(player)
 
     assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 404
@@ -428,13 +443,13 @@ def test_a_removed_player_no_longer_sees_the_campaign_and_rejoins_only_by_a_work
     assert client.get(reverse("home")).context["num_campaigns"] == 0
 
     old_code = campaign.invite_code
-    services.renew_invite(campaign=campaign)
+    campaigns_services.renew_invite(campaign=campaign)
     assert client.post(reverse("campaign_join", args=[old_code])).status_code == 404
-    assert not services.is_member(campaign, player)
+    assert not campaigns_selectors.is_member(campaign, player)
 
     campaign.refresh_from_db()
     client.post(reverse("campaign_join", args=[campaign.invite_code]))
-    assert services.is_member(campaign, player)
+    assert campaigns_selectors.is_member(campaign, player)
     assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 200
 
 
@@ -448,21 +463,21 @@ def test_the_referee_cannot_remove_themselves_nor_anyone_who_is_not_a_member(
         url = reverse("campaign_member_remove", args=[campaign.pk, user_id])
         assert client.get(url).status_code == 404
         assert client.post(url).status_code == 404
-    with pytest.raises(services.Refused, match="a campaign keeps its referee"):
-        services.remove_member(campaign=campaign, user=referee, by=referee)
-    with pytest.raises(services.Refused, match="stranger is not a member of Spinward Marches"):
-        services.remove_member(campaign=campaign, user=stranger, by=referee)
-    assert services.is_member(campaign, player)
+    with pytest.raises(core_services.Refused, match="a campaign keeps its referee"):
+        campaigns_services.remove_member(campaign=campaign, user=referee, by=referee)
+    with pytest.raises(core_services.Refused, match="stranger is not a member of Spinward Marches"):
+        campaigns_services.remove_member(campaign=campaign, user=stranger, by=referee)
+    assert campaigns_selectors.is_member(campaign, player)
 
 
 def test_only_the_referee_removes_a_player_other_than_oneself(campaign, character, player):
     other = UserFactory(username="player2")
-    services.join_campaign(user=other, code=campaign.invite_code)
+    campaigns_services.join_campaign(user=other, code=campaign.invite_code)
 
-    with pytest.raises(services.Refused, match="Only the referee of Spinward Marches"):
-        services.remove_member(campaign=campaign, user=player, by=other)
+    with pytest.raises(core_services.Refused, match="Only the referee of Spinward Marches"):
+        campaigns_services.remove_member(campaign=campaign, user=player, by=other)
 
-    assert services.is_member(campaign, player)
+    assert campaigns_selectors.is_member(campaign, player)
     character.refresh_from_db()
     assert character.campaign == campaign
 
@@ -470,7 +485,7 @@ def test_only_the_referee_removes_a_player_other_than_oneself(campaign, characte
 def test_a_player_leaves_from_the_roster_with_their_characters(
     client, campaign, character, player, referee
 ):
-    npc = services.create_npc(campaign=campaign, name="Duke Norris", budget=200)
+    npc = campaigns_services.create_npc(campaign=campaign, name="Duke Norris", budget=200)
     client.force_login(player)
     roster = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
     url = reverse("campaign_leave", args=[campaign.pk])
@@ -483,7 +498,7 @@ def test_a_player_leaves_from_the_roster_with_their_characters(
     assert [m.message for m in response.context["messages"]] == [
         "You left Spinward Marches; 1 character left it with you."
     ]
-    assert not services.is_member(campaign, player)
+    assert not campaigns_selectors.is_member(campaign, player)
     character.refresh_from_db()
     assert character.campaign is None
     assert (character.events.last().detail, character.events.last().actor) == (
@@ -503,7 +518,7 @@ def test_the_referee_cannot_leave_their_own_campaign(client, campaign, referee):
 def test_a_player_with_an_approved_character_cannot_leave_and_nothing_changes(
     client, campaign, player, referee
 ):
-    draft = services.create_character(
+    draft = builder_services.create_character(
         owner=player, document=navy_document(name="Alpha"), campaign=campaign
     )
     locked = approved(campaign, player, referee, "Bravo")
@@ -520,7 +535,7 @@ def test_a_player_with_an_approved_character_cannot_leave_and_nothing_changes(
 
     assert "Bravo is approved in Spinward Marches" in response.content.decode()
     assert history(draft, locked) == before
-    assert services.is_member(campaign, player)
+    assert campaigns_selectors.is_member(campaign, player)
 
 
 def test_a_failure_while_removing_undoes_every_reopening_and_detaching(
@@ -534,16 +549,16 @@ def test_a_failure_while_removing_undoes_every_reopening_and_detaching(
 
     monkeypatch.setattr(CampaignMembership, "delete", fail)
     with pytest.raises(RuntimeError):
-        services.remove_member(campaign=campaign, user=player, by=referee)
+        campaigns_services.remove_member(campaign=campaign, user=player, by=referee)
 
     assert history(character, locked) == before
-    assert services.is_member(campaign, player)
+    assert campaigns_selectors.is_member(campaign, player)
 
 
 def test_a_deleted_character_leaves_too_so_restoring_it_never_brings_it_back(
     client, campaign, character, player, referee
 ):
-    services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=character, by=player)
     client.force_login(referee)
 
     response = client.post(
@@ -553,7 +568,7 @@ def test_a_deleted_character_leaves_too_so_restoring_it_never_brings_it_back(
     assert [m.message for m in response.context["messages"]] == [
         "player1 was removed from Spinward Marches; no characters left the campaign."
     ]
-    restored = services.restore_deleted_character(character=character, by=player)
+    restored = history_services.restore_deleted_character(character=character, by=player)
     restored.refresh_from_db()
     assert restored.campaign is None
     assert restored.events.filter(detail="Left Spinward Marches.").exists()
@@ -564,13 +579,15 @@ def test_a_deleted_character_leaves_too_so_restoring_it_never_brings_it_back(
 
 
 def test_the_workflow_from_draft_to_approved_is_logged(campaign, character, player, referee):
-    services.submit_character(character=character, by=player)
-    with pytest.raises(services.Refused, match="with a comment"):
-        services.return_character(character=character, by=referee, comment="  ")
-    services.return_character(character=character, by=referee, comment="Pilot needs a specialty.")
-    services.comment_on_character(character=character, by=player, comment="Fixed, I think.")
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee, comment="Welcome aboard.")
+    review_services.submit_character(character=character, by=player)
+    with pytest.raises(core_services.Refused, match="with a comment"):
+        review_services.return_character(character=character, by=referee, comment="  ")
+    review_services.return_character(
+        character=character, by=referee, comment="Pilot needs a specialty."
+    )
+    review_services.comment_on_character(character=character, by=player, comment="Fixed, I think.")
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee, comment="Welcome aboard.")
 
     character.refresh_from_db()
     assert character.status == Status.APPROVED
@@ -588,10 +605,12 @@ def test_the_workflow_from_draft_to_approved_is_logged(campaign, character, play
 def test_a_character_with_errors_under_the_campaign_rules_cannot_be_submitted(
     client, referee, player
 ):
-    scouts_only = services.create_campaign(referee=referee, name="Scouts", open_services=["scouts"])
-    services.join_campaign(user=player, code=scouts_only.invite_code)
+    scouts_only = campaigns_services.create_campaign(
+        referee=referee, name="Scouts", open_services=["scouts"]
+    )
+    campaigns_services.join_campaign(user=player, code=scouts_only.invite_code)
     # Valid under the rulebook, but the navy is closed in this campaign.
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=player, document=navy_document(), campaign=scouts_only
     )
     client.force_login(player)
@@ -607,35 +626,35 @@ def test_a_character_with_errors_under_the_campaign_rules_cannot_be_submitted(
 
 
 def test_a_character_outside_a_campaign_cannot_be_submitted(player):
-    loner = services.create_character(owner=player, document=navy_document())
-    with pytest.raises(services.Refused, match="not in a campaign"):
-        services.submit_character(character=loner, by=player)
+    loner = builder_services.create_character(owner=player, document=navy_document())
+    with pytest.raises(core_services.Refused, match="not in a campaign"):
+        review_services.submit_character(character=loner, by=player)
 
 
 def test_only_the_referee_reviews_and_only_submitted_characters(campaign, character, player):
-    with pytest.raises(services.Refused, match="Only the referee"):
-        services.approve_character(character=character, by=player)
-    with pytest.raises(services.Refused, match="only a submitted character"):
-        services.approve_character(character=character, by=campaign.referee)
-    with pytest.raises(services.Refused, match="Only the player"):
-        services.submit_character(character=character, by=campaign.referee)
+    with pytest.raises(core_services.Refused, match="Only the referee"):
+        review_services.approve_character(character=character, by=player)
+    with pytest.raises(core_services.Refused, match="only a submitted character"):
+        review_services.approve_character(character=character, by=campaign.referee)
+    with pytest.raises(core_services.Refused, match="Only the player"):
+        review_services.submit_character(character=character, by=campaign.referee)
 
 
 def test_the_referee_cannot_approve_what_the_new_house_rules_break(
     campaign, character, player, referee
 ):
-    services.submit_character(character=character, by=player)
-    services.update_campaign_rules(campaign=campaign, psionics_allowed=False)
+    review_services.submit_character(character=character, by=player)
+    campaigns_services.update_campaign_rules(campaign=campaign, psionics_allowed=False)
 
-    with pytest.raises(services.Refused, match="Return it to the player instead"):
-        services.approve_character(character=character, by=referee)
+    with pytest.raises(core_services.Refused, match="Return it to the player instead"):
+        review_services.approve_character(character=character, by=referee)
 
 
 def test_an_approved_character_is_locked_until_the_referee_reopens_it(
     client, campaign, character, player, referee
 ):
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
     client.force_login(player)
 
     response = client.post(
@@ -646,10 +665,12 @@ def test_an_approved_character_is_locked_until_the_referee_reopens_it(
     assert "is approved, so it is locked: nothing was saved" in response.content.decode()
     stored = Character.objects.get(pk=character.pk)
     assert (stored.name, stored.version, stored.document) == ("Jamison", 1, character.document)
-    with pytest.raises(services.CharacterLocked):
-        services.save_character(character=stored, document=stored.document, expected_version=1)
+    with pytest.raises(core_services.CharacterLocked):
+        builder_services.save_character(
+            character=stored, document=stored.document, expected_version=1
+        )
 
-    services.reopen_character(character=stored, by=referee, comment="Add your new skill.")
+    review_services.reopen_character(character=stored, by=referee, comment="Add your new skill.")
     response = client.post(
         reverse("character_edit", args=[character.pk]), builder_post(stored, name="Renamed")
     )
@@ -661,7 +682,7 @@ def test_an_approved_character_is_locked_until_the_referee_reopens_it(
 def test_editing_a_submitted_character_withdraws_it_back_to_draft(
     client, campaign, character, player
 ):
-    services.submit_character(character=character, by=player)
+    review_services.submit_character(character=character, by=player)
     client.force_login(player)
 
     response = client.post(
@@ -682,8 +703,10 @@ def test_editing_a_submitted_character_withdraws_it_back_to_draft(
 def test_editing_a_returned_character_keeps_it_returned_with_the_comment_in_view(
     client, campaign, character, player, referee
 ):
-    services.submit_character(character=character, by=player)
-    services.return_character(character=character, by=referee, comment="Rank 1 needs a reason.")
+    review_services.submit_character(character=character, by=player)
+    review_services.return_character(
+        character=character, by=referee, comment="Rank 1 needs a reason."
+    )
     client.force_login(player)
 
     client.post(reverse("character_edit", args=[character.pk]), builder_post(character))
@@ -696,7 +719,7 @@ def test_editing_a_returned_character_keeps_it_returned_with_the_comment_in_view
 
 
 def test_a_mustering_out_roll_is_in_the_log(campaign, character, player):
-    services.roll_mustering_out(character=character, by=player, rng=random.Random(3))
+    builder_services.roll_mustering_out(character=character, by=player, rng=random.Random(3))
 
     event = character.events.get()
     rolls = character.mustering_rolls.all()
@@ -708,19 +731,23 @@ def test_a_mustering_out_roll_is_in_the_log(campaign, character, player):
 
 
 def test_an_approved_character_cannot_roll(campaign, player, referee):
-    character = services.create_character(owner=player, document=navy_document(), campaign=campaign)
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
-    with pytest.raises(services.MusteringOutRefused, match="approved"):
-        services.roll_mustering_out(character=character, by=player)
+    character = builder_services.create_character(
+        owner=player, document=navy_document(), campaign=campaign
+    )
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
+    with pytest.raises(builder_services.MusteringOutRefused, match="approved"):
+        builder_services.roll_mustering_out(character=character, by=player)
     assert not character.mustering_rolls.exists()
 
 
 def test_the_log_is_on_the_sheet_for_the_player_and_the_referee(
     client, campaign, character, player, referee
 ):
-    services.submit_character(character=character, by=player)
-    services.return_character(character=character, by=referee, comment="Needs a *homeworld* <b>")
+    review_services.submit_character(character=character, by=player)
+    review_services.return_character(
+        character=character, by=referee, comment="Needs a *homeworld* <b>"
+    )
 
     for user in (player, referee):
         client.force_login(user)
@@ -730,7 +757,7 @@ def test_the_log_is_on_the_sheet_for_the_player_and_the_referee(
 
 
 def test_the_referee_returns_with_a_comment_from_the_sheet(client, campaign, character, player):
-    services.submit_character(character=character, by=player)
+    review_services.submit_character(character=character, by=player)
     client.force_login(campaign.referee)
     url = reverse("character_return", args=[character.pk])
 
@@ -759,8 +786,8 @@ def test_actions_only_go_back_to_pages_of_this_site(client, campaign, character,
 
 def test_members_see_the_roster_not_the_sheets(client, campaign, character, player):
     other = UserFactory(username="player2")
-    services.join_campaign(user=other, code=campaign.invite_code)
-    services.create_npc(campaign=campaign, name="Secret Admiral", budget=200)
+    campaigns_services.join_campaign(user=other, code=campaign.invite_code)
+    campaigns_services.create_npc(campaign=campaign, name="Secret Admiral", budget=200)
     client.force_login(other)
 
     response = client.get(reverse("campaign_detail", args=[campaign.pk]))
@@ -796,7 +823,9 @@ def test_the_referee_keeps_npcs_on_any_budget_seen_by_nobody_else(client, campai
 
 
 def test_the_review_table_shows_what_the_referee_checks(client, campaign, character, referee):
-    services.roll_mustering_out(character=character, by=character.owner, rng=random.Random(3))
+    builder_services.roll_mustering_out(
+        character=character, by=character.owner, rng=random.Random(3)
+    )
     client.force_login(referee)
 
     response = client.get(reverse("campaign_detail", args=[campaign.pk]))
@@ -821,7 +850,7 @@ def test_the_review_table_shows_what_the_referee_checks(client, campaign, charac
 def test_the_party_sorts_by_whitelisted_keys_only(client, campaign, referee, player):
     for name, dex in (("Alpha", 7), ("Bravo", 10), ("Charlie", 8)):
         doc = navy_document(name=name, attributes={**navy_document()["attributes"], "DEX": dex})
-        services.create_character(owner=player, document=doc, campaign=campaign)
+        builder_services.create_character(owner=player, document=doc, campaign=campaign)
     client.force_login(referee)
     url = reverse("campaign_detail", args=[campaign.pk])
 
@@ -852,14 +881,14 @@ def test_sorting_with_htmx_returns_only_the_tables(client, campaign, character, 
 def test_the_party_review_takes_a_fixed_number_of_queries(
     client, django_assert_num_queries, referee, size
 ):
-    campaign = services.create_campaign(referee=referee, name="Big party")
+    campaign = campaigns_services.create_campaign(referee=referee, name="Big party")
     for n in range(size):
         player = UserFactory(username=f"p{n}")
-        services.join_campaign(user=player, code=campaign.invite_code)
-        services.create_character(
+        campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+        builder_services.create_character(
             owner=player, document=navy_document(name=f"Hero {n}"), campaign=campaign
         )
-    services.create_npc(campaign=campaign, name="Villain", budget=60)
+    campaigns_services.create_npc(campaign=campaign, name="Villain", budget=60)
     client.force_login(referee)
     url = reverse("campaign_detail", args=[campaign.pk])
 
@@ -884,22 +913,21 @@ def test_the_campaign_list_links_to_each_campaign_and_to_a_new_one(client, campa
 def test_the_party_pdf_holds_the_approved_sheets_or_every_one(
     client, monkeypatch, campaign, character, player, referee
 ):
-    from characters import pdf
 
-    draft = services.create_character(
+    draft = builder_services.create_character(
         owner=player, document=navy_document(name="Draft"), campaign=campaign
     )
-    services.create_npc(campaign=campaign, name="Not a member", budget=50)
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
-    services.update_campaign_rules(campaign=campaign, page_size="a4", max_former_rank=0)
+    campaigns_services.create_npc(campaign=campaign, name="Not a member", budget=50)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
+    campaigns_services.update_campaign_rules(campaign=campaign, page_size="a4", max_former_rank=0)
     calls = []
 
     def fake_response(request, sheets, *, page_size, filename):
         calls.append(([s.document["name"] for s in sheets], sheets, page_size, filename))
-        return pdf.HttpResponse(b"%PDF-fake", content_type="application/pdf")
+        return HttpResponse(b"%PDF-fake", content_type="application/pdf")
 
-    monkeypatch.setattr(pdf, "pdf_response", fake_response)
+    monkeypatch.setattr(pdf_rendering, "pdf_response", fake_response)
     client.force_login(referee)
     url = reverse("campaign_pdf", args=[campaign.pk])
 
@@ -924,8 +952,8 @@ def test_the_party_pdf_without_approved_characters_says_so(client, campaign, cha
 
 
 def test_the_party_pdf_is_a_real_pdf(client, campaign, character, player, referee):
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
     client.force_login(referee)
 
     response = client.get(reverse("campaign_pdf", args=[campaign.pk]), {"all": "1"})

@@ -2,9 +2,10 @@ import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.db import IntegrityError
 
-from characters.forms import CampaignForm, NpcForm
+from characters.builder.services import create_character
+from characters.campaigns.forms import CampaignForm, NpcForm
+from characters.campaigns.services import create_campaign
 from characters.models import Campaign, CampaignMembership, Character
-from characters.services import create_campaign, create_character
 from rules import MalformedDocument, catalog, normalise_document
 from tests.factories import (
     AVERAGE_DOCUMENT,

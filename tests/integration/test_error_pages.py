@@ -6,7 +6,8 @@ from django.test import RequestFactory
 from django.urls import reverse
 from django.views.defaults import server_error
 
-from characters import services
+from characters.builder import services as builder_services
+from characters.history import services as history_services
 from tests.factories import PASSWORD, UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,9 @@ def test_a_missing_page_is_a_404_in_the_sites_style(owner_client):
 
 
 def test_another_players_character_looks_like_nothing_and_names_no_model(client, owner):
-    character = services.create_character(owner=owner, document=character_document(name="Mine"))
+    character = builder_services.create_character(
+        owner=owner, document=character_document(name="Mine")
+    )
     UserFactory(username="stranger")
     client.login(username="stranger", password=PASSWORD)
 
@@ -35,9 +38,11 @@ def test_another_players_character_looks_like_nothing_and_names_no_model(client,
 
 
 def test_a_revoked_share_link_says_it_was_revoked(client, owner):
-    character = services.create_character(owner=owner, document=character_document(name="Mara"))
-    link = services.create_share_link(character=character, by=owner)
-    services.revoke_share_link(link=link, by=owner)
+    character = builder_services.create_character(
+        owner=owner, document=character_document(name="Mara")
+    )
+    link = history_services.create_share_link(character=character, by=owner)
+    history_services.revoke_share_link(link=link, by=owner)
 
     response = client.get(reverse("shared_sheet", args=[link.token]))
 

@@ -9,8 +9,14 @@ from django.core.management import call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from characters import play_services, services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
+from characters.core import selectors as core_selectors
+from characters.core import services as core_services
+from characters.history import services as history_services
 from characters.models import RESTORE_WINDOW, Character, CharacterEvent, Revision
+from characters.play import services as play_services
+from characters.review import services as review_services
 from rules import RaiseSkill, normalise_document
 from tests.factories import UserFactory, character_document
 
@@ -20,7 +26,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def character(player):
     """Valid under the rulebook, so that it can be submitted and approved."""
-    return services.create_character(
+    return builder_services.create_character(
         owner=player,
         document=character_document(
             name="Mara",
@@ -34,7 +40,7 @@ def character(player):
 
 def save(character, by, **changes):
     character.refresh_from_db()
-    return services.save_character(
+    return builder_services.save_character(
         character=character,
         document=character.document | changes,
         expected_version=character.version,
@@ -73,10 +79,10 @@ def test_every_saved_change_writes_a_revision_saying_what_changed(character, pla
 def test_rolling_the_mustering_out_cash_and_an_ip_purchase_are_revisions(
     player, referee, character
 ):
-    services.roll_mustering_out(character=character, by=player, rng=random.Random(3))
-    campaign = services.create_campaign(referee=referee, name="Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    services.attach_character(character=character, campaign=campaign, by=player)
+    builder_services.roll_mustering_out(character=character, by=player, rng=random.Random(3))
+    campaign = campaigns_services.create_campaign(referee=referee, name="Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    campaigns_services.attach_character(character=character, campaign=campaign, by=player)
     play_services.award_improvement_points(character=character, by=referee, amount=10, reason="x")
     play_services.spend_improvement_points(
         character=character, by=player, purchase=RaiseSkill("Pilot", None, 2)
@@ -88,7 +94,7 @@ def test_rolling_the_mustering_out_cash_and_an_ip_purchase_are_revisions(
 
 
 def test_imported_and_copied_characters_start_their_own_history(client, player, character):
-    copy = services.duplicate_character(character=character, owner=player)
+    copy = builder_services.duplicate_character(character=character, owner=player)
     assert numbers(copy) == [(1, "Copied from Mara")]
 
 
@@ -136,7 +142,7 @@ def test_restoring_writes_a_new_revision_with_the_old_document(character, player
     save(character, player, homeworld="Regina", notes="Owes Marc a favour.")
     character.refresh_from_db()
 
-    restored = services.restore_revision(
+    restored = history_services.restore_revision(
         character=character, number=1, by=player, expected_version=character.version
     )
 
@@ -148,13 +154,13 @@ def test_restoring_writes_a_new_revision_with_the_old_document(character, player
 
 def test_restoring_keeps_the_rolled_dice_and_the_budget(character, player):
     save(character, player, homeworld="Regina")
-    services.roll_mustering_out(character=character, by=player, rng=random.Random(3))
+    builder_services.roll_mustering_out(character=character, by=player, rng=random.Random(3))
     character.refresh_from_db()
     rolls = character.document["mustering_out"]
     Character.objects.filter(pk=character.pk).update(document=character.document | {"budget": 104})
     character.refresh_from_db()
 
-    restored = services.restore_revision(
+    restored = history_services.restore_revision(
         character=character, number=1, by=player, expected_version=character.version
     )
 
@@ -166,8 +172,10 @@ def test_restoring_keeps_the_rolled_dice_and_the_budget(character, player):
 def test_restoring_names_the_version_it_was_asked_on(character, player):
     save(character, player, homeworld="Regina")
     before = Revision.objects.count()
-    with pytest.raises(services.VersionConflict):
-        services.restore_revision(character=character, number=1, by=player, expected_version=1)
+    with pytest.raises(core_services.VersionConflict):
+        history_services.restore_revision(
+            character=character, number=1, by=player, expected_version=1
+        )
     assert Revision.objects.count() == before
 
 
@@ -175,26 +183,28 @@ def test_an_approved_character_is_restored_only_after_the_referee_reopens_it(
     player, referee, character
 ):
     save(character, player, homeworld="Regina")
-    campaign = services.create_campaign(referee=referee, name="Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    services.attach_character(character=character, campaign=campaign, by=player)
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
+    campaign = campaigns_services.create_campaign(referee=referee, name="Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    campaigns_services.attach_character(character=character, campaign=campaign, by=player)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
     character.refresh_from_db()
 
-    with pytest.raises(services.CharacterLocked, match="Ask the referee to reopen it first"):
-        services.restore_revision(
+    with pytest.raises(core_services.CharacterLocked, match="Ask the referee to reopen it first"):
+        history_services.restore_revision(
             character=character, number=1, by=player, expected_version=character.version
         )
-    with pytest.raises(services.Refused, match="Only the player who owns"):
-        services.restore_revision(
+    with pytest.raises(core_services.Refused, match="Only the player who owns"):
+        history_services.restore_revision(
             character=character, number=1, by=referee, expected_version=character.version
         )
 
 
 def test_restoring_the_current_revision_is_refused(character, player):
-    with pytest.raises(services.Refused, match="as it is now: nothing to restore"):
-        services.restore_revision(character=character, number=1, by=player, expected_version=1)
+    with pytest.raises(core_services.Refused, match="as it is now: nothing to restore"):
+        history_services.restore_revision(
+            character=character, number=1, by=player, expected_version=1
+        )
 
 
 def test_the_restore_button_restores_and_says_so(client, character, player):
@@ -217,7 +227,7 @@ def test_the_restore_button_restores_and_says_so(client, character, player):
 
 
 def test_a_deleted_character_disappears_but_is_kept(character, player):
-    services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=character, by=player)
 
     assert not Character.objects.filter(pk=character.pk).exists()
     kept = Character.all_objects.get(pk=character.pk)
@@ -227,12 +237,12 @@ def test_a_deleted_character_disappears_but_is_kept(character, player):
 
 
 def test_deleting_a_submitted_character_withdraws_it(player, referee, character):
-    campaign = services.create_campaign(referee=referee, name="Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    services.attach_character(character=character, campaign=campaign, by=player)
-    services.submit_character(character=character, by=player)
+    campaign = campaigns_services.create_campaign(referee=referee, name="Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    campaigns_services.attach_character(character=character, campaign=campaign, by=player)
+    review_services.submit_character(character=character, by=player)
 
-    services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=character, by=player)
 
     kept = Character.all_objects.get(pk=character.pk)
     assert kept.status == Character.Status.DRAFT
@@ -245,7 +255,7 @@ def deleted_ago(character, age):
 
 
 def test_the_owner_restores_a_deleted_character_within_thirty_days(client, character, player):
-    services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=character, by=player)
     deleted_ago(character, RESTORE_WINDOW - timedelta(minutes=1))
     client.force_login(player)
 
@@ -258,16 +268,16 @@ def test_the_owner_restores_a_deleted_character_within_thirty_days(client, chara
 
 
 def test_after_thirty_days_a_deleted_character_is_purged(client, character, player):
-    other = services.create_character(owner=player, document=character_document(name="Kim"))
-    services.delete_character(character=character, by=player)
-    services.delete_character(character=other, by=player)
+    other = builder_services.create_character(owner=player, document=character_document(name="Kim"))
+    builder_services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=other, by=player)
     deleted_ago(character, RESTORE_WINDOW + timedelta(minutes=1))
     deleted_ago(other, RESTORE_WINDOW - timedelta(days=2))
     client.force_login(player)
 
     assert client.post(reverse("character_undelete", args=[character.pk])).status_code == 404
-    with pytest.raises(services.Refused, match="more than 30 days ago"):
-        services.restore_deleted_character(character=character, by=player)
+    with pytest.raises(core_services.Refused, match="more than 30 days ago"):
+        history_services.restore_deleted_character(character=character, by=player)
 
     call_command("purge_deleted_characters", verbosity=0)
 
@@ -277,7 +287,7 @@ def test_after_thirty_days_a_deleted_character_is_purged(client, character, play
 
 
 def test_the_trash_page_purges_what_is_past_its_window(client, character, player):
-    services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=character, by=player)
     deleted_ago(character, RESTORE_WINDOW + timedelta(hours=1))
     client.force_login(player)
 
@@ -297,12 +307,12 @@ def test_the_delete_page_says_the_character_stays_restorable(client, character, 
 
 
 def test_nobody_else_restores_a_deleted_character(client, character, player):
-    services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=character, by=player)
     intruder = UserFactory(username="intruder")
     client.force_login(intruder)
     assert client.post(reverse("character_undelete", args=[character.pk])).status_code == 404
-    with pytest.raises(services.Refused, match="Only the player who owns"):
-        services.restore_deleted_character(character=character, by=intruder)
+    with pytest.raises(core_services.Refused, match="Only the player who owns"):
+        history_services.restore_deleted_character(character=character, by=intruder)
 
 
 # -- the migration's first revisions ------------------------------------------------------------
@@ -338,15 +348,15 @@ def test_a_revision_number_that_is_not_one_shows_the_history_as_usual(client, pl
 def test_a_character_restored_after_its_campaigns_rules_changed_is_listed_under_them(
     referee, player, campaign
 ):
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=player, document=character_document(name="Kim"), campaign=campaign
     )
     assert (character.budget, character.is_valid) == (100, True)
-    services.delete_character(character=character, by=player)
-    services.update_campaign_rules(campaign=campaign, pc_budget=90)
+    builder_services.delete_character(character=character, by=player)
+    campaigns_services.update_campaign_rules(campaign=campaign, pc_budget=90)
 
-    restored = services.restore_deleted_character(character=character, by=player)
+    restored = history_services.restore_deleted_character(character=character, by=player)
 
     stored = Character.objects.get(pk=character.pk)
     assert (restored.budget, stored.budget) == (90, 90)
-    assert stored.is_valid == services.report_for(stored).valid
+    assert stored.is_valid == core_selectors.character_report(stored).valid

@@ -1,6 +1,6 @@
 import pytest
 
-from characters import services
+from characters.builder import services as builder_services
 from tests.factories import (
     CampaignFactory,
     CampaignMembershipFactory,
@@ -34,7 +34,9 @@ def test_the_dashboard_lists_the_characters_last_edited_and_links_to_the_rest(
     player = UserFactory()
     mine = [CharacterFactory(owner=player, name=f"Mine {n}") for n in range(7)]
     CharacterFactory(name="Someone else's")
-    services.delete_character(character=CharacterFactory(owner=player, name="Gone"), by=player)
+    builder_services.delete_character(
+        character=CharacterFactory(owner=player, name="Gone"), by=player
+    )
     client.force_login(player)
 
     with django_assert_max_num_queries(8):

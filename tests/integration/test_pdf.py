@@ -28,9 +28,13 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from fontTools.ttLib import TTFont
 
-from characters import pdf, play_services, services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
 from characters.models import Character
-from characters.sheets import sheet_for_character
+from characters.pdf import rendering as pdf_rendering
+from characters.pdf.selectors import sheet_for_character
+from characters.play import selectors as play_selectors
+from characters.play import services as play_services
 from rules import HouseRules, catalog, check_document, play
 from tests.ci import running_in_ci
 from tests.factories import UserFactory
@@ -43,9 +47,9 @@ STATIC = Path(__file__).resolve().parents[2] / "static"
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
-    pdf.clear_cache()
+    pdf_rendering.clear_cache()
     yield
-    pdf.clear_cache()
+    pdf_rendering.clear_cache()
 
 
 @pytest.fixture
@@ -80,9 +84,9 @@ def page_count(content: bytes, tmp_path: Path) -> int:
     return int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
 
 
-def render(*documents: dict, page_size: str = "letter", **extras) -> pdf.RenderedPdf:
-    return pdf.render_sheets(
-        [pdf.sheet_for_document(document, **extras) for document in documents],
+def render(*documents: dict, page_size: str = "letter", **extras) -> pdf_rendering.RenderedPdf:
+    return pdf_rendering.render_sheets(
+        [pdf_rendering.sheet_for_document(document, **extras) for document in documents],
         page_size=page_size,
     )
 
@@ -180,13 +184,13 @@ def test_the_sheet_of_a_character_hurt_in_play_shows_the_marks_and_wounds(tmp_pa
 def test_the_in_play_box_takes_encumbrance_off_def_after_the_wounds(tmp_path):
     report = check_document(docs.navy_pilot())
     condition, _events = play.take_damage(play.condition_for(report), amount=9, form="L")
-    wounded = pdf.sheet_for_document(docs.navy_pilot(), condition=condition)
+    wounded = pdf_rendering.sheet_for_document(docs.navy_pilot(), condition=condition)
     laden = dataclasses.replace(wounded, encumbrance_penalty=1)
 
-    text = pdf_text(pdf.render_sheets([laden]).content, tmp_path)
+    text = pdf_text(pdf_rendering.render_sheets([laden]).content, tmp_path)
 
     assert "DEF 3 (from 5)" in text
-    assert pdf.sheets_etag([laden]) != pdf.sheets_etag([wounded])
+    assert pdf_rendering.sheets_etag([laden]) != pdf_rendering.sheets_etag([wounded])
 
 
 def test_a_change_in_play_gives_a_new_pdf():
@@ -219,7 +223,7 @@ def test_skills_too_wide_for_a_column_still_show_in_full(tmp_path):
     document["skills"][-1] = {"skill": "Engineering", "level": 2, "specialties": specialties}
     document["traits"][0]["name"] = "A trait whose name is far too long for one line " * 4
     report = check_document(document)
-    context = pdf._sheet_context(pdf.sheet_for_document(document))
+    context = pdf_rendering._sheet_context(pdf_rendering.sheet_for_document(document))
     assert context["skill_lines"] is None  # the columns, not the one-run rows
     assert context["trait_lines"] is None  # one trait to an element, under a hanging indent
 
@@ -413,10 +417,10 @@ def test_page_size(tmp_path, page_size, expected):
 
 
 def test_an_unknown_page_size_is_refused():
-    sheet = pdf.sheet_for_document(docs.navy_pilot())
+    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
 
     with pytest.raises(ValueError, match="page size"):
-        pdf.render_sheets([sheet], page_size="legal; } body { display: none")
+        pdf_rendering.render_sheets([sheet], page_size="legal; } body { display: none")
 
 
 @pytest.mark.usefixtures("poppler")
@@ -438,7 +442,7 @@ def stored_pilot() -> Character:
     """The navy pilot stored for a player: Cr80,000 mustering-out cash, an automatic pistol
     (Cr200) bought at creation, so Cr79,800 left; STR 6, so unencumbered up to 12 kg."""
     owner = UserFactory(username="player1")
-    return services.create_character(owner=owner, document=docs.navy_pilot())
+    return builder_services.create_character(owner=owner, document=docs.navy_pilot())
 
 
 def fetch_pdf(client, character: Character, **headers):
@@ -469,7 +473,7 @@ def test_the_pdf_lists_the_weapons_armor_and_possessions_carried_now(
 
     assert "5 8 P/L +2 +3 900 m 1 20 Rifle · Rifleman · SA" in text  # the catalog's figures
     assert "Vacc suit · may carry any <1kg communicator" in text
-    assert f"Cold weather clothing {pdf.TIMES}2 · protection from frigid weather" in text
+    assert f"Cold weather clothing {pdf_rendering.TIMES}2 · protection from frigid weather" in text
     assert "1 8 10 Cr10,000 Vacc suit" in text  # a possession row: Qty, TL, kg, cost
     assert "Belongings: Rifle, Vacc suit, Cold weather clothing" in text  # the stat block
     assert "Automatic pistol" not in text
@@ -481,8 +485,8 @@ def test_the_pdf_weighs_the_gear_carried_now(client, pilot_in_play, tmp_path):
 
     # 22 kg is 10 kg over 2 x STR 6: one whole STR over, so DEF, INI and MOV lose 1.
     assert (
-        f"Total Cr10,620, 22 kg · unencumbered up to 12 kg (2 {pdf.TIMES} STR) · "
-        f"capacity 36 kg (STR²) · encumbrance {pdf.MINUS}1 (DEF 4, INI 3, MOV 7)"
+        f"Total Cr10,620, 22 kg · unencumbered up to 12 kg (2 {pdf_rendering.TIMES} STR) · "
+        f"capacity 36 kg (STR²) · encumbrance {pdf_rendering.MINUS}1 (DEF 4, INI 3, MOV 7)"
     ) in text
 
 
@@ -505,7 +509,7 @@ def test_the_pdf_prints_the_credits_the_character_has_now(client, pilot_in_play,
     text = pdf_text(content, tmp_path)
 
     # Cr79,800 left after creation, less Cr10,620 for the gear, plus Cr100 for the pistol.
-    assert play_services.credit_balance(pilot_in_play) == 69_280
+    assert play_selectors.credit_balance(pilot_in_play) == 69_280
     assert (
         "Mustering-out cash Cr80,000 · spent on equipment Cr200 · credits after creation "
         "Cr79,800 · credits now Cr69,280"
@@ -533,7 +537,9 @@ def test_a_character_with_an_empty_ledger_prints_its_creation_equipment_and_cred
 def test_credits_received_in_play_change_the_credits_printed_but_not_the_gear():
     def sheet_context(character: Character) -> dict:
         # Loaded afresh, as each request loads it.
-        return pdf._sheet_context(sheet_for_character(Character.objects.get(pk=character.pk)))
+        return pdf_rendering._sheet_context(
+            sheet_for_character(Character.objects.get(pk=character.pk))
+        )
 
     pilot = stored_pilot()
     before = sheet_context(pilot)
@@ -568,12 +574,12 @@ def test_buying_and_giving_up_gear_gives_the_pdf_a_new_etag(client):
 @pytest.mark.django_db
 def test_the_party_pdf_reads_the_ledgers_with_the_party(client):
     referee, player = UserFactory(username="referee"), UserFactory(username="player1")
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
     client.force_login(referee)
 
     def member() -> None:
-        character = services.create_character(
+        character = builder_services.create_character(
             owner=player, document=docs.navy_pilot(), campaign=campaign
         )
         play_services.buy_gear(character=character, by=player, item="Rifle")
@@ -599,11 +605,11 @@ def test_the_party_pdf_reads_the_ledgers_with_the_party(client):
 
 
 def test_an_unchanged_sheet_comes_from_the_cache():
-    sheet = pdf.sheet_for_document(docs.navy_pilot())
-    first = pdf.render_sheets([sheet])
+    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
+    first = pdf_rendering.render_sheets([sheet])
 
     start = time.perf_counter()
-    again = pdf.render_sheets([pdf.sheet_for_document(docs.navy_pilot())])
+    again = pdf_rendering.render_sheets([pdf_rendering.sheet_for_document(docs.navy_pilot())])
     elapsed = time.perf_counter() - start
 
     assert not first.from_cache
@@ -616,7 +622,9 @@ def test_an_unchanged_sheet_comes_from_the_cache():
 
 def test_the_etag_follows_everything_that_shapes_the_pdf():
     def etag(document, *, page_size="letter", **extras):
-        return pdf.sheets_etag([pdf.sheet_for_document(document, **extras)], page_size=page_size)
+        return pdf_rendering.sheets_etag(
+            [pdf_rendering.sheet_for_document(document, **extras)], page_size=page_size
+        )
 
     base = etag(docs.navy_pilot())
     changed = docs.navy_pilot()
@@ -629,15 +637,20 @@ def test_the_etag_follows_everything_that_shapes_the_pdf():
     assert base != etag(docs.navy_pilot(), house_rules=HouseRules(budget=120))
     assert base != etag(docs.navy_pilot(), status="Approved")
     assert base != etag(docs.navy_pilot(), rolls=[{"die": 6, "rolled_at": "2026-01-02T03:04"}])
-    assert base == pdf.render_sheets([pdf.sheet_for_document(docs.navy_pilot())]).etag
+    assert (
+        base
+        == pdf_rendering.render_sheets([pdf_rendering.sheet_for_document(docs.navy_pilot())]).etag
+    )
 
 
 def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
-    sheets = [pdf.sheet_for_document(docs.navy_pilot())]
+    sheets = [pdf_rendering.sheet_for_document(docs.navy_pilot())]
     factory = RequestFactory()
 
-    response = pdf.pdf_response(factory.get("/"), sheets, page_size="a4", filename="Mara T!")
-    repeat = pdf.pdf_response(
+    response = pdf_rendering.pdf_response(
+        factory.get("/"), sheets, page_size="a4", filename="Mara T!"
+    )
+    repeat = pdf_rendering.pdf_response(
         factory.get("/", HTTP_IF_NONE_MATCH=response["ETag"]), sheets, page_size="a4"
     )
 
@@ -662,20 +675,20 @@ def test_a_sheet_rendered_by_one_app_server_is_served_from_the_shared_cache_by_a
             "LOCATION": str(tmp_path / "pdf-cache"),
         },
     }
-    sheet = pdf.sheet_for_document(docs.navy_pilot())
-    first_server = pdf.render_sheets([sheet])
+    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
+    first_server = pdf_rendering.render_sheets([sheet])
 
     other_server = caches.create_connection("pdf")
 
     assert other_server.get(first_server.etag.strip('"')) == first_server.content
-    assert pdf.render_sheets([sheet]).from_cache
+    assert pdf_rendering.render_sheets([sheet]).from_cache
 
 
 def test_a_pdf_larger_than_a_cache_entry_is_not_cached(monkeypatch):
-    monkeypatch.setattr(pdf, "CACHE_MAX_BYTES", 10)
-    sheet = pdf.sheet_for_document(docs.navy_pilot())
-    pdf.render_sheets([sheet])
-    assert not pdf.render_sheets([sheet]).from_cache
+    monkeypatch.setattr(pdf_rendering, "CACHE_MAX_BYTES", 10)
+    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
+    pdf_rendering.render_sheets([sheet])
+    assert not pdf_rendering.render_sheets([sheet]).from_cache
 
 
 # -- security: nothing is fetched, nothing user-typed reaches markup or CSS ------------------------
@@ -756,8 +769,10 @@ class _Markup(HTMLParser):
         self.attributes.extend(attrs)
 
 
-def _markup(sheet: pdf.Sheet) -> tuple[_Markup, str]:
-    html = render_to_string(pdf.TEMPLATE, {"sheets": [pdf._sheet_context(sheet)]})
+def _markup(sheet: pdf_rendering.Sheet) -> tuple[_Markup, str]:
+    html = render_to_string(
+        pdf_rendering.TEMPLATE, {"sheets": [pdf_rendering._sheet_context(sheet)]}
+    )
     markup = _Markup()
     markup.feed(html)
     return markup, html
@@ -768,10 +783,10 @@ def test_user_text_never_reaches_markup_an_attribute_or_css():
     document["name"] = '"><style>*{}</style><p style="x'
     document["notes"] = "</div><img src=x onerror=y>"
     document["traits"][0]["name"] = "<link rel=stylesheet href=x>"
-    baited = pdf.sheet_for_document(document, player="<b>p</b>", status="' style='x")
+    baited = pdf_rendering.sheet_for_document(document, player="<b>p</b>", status="' style='x")
     harmless = docs.navy_pilot()
     harmless["notes"] = "Notes."
-    plain = pdf.sheet_for_document(harmless, player="p", status="x")
+    plain = pdf_rendering.sheet_for_document(harmless, player="p", status="x")
 
     markup, html = _markup(baited)
 
@@ -790,7 +805,9 @@ def test_even_markup_that_reached_the_html_fetches_nothing(listener, tmp_path):
     html = _bait(listener, "direct") + style + "<p>x"
 
     content = weasyprint.HTML(
-        string=html, base_url=pdf.ASSET_BASE_URL, url_fetcher=pdf.StaticOnlyFetcher()
+        string=html,
+        base_url=pdf_rendering.ASSET_BASE_URL,
+        url_fetcher=pdf_rendering.StaticOnlyFetcher(),
     ).write_pdf()
     time.sleep(0.2)
 
@@ -810,25 +827,25 @@ def test_even_markup_that_reached_the_html_fetches_nothing(listener, tmp_path):
         "ftp://127.0.0.1/x",
         "file:///etc/passwd",
         f"file://{STATIC}/css/sheet.css",  # even a static file, by any other way than ours
-        pdf.ASSET_BASE_URL + "../../../../etc/passwd",
-        pdf.ASSET_BASE_URL + "css/..%2f..%2f..%2f..%2f..%2fetc/passwd",
-        pdf.ASSET_BASE_URL + "%2fetc/passwd",
-        pdf.ASSET_BASE_URL + "css/no-such-file.css",
-        pdf.ASSET_BASE_URL + "css",
+        pdf_rendering.ASSET_BASE_URL + "../../../../etc/passwd",
+        pdf_rendering.ASSET_BASE_URL + "css/..%2f..%2f..%2f..%2f..%2fetc/passwd",
+        pdf_rendering.ASSET_BASE_URL + "%2fetc/passwd",
+        pdf_rendering.ASSET_BASE_URL + "css/no-such-file.css",
+        pdf_rendering.ASSET_BASE_URL + "css",
         "HTTPS://FFA-STATIC.INVALID/static/css/sheet.css",
         "javascript:alert(1)",
     ],
 )
 def test_the_fetcher_refuses_anything_but_our_static_files(url):
-    with pytest.raises(pdf.UnsafeURL):
-        pdf.StaticOnlyFetcher().fetch(url)
+    with pytest.raises(pdf_rendering.UnsafeURL):
+        pdf_rendering.StaticOnlyFetcher().fetch(url)
 
 
 def test_the_fetcher_serves_static_files_and_data_uris():
-    fetcher = pdf.StaticOnlyFetcher()
+    fetcher = pdf_rendering.StaticOnlyFetcher()
 
-    css = fetcher.fetch(pdf.ASSET_BASE_URL + "css/sheet.css")
-    font = fetcher.fetch(pdf.ASSET_BASE_URL + "fonts/LiberationSans-Regular.ttf")
+    css = fetcher.fetch(pdf_rendering.ASSET_BASE_URL + "css/sheet.css")
+    font = fetcher.fetch(pdf_rendering.ASSET_BASE_URL + "fonts/LiberationSans-Regular.ttf")
     data = fetcher.fetch("data:text/plain;base64,aGVsbG8=")
 
     assert css.content_type == "text/css"
@@ -844,11 +861,11 @@ def test_the_fetcher_does_not_follow_a_link_out_of_the_static_directory(tmp_path
     (root / "ok.css").write_text("p {}")
     (tmp_path / "secret.txt").write_text("secret")
     (root / "escape.txt").symlink_to(tmp_path / "secret.txt")
-    fetcher = pdf.StaticOnlyFetcher(roots=[("", root.resolve())])
+    fetcher = pdf_rendering.StaticOnlyFetcher(roots=[("", root.resolve())])
 
-    assert fetcher.fetch(pdf.ASSET_BASE_URL + "ok.css").read() == b"p {}"
-    with pytest.raises(pdf.UnsafeURL):
-        fetcher.fetch(pdf.ASSET_BASE_URL + "escape.txt")
+    assert fetcher.fetch(pdf_rendering.ASSET_BASE_URL + "ok.css").read() == b"p {}"
+    with pytest.raises(pdf_rendering.UnsafeURL):
+        fetcher.fetch(pdf_rendering.ASSET_BASE_URL + "escape.txt")
 
 
 # -- the tab grids: every figure fits its column ---------------------------------------------------
@@ -878,22 +895,26 @@ def test_every_catalog_figure_fits_its_column():
     ]
     report = check_document(document)
     grids = {
-        "t-weapon": pdf._weapon_rows(report.equipment),
-        "t-armor": pdf._armor_rows(report.equipment),
+        "t-weapon": pdf_rendering._weapon_rows(report.equipment),
+        "t-armor": pdf_rendering._armor_rows(report.equipment),
     }
-    grids["t-item"] = [pdf._possession_row(line) for line in report.equipment.lines]
-    grids["t-roll"] = [pdf._row(3, 6, "+1", 7, "Cr50,000", "2026-11-20 14:05")]
+    grids["t-item"] = [pdf_rendering._possession_row(line) for line in report.equipment.lines]
+    grids["t-roll"] = [pdf_rendering._row(3, 6, "+1", 7, "Cr50,000", "2026-11-20 14:05")]
 
     for css_class, rows in grids.items():
         slot = _tab_mm(css_class)
         assert rows, css_class
         for row in rows:
-            for cell in row.split(pdf.TAB)[:-1]:  # the last cell is free to wrap
-                assert _width_mm(cell, pdf.ROW_POINTS) < slot - 0.8, (css_class, cell, row)
+            for cell in row.split(pdf_rendering.TAB)[:-1]:  # the last cell is free to wrap
+                assert _width_mm(cell, pdf_rendering.ROW_POINTS) < slot - 0.8, (
+                    css_class,
+                    cell,
+                    row,
+                )
 
 
 def test_the_stylesheet_and_the_renderer_share_the_tab_grids():
-    for css_class, px in pdf.TAB_PX.items():
+    for css_class, px in pdf_rendering.TAB_PX.items():
         assert round(_tab_mm(css_class) * 96 / 25.4) == px, css_class
     css = (STATIC / "css" / "sheet.css").read_text()
-    assert f"font: 400 {pdf.ROW_POINTS:g}pt/" in css  # the size rows are measured at
+    assert f"font: 400 {pdf_rendering.ROW_POINTS:g}pt/" in css  # the size rows are measured at

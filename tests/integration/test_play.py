@@ -7,7 +7,11 @@ import subprocess
 import pytest
 from django.urls import reverse
 
-from characters import builder, play_services, services
+from characters.builder import forms as builder_forms
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
+from characters.core import selectors as core_selectors
+from characters.core import services as core_services
 from characters.models import (
     Character,
     CharacterEvent,
@@ -17,6 +21,9 @@ from characters.models import (
     PlayState,
     Revision,
 )
+from characters.play import selectors as play_selectors
+from characters.play import services as play_services
+from characters.review import services as review_services
 from rules import (
     BuyOffFlaw,
     RaiseAttribute,
@@ -32,26 +39,26 @@ from tests.factories import UserFactory, medic_document
 
 pytestmark = pytest.mark.django_db
 
-Refused = services.Refused
+Refused = core_services.Refused
 
 
 @pytest.fixture
 def mara(campaign, player, referee):
     """Approved in the campaign, as characters are in play."""
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=player, document=medic_document(), campaign=campaign
     )
-    services.submit_character(character=character, by=player)
-    services.approve_character(character=character, by=referee)
+    review_services.submit_character(character=character, by=player)
+    review_services.approve_character(character=character, by=referee)
     return Character.objects.get(pk=character.pk)
 
 
 def condition(character):
-    return play_services.condition_of(character)[0]
+    return play_selectors.condition_of(character)[0]
 
 
 def version(character):
-    return play_services.condition_of(character)[1]
+    return play_selectors.condition_of(character)[1]
 
 
 # -- damage and wounds ---------------------------------------------------------------------------
@@ -67,7 +74,7 @@ def test_lethal_damage_makes_a_wound_that_lowers_the_body_attributes_and_def(mar
     hurt = condition(mara)
     assert (hurt.lif, hurt.lethal) == (14, 9)
     assert hurt.wounds[0].severity == "light"  # 9 damage: up to 2 x WND 6
-    summary = play_services.summary(mara)
+    summary = play_selectors.summary(mara)
     now = {code: value for code, value, _ in summary["derived_now"]}
     base = {code: value for code, _, value in summary["derived_now"]}
     assert now["DEF"] < base["DEF"]  # body attributes -2 until treated
@@ -80,11 +87,11 @@ def test_lethal_damage_makes_a_wound_that_lowers_the_body_attributes_and_def(mar
 
 
 def test_the_sheet_says_unhurt_hurt_or_wounded(mara, player):
-    assert play_services.summary(mara)["states"] == [("ok", "Unhurt")]
+    assert play_selectors.summary(mara)["states"] == [("ok", "Unhurt")]
     play_services.take_damage(character=mara, by=player, amount=5, form="S")
-    assert play_services.summary(mara)["states"] == [("ok", "Hurt, but fit to act")]
+    assert play_selectors.summary(mara)["states"] == [("ok", "Hurt, but fit to act")]
     play_services.take_damage(character=mara, by=player, amount=4, form="L")  # superficial
-    assert play_services.summary(mara)["states"] == [("ok", "Hurt, but fit to act")]
+    assert play_selectors.summary(mara)["states"] == [("ok", "Hurt, but fit to act")]
 
 
 def test_blunt_damage_is_reduced_by_armor_and_toughness_from_the_report(mara, player):
@@ -119,7 +126,7 @@ def test_two_blows_recorded_one_after_the_other_both_count(mara, player, referee
 def test_stunning_the_character_and_ending_the_stun(mara, player):
     result = play_services.take_damage(character=mara, by=player, amount=13, form="S")
     assert "stunned" in [e.code for e in result.events]  # above half of LIF 23, rounded up
-    assert play_services.summary(mara)["derived_now"][0][1] == 1  # DEF 1 while stunned
+    assert play_selectors.summary(mara)["derived_now"][0][1] == 1  # DEF 1 while stunned
 
     with pytest.raises(Refused, match="stunned and cannot act"):
         play_services.roll_action_test(
@@ -226,7 +233,7 @@ def test_a_stabilised_wound_is_refused_a_bleed_and_nothing_is_written(mara, play
 
     after = PlayState.objects.get(character=mara)
     assert (after.version, after.condition) == (before.version, before.condition)
-    assert play_services.wound_notes(condition(mara))[0]["bleeds"] is False
+    assert play_selectors.wound_notes(condition(mara))[0]["bleeds"] is False
 
 
 # -- stabilisation, treatment, recovery ----------------------------------------------------------
@@ -393,7 +400,7 @@ def test_a_test_plan_names_a_real_skill_and_attribute(mara):
 
 
 def ip(character):
-    return play_services.ip_balance(character)
+    return play_selectors.ip_balance(character)
 
 
 def test_only_the_referee_awards_improvement_points_and_says_why(mara, player, referee):
@@ -430,7 +437,7 @@ def test_a_purchase_costs_the_new_level_times_five_and_changes_the_approved_char
     # The creation points stay balanced: the budget grows by what the purchase added.
     assert entry.points_added == 1
     assert (mara.document["budget"], mara.budget_added) == (101, 1)
-    report = play_services.report_for(mara)
+    report = core_selectors.character_report(mara)
     assert (report.points.budget, report.points.remaining) == (101, 67)
     revision = mara.revisions.order_by("-number").first()
     assert mara.revisions.count() == revisions + 1
@@ -499,7 +506,7 @@ def test_buying_off_a_flaw_waits_for_the_referees_permission(mara, player, refer
 def test_a_flaw_of_the_species_package_can_be_bought_off_from_the_play_sheet(
     client, campaign, player, referee
 ):
-    vargr = services.create_character(
+    vargr = builder_services.create_character(
         owner=player,
         document=medic_document(
             name="Ksogh",
@@ -508,8 +515,8 @@ def test_a_flaw_of_the_species_package_can_be_bought_off_from_the_play_sheet(
         ),
         campaign=campaign,
     )
-    services.submit_character(character=vargr, by=player)
-    services.approve_character(character=vargr, by=referee)
+    review_services.submit_character(character=vargr, by=player)
+    review_services.approve_character(character=vargr, by=referee)
     play_services.award_improvement_points(character=vargr, by=referee, amount=5, reason="Tour")
     client.force_login(player)
     sheet = client.get(reverse("character_play", args=[vargr.pk])).content.decode()
@@ -528,14 +535,16 @@ def test_a_flaw_of_the_species_package_can_be_bought_off_from_the_play_sheet(
     assert vargr.document["budget"] == 102
     assert ip(vargr) == 3
     # The builder keeps what it does not edit.
-    form = builder.form_from_document(vargr.document)
-    rebuilt = builder.document_from_form(form, base=vargr.document).document
+    form = builder_forms.form_from_document(vargr.document)
+    rebuilt = builder_forms.document_from_form(form, base=vargr.document).document
     assert rebuilt["package_flaws_bought_off"] == ["Racial pride"]
 
 
 def test_the_play_sheet_opens_for_a_draft_whose_attributes_are_out_of_range(client, player):
     attributes = {**medic_document()["attributes"], "STR": -50}
-    draft = services.create_character(owner=player, document=medic_document(attributes=attributes))
+    draft = builder_services.create_character(
+        owner=player, document=medic_document(attributes=attributes)
+    )
     client.force_login(player)
     assert client.get(reverse("character_play", args=[draft.pk])).status_code == 200
 
@@ -575,7 +584,7 @@ def test_the_referee_prices_an_attribute_raise_on_approval(mara, player, referee
 
 
 def test_a_campaigns_budget_counts_the_points_bought_with_ip(mara, player, referee, campaign):
-    services.update_campaign_rules(campaign=campaign, pc_budget=90)
+    campaigns_services.update_campaign_rules(campaign=campaign, pc_budget=90)
     play_services.award_improvement_points(character=mara, by=referee, amount=10, reason="Tour")
     play_services.spend_improvement_points(
         character=mara, by=player, purchase=RaiseSkill("Pilot", None, 2)
@@ -583,8 +592,8 @@ def test_a_campaigns_budget_counts_the_points_bought_with_ip(mara, player, refer
 
     mara.refresh_from_db()
     assert mara.budget == 91  # the listing column: the campaign's 90 and 1 bought
-    assert play_services.report_for(mara).points.remaining == 90 - 33
-    services.update_campaign_rules(campaign=campaign, pc_budget=95)
+    assert core_selectors.character_report(mara).points.remaining == 90 - 33
+    campaigns_services.update_campaign_rules(campaign=campaign, pc_budget=95)
     assert Character.objects.get(pk=mara.pk).budget == 96
 
 
@@ -592,14 +601,14 @@ def test_a_campaigns_budget_counts_the_points_bought_with_ip(mara, player, refer
 
 
 def test_credits_come_in_and_go_out_but_never_below_zero(mara, player, referee):
-    assert play_services.credit_balance(mara) == 0  # no mustering-out cash rolled
+    assert play_selectors.credit_balance(mara) == 0  # no mustering-out cash rolled
 
     play_services.record_credits(character=mara, by=referee, amount=1500, note="Pay")
     with pytest.raises(Refused, match="Not enough credits: Cr2,000 needed, Cr1,500 left"):
         play_services.record_credits(character=mara, by=player, amount=-2000, note="Ship fuel")
     play_services.record_credits(character=mara, by=player, amount=-500, note="Berthing")
 
-    assert play_services.credit_balance(mara) == 1000
+    assert play_selectors.credit_balance(mara) == 1000
     assert CreditEntry.objects.filter(character=mara).count() == 2
     assert mara.events.filter(kind=CharacterEvent.Kind.CREDITS).count() == 2
 
@@ -609,8 +618,8 @@ def test_gear_bought_in_play_is_carried_and_weighed(mara, player):
 
     play_services.buy_gear(character=mara, by=player, item="Cold weather clothing", quantity=6)
 
-    assert play_services.credit_balance(mara) == 2000 - 6 * 200
-    carried = play_services.carried_equipment(mara)
+    assert play_selectors.credit_balance(mara) == 2000 - 6 * 200
+    carried = play_selectors.carried_equipment(mara)
     assert [(e.item, e.quantity) for e in carried] == [("Cold weather clothing", 6)]
     load = carried_load(parse_document(mara.document), carried)
     assert (load.load_kg, load.encumbrance_penalty) == (24, 1)
@@ -620,8 +629,8 @@ def test_gear_bought_in_play_is_carried_and_weighed(mara, player):
     play_services.give_up_gear(
         character=mara, by=player, item="Cold weather clothing", quantity=2, price=150
     )
-    assert play_services.carried_equipment(mara)[0].quantity == 4
-    assert play_services.credit_balance(mara) == 950
+    assert play_selectors.carried_equipment(mara)[0].quantity == 4
+    assert play_selectors.credit_balance(mara) == 950
     with pytest.raises(Refused, match="carries 4 Cold weather clothing, not 5"):
         play_services.give_up_gear(
             character=mara, by=player, item="Cold weather clothing", quantity=5
@@ -629,13 +638,13 @@ def test_gear_bought_in_play_is_carried_and_weighed(mara, player):
 
 
 def test_creation_equipment_can_be_sold_in_play(campaign, player):
-    character = services.create_character(
+    character = builder_services.create_character(
         owner=player,
         document=medic_document(equipment=[{"item": "Jack", "quantity": 1}]),
         campaign=campaign,
     )
     play_services.give_up_gear(character=character, by=player, item="jack", price=20)
-    assert play_services.carried_equipment(character) == []
+    assert play_selectors.carried_equipment(character) == []
 
 
 # -- the play sheet ------------------------------------------------------------------------------
@@ -667,7 +676,7 @@ def test_the_play_sheet_takes_encumbrance_off_def_ini_and_mov_after_the_wounds(
     play_services.take_damage(character=mara, by=player, amount=9, form="L")
     client.force_login(player)
     url = reverse("character_play", args=[mara.pk])
-    wounded = effective(play_services.report_for(mara), condition(mara)).derived
+    wounded = effective(core_selectors.character_report(mara), condition(mara)).derived
 
     play_services.record_credits(character=mara, by=player, amount=2000, note="Pay")
     play_services.buy_gear(character=mara, by=player, item="Cold weather clothing", quantity=6)
@@ -677,8 +686,8 @@ def test_the_play_sheet_takes_encumbrance_off_def_ini_and_mov_after_the_wounds(
     assert f'<dd data-derived="DEF">{wounded.DEF - 1}</dd>' in html
     assert f'<dd data-derived="MOV">{wounded.MOV - 1}</dd>' in html
     assert "data-encumbrance" in html
-    summary = play_services.summary(mara)
-    assert ("DEF", wounded.DEF - 1, play_services.report_for(mara).derived.DEF) in summary[
+    summary = play_selectors.summary(mara)
+    assert ("DEF", wounded.DEF - 1, core_selectors.character_report(mara).derived.DEF) in summary[
         "derived_now"
     ]
 
@@ -786,8 +795,8 @@ def test_the_campaign_shows_its_rolls_to_the_referee_and_members_but_not_npc_rol
     client, mara, player, referee, campaign
 ):
     member = UserFactory(username="player2")
-    services.join_campaign(user=member, code=campaign.invite_code)
-    npc = services.create_npc(campaign=campaign, name="Pirate captain", budget=60)
+    campaigns_services.join_campaign(user=member, code=campaign.invite_code)
+    npc = campaigns_services.create_npc(campaign=campaign, name="Pirate captain", budget=60)
     plan = play_services.TestPlan(attribute="DEX", tn=4, skill="Pilot")
     play_services.roll_action_test(character=mara, by=player, plan=plan, purpose="Dock")
     play_services.roll_action_test(
@@ -807,7 +816,7 @@ def test_the_campaign_shows_its_rolls_to_the_referee_and_members_but_not_npc_rol
 
 
 def test_the_referee_awards_the_party_at_once(client, mara, referee, campaign, player):
-    other = services.create_character(
+    other = builder_services.create_character(
         owner=player, document=medic_document(name="Kim"), campaign=campaign
     )
     client.force_login(referee)
@@ -825,9 +834,9 @@ def test_the_referee_awards_the_party_at_once(client, mara, referee, campaign, p
 
 
 def test_an_award_to_several_characters_is_all_or_nothing(mara, referee, player):
-    outside = services.create_character(owner=player, document=medic_document(name="Kim"))
+    outside = builder_services.create_character(owner=player, document=medic_document(name="Kim"))
 
-    with pytest.raises(services.Refused, match="Only the referee of Kim's campaign"):
+    with pytest.raises(core_services.Refused, match="Only the referee of Kim's campaign"):
         play_services.award_improvement_points_to_each(
             characters=[mara, outside], by=referee, amount=2, reason="Session 4"
         )
@@ -899,13 +908,17 @@ def test_the_credits_form_records_pay_buys_and_sells_gear(client, mara, player):
 
     paid = post_credits(client, mara, action="income", amount="2000", note="Pay")
     bought = post_credits(
-        client, mara, action="buy", item=builder.item_key("Cold weather clothing", 1), quantity="3"
+        client,
+        mara,
+        action="buy",
+        item=builder_forms.item_key("Cold weather clothing", 1),
+        quantity="3",
     )
     sold = post_credits(
         client,
         mara,
         action="give_up",
-        item=builder.item_key("Cold weather clothing", 1),
+        item=builder_forms.item_key("Cold weather clothing", 1),
         quantity="1",
         price="150",
     )
@@ -914,8 +927,8 @@ def test_the_credits_form_records_pay_buys_and_sells_gear(client, mara, player):
     assert last_message(paid) == "Cr+2,000: Pay."
     assert last_message(bought) == "Bought Cold weather clothing x3: Cr600."
     assert last_message(sold) == "Sold Cold weather clothing for Cr150."
-    assert play_services.credit_balance(mara) == 2000 - 600 + 150
-    assert [(e.item, e.quantity) for e in play_services.carried_equipment(mara)] == [
+    assert play_selectors.credit_balance(mara) == 2000 - 600 + 150
+    assert [(e.item, e.quantity) for e in play_selectors.carried_equipment(mara)] == [
         ("Cold weather clothing", 2)
     ]
 

@@ -2,10 +2,16 @@
 nothing about the owner, and stop at once when revoked or when the character is deleted."""
 
 import pytest
+from django.http import HttpResponse
 from django.urls import reverse
 
-from characters import play_services, services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
+from characters.core import services as core_services
+from characters.history import services as history_services
 from characters.models import CharacterEvent, ShareLink
+from characters.pdf import rendering as pdf_rendering
+from characters.play import services as play_services
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -23,9 +29,9 @@ def referee():
 
 @pytest.fixture
 def character(player, referee):
-    campaign = services.create_campaign(referee=referee, name="Hidden Campaign")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    return services.create_character(
+    campaign = campaigns_services.create_campaign(referee=referee, name="Hidden Campaign")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    return builder_services.create_character(
         owner=player,
         document=character_document(name="Mara Tolven", notes="Carries a locket."),
         campaign=campaign,
@@ -34,7 +40,7 @@ def character(player, referee):
 
 @pytest.fixture
 def link(character, player):
-    return services.create_share_link(character=character, by=player)
+    return history_services.create_share_link(character=character, by=player)
 
 
 def test_a_share_link_shows_the_sheet_to_anyone_read_only(client, character, link):
@@ -66,7 +72,7 @@ def test_the_shared_sheet_shows_the_current_condition(client, character, player,
 
 
 def test_a_token_is_long_and_random(character, player, link):
-    other = services.create_share_link(character=character, by=player)
+    other = history_services.create_share_link(character=character, by=player)
     assert len(link.token) >= 32
     assert link.token != other.token
 
@@ -74,21 +80,21 @@ def test_a_token_is_long_and_random(character, player, link):
 def test_a_revoked_link_is_404_for_good(client, character, player, link):
     url = reverse("shared_sheet", args=[link.token])
 
-    services.revoke_share_link(link=link, by=player)
+    history_services.revoke_share_link(link=link, by=player)
 
     assert client.get(url).status_code == 404
     assert client.get(reverse("shared_sheet_pdf", args=[link.token])).status_code == 404
-    services.revoke_share_link(link=link, by=player)  # again: nothing changes
+    history_services.revoke_share_link(link=link, by=player)  # again: nothing changes
     assert CharacterEvent.objects.filter(kind=CharacterEvent.Kind.SHARE).count() == 2
 
 
 def test_a_deleted_characters_links_are_404_until_it_is_restored(client, character, player, link):
     url = reverse("shared_sheet", args=[link.token])
 
-    services.delete_character(character=character, by=player)
+    builder_services.delete_character(character=character, by=player)
     assert client.get(url).status_code == 404
 
-    services.restore_deleted_character(character=character, by=player)
+    history_services.restore_deleted_character(character=character, by=player)
     assert client.get(url).status_code == 200
 
 
@@ -97,10 +103,10 @@ def test_an_unknown_token_is_404(client, link):
 
 
 def test_only_the_owner_makes_and_revokes_links(client, character, referee, link):
-    with pytest.raises(services.Refused):
-        services.create_share_link(character=character, by=referee)
-    with pytest.raises(services.Refused):
-        services.revoke_share_link(link=link, by=referee)
+    with pytest.raises(core_services.Refused):
+        history_services.create_share_link(character=character, by=referee)
+    with pytest.raises(core_services.Refused):
+        history_services.revoke_share_link(link=link, by=referee)
     client.force_login(referee)
     revoke = reverse("character_share_revoke", args=[character.pk, link.pk])
     assert client.post(revoke).status_code == 404
@@ -122,15 +128,14 @@ def test_the_owner_makes_and_revokes_links_on_the_sheet(client, character, playe
 
 
 def test_the_shared_pdf_has_no_player_name(client, monkeypatch, character, link):
-    from characters import pdf
 
     calls = []
 
     def fake_response(request, sheets, *, page_size, filename):
         calls.append(sheets)
-        return pdf.HttpResponse(b"%PDF-fake", content_type="application/pdf")
+        return HttpResponse(b"%PDF-fake", content_type="application/pdf")
 
-    monkeypatch.setattr(pdf, "pdf_response", fake_response)
+    monkeypatch.setattr(pdf_rendering, "pdf_response", fake_response)
 
     response = client.get(reverse("shared_sheet_pdf", args=[link.token]))
 

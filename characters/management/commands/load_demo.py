@@ -14,8 +14,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from characters.builder.services import create_character
 from characters.models import Campaign, CampaignMembership, Character
-from characters.services import approve_character, create_character, submit_character
+from characters.review.services import approve_character, submit_character
 
 DEMO_DIR = Path(settings.BASE_DIR) / "fixtures" / "demo"
 DEMO_PASSWORD = "traveller"  # the local demo's published password

@@ -6,7 +6,7 @@ deleted" page also purges its user's expired characters when it is opened.
 
 from django.core.management.base import BaseCommand
 
-from characters import services
+from characters.history import services as history_services
 from characters.models import RESTORE_WINDOW
 
 
@@ -14,5 +14,5 @@ class Command(BaseCommand):
     help = f"Delete for good the characters deleted more than {RESTORE_WINDOW.days} days ago."
 
     def handle(self, *args, **options) -> None:
-        purged = services.purge_deleted_characters()
+        purged = history_services.purge_deleted_characters()
         self.stdout.write(f"Purged {purged} character{'s' if purged != 1 else ''}.")

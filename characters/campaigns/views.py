@@ -2,10 +2,10 @@
 the party review (referee) or roster (member), NPCs, the party PDF, and the review workflow's
 actions on characters.
 
-Every view that takes a campaign id gets the campaign through ``_get_campaign_for_user``, and
-every character action goes through ``character_views._get_character_for_user``: a user who may
+Every view that takes a campaign id gets the campaign through ``campaign_for_user``, and
+every character action goes through ``character_views.character_for_user``: a user who may
 not see an object gets 404, never 403, so ids reveal nothing. Writes go through the services;
-a refused action (``services.Refused``) is shown as a message, never a traceback.
+a refused action (``core_services.Refused``) is shown as a message, never a traceback.
 """
 
 from collections import Counter
@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
@@ -26,29 +26,19 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
+from characters.campaigns import selectors, services
+from characters.campaigns.forms import CampaignForm, NpcForm
+from characters.campaigns.selectors import campaigns_of
+from characters.core import services as core_services
+from characters.core.forms import natural_number
+from characters.core.selectors import campaign_for_user
+from characters.models import Campaign, Character, DiceRoll
+from characters.pdf import rendering as pdf_rendering
+from characters.pdf.selectors import sheet_for_character
+from characters.play import services as play_services
 from rules import Problem, Report, check, parse_document
 
-from . import play_services, services
-from .character_views import _get_character_for_user
-from .forms import CampaignForm, NpcForm
-from .models import Campaign, CampaignMembership, Character, DiceRoll
-from .numbers import natural_number
-
 Status = Character.Status
-
-
-def _get_campaign_for_user(request: HttpRequest, pk: int, *, referee: bool = False) -> Campaign:
-    """The campaign if this user referees it, or (without ``referee``) plays in it; else 404."""
-    campaigns = Campaign.objects.select_related("referee")
-    if referee:
-        allowed = campaigns.filter(referee=request.user)
-    else:
-        member = CampaignMembership.objects.filter(campaign=OuterRef("pk"), user=request.user)
-        allowed = campaigns.filter(Q(referee=request.user) | Q(Exists(member)))
-    return get_object_or_404(allowed, pk=pk)
-
-
-# -- create, settings, invites --------------------------------------------------------------------
 
 
 @login_required
@@ -71,7 +61,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee changes the house rules; every character in the campaign is re-checked."""
-    campaign = _get_campaign_for_user(request, pk, referee=True)
+    campaign = campaign_for_user(request, pk, referee=True)
     form = CampaignForm.for_campaign(campaign, request.POST or None)
     if request.method == "POST" and form.is_valid():
         services.update_campaign_rules(campaign=campaign, **form.cleaned_data)
@@ -87,7 +77,7 @@ def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def campaign_invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk, referee=True)
+    campaign = campaign_for_user(request, pk, referee=True)
     services.renew_invite(campaign=campaign)
     messages.success(request, "New invite link issued; the old one no longer works.")
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
@@ -96,7 +86,7 @@ def campaign_invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def campaign_invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
-    campaign = _get_campaign_for_user(request, pk, referee=True)
+    campaign = campaign_for_user(request, pk, referee=True)
     services.revoke_invite(campaign=campaign)
     messages.success(request, "Invite link revoked: nobody can join with it.")
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
@@ -119,7 +109,7 @@ def _attach_posted(request: HttpRequest, campaign: Campaign) -> None:
             attached = services.attach_character(
                 character=character, campaign=campaign, by=request.user
             )
-        except services.Refused as refused:
+        except core_services.Refused as refused:
             messages.error(request, str(refused))
             continue
         state = "" if attached.is_valid else ", with rule errors to fix under its house rules"
@@ -130,17 +120,17 @@ def _attach_posted(request: HttpRequest, campaign: Campaign) -> None:
 @require_http_methods(["GET", "POST"])
 def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
     """The invite link: shows the campaign and the player's characters; POST joins and attaches."""
-    campaign = services.campaign_for_invite(code)
+    campaign = selectors.campaign_for_invite(code)
     if campaign is None:
         raise Http404("No campaign has this invite code.")
     if campaign.referee_id == request.user.pk:
         messages.info(request, "This is your own campaign's invite link: send it to your players.")
         return redirect("campaign_detail", campaign.pk)
     if request.method == "POST":
-        already = services.is_member(campaign, request.user)
+        already = selectors.is_member(campaign, request.user)
         try:
             campaign = services.join_campaign(user=request.user, code=code)
-        except services.Refused as refused:
+        except core_services.Refused as refused:
             messages.error(request, str(refused))
             return redirect("campaign_list")
         if not already:
@@ -149,7 +139,7 @@ def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
         return redirect("campaign_detail", campaign.pk)
     context = {
         "campaign": campaign,
-        "is_member": services.is_member(campaign, request.user),
+        "is_member": selectors.is_member(campaign, request.user),
         "attachable": _attachable(request.user, campaign),
         "house_rules": _house_rules_summary(campaign),
     }
@@ -160,12 +150,9 @@ def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
 @require_POST
 def campaign_attach(request: HttpRequest, pk: int) -> HttpResponse:
     """A member (or the referee) brings more of their own characters into the campaign."""
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = campaign_for_user(request, pk)
     _attach_posted(request, campaign)
     return redirect("campaign_detail", campaign.pk)
-
-
-# -- the party review (referee) and roster (members) ----------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +293,7 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     the latest rolls.
     The engine's checks run in Python under the campaign's house rules.
     """
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = campaign_for_user(request, pk)
     characters = list(
         campaign.characters.select_related("owner").order_by("owner__username", "name", "id")
     )
@@ -362,9 +349,6 @@ def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-# -- members: the referee removes a player, a player leaves ----------------------------------------
-
-
 def _characters(count: int) -> str:
     return f"{count} character{pluralize(count)}" if count else "no characters"
 
@@ -378,7 +362,7 @@ def _confirm_and_remove(
     if request.method == "POST":
         try:
             left = services.remove_member(campaign=campaign, user=member, by=request.user)
-        except services.Refused as refused:
+        except core_services.Refused as refused:
             messages.error(request, str(refused))
             return redirect("campaign_detail", campaign.pk)
         # Deleted characters leave too, but they are in no listing, so they are not counted.
@@ -407,7 +391,7 @@ def _confirm_and_remove(
 def campaign_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
     """The referee takes a player out of the campaign, with every character of theirs in it.
     The referee is no member, so their own id is 404 like any other non-member's."""
-    campaign = _get_campaign_for_user(request, pk, referee=True)
+    campaign = campaign_for_user(request, pk, referee=True)
     membership = get_object_or_404(campaign.memberships.select_related("user"), user_id=user_id)
     return _confirm_and_remove(request, campaign, membership.user)
 
@@ -416,19 +400,16 @@ def campaign_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpR
 @require_http_methods(["GET", "POST"])
 def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
     """A player leaves the campaign, taking their characters along; the referee cannot."""
-    campaign = _get_campaign_for_user(request, pk)
+    campaign = campaign_for_user(request, pk)
     get_object_or_404(campaign.memberships, user=request.user)
     return _confirm_and_remove(request, campaign, request.user)
-
-
-# -- NPCs and the party PDF ------------------------------------------------------------------------
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_npc_new(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee starts an NPC in the campaign, on any budget; only the referee sees it."""
-    campaign = _get_campaign_for_user(request, pk, referee=True)
+    campaign = campaign_for_user(request, pk, referee=True)
     form = NpcForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         npc = services.create_npc(campaign=campaign, **form.cleaned_data)
@@ -444,10 +425,8 @@ def campaign_npc_new(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     """Every approved player character's sheet in one PDF (``?all=1``: every player character),
     checked under the campaign's house rules, on the campaign's page size."""
-    from . import pdf
-    from .sheets import sheet_for_character
 
-    campaign = _get_campaign_for_user(request, pk, referee=True)
+    campaign = campaign_for_user(request, pk, referee=True)
     every = request.GET.get("all") == "1"
     characters = (
         campaign.characters.filter(kind=Character.Kind.PC)
@@ -468,115 +447,13 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         for character in characters
     ]
     filename = f"{slugify(campaign.name) or 'campaign'}-party"
-    return pdf.pdf_response(request, sheets, page_size=campaign.page_size, filename=filename)
-
-
-# -- the review workflow ---------------------------------------------------------------------------
-
-
-def _after_action(request: HttpRequest, character: Character) -> HttpResponse:
-    """Back where the action was taken (the sheet, the builder or the party review)."""
-    target = request.POST.get("next", "")
-    allowed = {
-        reverse("character_detail", args=[character.pk]),
-        reverse("character_edit", args=[character.pk]),
-    }
-    if character.campaign_id:
-        allowed.add(reverse("campaign_detail", args=[character.campaign_id]))
-    if target in allowed:
-        return redirect(target)
-    return redirect(reverse("character_detail", args=[character.pk]) + "#review")
-
-
-def _act(
-    request: HttpRequest, character: Character, action: Callable[[], Any], done: str
-) -> HttpResponse:
-    try:
-        action()
-    except services.Refused as refused:
-        messages.error(request, str(refused))
-    else:
-        messages.success(request, done)
-    return _after_action(request, character)
-
-
-@login_required
-@require_POST
-def character_submit(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, edit=True)
-    return _act(
-        request,
-        character,
-        lambda: services.submit_character(character=character, by=request.user),
-        f"{character.name} was submitted to the referee.",
+    return pdf_rendering.pdf_response(
+        request, sheets, page_size=campaign.page_size, filename=filename
     )
 
 
 @login_required
-@require_POST
-def character_approve(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, review=True)
-    comment = request.POST.get("comment", "")
-    return _act(
-        request,
-        character,
-        lambda: services.approve_character(character=character, by=request.user, comment=comment),
-        f"{character.name} is approved and locked.",
-    )
-
-
-@login_required
-@require_POST
-def character_return(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, review=True)
-    comment = request.POST.get("comment", "")
-    return _act(
-        request,
-        character,
-        lambda: services.return_character(character=character, by=request.user, comment=comment),
-        f"{character.name} went back to {character.owner.get_username()} with your comment.",
-    )
-
-
-@login_required
-@require_POST
-def character_reopen(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, review=True)
-    comment = request.POST.get("comment", "")
-    return _act(
-        request,
-        character,
-        lambda: services.reopen_character(character=character, by=request.user, comment=comment),
-        f"{character.name} is reopened: its player can edit it again.",
-    )
-
-
-@login_required
-@require_POST
-def character_comment(request: HttpRequest, pk: int) -> HttpResponse:
-    """A note in the log, from the owner or the referee of the character's campaign."""
-    character = _get_character_for_user(request, pk)
-    comment = request.POST.get("comment", "")
-    return _act(
-        request,
-        character,
-        lambda: services.comment_on_character(
-            character=character, by=request.user, comment=comment
-        ),
-        "Comment added to the log.",
-    )
-
-
-@login_required
-@require_POST
-def character_detach(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, edit=True)
-    campaign_name = str(character.campaign or "")
-    try:
-        services.detach_character(character=character, by=request.user)
-    except services.Refused as refused:
-        messages.error(request, str(refused))
-    else:
-        if campaign_name:
-            messages.success(request, f"{character.name} left {campaign_name}.")
-    return redirect("character_detail", character.pk)
+@require_GET
+def campaign_list(request: HttpRequest) -> HttpResponse:
+    campaigns = campaigns_of(request.user).select_related("referee")
+    return render(request, "characters/campaign_list.html", {"campaigns": campaigns})

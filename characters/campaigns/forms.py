@@ -6,9 +6,8 @@ from django import forms
 from django.core.validators import MaxValueValidator
 
 import rules
+from characters.models import Campaign
 from rules.document import NAME_MAX
-
-from .models import Campaign
 
 
 def _budget_field(field: forms.IntegerField, *, initial: int, help_text: str) -> None:
@@ -94,12 +93,3 @@ class NpcForm(forms.Form):
             help_text=f"About {limits.npc_citizen_budget} for an average citizen, "
             f"{limits.npc_mercenary_budget} for an experienced mercenary.",
         )
-
-
-class SaveStampForm(forms.Form):
-    """What a builder save carries beside the character: the version the page was built from
-    (a save from a page that fell behind is a conflict, never an overwrite) and the sitting it
-    belongs to (its saves share one revision)."""
-
-    version = forms.IntegerField(min_value=0)
-    editing_session = forms.CharField(max_length=32, required=False)

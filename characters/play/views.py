@@ -1,7 +1,7 @@
 """The play sheet: a character's condition, action tests, improvement points and credits in
 play, at ``/characters/<id>/play/``.
 
-Every view gets the character through ``character_views._get_character_for_user`` (owner or
+Every view gets the character through ``character_views.character_for_user`` (owner or
 the referee of its campaign; ``edit`` for what only the owner does, ``review`` for what only
 the referee does); anyone else gets 404. Every action is a POST form that works without
 JavaScript (it redirects back to the sheet with a message); with htmx the form swaps the
@@ -22,14 +22,14 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 import rules
+from characters.builder.forms import equipment_choices
+from characters.core import selectors as core_selectors
+from characters.core import services as core_services
+from characters.core.forms import natural_number
+from characters.core.selectors import campaign_for_user, character_for_user
+from characters.models import Character, CharacterEvent, CreditEntry, ImprovementEntry
+from characters.play import selectors, services
 from rules import NotationError, parse_document
-
-from . import play_services, services
-from .builder import equipment_choices
-from .campaign_views import _get_campaign_for_user
-from .character_views import _get_character_for_user
-from .models import Character, CharacterEvent, CreditEntry, ImprovementEntry
-from .numbers import natural_number
 
 PLAY_EVENTS = (
     CharacterEvent.Kind.PLAY,
@@ -61,9 +61,6 @@ def _int(data: QueryDict, name: str, label: str, *, default: int | None = None) 
 
 def _optional_int(data: QueryDict, name: str, label: str) -> int | None:
     return _int(data, name, label) if data.get(name, "").strip() else None
-
-
-# -- the page -------------------------------------------------------------------------------------
 
 
 def _roles(request: HttpRequest, character: Character) -> dict[str, bool]:
@@ -188,8 +185,8 @@ class Outcome:
 def _play_context(
     request: HttpRequest, character: Character, outcome: Outcome | None = None
 ) -> dict[str, Any]:
-    report = play_services.report_for(character)
-    condition, version = play_services.condition_of(character, report)
+    report = core_selectors.character_report(character)
+    condition, version = selectors.condition_of(character, report)
     # Both ledgers, newest first, read once: the balances, the carried gear and the lists.
     prefetch_related_objects(
         [character],
@@ -206,7 +203,7 @@ def _play_context(
     )
     credit_entries = list(character.credit_entries.all())
     entries = list(character.improvement_entries.all())
-    load = play_services.carried_load(character, report)
+    load = selectors.carried_load(character, report)
     effective = rules.effective(report, condition, encumbrance_penalty=load.encumbrance_penalty)
     roles = _roles(request, character)
     cat = rules.catalog()
@@ -220,8 +217,8 @@ def _play_context(
         "condition": condition,
         "play_version": version,
         "boxes": rules.boxes(condition),
-        "states": play_services.states(condition),
-        "wounds": play_services.wound_notes(condition),
+        "states": selectors.states(condition),
+        "wounds": selectors.wound_notes(condition),
         "attribute_rows": _attribute_rows(report, effective),
         "derived_rows": _derived_rows(report, effective),
         "effective": effective,
@@ -236,8 +233,8 @@ def _play_context(
         "dying_loss": rules.play.injury_rules().dying_loss_per_turn,
         "own_medic": ", ".join(
             line.name
-            for skill in play_services.MEDICAL_SKILLS
-            if (line := play_services.skill_line(report, skill))
+            for skill in services.MEDICAL_SKILLS
+            if (line := services.skill_line(report, skill))
         )
         or "no Medical skill",
         # Action tests.
@@ -250,13 +247,13 @@ def _play_context(
         "skill_names": [skill.name for skill in cat.skills],
         "rolls": list(character.dice_rolls.select_related("actor")[:RECENT_ROLLS]),
         # Improvement points.
-        "ip_balance": play_services.ip_balance(character),
+        "ip_balance": selectors.ip_balance(character),
         "ip_entries": [e for e in entries if e.kind != ImprovementEntry.Kind.REQUEST],
         "ip_requests": [e for e in entries if e.kind == ImprovementEntry.Kind.REQUEST],
         "options": _purchase_options(character, report) if roles["is_owner"] else None,
-        "maxima": play_services.INPUT_MAXIMA,
+        "maxima": services.INPUT_MAXIMA,
         # Credits and gear.
-        "credit_balance": play_services.credit_balance(character, report),
+        "credit_balance": selectors.credit_balance(character, report),
         "credits_at_start": report.equipment.credits_remaining,
         "credit_entries": credit_entries,
         "equipment_choices": equipment_choices(),
@@ -287,7 +284,7 @@ def _supplies() -> list[tuple[str, str]]:
 @require_GET
 def character_play(request: HttpRequest, pk: int) -> HttpResponse:
     """The play sheet, for the owner and the referee of the character's campaign."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
     return render(request, "characters/play.html", _play_context(request, character))
 
 
@@ -317,18 +314,15 @@ def _attempt(
 ) -> HttpResponse:
     try:
         outcome = action()
-    except (services.Refused, BadInput) as refused:
+    except (core_services.Refused, BadInput) as refused:
         outcome = Outcome(error=str(refused))
     return _respond(request, character, outcome, anchor)
 
 
-# -- the condition --------------------------------------------------------------------------------
-
-
-def _medic(data: QueryDict) -> play_services.Medic:
+def _medic(data: QueryDict) -> services.Medic:
     if data.get("medic", "own") == "own":
-        return play_services.Medic(own=True, attribute=data.get("attribute", "EDU"))
-    return play_services.Medic(
+        return services.Medic(own=True, attribute=data.get("attribute", "EDU"))
+    return services.Medic(
         own=False,
         skill_level=_optional_int(data, "medic_level", "Medic's skill level"),
         attribute_dm=_int(data, "medic_dm", "Medic's attribute DM", default=0),
@@ -354,7 +348,7 @@ def _condition_action(request: HttpRequest, character: Character, action: str) -
     }
     if action == "damage":
         damage_type = data.get("damage_type", "")
-        result = play_services.take_damage(
+        result = services.take_damage(
             **common,
             amount=_int(data, "amount", "Damage"),
             form=data.get("form", ""),
@@ -362,31 +356,31 @@ def _condition_action(request: HttpRequest, character: Character, action: str) -
             armor=_int(data, "armor", "Armor", default=0),
         )
     elif action == "end_stun":
-        result = play_services.end_stun(**common)
+        result = services.end_stun(**common)
     elif action == "dying_turn":
-        result = play_services.dying_turn(**common)
+        result = services.dying_turn(**common)
     elif action == "bleed":
-        result = play_services.bleed(**common, wound=_int(data, "wound", "Wound"))
+        result = services.bleed(**common, wound=_int(data, "wound", "Wound"))
     elif action == "stabilise":
-        result = play_services.stabilise_wound(
+        result = services.stabilise_wound(
             **common, wound=_int(data, "wound", "Wound"), **_medical_options(data)
         )
     elif action == "treat":
-        result = play_services.treat_wound(
+        result = services.treat_wound(
             **common,
             wound=_int(data, "wound", "Wound"),
             skill=data.get("skill", "Medical"),
             **_medical_options(data),
         )
     elif action == "recover":
-        result = play_services.recover(
+        result = services.recover(
             **common,
             form=data.get("form", ""),
             care=data.get("care", "natural"),
             periods=_int(data, "periods", "Periods", default=1),
         )
     elif action == "clear":
-        result = play_services.clear_wound(**common, wound=_int(data, "wound", "Wound"))
+        result = services.clear_wound(**common, wound=_int(data, "wound", "Wound"))
     else:
         raise BadInput(f"Unknown action {action!r}.")
     return Outcome(message=result.message or "Recorded.", roll=result.roll)
@@ -397,23 +391,20 @@ def _condition_action(request: HttpRequest, character: Character, action: str) -
 def character_condition(request: HttpRequest, pk: int) -> HttpResponse:
     """Damage and healing: ``action`` is damage, end_stun, dying_turn, bleed, stabilise,
     treat, recover or clear; the owner and the referee record them."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
     action = request.POST.get("action", "")
     return _attempt(
         request, character, lambda: _condition_action(request, character, action), "life"
     )
 
 
-# -- action tests ---------------------------------------------------------------------------------
-
-
-def _test_plan(data: QueryDict) -> play_services.TestPlan:
+def _test_plan(data: QueryDict) -> services.TestPlan:
     skill, _, cascade = data.get("skill", "").partition("::")
     if data.get("skill") == "other":
         skill, cascade = data.get("other_skill", "").strip(), ""
         if not skill:
             raise BadInput("Name the skill the character lacks.")
-    return play_services.TestPlan(
+    return services.TestPlan(
         attribute=data.get("attribute", ""),
         tn=_int(data, "tn", "TN"),
         dm=_int(data, "dm", "DM", default=0),
@@ -426,10 +417,10 @@ def _test_plan(data: QueryDict) -> play_services.TestPlan:
 @require_POST
 def character_roll(request: HttpRequest, pk: int) -> HttpResponse:
     """Throw an action test on the server for the owner or the referee."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
 
     def roll() -> Outcome:
-        thrown = play_services.roll_action_test(
+        thrown = services.roll_action_test(
             character=character,
             by=request.user,
             plan=_test_plan(request.POST),
@@ -449,28 +440,25 @@ def character_roll(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def character_odds(request: HttpRequest, pk: int) -> HttpResponse:
     """The dice roller's odds for the test as the form stands (htmx, on every change)."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
     try:
-        planned = play_services.plan_test(character, _test_plan(request.GET))
-    except (services.Refused, BadInput) as refused:
+        planned = services.plan_test(character, _test_plan(request.GET))
+    except (core_services.Refused, BadInput) as refused:
         planned, error = None, str(refused)
     else:
         error = ""
     return render(request, "characters/play.html#odds", {"planned": planned, "odds_error": error})
 
 
-# -- improvement points ---------------------------------------------------------------------------
-
-
 @login_required
 @require_POST
 def character_ip_award(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee of the character's campaign awards IP."""
-    character = _get_character_for_user(request, pk, review=True)
+    character = character_for_user(request, pk, review=True)
 
     def award() -> Outcome:
         amount = _int(request.POST, "amount", "IP")
-        play_services.award_improvement_points(
+        services.award_improvement_points(
             character=character,
             by=request.user,
             amount=amount,
@@ -525,10 +513,10 @@ def _purchase(data: QueryDict) -> rules.play.Purchase:
 @require_POST
 def character_ip_spend(request: HttpRequest, pk: int) -> HttpResponse:
     """The owner spends IP; what needs the referee's permission becomes a request."""
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
 
     def spend() -> Outcome:
-        entry = play_services.spend_improvement_points(
+        entry = services.spend_improvement_points(
             character=character, by=request.user, purchase=_purchase(request.POST)
         )
         if entry.kind == ImprovementEntry.Kind.REQUEST:
@@ -543,14 +531,14 @@ def character_ip_spend(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def character_ip_decide(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
     """The referee approves or declines a request; the owner may withdraw their own."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
     request_entry = get_object_or_404(
         ImprovementEntry, pk=entry, character=character, kind=ImprovementEntry.Kind.REQUEST
     )
 
     def decide() -> Outcome:
         approve = request.POST.get("decision") == "approve"
-        decided = play_services.decide_request(
+        decided = services.decide_request(
             entry=request_entry,
             by=request.user,
             approve=approve,
@@ -569,7 +557,7 @@ def character_ip_decide(request: HttpRequest, pk: int, entry: int) -> HttpRespon
 def campaign_award(request: HttpRequest, pk: int) -> HttpResponse:
     """The referee awards the same IP, for the same reason, to several characters at once
     (one point a session for everyone, a bonus at the end of an adventure)."""
-    campaign = _get_campaign_for_user(request, pk, referee=True)
+    campaign = campaign_for_user(request, pk, referee=True)
     ids = [pk for value in request.POST.getlist("character") if (pk := natural_number(value))]
     chosen = list(campaign.characters.filter(pk__in=ids).order_by("name"))
     try:
@@ -581,18 +569,15 @@ def campaign_award(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, "Choose the characters to award improvement points to.")
         return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
     try:
-        play_services.award_improvement_points_to_each(
+        services.award_improvement_points_to_each(
             characters=chosen, by=request.user, amount=amount, reason=request.POST.get("reason", "")
         )
-    except services.Refused as refused:
+    except core_services.Refused as refused:
         messages.error(request, f"Nobody was awarded anything: {refused}")
     else:
         names = ", ".join(character.name for character in chosen)
         messages.success(request, f"Awarded {amount} IP to {names}.")
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
-
-
-# -- credits and gear -----------------------------------------------------------------------------
 
 
 def _item(data: QueryDict) -> tuple[str, int | None]:
@@ -610,11 +595,11 @@ def _credits_action(request: HttpRequest, character: Character, action: str) -> 
         if amount <= 0:
             raise BadInput("Credits: give an amount above 0.")
         signed = amount if action == "income" else -amount
-        play_services.record_credits(character=character, by=by, amount=signed, note=note)
+        services.record_credits(character=character, by=by, amount=signed, note=note)
         return Outcome(message=f"Cr{signed:+,}: {note.strip()}.")
     if action == "buy":
         name, tl = _item(data)
-        entry = play_services.buy_gear(
+        entry = services.buy_gear(
             character=character,
             by=by,
             item=name,
@@ -626,7 +611,7 @@ def _credits_action(request: HttpRequest, character: Character, action: str) -> 
         return Outcome(message=f"{entry.note}: Cr{-entry.amount:,}.")
     if action == "give_up":
         name, tl = _item(data)
-        entry = play_services.give_up_gear(
+        entry = services.give_up_gear(
             character=character,
             by=by,
             item=name,
@@ -644,7 +629,7 @@ def _credits_action(request: HttpRequest, character: Character, action: str) -> 
 def character_credits(request: HttpRequest, pk: int) -> HttpResponse:
     """The credits ledger: ``action`` is income, expense, buy or give_up; the owner and the
     referee record entries."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
     action = request.POST.get("action", "")
     return _attempt(
         request, character, lambda: _credits_action(request, character, action), "credits"

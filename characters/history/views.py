@@ -6,7 +6,7 @@ revision. Recently deleted: the owner's deleted characters, restorable for 30 da
 links: the owner makes and revokes links; ``/s/<token>/`` shows the sheet to anyone holding the
 link, read-only, and says nothing about the owner.
 
-Character pages get the character through ``character_views._get_character_for_user``;
+Character pages get the character through ``character_views.character_for_user``;
 anyone who may not see it gets 404.
 """
 
@@ -21,22 +21,23 @@ from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
+from characters.core import services as core_services
+from characters.core.forms import natural_number
+from characters.core.selectors import character_for_user
+from characters.history import selectors, services
+from characters.models import RESTORE_WINDOW, Character, Revision, ShareLink
+from characters.pdf import rendering as pdf_rendering
+from characters.pdf.selectors import sheet_for_character
+from characters.sheets.selectors import sheet_body_context
 from ffa_site.errors import NotFoundForPeople
 from rules import MalformedDocument, check, document_changes, parse_document, stat_block
-
-from . import services
-from .character_views import _get_character_for_user, sheet_body_context
-from .models import RESTORE_WINDOW, Character, Revision, ShareLink
-from .numbers import natural_number
-
-# -- history --------------------------------------------------------------------------------------
 
 
 @login_required
 @require_GET
 def character_history(request: HttpRequest, pk: int) -> HttpResponse:
     """Every revision, newest first, with a form to compare any two."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
     revisions = list(character.revisions.select_related("author").order_by("-number"))
     context = {
         "character": character,
@@ -68,7 +69,7 @@ def _revision_summary(document: dict[str, Any], character: Character) -> dict[st
 def character_revision(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """One revision, and what changed to it from another (``?from=N``; by default the
     revision before it)."""
-    character = _get_character_for_user(request, pk)
+    character = character_for_user(request, pk)
     revision = get_object_or_404(
         Revision.objects.select_related("author"), character=character, number=number
     )
@@ -106,7 +107,7 @@ def character_revision(request: HttpRequest, pk: int, number: int) -> HttpRespon
 @require_POST
 def character_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The owner makes an earlier revision current again, as a new revision."""
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
     try:
         expected = int(request.POST.get("version", ""))
     except ValueError:
@@ -115,13 +116,13 @@ def character_restore(request: HttpRequest, pk: int, number: int) -> HttpRespons
         restored = services.restore_revision(
             character=character, number=number, by=request.user, expected_version=expected
         )
-    except services.VersionConflict as conflict:
+    except core_services.VersionConflict as conflict:
         messages.error(
             request,
             f"{character.name} changed since this page was loaded (now version "
             f"{conflict.current.version}): nothing was restored. Look again, then restore.",
         )
-    except services.Refused as refused:
+    except core_services.Refused as refused:
         messages.error(request, str(refused))
     else:
         latest = restored.revisions.order_by("-number").first()
@@ -131,9 +132,6 @@ def character_restore(request: HttpRequest, pk: int, number: int) -> HttpRespons
             "stay in the history.",
         )
     return redirect("character_history", character.pk)
-
-
-# -- recently deleted -----------------------------------------------------------------------------
 
 
 @login_required
@@ -150,23 +148,20 @@ def character_trash(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def character_undelete(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, deleted=True)
+    character = character_for_user(request, pk, deleted=True)
     try:
         restored = services.restore_deleted_character(character=character, by=request.user)
-    except services.Refused as refused:
+    except core_services.Refused as refused:
         messages.error(request, str(refused))
         return redirect("character_trash")
     messages.success(request, f"{restored.name} is back, as it was when it was deleted.")
     return redirect("character_detail", restored.pk)
 
 
-# -- share links ----------------------------------------------------------------------------------
-
-
 @login_required
 @require_POST
 def character_share(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
     services.create_share_link(character=character, by=request.user)
     messages.success(
         request, "Share link made: anyone with it can read the sheet until you revoke it."
@@ -177,7 +172,7 @@ def character_share(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def character_share_revoke(request: HttpRequest, pk: int, link: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
     share = get_object_or_404(ShareLink, pk=link, character=character)
     services.revoke_share_link(link=share, by=request.user)
     messages.success(request, "Share link revoked: it no longer opens the sheet.")
@@ -185,7 +180,7 @@ def character_share_revoke(request: HttpRequest, pk: int, link: int) -> HttpResp
 
 
 def _shared(token: str) -> ShareLink:
-    link = services.shared_link(token)
+    link = selectors.shared_link(token)
     if link is None:
         raise NotFoundForPeople(
             "This share link no longer works: its owner revoked it, or the sheet was deleted."
@@ -215,13 +210,11 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def shared_sheet_pdf(request: HttpRequest, token: str) -> HttpResponse:
     """The PDF sheet through a share link (the renderer's sheet, without the player's name)."""
-    from . import pdf
-    from .sheets import sheet_for_character
 
     character = _shared(token).character
     page_size = character.campaign.page_size if character.campaign else "letter"
     sheet = sheet_for_character(character, show_player=False)
-    response = pdf.pdf_response(
+    response = pdf_rendering.pdf_response(
         request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
     )
     response["X-Robots-Tag"] = "noindex, nofollow"

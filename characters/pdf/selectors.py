@@ -8,10 +8,10 @@ from typing import Any
 
 from django.db.models import prefetch_related_objects
 
+from characters.models import Character, MusteringRoll
+from characters.pdf import rendering
+from characters.play import selectors as play_selectors
 from rules import HouseRules, check, parse_document
-
-from . import pdf, play_services
-from .models import Character, MusteringRoll
 
 
 def roll_record(roll: MusteringRoll) -> dict[str, Any]:
@@ -26,7 +26,7 @@ def roll_record(roll: MusteringRoll) -> dict[str, Any]:
 
 def sheet_for_character(
     character: Character, *, house_rules: HouseRules | None = None, show_player: bool = True
-) -> pdf.Sheet:
+) -> rendering.Sheet:
     """The character's sheet under ``house_rules`` (default: the rules it plays by), with the
     gear it carries and the credits it has now when its credits ledger changed them.
 
@@ -35,10 +35,10 @@ def sheet_for_character(
     """
     rules = house_rules if house_rules is not None else character.house_rules()
     report = check(parse_document(character.document), house_rules=rules)
-    condition, _version = play_services.condition_of(character, report)
+    condition, _version = play_selectors.condition_of(character, report)
     prefetch_related_objects([character], "credit_entries")
-    carried = play_services.carried_load(character, report)
-    return pdf.Sheet(
+    carried = play_selectors.carried_load(character, report)
+    return rendering.Sheet(
         document=character.document,
         report=report,
         rolls=tuple(roll_record(roll) for roll in character.mustering_rolls.all()),
@@ -49,7 +49,7 @@ def sheet_for_character(
         carried=carried,
         # Only a character with a ledger has credits beyond what creation left.
         credits_now=(
-            play_services.credit_balance(character, report)
+            play_selectors.credit_balance(character, report)
             if character.credit_entries.all()
             else None
         ),

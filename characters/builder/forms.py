@@ -16,16 +16,18 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django import forms
 from django.http import QueryDict
 
+from characters.core.forms import natural_number, whole_number
 from rules import FORMAT, NotationError, catalog, parse_trait
 from rules.document import NAME_MAX, NOTES_MAX, TOP_LEVEL_FIELDS
 from rules.model import control_by_default
 
-from .numbers import natural_number, whole_number
-
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
 _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
+
+
 # The document's scalar fields, edited as plain inputs; the lists have their own rows.
 IDENTITY_FIELDS = tuple(
     field
@@ -42,6 +44,7 @@ MAX_AGE = 999
 MAX_AMOUNT = 99  # a skill level or a derived-trait amount, of either sign
 MAX_QUANTITY = 9999
 MAX_TRAIT_NAME = 200
+
 
 # The boxes whose text is added as a row (by Enter or their Add button), not part of the
 # character: what they cannot add is said beside them.
@@ -166,9 +169,6 @@ def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-# -- document -> form ---------------------------------------------------------------------------
-
-
 def form_from_document(document: dict[str, Any]) -> BuilderForm:
     cat = catalog()
     values = {key: _text(document.get(key)) for key in IDENTITY_FIELDS}
@@ -219,9 +219,6 @@ def _resolved_tl(entry: dict[str, Any]) -> int | None:
         return entry["tl"]
     item = catalog().equipment_item(entry["item"])
     return item.tl if item else None
-
-
-# -- POST -> form -------------------------------------------------------------------------------
 
 
 def form_from_post(post: QueryDict) -> BuilderForm:
@@ -281,9 +278,6 @@ def form_from_post(post: QueryDict) -> BuilderForm:
         new_skill=post.get("new-skill", "").strip(),
         trait_notation=post.get("trait-notation", "").strip(),
     )
-
-
-# -- structural actions (add and remove rows) -----------------------------------------------------
 
 
 def apply_action(form: BuilderForm, action: str) -> BuilderForm:
@@ -385,9 +379,6 @@ def _remove(rows: list, argument: str) -> None:
     index = natural_number(argument)
     if index is not None and index < len(rows):
         del rows[index]
-
-
-# -- form -> document ---------------------------------------------------------------------------
 
 
 def _whole(
@@ -569,8 +560,6 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     return FormDocument(doc, errors, tuple(skill_rows), tuple(trait_rows), tuple(item_rows))
 
 
-# -- where a problem is fixed --------------------------------------------------------------------
-
 _SECTION_OF = {
     "skills": "section-skills",
     "traits": "section-traits",
@@ -614,3 +603,12 @@ def field_for_problem(path: str, form_document: FormDocument) -> str:
 
 def with_errors(form: BuilderForm, errors: dict[str, str]) -> BuilderForm:
     return replace(form, errors=errors)
+
+
+class SaveStampForm(forms.Form):
+    """What a builder save carries beside the character: the version the page was built from
+    (a save from a page that fell behind is a conflict, never an overwrite) and the sitting it
+    belongs to (its saves share one revision)."""
+
+    version = forms.IntegerField(min_value=0)
+    editing_session = forms.CharField(max_length=32, required=False)

@@ -52,33 +52,45 @@ from fontTools.ttLib import TTFont
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from characters.play.selectors import STATE_WORDS
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
 from rules.engine import ENCUMBERED
 from rules.play import Condition, SeverityRules
 from rules.report import Equipment, EquipmentLine, TraitLine
 
-from .play_services import STATE_WORDS
+PAGE_SIZES = ("letter", "a4")
+
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
 RENDERER_VERSION: Final = "4"
 
+
 TEMPLATE: Final = "sheets/sheets.html"
+
+
 STYLESHEET: Final = "css/sheet.css"
+
 
 # The only page sizes there are; the @page rule is generated from this table, never from input.
 PAGE_SIZES: Final[Mapping[str, str]] = {"letter": "letter", "a4": "A4"}
+
 
 # A private origin for the app's static files. ".invalid" names never resolve (RFC 6761), and the
 # fetcher maps this prefix to files itself, so nothing ever goes to the network. An https URL
 # rather than a made-up scheme because relative URLs (the fonts in sheet.css) resolve against it.
 ASSET_BASE_URL: Final = "https://ffa-static.invalid/static/"
 
+
 PDF_CACHE: Final = "pdf"  # the alias in settings.CACHES
+
+
 # A PDF larger than this is not cached: a cache entry is meant for an ordinary party's sheets.
 CACHE_MAX_BYTES: Final = 8 * 1024 * 1024
 
+
 SKILL_COLUMNS: Final = 3
+
 
 # The tab grids of the boxes whose rows may be printed as one run of lines, in CSS px (WeasyPrint
 # takes tab-size in whole px). sheet.css sets the same tab-size on the same classes.
@@ -89,18 +101,24 @@ TAB_PX: Final[Mapping[str, int]] = {
     "t-armor": 46,
     "t-item": 57,
 }
+
+
 ROW_FONT: Final = "fonts/LiberationSans-Regular.ttf"
+
+
 ROW_POINTS: Final = 8.5  # the size of table rows (sheet.css, html)
+
+
 # The text width of a full-width box on the narrower page, A4: 210 mm less two 11 mm margins,
 # the box's borders and its 1.5 mm padding; and a margin for the rounding of the estimate.
 BOX_TEXT_MM: Final = 184.0
+
+
 FIT_MARGIN_MM: Final = 2.0
+
 
 # The trait that makes a character a member of the Travellers' Aid Society.
 _TAS_TRAIT: Final = re.compile(r"\btas\b|travell?ers'? aid society", re.IGNORECASE)
-
-
-# -- the public API --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,9 +224,6 @@ def clear_cache() -> None:
     caches[PDF_CACHE].clear()
 
 
-# -- the URL fetcher -------------------------------------------------------------------------------
-
-
 class UnsafeURL(ValueError):
     """A URL the sheet renderer refuses to fetch."""
 
@@ -271,9 +286,6 @@ def _data_response(url: str) -> URLFetcherResponse:
     return URLFetcherResponse(url, response.read(), {"Content-Type": content_type})
 
 
-# -- the renderer, one per thread ------------------------------------------------------------------
-
-
 class _Renderer:
     """WeasyPrint's reusable parts: font configuration, parsed stylesheets, fetcher, images."""
 
@@ -326,9 +338,6 @@ def _renderer() -> _Renderer:
     return renderer
 
 
-# -- the cache key --------------------------------------------------------------------------------
-
-
 def _page_size(page_size: str) -> str:
     key = page_size.strip().lower()
     if key not in PAGE_SIZES:
@@ -377,21 +386,30 @@ def _assets_digest() -> str:
     return digest.hexdigest()
 
 
-# -- what the template shows -----------------------------------------------------------------------
-#
-# The template gets plain strings, already formatted; every figure comes from the engine's report
-# or the catalog, so no rule is worked out here. A table row is one string: its cells joined by
-# tabs, each on the tab grid its box's class sets in sheet.css, free text last; rows that never
-# wrap are joined by newlines into one element. Both keep WeasyPrint's work small.
-
 TAB: Final = "\t"
+
+
 MINUS: Final = "\u2212"
+
+
 BOX: Final = "\u25a1"  # □, a life box
+
+
 TIMES: Final = "\u00d7"  # the multiplication sign
+
+
 DASH: Final = "\u2013"  # the en dash of ranges
+
+
 FIGURE_SPACE: Final = "\u2007"
+
+
 NO_BREAK_SPACE: Final = "\u00a0"
+
+
 ZERO_WIDTH_SPACE: Final = "\u200b"
+
+
 _LONG_WORD: Final = re.compile(r"([^\s\u200b]{30})(?=[^\s\u200b])")
 
 

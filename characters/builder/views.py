@@ -1,6 +1,6 @@
 """Character pages: list, create, the builder and its live preview, sheet, import and export.
 
-Every view that takes an id gets the character through ``_get_character_for_user``, so no view
+Every view that takes an id gets the character through ``character_for_user``, so no view
 can forget the access check: others get 404, never 403, so ids reveal nothing.
 """
 
@@ -11,60 +11,30 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
-from django.utils.text import slugify
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
+from characters.builder import forms, services
+from characters.builder.forms import SaveStampForm
+from characters.core import selectors as core_selectors
+from characters.core import services as core_services
+from characters.core.selectors import character_for_user
+from characters.models import RESTORE_WINDOW, Character
+from characters.review.selectors import review_context
 from rules import (
     MalformedDocument,
-    Report,
     check,
     decode_json,
     format_trait,
     parse_document,
-    stat_block,
 )
 from rules.document import NAME_MAX
 from rules.engine import purchase_steps
 
-from . import builder, play_services, services
-from .forms import SaveStampForm
-from .models import RESTORE_WINDOW, Character
-
 MAX_IMPORT_BYTES = 1_000_000
-
-
-def _get_character_for_user(
-    request: HttpRequest,
-    pk: int,
-    *,
-    edit: bool = False,
-    review: bool = False,
-    deleted: bool = False,
-) -> Character:
-    """The character if this user may see it (its owner, or the referee of its campaign); with
-    ``edit``, only if the user owns it; with ``review``, only if the user referees its campaign;
-    with ``deleted``, only a character the user owns and deleted, still in its restore window.
-    Anyone else gets 404, never 403. Other members of the campaign see the roster, not this.
-    A deleted character is found with ``deleted`` only: for every other view it is gone."""
-    if deleted:
-        return get_object_or_404(Character.all_objects.deleted().owned_by(request.user), pk=pk)
-    characters = Character.objects.select_related("campaign")
-    if edit:
-        allowed = characters.owned_by(request.user)
-    elif review:
-        allowed = characters.filter(campaign__referee=request.user)
-    else:
-        allowed = characters.visible_to(request.user)
-    return get_object_or_404(allowed, pk=pk)
-
-
-# -- list, create, delete, duplicate -------------------------------------------------------------
 
 
 @login_required
@@ -129,11 +99,11 @@ def character_new(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
     if request.method == "POST":
         try:
             deleted = services.delete_character(character=character, by=request.user)
-        except services.CharacterLocked as locked:
+        except core_services.CharacterLocked as locked:
             messages.error(request, str(locked))
             return redirect("character_detail", character.pk)
         messages.success(
@@ -149,96 +119,10 @@ def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def character_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
     copy = services.duplicate_character(character=character, owner=request.user)
     messages.success(request, f"Copied {character.name}. You are editing the copy.")
     return redirect("character_edit", copy.pk)
-
-
-# -- sheet, export, import ------------------------------------------------------------------------
-
-
-@login_required
-@require_GET
-def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk)
-    parsed = parse_document(character.document)
-    report = check(parsed, house_rules=character.house_rules())
-    rolls = list(character.mustering_rolls.all())
-    is_owner = character.owner_id == request.user.pk
-    context = {
-        **sheet_body_context(character, parsed, report),
-        "rolls": rolls,
-        "drift": services.mustering_drift(character, rolls),
-        "is_owner": is_owner,
-        "show_balances": True,
-        "share_links": [
-            {
-                "pk": link.pk,
-                "created_at": link.created_at,
-                "url": request.build_absolute_uri(reverse("shared_sheet", args=[link.token])),
-            }
-            for link in character.share_links.filter(revoked_at__isnull=True)
-        ]
-        if is_owner
-        else [],
-        **_review_context(character, report, user_pk=request.user.pk),
-    }
-    return render(request, "characters/character_detail.html", context)
-
-
-def sheet_body_context(
-    character: Character, parsed: rules.model.Character, report: Report
-) -> dict[str, Any]:
-    """What ``_sheet_body.html`` shows of a stored character: the report, its state in play,
-    and its equipment as it stands now (gear bought or given up in play, credits now) in the
-    equipment box and the stat block, as the PDF prints them."""
-    prefetch_related_objects([character], "credit_entries")
-    equipment = play_services.equipment_now(character, report)
-    return {
-        "character": character,
-        "report": report,
-        "equipment_now": equipment,
-        "has_ledger": bool(character.credit_entries.all()),
-        "stat_block": stat_block(parsed, report._replace(equipment=equipment)),
-        "play": play_services.summary(character, report, load=equipment),
-    }
-
-
-def _review_context(character: Character, report: Report, *, user_pk: int) -> dict[str, Any]:
-    """The review panel of the sheet and the builder: status, the actions this user may take,
-    and the character's log. ``report`` is the engine's verdict on the stored document under
-    the campaign's rules, which is what a submission is checked against."""
-    is_owner = character.owner_id == user_pk
-    is_referee = character.campaign is not None and character.campaign.referee_id == user_pk
-    events = list(character.events.select_related("actor"))
-    last_return = next(
-        (e for e in reversed(events) if e.to_status == Character.Status.RETURNED), None
-    )
-    return {
-        "review": {
-            "is_owner": is_owner,
-            "is_referee": is_referee,
-            "can_submit": is_owner
-            and character.campaign is not None
-            and character.status in (Character.Status.DRAFT, Character.Status.RETURNED),
-            "error_count": len(report.errors),
-            "events": events,
-            "last_return": last_return if character.status == Character.Status.RETURNED else None,
-        }
-    }
-
-
-@login_required
-@require_GET
-def character_export(request: HttpRequest, pk: int) -> HttpResponse:
-    character = _get_character_for_user(request, pk)
-    response = JsonResponse(
-        character.document, json_dumps_params={"indent": 2, "ensure_ascii": False}
-    )
-    filename = f"{slugify(character.name) or 'character'}.json"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 @login_required
@@ -269,9 +153,6 @@ def character_import(request: HttpRequest) -> HttpResponse:
     )
 
 
-# -- the builder ----------------------------------------------------------------------------------
-
-
 # The builder is never shown from the browser's cache: after Back it must show what is stored
 # now (it saves by itself), not the page as it was first loaded with the inputs filled in again.
 @never_cache
@@ -279,28 +160,28 @@ def character_import(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
     """The builder. Without JavaScript its buttons post here; "save" and "roll" write."""
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
     if request.method == "GET":
-        form = builder.form_from_document(character.document)
+        form = forms.form_from_document(character.document)
         return render(request, "characters/builder.html", _builder_context(character, form))
 
-    form = builder.form_from_post(request.POST)
+    form = forms.form_from_post(request.POST)
     stamp = _save_stamp(request)
     action = request.POST.get("action", "save")
     if action not in ("save", "overwrite", "roll"):
-        form = builder.apply_action(form, action)
+        form = forms.apply_action(form, action)
         context = _builder_context(
             character, form, editing_session=stamp.editing_session, save_state=_NOT_SAVED_YET
         )
         context["browse_open"] = action.startswith("add_skill:")
         return render(request, "characters/builder.html", context)
 
-    read = builder.document_from_form(form, base=character.document)
+    read = forms.document_from_form(form, base=character.document)
     if read.errors:
         messages.error(request, "Nothing was saved: fix the fields marked below first.")
         context = _builder_context(
             character,
-            builder.with_errors(form, read.errors),
+            forms.with_errors(form, read.errors),
             editing_session=stamp.editing_session,
             save_state=SaveState("unreadable", "Not saved: fix the fields marked below first"),
         )
@@ -314,13 +195,13 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
             by=request.user,
             editing_session=stamp.editing_session,
         )
-    except services.CharacterLocked as locked:
+    except core_services.CharacterLocked as locked:
         messages.error(request, str(locked))
         context = _builder_context(
             character, form, save_state=SaveState("paused", "Not saved: it is approved and locked")
         )
         return render(request, "characters/builder.html", context, status=409)
-    except services.VersionConflict as conflict:
+    except core_services.VersionConflict as conflict:
         context = _builder_context(
             character,
             form,
@@ -390,13 +271,13 @@ def character_autosave(request: HttpRequest, pk: int) -> JsonResponse:
     which ``message`` names: one bad field never holds back the rest), "conflict" (another
     tab saved first: nothing was written) or "paused" (a submitted or approved character
     saves only when the player presses Save, which the page says before the first edit)."""
-    character = _get_character_for_user(request, pk, edit=True)
+    character = character_for_user(request, pk, edit=True)
     stamp = _save_stamp(request)
     if character.status in (Character.Status.SUBMITTED, Character.Status.APPROVED):
         return JsonResponse(
             {"state": "paused", "message": _AUTOSAVE_PAUSED[character.status]}, status=409
         )
-    read = builder.document_from_form(builder.form_from_post(request.POST), base=character.document)
+    read = forms.document_from_form(forms.form_from_post(request.POST), base=character.document)
     try:
         saved = services.save_character(
             character=character,
@@ -405,13 +286,13 @@ def character_autosave(request: HttpRequest, pk: int) -> JsonResponse:
             by=request.user,
             editing_session=stamp.editing_session,
         )
-    except services.VersionConflict as conflict:
+    except core_services.VersionConflict as conflict:
         message = (
             f"this character was saved elsewhere (version {conflict.current.version}). "
             "Press Save to compare the two."
         )
         return JsonResponse({"state": "conflict", "message": message}, status=409)
-    except (services.CharacterLocked, MalformedDocument) as refused:
+    except (core_services.CharacterLocked, MalformedDocument) as refused:
         return JsonResponse({"state": "unreadable", "message": str(refused)}, status=400)
     if read.errors:
         unread = len(read.errors)
@@ -441,12 +322,12 @@ def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
 
     A button's ``action`` (add or remove a row) also returns that section re-rendered.
     """
-    character = _get_character_for_user(request, pk, edit=True)
-    form = builder.form_from_post(request.POST)
+    character = character_for_user(request, pk, edit=True)
+    form = forms.form_from_post(request.POST)
     action = request.POST.get("action", "")
     section = ""
     if action:
-        form = builder.apply_action(form, action)
+        form = forms.apply_action(form, action)
         section = _SECTION_OF_ACTION.get(action.partition(":")[0].rsplit("_", 1)[-1], "")
     refresh = _refresh(request.POST.get("edited"))
     context = _builder_context(
@@ -471,6 +352,8 @@ class Refresh:
 
 
 EVERYTHING = Refresh(attributes=None)
+
+
 # Inputs every figure depends on: the species package, and the NPC caps.
 _INPUTS_EVERYTHING_DEPENDS_ON = frozenset({"species", "kind"})
 _IDENTITY_INPUTS = frozenset({"name", "homeworld", "native_language", "native_culture"})
@@ -518,9 +401,6 @@ def _conflict(current: Character, yours_from: int, yours: dict[str, Any]) -> dic
         "theirs_saved": current.updated_at,
         "changes": rules.document_changes(current.document, yours),
     }
-
-
-# -- builder context ------------------------------------------------------------------------------
 
 
 @cache
@@ -576,7 +456,7 @@ def _catalog_context() -> dict[str, Any]:
         "skill_count": len(skill_catalog),
         "species_choices": list(cat.species.items()),
         "service_choices": list(services_by_source.items()),
-        "equipment_choices": builder.equipment_choices(),
+        "equipment_choices": forms.equipment_choices(),
         "trait_grids": grids,
         "example_traits": examples,
         "trait_types": [*cat.perk_types.items(), *cat.flaw_types.items()],
@@ -599,7 +479,7 @@ def _trait_cell(trait_type: str, level: str, frequency: str) -> dict[str, Any]:
 
 def _builder_context(
     character: Character,
-    form: builder.BuilderForm,
+    form: forms.BuilderForm,
     *,
     oob: bool = False,
     full: bool = True,
@@ -612,14 +492,14 @@ def _builder_context(
     parts only the page's inputs need; ``attributes`` limits the attribute rows to those codes
     (None: all nine)."""
     cat = rules.catalog()
-    read = builder.document_from_form(form, base=character.document)
+    read = forms.document_from_form(form, base=character.document)
     errors = dict(read.errors)
     try:
         report = check(parse_document(read.document), house_rules=character.house_rules())
     except MalformedDocument as malformed:
         errors["form"] = str(malformed)
-        report = play_services.report_for(character)
-    form = builder.with_errors(form, errors)
+        report = core_selectors.character_report(character)
+    form = forms.with_errors(form, errors)
     points = report.points
     state = (
         "points--over"
@@ -653,14 +533,14 @@ def _builder_context(
         for field, message in form.errors.items()
         # What an add box could not add is said beside the box: nothing in the character is
         # wrong because of it.
-        if field not in builder.ADD_BOXES
+        if field not in forms.ADD_BOXES
     ]
     problems = unreadable + [
         {
             "code": p.code,
             "severity": p.severity,
             "message": p.message,
-            "anchor": builder.field_for_problem(p.path, read),
+            "anchor": forms.field_for_problem(p.path, read),
         }
         for p in report.problems
     ]
@@ -705,7 +585,7 @@ def _builder_context(
         "warning_count": len(report.warnings),
         "attribute_rows": attribute_rows,
         "limits": cat.limits,
-        "bounds": builder.field_bounds(),
+        "bounds": forms.field_bounds(),
         # Each row with its index in the form and the engine's line for it: the preview sends
         # every row's figures again, so they follow each edit.
         "skill_rows": [
@@ -739,8 +619,8 @@ def _builder_context(
         # The whole page, not a live preview: add the review panel. The builder's user is
         # always the owner.
         context.update(
-            _review_context(
-                character, play_services.report_for(character), user_pk=character.owner_id
+            review_context(
+                character, core_selectors.character_report(character), user_pk=character.owner_id
             )
         )
     for row in context["skill_rows"]:
@@ -769,27 +649,3 @@ def _builder_context(
         }
     )
     return context
-
-
-# -- PDF ------------------------------------------------------------------------------------------
-
-PAGE_SIZES = ("letter", "a4")
-
-
-@login_required
-@require_GET
-def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
-    """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``."""
-    from . import pdf
-    from .sheets import sheet_for_character
-
-    character = _get_character_for_user(request, pk)
-    page_size = (
-        character.campaign.page_size if character.campaign else request.GET.get("size", "letter")
-    )
-    if page_size not in PAGE_SIZES:
-        page_size = "letter"
-    sheet = sheet_for_character(character)
-    return pdf.pdf_response(
-        request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
-    )

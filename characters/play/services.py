@@ -31,20 +31,18 @@ from django.db.models import F
 from django.utils import timezone
 
 import rules
-from rules import (
-    ActionTest,
-    Condition,
-    EquipmentEntry,
-    Event,
-    ImprovementError,
-    Report,
-    parse_document,
+from characters.core.selectors import character_report
+from characters.core.services import (
+    Refused,
+    checked_document,
+    listing_columns,
+    lock_character,
+    log_event,
+    require_referee,
+    withdraw_if_submitted,
+    write_revision,
 )
-from rules.catalog import EquipmentItem
-from rules.play import Purchase, injury_rules, severity_rules
-from rules.report import Equipment
-
-from .models import (
+from characters.models import (
     Character,
     CharacterEvent,
     CreditEntry,
@@ -52,19 +50,28 @@ from .models import (
     ImprovementEntry,
     PlayState,
 )
-from .services import (
-    Refused,
-    _checked,
-    _listing_columns,
-    _lock,
-    _log,
-    _revise,
-    _withdraw_if_submitted,
-    report_for,
-    require_referee,
+from characters.play.selectors import (
+    carried_equipment,
+    condition_of,
+    credit_balance,
+    gear_key,
+    ip_balance,
+    stored_condition,
 )
+from rules import (
+    ActionTest,
+    Condition,
+    Event,
+    ImprovementError,
+    Report,
+    parse_document,
+)
+from rules.catalog import EquipmentItem
+from rules.play import Purchase, injury_rules, severity_rules
 
 MEDICAL_SKILLS = ("Medical", "Surgery")
+
+
 # Guards of the app against slips of the keyboard, not rules; the play sheet's inputs read them.
 MAX_IP_AWARD = 100
 MAX_IP_PRICE = 1000  # what a referee may set an unpriced purchase at
@@ -72,6 +79,8 @@ MAX_CREDITS = 100_000_000
 MAX_RECOVERY_PERIODS = 100
 MAX_TEST_FIGURE = 30  # a test's TN at most, and its DM of either sign
 MAX_GEAR_QUANTITY = 1000
+
+
 # The same guards as the play sheet's inputs write them in their max attributes.
 INPUT_MAXIMA = {
     "ip_award": MAX_IP_AWARD,
@@ -93,71 +102,6 @@ def dice_source() -> random.Random:
     return random.SystemRandom()
 
 
-# -- reading a character in play ------------------------------------------------------------------
-
-
-def condition_of(character: Character, report: Report | None = None) -> tuple[Condition, int]:
-    """The character's current condition (unhurt if nothing was recorded yet) and the
-    version of it the page shows; rescaled when LIF or WND changed since it was stored."""
-    report = report or report_for(character)
-    state = PlayState.objects.filter(character=character).first()
-    if state is None:
-        return rules.condition_for(report), 1
-    return _stored_condition(state, report), state.version
-
-
-def _stored_condition(state: PlayState, report: Report) -> Condition:
-    return rules.rescale(
-        rules.condition_from_dict(state.condition),
-        maximum=report.derived.LIF,
-        wnd=report.derived.WND,
-    )
-
-
-def ip_balance(character: Character) -> int:
-    # Summed from .all(), so entries prefetched for the play sheet are reused.
-    return sum(entry.amount for entry in character.improvement_entries.all())
-
-
-def credit_balance(character: Character, report: Report | None = None) -> int:
-    """What creation left (mustering-out cash less creation equipment, by the engine) plus
-    every credits entry since."""
-    report = report or report_for(character)
-    # Summed from .all(), so a ledger prefetched with the character (the party PDF) is reused.
-    ledger = sum(entry.amount for entry in character.credit_entries.all())
-    return report.equipment.credits_remaining + ledger
-
-
-def _gear_key(item: str, tl: int | None) -> tuple[str, int | None]:
-    """An item as the catalog names it: (name, TL), so a document's "jack" and the ledger's
-    "Jack" at TL 1 are one item. Items the catalog lacks keep their own name."""
-    found = rules.catalog().equipment_item(item, tl)
-    return (found.name, found.tl) if found is not None else (item, tl)
-
-
-def carried_equipment(character: Character) -> list[EquipmentEntry]:
-    """What the character carries now: the document's equipment, then every item the credits
-    ledger added or took away, by item; items given up entirely are left out."""
-    counts: dict[tuple[str, int | None], int] = {}
-    for entry in character.document.get("equipment") or ():
-        key = _gear_key(entry["item"], entry.get("tl"))
-        counts[key] = counts.get(key, 0) + entry.get("quantity", 1)
-    for entry in character.credit_entries.all():  # a prefetched ledger is reused
-        if entry.quantity:
-            key = _gear_key(entry.item, entry.tl)
-            counts[key] = counts.get(key, 0) + entry.quantity
-    return [
-        EquipmentEntry(
-            item, quantity, tl if len(rules.catalog().equipment_named(item)) > 1 else None
-        )
-        for (item, tl), quantity in counts.items()
-        if quantity > 0
-    ]
-
-
-# -- the condition: damage and healing ------------------------------------------------------------
-
-
 @dataclass(frozen=True, slots=True)
 class PlayResult:
     """What an action did: the new condition and version, the engine's events in order, and
@@ -173,26 +117,6 @@ class PlayResult:
         return " ".join(event.message for event in self.events)
 
 
-def carried_load(character: Character, report: Report | None = None) -> Equipment:
-    """The engine's load figures for what the character carries now (``carried_equipment``).
-
-    Given the report on the stored document, a ledger that never moved gear costs no second
-    check: the report's own equipment is what is carried. House rules change no equipment
-    figure, so the carried load is checked without them.
-    """
-    if report is not None and not any(entry.quantity for entry in character.credit_entries.all()):
-        return report.equipment
-    return rules.carried_load(parse_document(character.document), carried_equipment(character))
-
-
-def equipment_now(character: Character, report: Report) -> Equipment:
-    """The report's equipment as it stands in play: what the character carries now, and the
-    credits it holds now in place of what creation left."""
-    return carried_load(character, report)._replace(
-        credits_remaining=credit_balance(character, report)
-    )
-
-
 def _change_condition(
     character: Character,
     *,
@@ -203,8 +127,8 @@ def _change_condition(
 ) -> PlayResult:
     """Lock the character, read its condition, apply ``change`` (which calls the engine), store
     the result with the next version and log ``what`` and the engine's events."""
-    locked = _lock(character)
-    report = report_for(locked)
+    locked = lock_character(character)
+    report = character_report(locked)
     state, _ = PlayState.objects.select_for_update().get_or_create(
         character=locked,
         defaults={"condition": rules.condition_as_dict(rules.condition_for(report))},
@@ -215,14 +139,14 @@ def _change_condition(
             "referee recorded something): nothing was recorded. Here it is as it stands now; "
             "do it again if it still applies."
         )
-    before = _stored_condition(state, report)
+    before = stored_condition(state, report)
     after, events = change(locked, before, report)
     events = tuple(events)
     PlayState.objects.filter(pk=state.pk).update(
         condition=rules.condition_as_dict(after), version=F("version") + 1
     )
     detail = f"{what}. " + " ".join(event.message for event in events)
-    _log(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
+    log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
     return PlayResult(condition=after, version=state.version + 1, events=events)
 
 
@@ -611,102 +535,6 @@ def clear_wound(
     )
 
 
-def wound_notes(condition: Condition) -> list[dict[str, object]]:
-    """For each wound, what the engine says about it now: its effect (the body change and mind
-    DM it imposes), whether it bleeds, how often and for how long more (``bleed_left``; None:
-    until stabilised), how long it bled if its thrown time is over (``bled_for``), the TNs and
-    times of its stabilisation and treatment, and whether it still needs treatment or can be
-    cleared."""
-    notes = []
-    for index, wound in enumerate(condition.wounds):
-        table = severity_rules(wound.severity)
-        body, mind = rules.play.wound_penalty(wound)
-        left = wound.bleeds_left
-        notes.append(
-            {
-                "index": index,
-                "wound": wound,
-                "body": body,
-                "mind": mind,
-                "bleeds": wound.bleeds,
-                "bleed_points": table.bleed_points,
-                "bleed_every": table.bleed_every,
-                "bleed_left": table.bleed_time(left) if left else None,
-                "bled_for": table.bleed_time(wound.bled) if left == 0 else None,
-                "stabilisation_tn": table.stabilisation_tn,
-                "rethrow": table.stabilisation_rethrow,
-                "treatment_tn": table.treatment_tn,
-                "treatment_time": table.treatment_time,
-                # Where the wound stands, for the sheets to word: treated, stabilised, bleeding,
-                # stopped (its thrown days of bleeding are over) or still (it never bled).
-                "care": (
-                    "treated"
-                    if wound.treated
-                    else "stabilised"
-                    if wound.stabilised
-                    else "bleeding"
-                    if wound.bleeds
-                    else "stopped"
-                    if left == 0
-                    else "still"
-                ),
-                "can_clear": wound.clearable,
-                "needs_care": wound.needs_treatment,
-            }
-        )
-    return notes
-
-
-STATE_WORDS = {
-    "dead": "Dead",
-    "dying": "Dying",
-    "halted": "Below 0 LIF, the dying halted by medical help",
-    "unconscious": "Unconscious",
-    "stunned": "Stunned",
-    "bleeding": "Bleeding",
-    "wounded": "Wounded",
-}
-
-
-def states(condition: Condition) -> list[tuple[str, str]]:
-    """The engine's states of the condition for a sheet, worst first, as (code, words); "ok"
-    when the character is unhurt or only scratched (its wounds impose nothing)."""
-    found = [(code, STATE_WORDS[code]) for code in rules.condition_states(condition)]
-    if not found:
-        hurt = condition.stun or condition.lethal
-        found.append(("ok", "Hurt, but fit to act" if hurt else "Unhurt"))
-    return found
-
-
-def summary(
-    character: Character, report: Report | None = None, *, load: Equipment | None = None
-) -> dict[str, object]:
-    """The character's state in play for a sheet: the LIF track, states, wounds and the
-    derived attributes as the wounds leave them, with the IP and credits balances. ``load``:
-    the carried load, when the caller has worked it out already."""
-    report = report or report_for(character)
-    condition, version = condition_of(character, report)
-    penalty = (load or carried_load(character, report)).encumbrance_penalty
-    effective = rules.effective(report, condition, encumbrance_penalty=penalty)
-    return {
-        "condition": condition,
-        "version": version,
-        "boxes": rules.boxes(condition),
-        "states": states(condition),
-        "wounds": wound_notes(condition),
-        "derived_now": [
-            (code, getattr(effective.derived, code), base)
-            for code, base in report.derived.as_dict().items()
-        ],
-        "ip_balance": ip_balance(character),
-        "credit_balance": credit_balance(character, report),
-        "hurt": bool(condition.stun or condition.lethal or condition.wounds or condition.stunned),
-    }
-
-
-# -- action tests ---------------------------------------------------------------------------------
-
-
 def _test_sentence(test: ActionTest) -> str:
     dice = " ".join(str(die) for die in test.dice)
     outcome = "success" if test.success else "failure"
@@ -757,7 +585,7 @@ def _record_roll(
         exceptional=test.exceptional,
         chance=float(_chance(test)),
     )
-    _log(
+    log_event(
         character,
         kind=CharacterEvent.Kind.DICE,
         by=by,
@@ -800,7 +628,7 @@ def plan_test(character: Character, plan: TestPlan, *, report: Report | None = N
     """Read a test plan against the character as it is now: the skill level from its report
     (none: unskilled), the attribute DM its wounds leave it, the kind of dice, the exact
     chance of success (``rules.success_chance``) and whether no test is needed at all."""
-    report = report or report_for(character)
+    report = report or character_report(character)
     condition, _ = condition_of(character, report)
     cat = rules.catalog()
     if plan.attribute not in cat.attribute_order:
@@ -844,8 +672,8 @@ def roll_action_test(
     """Throw an action test for the character on the server and record it (on the sheet, in
     its log and in its campaign's roll log). Refused while the character cannot act
     (stunned, unconscious, dead)."""
-    locked = _lock(character)
-    report = report_for(locked)
+    locked = lock_character(character)
+    report = character_report(locked)
     condition, _ = condition_of(locked, report)
     _refuse_if_cannot_act(locked.name, condition, "act")
     planned = plan_test(locked, plan, report=report)
@@ -868,15 +696,12 @@ def roll_action_test(
     )
 
 
-# -- improvement points ---------------------------------------------------------------------------
-
-
 @transaction.atomic
 def award_improvement_points(
     *, character: Character, by: AbstractBaseUser, amount: int, reason: str
 ) -> ImprovementEntry:
     """The referee of the character's campaign awards IP, saying what for."""
-    locked = _lock(character)
+    locked = lock_character(character)
     require_referee(locked, by, "award improvement points")
     reason = reason.strip()
     if not reason:
@@ -890,7 +715,7 @@ def award_improvement_points(
         reason=reason[:300],
         actor=by,
     )
-    _log(
+    log_event(
         locked,
         kind=CharacterEvent.Kind.IP,
         by=by,
@@ -958,7 +783,7 @@ def _buy(
         else None
     )
     try:
-        normal, report = _checked(document, campaign_rules)
+        normal, report = checked_document(document, campaign_rules)
     except rules.MalformedDocument as malformed:
         raise Refused(f"Nothing was bought: {malformed}.") from None
     Character.objects.filter(pk=locked.pk).update(
@@ -966,10 +791,10 @@ def _buy(
         version=F("version") + 1,
         budget_added=F("budget_added") + added,
         updated_at=timezone.now(),
-        **_listing_columns(report),
+        **listing_columns(report),
     )
     current = Character.objects.select_related("campaign").get(pk=locked.pk)
-    revision = _revise(current, normal, by=by, action=f"Improvement: {label}")
+    revision = write_revision(current, normal, by=by, action=f"Improvement: {label}")
     entry = ImprovementEntry.objects.create(
         character=current,
         kind=ImprovementEntry.Kind.PURCHASE,
@@ -982,8 +807,8 @@ def _buy(
         revision=revision,
         actor=by,
     )
-    _log(current, kind=CharacterEvent.Kind.IP, by=by, detail=f"Spent {cost} IP: {label}.")
-    _withdraw_if_submitted(current, by=by, reason="An improvement bought while submitted")
+    log_event(current, kind=CharacterEvent.Kind.IP, by=by, detail=f"Spent {cost} IP: {label}.")
+    withdraw_if_submitted(current, by=by, reason="An improvement bought while submitted")
     return entry
 
 
@@ -1003,7 +828,7 @@ def spend_improvement_points(
     checked it against the creation caps), so it does not reopen the character. A submitted
     character is withdrawn from review, as by any other change.
     """
-    locked = _lock(character)
+    locked = lock_character(character)
     if locked.owner_id != by.pk:
         raise Refused(f"Only the player who owns {locked.name} can spend its improvement points.")
     reason = rules.permission_needed(_parsed(locked), purchase)
@@ -1031,7 +856,7 @@ def spend_improvement_points(
         state=ImprovementEntry.State.PENDING,
         actor=by,
     )
-    _log(
+    log_event(
         locked,
         kind=CharacterEvent.Kind.IP,
         by=by,
@@ -1052,7 +877,7 @@ def decide_request(
     """The referee approves a pending request (which makes the purchase, on the player's IP;
     ``ip`` is the referee's price where the rulebook has none) or declines it; the player may
     withdraw their own request. Returns the purchase when approved, else the request."""
-    locked = _lock(entry.character)
+    locked = lock_character(entry.character)
     request = ImprovementEntry.objects.select_for_update().get(pk=entry.pk, character=locked)
     if request.kind != ImprovementEntry.Kind.REQUEST or request.state != request.State.PENDING:
         raise Refused("That request was already decided.")
@@ -1060,7 +885,9 @@ def decide_request(
     if not approve and not is_referee and locked.owner_id == by.pk:
         request.state, request.reason = request.State.DECLINED, "Withdrawn by the player."
         request.save(update_fields=["state", "reason"])
-        _log(locked, kind=CharacterEvent.Kind.IP, by=by, detail=f"Withdrew: {request.description}.")
+        log_event(
+            locked, kind=CharacterEvent.Kind.IP, by=by, detail=f"Withdrew: {request.description}."
+        )
         return request
     require_referee(locked, by, "decide on improvement requests")
     comment = comment.strip()
@@ -1068,7 +895,7 @@ def decide_request(
         request.state = request.State.DECLINED
         request.reason = f"Declined: {comment}" if comment else "Declined."
         request.save(update_fields=["state", "reason"])
-        _log(
+        log_event(
             locked,
             kind=CharacterEvent.Kind.IP,
             by=by,
@@ -1088,9 +915,6 @@ def decide_request(
     request.reason = f"Approved: {comment}" if comment else "Approved."
     request.save(update_fields=["state", "reason"])
     return bought
-
-
-# -- credits and equipment ------------------------------------------------------------------------
 
 
 def _credit_entry(
@@ -1122,7 +946,7 @@ def _credit_entry(
         quantity=quantity,
         actor=by,
     )
-    _log(
+    log_event(
         character,
         kind=CharacterEvent.Kind.CREDITS,
         by=by,
@@ -1136,7 +960,7 @@ def record_credits(
     *, character: Character, by: AbstractBaseUser | None, amount: int, note: str
 ) -> CreditEntry:
     """Credits received (positive) or paid for something that is not gear (negative)."""
-    locked = _lock(character)
+    locked = lock_character(character)
     if amount == 0:
         raise Refused("An amount of Cr0 changes nothing.")
     return _credit_entry(locked, by=by, amount=amount, note=note)
@@ -1167,7 +991,7 @@ def buy_gear(
 ) -> CreditEntry:
     """Buy catalog gear in play: paid from the credits (the catalog's price unless ``price``
     says what was paid), carried from now on and weighed in the load."""
-    locked = _lock(character)
+    locked = lock_character(character)
     found = _catalog_item(item, tl)
     if not 1 <= quantity <= MAX_GEAR_QUANTITY:
         raise Refused(f"Buy 1 to {MAX_GEAR_QUANTITY:,} at a time.")
@@ -1202,7 +1026,7 @@ def give_up_gear(
 ) -> CreditEntry:
     """Sell (for ``price``), lose or use up gear the character carries, creation equipment
     included; the document is left as it was (the ledger records what went)."""
-    locked = _lock(character)
+    locked = lock_character(character)
     found = _catalog_item(item, tl)
     if quantity < 1 or price < 0:
         raise Refused("Give up 1 or more, for Cr0 or more.")
@@ -1210,7 +1034,7 @@ def give_up_gear(
     carried = sum(
         entry.quantity
         for entry in carried_equipment(locked)
-        if _gear_key(entry.item, entry.tl) == key
+        if gear_key(entry.item, entry.tl) == key
     )
     if quantity > carried:
         raise Refused(f"{locked.name} carries {carried} {found.name}, not {quantity}.")

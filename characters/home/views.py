@@ -1,15 +1,13 @@
-from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
-from django.db.models import Count, Q
+"""The home page (the landing page, or a signed-in user's dashboard) and the rules notes."""
+
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_http_methods
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
 
 import rules
-
-from .models import Campaign, Character
+from characters.campaigns.selectors import campaigns_of
+from characters.models import Character
 
 # The dashboard lists the characters last edited; the rest are one click away.
 DASHBOARD_RECENT = 5
@@ -21,7 +19,7 @@ def home(request: HttpRequest) -> HttpResponse:
         return render(request, "characters/landing.html", {"limits": rules.catalog().limits})
     user = request.user
     characters = Character.objects.owned_by(user)
-    campaigns = list(_campaigns_of(user).select_related("referee").order_by("name"))
+    campaigns = list(campaigns_of(user).select_related("referee").order_by("name"))
     awaiting_review = dict(
         Character.objects.filter(campaign__referee=user, status=Character.Status.SUBMITTED)
         .order_by()
@@ -39,31 +37,6 @@ def home(request: HttpRequest) -> HttpResponse:
         "campaigns": campaigns,
     }
     return render(request, "characters/dashboard.html", context)
-
-
-@require_http_methods(["GET", "POST"])
-def signup(request: HttpRequest) -> HttpResponse:
-    if request.user.is_authenticated:
-        return redirect("home")
-    form = UserCreationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome aboard, {user.username}.")
-        return redirect("home")
-    return render(request, "registration/signup.html", {"form": form})
-
-
-@login_required
-@require_GET
-def campaign_list(request: HttpRequest) -> HttpResponse:
-    campaigns = _campaigns_of(request.user).select_related("referee")
-    return render(request, "characters/campaign_list.html", {"campaigns": campaigns})
-
-
-def _campaigns_of(user):
-    """Campaigns the user referees or plays in."""
-    return Campaign.objects.filter(Q(referee=user) | Q(memberships__user=user)).distinct()
 
 
 @require_GET

@@ -1,0 +1,252 @@
+"""Writes of the builder: create, save (the optimistic lock and the sitting's revision),
+copy and delete a character, and roll its mustering-out cash once.
+
+Each function takes keyword arguments only and runs in one transaction, so a failed write
+changes nothing."""
+
+import random
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+import rules
+from characters.core.services import (
+    CharacterLocked,
+    Refused,
+    VersionConflict,
+    checked_document,
+    listing_columns,
+    lock_character,
+    log_event,
+    refuse_if_locked,
+    withdraw_if_submitted,
+    write_revision,
+)
+from characters.models import (
+    Campaign,
+    Character,
+    CharacterEvent,
+    MusteringRoll,
+)
+from rules import (
+    parse_document,
+)
+from rules.document import NAME_MAX
+
+
+@transaction.atomic
+def create_character(
+    *,
+    owner: AbstractBaseUser,
+    document: dict[str, Any],
+    campaign: Campaign | None = None,
+    action: str = "Created",
+) -> Character:
+    """Store a new character, its listing columns filled from the rules engine's report, and
+    its first revision (``action`` says how it came: created, imported, copied).
+
+    Raises rules.MalformedDocument when the document is not a character document of format 1.
+    """
+    normal, report = checked_document(document, campaign.house_rules() if campaign else None)
+    character = Character.objects.create(
+        owner=owner, document=normal, campaign=campaign, **listing_columns(report)
+    )
+    write_revision(character, normal, by=owner, action=action)
+    return character
+
+
+def new_document(*, name: str, kind: str, budget: int, species: str) -> dict[str, Any]:
+    """A fresh character: every attribute average, nothing bought."""
+    cat = rules.catalog()
+    return {
+        "format": rules.FORMAT,
+        "name": name,
+        "kind": kind,
+        "budget": budget,
+        "species": species,
+        "attributes": dict.fromkeys(cat.attribute_order, cat.limits.attribute_average),
+    }
+
+
+@transaction.atomic
+def save_character(
+    *,
+    character: Character,
+    document: dict[str, Any],
+    expected_version: int,
+    by: AbstractBaseUser | None = None,
+    editing_session: str = "",
+) -> Character:
+    """Save the builder's document if nobody saved since ``expected_version``.
+
+    The builder saves by itself while the player edits (and when they press Save): every save
+    of one ``editing_session`` (one opening of the builder page) by the same user updates that
+    session's revision, so the history shows one revision per sitting, not one per pause.
+
+    The recorded mustering-out rolls always win over the document's: a player cannot edit dice.
+    Raises VersionConflict (nothing written) when the stored version moved on, unless it moved
+    on only by this sitting's own saves (a page that leaves while a save is on its way sends
+    one more with the version it had: a page never conflicts with itself), and
+    CharacterLocked (nothing written) when the character is approved. Editing a submitted
+    character withdraws it from review (back to draft, logged): the referee should never
+    approve something other than what they read.
+    """
+    character = lock_character(character)
+    refuse_if_locked(character)
+    document = dict(document)
+    stored_rolls = character.document.get("mustering_out")
+    if stored_rolls:
+        document["mustering_out"] = stored_rolls
+    else:
+        document.pop("mustering_out", None)
+    normal, report = checked_document(document, character.house_rules())
+    stored = Character.objects.filter(pk=character.pk)
+    if not _moved_on_only_by(character, editing_session, by, expected_version):
+        stored = stored.filter(version=expected_version)
+    updated = stored.update(
+        document=normal,
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        **listing_columns(report),
+    )
+    current = Character.objects.select_related("campaign").get(pk=character.pk)
+    if not updated:
+        raise VersionConflict(current)
+    write_revision(
+        current, normal, by=by, action="Saved in the builder", editing_session=editing_session
+    )
+    withdraw_if_submitted(current, by=by, reason="Edited while submitted")
+    return current
+
+
+def _moved_on_only_by(
+    character: Character, editing_session: str, by: AbstractBaseUser | None, since: int
+) -> bool:
+    """Whether the (locked) character changed since version ``since`` only by saves of this
+    builder sitting: every change of a document writes or updates a revision, and a sitting's
+    saves keep one revision, so the last revision tells."""
+    if not editing_session or character.version <= since:
+        return False
+    last = character.revisions.order_by("-number").first()
+    return (
+        last is not None
+        and last.editing_session == editing_session
+        and last.author_id == getattr(by, "pk", None)
+    )
+
+
+@transaction.atomic
+def duplicate_character(*, character: Character, owner: AbstractBaseUser) -> Character:
+    """A copy for the same owner, outside any campaign; its mustering-out rolls come along,
+    so copying a character is never a way to roll the dice again."""
+    document = dict(character.document, name=f"{character.name} (copy)"[:NAME_MAX])
+    copy = create_character(owner=owner, document=document, action=f"Copied from {character.name}")
+    MusteringRoll.objects.bulk_create(
+        MusteringRoll(
+            character=copy,
+            position=roll.position,
+            die=roll.die,
+            modifier=roll.modifier,
+            row=roll.row,
+            credits=roll.credits,
+            service=roll.service,
+            terms=roll.terms,
+            rolled_by=roll.rolled_by,
+        )
+        for roll in character.mustering_rolls.all()
+    )
+    return copy
+
+
+@transaction.atomic
+def delete_character(*, character: Character, by: AbstractBaseUser | None = None) -> Character:
+    """Delete the character, restorable by its owner for 30 days (``RESTORE_WINDOW``), then
+    purged for good by ``purge_deleted_characters``.
+
+    Refused for an approved character: the referee has to reopen it first, so an approved
+    party member never disappears from the campaign unnoticed. A submitted character is
+    withdrawn from review. Until restored it is in no listing, page, campaign or share link.
+    """
+    character = lock_character(character)
+    if character.is_locked:
+        raise CharacterLocked(
+            f"{character.name} is approved in {character.campaign or 'its campaign'}, so it "
+            "cannot be deleted. Ask the referee to reopen it first."
+        )
+    withdraw_if_submitted(character, by=by, reason="Deleted while submitted")
+    now = timezone.now()
+    Character.objects.filter(pk=character.pk).update(deleted_at=now)
+    character.deleted_at = now
+    log_event(
+        character,
+        kind=CharacterEvent.Kind.HISTORY,
+        by=by,
+        detail=f"Deleted; restorable until {character.purge_at:%Y-%m-%d %H:%M} UTC.",
+    )
+    return character
+
+
+class MusteringOutRefused(Refused):
+    """Rolling is not allowed now; the message says why."""
+
+
+@transaction.atomic
+def roll_mustering_out(
+    *, character: Character, by: AbstractBaseUser, rng: random.Random | None = None
+) -> list[MusteringRoll]:
+    """Roll the character's mustering-out cash once, on the server, and record every die.
+
+    The row is locked so two clicks cannot both roll. ``rng`` is for tests; the app uses the
+    operating system's randomness.
+    """
+    locked = lock_character(character)
+    if locked.is_locked:
+        raise MusteringOutRefused(
+            f"{locked.name} is approved: the referee has to reopen it before anything changes."
+        )
+    if locked.mustering_rolls.exists() or locked.document.get("mustering_out"):
+        raise MusteringOutRefused("Mustering-out cash has already been rolled for this character.")
+    parsed = parse_document(locked.document)
+    try:
+        rolled = rules.roll_mustering_out(parsed, rng or random.SystemRandom())
+    except rules.MusteringOutError as error:
+        raise MusteringOutRefused(str(error)) from None
+    records = MusteringRoll.objects.bulk_create(
+        MusteringRoll(
+            character=locked,
+            position=position,
+            die=roll.die,
+            modifier=roll.modifier,
+            row=roll.row,
+            credits=roll.credits,
+            service=parsed.service or "",
+            terms=parsed.terms,
+            rolled_by=by,
+        )
+        for position, roll in enumerate(rolled)
+    )
+    document = dict(locked.document, mustering_out={"rolls": [roll.die for roll in rolled]})
+    normal, report = checked_document(document, locked.house_rules())
+    Character.objects.filter(pk=locked.pk).update(
+        document=normal,
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+        **listing_columns(report),
+    )
+    write_revision(locked, normal, by=by, action="Mustering-out cash rolled")
+    dice = ", ".join(
+        f"{roll.die}{roll.modifier:+d}" if roll.modifier else str(roll.die) for roll in rolled
+    )
+    total = sum(roll.credits for roll in rolled)
+    log_event(
+        locked,
+        kind=CharacterEvent.Kind.ROLL,
+        by=by,
+        detail=f"Rolled {dice} on the {parsed.service} cash table after {parsed.terms} "
+        f"term{'s' if parsed.terms != 1 else ''}: Cr{total:,}.",
+    )
+    withdraw_if_submitted(locked, by=by, reason="Mustering-out cash rolled while submitted")
+    return records

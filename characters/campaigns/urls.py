@@ -1,0 +1,32 @@
+"""Campaigns: /campaigns/…"""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("campaigns/", views.campaign_list, name="campaign_list"),
+    path("campaigns/new/", views.campaign_new, name="campaign_new"),
+    path("campaigns/join/<str:code>/", views.campaign_join, name="campaign_join"),
+    path("campaigns/<int:pk>/", views.campaign_detail, name="campaign_detail"),
+    path("campaigns/<int:pk>/settings/", views.campaign_settings, name="campaign_settings"),
+    path(
+        "campaigns/<int:pk>/invite/renew/",
+        views.campaign_invite_renew,
+        name="campaign_invite_renew",
+    ),
+    path(
+        "campaigns/<int:pk>/invite/revoke/",
+        views.campaign_invite_revoke,
+        name="campaign_invite_revoke",
+    ),
+    path(
+        "campaigns/<int:pk>/members/<int:user_id>/remove/",
+        views.campaign_member_remove,
+        name="campaign_member_remove",
+    ),
+    path("campaigns/<int:pk>/leave/", views.campaign_leave, name="campaign_leave"),
+    path("campaigns/<int:pk>/attach/", views.campaign_attach, name="campaign_attach"),
+    path("campaigns/<int:pk>/npcs/new/", views.campaign_npc_new, name="campaign_npc_new"),
+    path("campaigns/<int:pk>/party.pdf", views.campaign_party_pdf, name="campaign_pdf"),
+]

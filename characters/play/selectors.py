@@ -1,0 +1,191 @@
+"""Reads of a character in play: its condition now, improvement points, credits and carried
+gear, and the words the pages use for its state."""
+
+from __future__ import annotations
+
+import rules
+from characters.core.selectors import character_report
+from characters.models import (
+    Character,
+    PlayState,
+)
+from rules import (
+    Condition,
+    EquipmentEntry,
+    Report,
+    parse_document,
+)
+from rules.play import severity_rules
+from rules.report import Equipment
+
+
+def condition_of(character: Character, report: Report | None = None) -> tuple[Condition, int]:
+    """The character's current condition (unhurt if nothing was recorded yet) and the
+    version of it the page shows; rescaled when LIF or WND changed since it was stored."""
+    report = report or character_report(character)
+    state = PlayState.objects.filter(character=character).first()
+    if state is None:
+        return rules.condition_for(report), 1
+    return stored_condition(state, report), state.version
+
+
+def stored_condition(state: PlayState, report: Report) -> Condition:
+    return rules.rescale(
+        rules.condition_from_dict(state.condition),
+        maximum=report.derived.LIF,
+        wnd=report.derived.WND,
+    )
+
+
+def ip_balance(character: Character) -> int:
+    # Summed from .all(), so entries prefetched for the play sheet are reused.
+    return sum(entry.amount for entry in character.improvement_entries.all())
+
+
+def credit_balance(character: Character, report: Report | None = None) -> int:
+    """What creation left (mustering-out cash less creation equipment, by the engine) plus
+    every credits entry since."""
+    report = report or character_report(character)
+    # Summed from .all(), so a ledger prefetched with the character (the party PDF) is reused.
+    ledger = sum(entry.amount for entry in character.credit_entries.all())
+    return report.equipment.credits_remaining + ledger
+
+
+def gear_key(item: str, tl: int | None) -> tuple[str, int | None]:
+    """An item as the catalog names it: (name, TL), so a document's "jack" and the ledger's
+    "Jack" at TL 1 are one item. Items the catalog lacks keep their own name."""
+    found = rules.catalog().equipment_item(item, tl)
+    return (found.name, found.tl) if found is not None else (item, tl)
+
+
+def carried_equipment(character: Character) -> list[EquipmentEntry]:
+    """What the character carries now: the document's equipment, then every item the credits
+    ledger added or took away, by item; items given up entirely are left out."""
+    counts: dict[tuple[str, int | None], int] = {}
+    for entry in character.document.get("equipment") or ():
+        key = gear_key(entry["item"], entry.get("tl"))
+        counts[key] = counts.get(key, 0) + entry.get("quantity", 1)
+    for entry in character.credit_entries.all():  # a prefetched ledger is reused
+        if entry.quantity:
+            key = gear_key(entry.item, entry.tl)
+            counts[key] = counts.get(key, 0) + entry.quantity
+    return [
+        EquipmentEntry(
+            item, quantity, tl if len(rules.catalog().equipment_named(item)) > 1 else None
+        )
+        for (item, tl), quantity in counts.items()
+        if quantity > 0
+    ]
+
+
+def carried_load(character: Character, report: Report | None = None) -> Equipment:
+    """The engine's load figures for what the character carries now (``carried_equipment``).
+
+    Given the report on the stored document, a ledger that never moved gear costs no second
+    check: the report's own equipment is what is carried. House rules change no equipment
+    figure, so the carried load is checked without them.
+    """
+    if report is not None and not any(entry.quantity for entry in character.credit_entries.all()):
+        return report.equipment
+    return rules.carried_load(parse_document(character.document), carried_equipment(character))
+
+
+def equipment_now(character: Character, report: Report) -> Equipment:
+    """The report's equipment as it stands in play: what the character carries now, and the
+    credits it holds now in place of what creation left."""
+    return carried_load(character, report)._replace(
+        credits_remaining=credit_balance(character, report)
+    )
+
+
+def wound_notes(condition: Condition) -> list[dict[str, object]]:
+    """For each wound, what the engine says about it now: its effect (the body change and mind
+    DM it imposes), whether it bleeds, how often and for how long more (``bleed_left``; None:
+    until stabilised), how long it bled if its thrown time is over (``bled_for``), the TNs and
+    times of its stabilisation and treatment, and whether it still needs treatment or can be
+    cleared."""
+    notes = []
+    for index, wound in enumerate(condition.wounds):
+        table = severity_rules(wound.severity)
+        body, mind = rules.play.wound_penalty(wound)
+        left = wound.bleeds_left
+        notes.append(
+            {
+                "index": index,
+                "wound": wound,
+                "body": body,
+                "mind": mind,
+                "bleeds": wound.bleeds,
+                "bleed_points": table.bleed_points,
+                "bleed_every": table.bleed_every,
+                "bleed_left": table.bleed_time(left) if left else None,
+                "bled_for": table.bleed_time(wound.bled) if left == 0 else None,
+                "stabilisation_tn": table.stabilisation_tn,
+                "rethrow": table.stabilisation_rethrow,
+                "treatment_tn": table.treatment_tn,
+                "treatment_time": table.treatment_time,
+                # Where the wound stands, for the sheets to word: treated, stabilised, bleeding,
+                # stopped (its thrown days of bleeding are over) or still (it never bled).
+                "care": (
+                    "treated"
+                    if wound.treated
+                    else "stabilised"
+                    if wound.stabilised
+                    else "bleeding"
+                    if wound.bleeds
+                    else "stopped"
+                    if left == 0
+                    else "still"
+                ),
+                "can_clear": wound.clearable,
+                "needs_care": wound.needs_treatment,
+            }
+        )
+    return notes
+
+
+STATE_WORDS = {
+    "dead": "Dead",
+    "dying": "Dying",
+    "halted": "Below 0 LIF, the dying halted by medical help",
+    "unconscious": "Unconscious",
+    "stunned": "Stunned",
+    "bleeding": "Bleeding",
+    "wounded": "Wounded",
+}
+
+
+def states(condition: Condition) -> list[tuple[str, str]]:
+    """The engine's states of the condition for a sheet, worst first, as (code, words); "ok"
+    when the character is unhurt or only scratched (its wounds impose nothing)."""
+    found = [(code, STATE_WORDS[code]) for code in rules.condition_states(condition)]
+    if not found:
+        hurt = condition.stun or condition.lethal
+        found.append(("ok", "Hurt, but fit to act" if hurt else "Unhurt"))
+    return found
+
+
+def summary(
+    character: Character, report: Report | None = None, *, load: Equipment | None = None
+) -> dict[str, object]:
+    """The character's state in play for a sheet: the LIF track, states, wounds and the
+    derived attributes as the wounds leave them, with the IP and credits balances. ``load``:
+    the carried load, when the caller has worked it out already."""
+    report = report or character_report(character)
+    condition, version = condition_of(character, report)
+    penalty = (load or carried_load(character, report)).encumbrance_penalty
+    effective = rules.effective(report, condition, encumbrance_penalty=penalty)
+    return {
+        "condition": condition,
+        "version": version,
+        "boxes": rules.boxes(condition),
+        "states": states(condition),
+        "wounds": wound_notes(condition),
+        "derived_now": [
+            (code, getattr(effective.derived, code), base)
+            for code, base in report.derived.as_dict().items()
+        ],
+        "ip_balance": ip_balance(character),
+        "credit_balance": credit_balance(character, report),
+        "hurt": bool(condition.stun or condition.lethal or condition.wounds or condition.stunned),
+    }

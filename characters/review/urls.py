@@ -1,0 +1,15 @@
+"""The review workflow on one character:
+/characters/<pk>/submit|approve|return|reopen|comment|detach/."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("characters/<int:pk>/submit/", views.character_submit, name="character_submit"),
+    path("characters/<int:pk>/approve/", views.character_approve, name="character_approve"),
+    path("characters/<int:pk>/return/", views.character_return, name="character_return"),
+    path("characters/<int:pk>/reopen/", views.character_reopen, name="character_reopen"),
+    path("characters/<int:pk>/comment/", views.character_comment, name="character_comment"),
+    path("characters/<int:pk>/detach/", views.character_detach, name="character_detach"),
+]

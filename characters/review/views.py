@@ -1,0 +1,126 @@
+"""The review workflow on one character: the player submits it, the referee approves it,
+returns it with a comment or reopens it, anyone of the two comments, and the player detaches it."""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from characters.campaigns import services as campaigns_services
+from characters.core import services as core_services
+from characters.core.selectors import character_for_user
+from characters.models import Character
+from characters.review import services
+
+
+def _after_action(request: HttpRequest, character: Character) -> HttpResponse:
+    """Back where the action was taken (the sheet, the builder or the party review)."""
+    target = request.POST.get("next", "")
+    allowed = {
+        reverse("character_detail", args=[character.pk]),
+        reverse("character_edit", args=[character.pk]),
+    }
+    if character.campaign_id:
+        allowed.add(reverse("campaign_detail", args=[character.campaign_id]))
+    if target in allowed:
+        return redirect(target)
+    return redirect(reverse("character_detail", args=[character.pk]) + "#review")
+
+
+def _act(
+    request: HttpRequest, character: Character, action: Callable[[], Any], done: str
+) -> HttpResponse:
+    try:
+        action()
+    except core_services.Refused as refused:
+        messages.error(request, str(refused))
+    else:
+        messages.success(request, done)
+    return _after_action(request, character)
+
+
+@login_required
+@require_POST
+def character_submit(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_user(request, pk, edit=True)
+    return _act(
+        request,
+        character,
+        lambda: services.submit_character(character=character, by=request.user),
+        f"{character.name} was submitted to the referee.",
+    )
+
+
+@login_required
+@require_POST
+def character_approve(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_user(request, pk, review=True)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.approve_character(character=character, by=request.user, comment=comment),
+        f"{character.name} is approved and locked.",
+    )
+
+
+@login_required
+@require_POST
+def character_return(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_user(request, pk, review=True)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.return_character(character=character, by=request.user, comment=comment),
+        f"{character.name} went back to {character.owner.get_username()} with your comment.",
+    )
+
+
+@login_required
+@require_POST
+def character_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_user(request, pk, review=True)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.reopen_character(character=character, by=request.user, comment=comment),
+        f"{character.name} is reopened: its player can edit it again.",
+    )
+
+
+@login_required
+@require_POST
+def character_comment(request: HttpRequest, pk: int) -> HttpResponse:
+    """A note in the log, from the owner or the referee of the character's campaign."""
+    character = character_for_user(request, pk)
+    comment = request.POST.get("comment", "")
+    return _act(
+        request,
+        character,
+        lambda: services.comment_on_character(
+            character=character, by=request.user, comment=comment
+        ),
+        "Comment added to the log.",
+    )
+
+
+@login_required
+@require_POST
+def character_detach(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_user(request, pk, edit=True)
+    campaign_name = str(character.campaign or "")
+    try:
+        campaigns_services.detach_character(character=character, by=request.user)
+    except core_services.Refused as refused:
+        messages.error(request, str(refused))
+    else:
+        if campaign_name:
+            messages.success(request, f"{character.name} left {campaign_name}.")
+    return redirect("character_detail", character.pk)

@@ -1,0 +1,75 @@
+"""A character's sheet: the page, its JSON export and its PDF."""
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.text import slugify
+from django.views.decorators.http import require_GET
+
+from characters.core.selectors import character_for_user
+from characters.pdf import rendering as pdf_rendering
+from characters.pdf.rendering import PAGE_SIZES
+from characters.pdf.selectors import sheet_for_character
+from characters.review import selectors as review_selectors
+from characters.review.selectors import review_context
+from characters.sheets.selectors import sheet_body_context
+from rules import check, parse_document
+
+
+@login_required
+@require_GET
+def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_user(request, pk)
+    parsed = parse_document(character.document)
+    report = check(parsed, house_rules=character.house_rules())
+    rolls = list(character.mustering_rolls.all())
+    is_owner = character.owner_id == request.user.pk
+    context = {
+        **sheet_body_context(character, parsed, report),
+        "rolls": rolls,
+        "drift": review_selectors.mustering_drift(character, rolls),
+        "is_owner": is_owner,
+        "show_balances": True,
+        "share_links": [
+            {
+                "pk": link.pk,
+                "created_at": link.created_at,
+                "url": request.build_absolute_uri(reverse("shared_sheet", args=[link.token])),
+            }
+            for link in character.share_links.filter(revoked_at__isnull=True)
+        ]
+        if is_owner
+        else [],
+        **review_context(character, report, user_pk=request.user.pk),
+    }
+    return render(request, "characters/character_detail.html", context)
+
+
+@login_required
+@require_GET
+def character_export(request: HttpRequest, pk: int) -> HttpResponse:
+    character = character_for_user(request, pk)
+    response = JsonResponse(
+        character.document, json_dumps_params={"indent": 2, "ensure_ascii": False}
+    )
+    filename = f"{slugify(character.name) or 'character'}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``."""
+
+    character = character_for_user(request, pk)
+    page_size = (
+        character.campaign.page_size if character.campaign else request.GET.get("size", "letter")
+    )
+    if page_size not in PAGE_SIZES:
+        page_size = "letter"
+    sheet = sheet_for_character(character)
+    return pdf_rendering.pdf_response(
+        request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
+    )
