@@ -9,19 +9,18 @@ from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 import rules
 from characters.core.services import (
     CharacterLocked,
     Refused,
-    VersionConflict,
     checked_document,
     listing_columns,
     lock_character,
     log_event,
     refuse_if_locked,
+    store_document,
     withdraw_if_submitted,
     write_revision,
 )
@@ -102,21 +101,14 @@ def save_character(
         document["mustering_out"] = stored_rolls
     else:
         document.pop("mustering_out", None)
-    normal, report = checked_document(document, character.house_rules())
-    stored = Character.objects.filter(pk=character.pk)
-    if not _moved_on_only_by(character, editing_session, by, expected_version):
-        stored = stored.filter(version=expected_version)
-    updated = stored.update(
-        document=normal,
-        version=F("version") + 1,
-        updated_at=timezone.now(),
-        **listing_columns(report),
-    )
-    current = Character.objects.select_related("campaign").get(pk=character.pk)
-    if not updated:
-        raise VersionConflict(current)
-    write_revision(
-        current, normal, by=by, action="Saved in the builder", editing_session=editing_session
+    moved_on_by_this_sitting = _moved_on_only_by(character, editing_session, by, expected_version)
+    current, _revision = store_document(
+        character,
+        document,
+        by=by,
+        action="Saved in the builder",
+        expected_version=None if moved_on_by_this_sitting else expected_version,
+        editing_session=editing_session,
     )
     withdraw_if_submitted(current, by=by, reason="Edited while submitted")
     return current
@@ -229,14 +221,7 @@ def roll_mustering_out(
         for position, roll in enumerate(rolled)
     )
     document = dict(locked.document, mustering_out={"rolls": [roll.die for roll in rolled]})
-    normal, report = checked_document(document, locked.house_rules())
-    Character.objects.filter(pk=locked.pk).update(
-        document=normal,
-        version=F("version") + 1,
-        updated_at=timezone.now(),
-        **listing_columns(report),
-    )
-    write_revision(locked, normal, by=by, action="Mustering-out cash rolled")
+    store_document(locked, document, by=by, action="Mustering-out cash rolled")
     dice = ", ".join(
         f"{roll.die}{roll.modifier:+d}" if roll.modifier else str(roll.die) for roll in rolled
     )

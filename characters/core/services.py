@@ -11,6 +11,7 @@ a document writes the character's next ``Revision`` in the same transaction.
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import F
 from django.utils import timezone
 
 from characters.models import (
@@ -63,6 +64,47 @@ def checked_document(
     """The normalised document and its report; raises rules.MalformedDocument."""
     normal = normalise_document(document)
     return normal, check(parse_document(normal), house_rules=house_rules)
+
+
+def store_document(
+    character: Character,
+    document: dict[str, Any],
+    *,
+    by: AbstractBaseUser | None,
+    action: str,
+    house_rules: HouseRules | None = None,
+    expected_version: int | None = None,
+    editing_session: str = "",
+    budget_added: int = 0,
+) -> tuple[Character, Revision | None]:
+    """Store ``document`` as the (locked) character's next version: normalised and checked by
+    the engine (under ``house_rules``, by default the rules the character plays by), the
+    listing columns refreshed, the version bumped and the revision written, all in the caller's
+    transaction. Returns the character as stored now and its revision.
+
+    Raises rules.MalformedDocument, and VersionConflict when ``expected_version`` is given and
+    the stored version is another (nothing is written either way). ``budget_added`` counts
+    creation points bought with improvement points.
+    """
+    rules_now = house_rules if house_rules is not None else character.house_rules()
+    normal, report = checked_document(document, rules_now)
+    stored = Character.objects.filter(pk=character.pk)
+    if expected_version is not None:
+        stored = stored.filter(version=expected_version)
+    updated = stored.update(
+        document=normal,
+        version=F("version") + 1,
+        budget_added=F("budget_added") + budget_added,
+        updated_at=timezone.now(),
+        **listing_columns(report),
+    )
+    current = Character.objects.select_related("campaign").get(pk=character.pk)
+    if not updated:
+        raise VersionConflict(current)
+    revision = write_revision(
+        current, normal, by=by, action=action, editing_session=editing_session
+    )
+    return current, revision
 
 
 def lock_character(character: Character, *, deleted: bool = False) -> Character:

@@ -5,7 +5,6 @@ Keyword arguments only, one transaction each."""
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 import rules
@@ -14,12 +13,11 @@ from characters.core.services import (
     CharacterLocked,
     Refused,
     VersionConflict,
-    checked_document,
     listing_columns,
     lock_character,
     log_event,
+    store_document,
     withdraw_if_submitted,
-    write_revision,
 )
 from characters.models import RESTORE_WINDOW, Character, CharacterEvent, ShareLink
 
@@ -101,19 +99,13 @@ def restore_revision(
         else:
             document.pop(key, None)
     try:
-        normal, report = checked_document(document, locked.house_rules())
+        if rules.normalise_document(document) == locked.document:
+            raise Refused(f"Revision {number} is {locked.name} as it is now: nothing to restore.")
+        current, _revision = store_document(
+            locked, document, by=by, action=f"Restored revision {number}"
+        )
     except rules.MalformedDocument as malformed:
         raise Refused(f"Revision {number} cannot be restored: {malformed}.") from None
-    if normal == locked.document:
-        raise Refused(f"Revision {number} is {locked.name} as it is now: nothing to restore.")
-    Character.objects.filter(pk=locked.pk).update(
-        document=normal,
-        version=F("version") + 1,
-        updated_at=timezone.now(),
-        **listing_columns(report),
-    )
-    current = Character.objects.select_related("campaign").get(pk=locked.pk)
-    write_revision(current, normal, by=by, action=f"Restored revision {number}")
     log_event(
         current, kind=CharacterEvent.Kind.HISTORY, by=by, detail=f"Restored revision {number}."
     )

@@ -28,19 +28,16 @@ from fractions import Fraction
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
 
 import rules
 from characters.core.selectors import character_report
 from characters.core.services import (
     Refused,
-    checked_document,
-    listing_columns,
     lock_character,
     log_event,
     require_referee,
+    store_document,
     withdraw_if_submitted,
-    write_revision,
 )
 from characters.models import (
     Character,
@@ -783,18 +780,16 @@ def _buy(
         else None
     )
     try:
-        normal, report = checked_document(document, campaign_rules)
+        current, revision = store_document(
+            locked,
+            document,
+            by=by,
+            action=f"Improvement: {label}",
+            house_rules=campaign_rules,
+            budget_added=added,
+        )
     except rules.MalformedDocument as malformed:
         raise Refused(f"Nothing was bought: {malformed}.") from None
-    Character.objects.filter(pk=locked.pk).update(
-        document=normal,
-        version=F("version") + 1,
-        budget_added=F("budget_added") + added,
-        updated_at=timezone.now(),
-        **listing_columns(report),
-    )
-    current = Character.objects.select_related("campaign").get(pk=locked.pk)
-    revision = write_revision(current, normal, by=by, action=f"Improvement: {label}")
     entry = ImprovementEntry.objects.create(
         character=current,
         kind=ImprovementEntry.Kind.PURCHASE,
