@@ -9,6 +9,7 @@ from django.db import transaction
 import rules
 from characters.builder.services import create_character, new_document
 from characters.campaigns.selectors import campaign_for_invite, is_member
+from characters.core.selectors import character_report
 from characters.core.services import (
     CharacterLocked,
     Refused,
@@ -25,7 +26,6 @@ from characters.models import (
     new_invite_code,
 )
 from characters.review.services import reopen_character
-from rules import check, parse_document
 
 
 class InviteInvalid(Refused):
@@ -52,8 +52,7 @@ def _recheck_characters(campaign: Campaign) -> int:
     """Refresh the listing columns of every character in the campaign under its rules."""
     characters = list(campaign.characters.all())
     for character in characters:
-        house_rules = campaign.house_rules(budget_added=character.budget_added)
-        report = check(parse_document(character.document), house_rules=house_rules)
+        report = character_report(character, campaign=campaign)
         for field, value in listing_columns(report).items():
             setattr(character, field, value)
     Character.objects.bulk_update(
@@ -180,8 +179,7 @@ def attach_character(
         raise Refused(
             f"{locked.name} is an NPC: players bring player characters, the referee keeps NPCs."
         )
-    house_rules = campaign.house_rules(budget_added=locked.budget_added)
-    report = check(parse_document(locked.document), house_rules=house_rules)
+    report = character_report(locked, campaign=campaign)
     Character.objects.filter(pk=locked.pk).update(
         campaign=campaign, status=Status.DRAFT, **listing_columns(report)
     )
@@ -209,7 +207,7 @@ def detach_character(*, character: Character, by: AbstractBaseUser | None = None
             "before it can leave."
         )
     name = locked.campaign.name
-    report = check(parse_document(locked.document))
+    report = character_report(locked, campaign=None)
     Character.all_objects.filter(pk=locked.pk).update(
         campaign=None, status=Status.DRAFT, **listing_columns(report)
     )

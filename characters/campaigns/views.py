@@ -31,12 +31,12 @@ from characters.campaigns.forms import CampaignForm, NpcForm
 from characters.campaigns.selectors import campaigns_of
 from characters.core import services as core_services
 from characters.core.forms import natural_number
-from characters.core.selectors import campaign_for_user
+from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Campaign, Character, DiceRoll
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
 from characters.play import services as play_services
-from rules import Problem, Report, check, parse_document
+from rules import Problem, Report
 
 Status = Character.Status
 
@@ -208,8 +208,7 @@ CAMPAIGN_ROLLS = 25
 
 
 def _party_row(character: Character, campaign: Campaign) -> PartyRow:
-    house_rules = campaign.house_rules(budget_added=character.budget_added)
-    report = check(parse_document(character.document), house_rules=house_rules)
+    report = character_report(character, campaign=campaign)
     cat = rules.catalog()
     service = cat.services.get(report.service or "")
     rank = report.rank
@@ -440,12 +439,7 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
         which = "player characters" if every else "approved characters"
         messages.info(request, f"There are no {which} in {campaign.name} to print yet.")
         return redirect("campaign_detail", campaign.pk)
-    sheets = [
-        sheet_for_character(
-            character, house_rules=campaign.house_rules(budget_added=character.budget_added)
-        )
-        for character in characters
-    ]
+    sheets = [sheet_for_character(character) for character in characters]
     filename = f"{slugify(campaign.name) or 'campaign'}-party"
     return pdf_rendering.pdf_response(
         request, sheets, page_size=campaign.page_size, filename=filename

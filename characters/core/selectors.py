@@ -1,6 +1,8 @@
 """The one way every view finds what it may show: ``character_for_user`` and
 ``campaign_for_user`` (others get 404, never 403), and the rules report of a stored character."""
 
+from enum import Enum
+
 from django.db.models import Exists, OuterRef, Q
 from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
@@ -9,9 +11,26 @@ from characters.models import Campaign, CampaignMembership, Character
 from rules import Report, check, parse_document
 
 
-def character_report(character: Character) -> Report:
-    """The engine's report on the stored document, under the rules the character plays by."""
-    return check(parse_document(character.document), house_rules=character.house_rules())
+class _Rules(Enum):
+    ITS_OWN = "its own"
+
+
+ITS_OWN = _Rules.ITS_OWN
+
+
+def character_report(
+    character: Character, *, campaign: Campaign | _Rules | None = ITS_OWN
+) -> Report:
+    """The engine's report on the stored document, under the rules the character plays by, or
+    under those it would play by in ``campaign`` (None: outside any campaign) before it joins
+    or leaves one or the campaign's rules change."""
+    if campaign is ITS_OWN:
+        house_rules = character.house_rules()
+    elif campaign is None:
+        house_rules = None
+    else:
+        house_rules = campaign.house_rules(budget_added=character.budget_added)
+    return check(parse_document(character.document), house_rules=house_rules)
 
 
 def character_for_user(

@@ -8,10 +8,10 @@ from typing import Any
 
 from django.db.models import prefetch_related_objects
 
+from characters.core.selectors import character_report
 from characters.models import Character, MusteringRoll
 from characters.pdf import rendering
 from characters.play import selectors as play_selectors
-from rules import HouseRules, check, parse_document
 
 
 def roll_record(roll: MusteringRoll) -> dict[str, Any]:
@@ -24,17 +24,14 @@ def roll_record(roll: MusteringRoll) -> dict[str, Any]:
     }
 
 
-def sheet_for_character(
-    character: Character, *, house_rules: HouseRules | None = None, show_player: bool = True
-) -> rendering.Sheet:
-    """The character's sheet under ``house_rules`` (default: the rules it plays by), with the
-    gear it carries and the credits it has now when its credits ledger changed them.
+def sheet_for_character(character: Character, *, show_player: bool = True) -> rendering.Sheet:
+    """The character's sheet under the rules it plays by, with the gear it carries and the
+    credits it has now when its credits ledger changed them.
 
     The credits ledger is prefetched onto ``character`` (unless a party's query did it), so
     it is read once however many times it is used; build a sheet from a fresh instance.
     """
-    rules = house_rules if house_rules is not None else character.house_rules()
-    report = check(parse_document(character.document), house_rules=rules)
+    report = character_report(character)
     condition, _version = play_selectors.condition_of(character, report)
     prefetch_related_objects([character], "credit_entries")
     carried = play_selectors.carried_load(character, report)
