@@ -29,4 +29,5 @@ urlpatterns = [
     path("campaigns/<int:pk>/attach/", views.campaign_attach, name="campaign_attach"),
     path("campaigns/<int:pk>/npcs/new/", views.campaign_npc_new, name="campaign_npc_new"),
     path("campaigns/<int:pk>/party.pdf", views.campaign_party_pdf, name="campaign_pdf"),
+    path("campaigns/<int:pk>/award/", views.campaign_award, name="campaign_award"),
 ]

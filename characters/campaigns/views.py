@@ -30,12 +30,13 @@ from characters.campaigns import selectors, services
 from characters.campaigns.forms import CampaignForm, NpcForm
 from characters.campaigns.selectors import campaigns_of
 from characters.core import services as core_services
-from characters.core.forms import natural_number
+from characters.core.forms import first_problem, natural_number
 from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Campaign, Character, DiceRoll
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
 from characters.play import services as play_services
+from characters.play.forms import CampaignAwardForm
 from rules import Problem, Report
 
 Status = Character.Status
@@ -451,3 +452,27 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 def campaign_list(request: HttpRequest) -> HttpResponse:
     campaigns = campaigns_of(request.user).select_related("referee")
     return render(request, "characters/campaign_list.html", {"campaigns": campaigns})
+
+
+@login_required
+@require_POST
+def campaign_award(request: HttpRequest, pk: int) -> HttpResponse:
+    """The referee awards the same IP, for the same reason, to several characters at once
+    (one point a session for everyone, a bonus at the end of an adventure)."""
+    campaign = campaign_for_user(request, pk, referee=True)
+    back = redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
+    form = CampaignAwardForm(request.POST, campaign=campaign)
+    if not form.is_valid():
+        messages.error(request, first_problem(form))
+        return back
+    chosen, amount = list(form.cleaned_data["character"]), form.cleaned_data["amount"]
+    try:
+        play_services.award_improvement_points_to_each(
+            characters=chosen, by=request.user, amount=amount, reason=form.cleaned_data["reason"]
+        )
+    except core_services.Refused as refused:
+        messages.error(request, f"Nobody was awarded anything: {refused}")
+    else:
+        names = ", ".join(character.name for character in chosen)
+        messages.success(request, f"Awarded {amount} IP to {names}.")
+    return back

@@ -33,5 +33,4 @@ urlpatterns = [
         views.character_credits,
         name="character_credits",
     ),
-    path("campaigns/<int:pk>/award/", views.campaign_award, name="campaign_award"),
 ]

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -25,11 +27,12 @@ import rules
 from characters.builder.forms import equipment_choices
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
-from characters.core.forms import natural_number
-from characters.core.selectors import campaign_for_user, character_for_user
+from characters.core.forms import first_problem
+from characters.core.selectors import character_for_user
 from characters.models import Character, CharacterEvent, CreditEntry, ImprovementEntry
+from characters.play import forms as play_forms
 from characters.play import selectors, services
-from rules import NotationError, parse_document
+from rules import parse_document
 
 PLAY_EVENTS = (
     CharacterEvent.Kind.PLAY,
@@ -39,28 +42,6 @@ PLAY_EVENTS = (
 )
 RECENT_ROLLS = 8
 RECENT_EVENTS = 12
-
-
-class BadInput(ValueError):
-    """A form field that cannot be read; the message names it."""
-
-
-# The spend form's value for a flaw of the species package: this prefix and the flaw's name.
-PACKAGE_FLAW = "package:"
-
-
-def _int(data: QueryDict, name: str, label: str, *, default: int | None = None) -> int:
-    raw = data.get(name, "").strip()
-    if not raw and default is not None:
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise BadInput(f"{label}: give a whole number.") from None
-
-
-def _optional_int(data: QueryDict, name: str, label: str) -> int | None:
-    return _int(data, name, label) if data.get(name, "").strip() else None
 
 
 def _roles(request: HttpRequest, character: Character) -> dict[str, bool]:
@@ -154,7 +135,7 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         if trait.type in cat.flaw_types and trait.name not in parsed.package_flaws_bought_off:
             flaws.append(
                 {
-                    "index": f"{PACKAGE_FLAW}{trait.name}",
+                    "index": f"{play_forms.PACKAGE_FLAW}{trait.name}",
                     "name": f"{trait.name} ({package.name} package)",
                     "cost": price(rules.BuyOffPackageFlaw(trait.name)),
                 }
@@ -314,75 +295,54 @@ def _attempt(
 ) -> HttpResponse:
     try:
         outcome = action()
-    except (core_services.Refused, BadInput) as refused:
+    except core_services.Refused as refused:
         outcome = Outcome(error=str(refused))
+    except ValidationError as invalid:
+        outcome = Outcome(error=" ".join(invalid.messages))
     return _respond(request, character, outcome, anchor)
 
 
-def _medic(data: QueryDict) -> services.Medic:
-    if data.get("medic", "own") == "own":
-        return services.Medic(own=True, attribute=data.get("attribute", "EDU"))
-    return services.Medic(
-        own=False,
-        skill_level=_optional_int(data, "medic_level", "Medic's skill level"),
-        attribute_dm=_int(data, "medic_dm", "Medic's attribute DM", default=0),
-    )
+def _read(form: forms.Form) -> forms.Form:
+    """The form, valid; else a ValidationError with its first problem, for ``_attempt``."""
+    if not form.is_valid():
+        raise ValidationError(first_problem(form))
+    return form
 
 
-def _medical_options(data: QueryDict) -> dict[str, Any]:
-    return {
-        "medic": _medic(data),
-        "supplies": data.get("supplies", "kit"),
-        "tl": _optional_int(data, "tl", "Tech level"),
-        "unsanitary": data.get("unsanitary") == "on",
-        "dm": _int(data, "dm", "Other DM", default=0),
-    }
-
-
-def _condition_action(request: HttpRequest, character: Character, action: str) -> Outcome:
-    data = request.POST
-    common = {
-        "character": character,
-        "by": request.user,
-        "expected_version": _int(data, "play_version", "Version"),
-    }
+def _condition_action(request: HttpRequest, character: Character) -> Outcome:
+    form = _read(play_forms.ConditionForm(request.POST))
+    data = form.cleaned_data
+    action = data["action"]
+    common = {"character": character, "by": request.user, "expected_version": data["play_version"]}
     if action == "damage":
-        damage_type = data.get("damage_type", "")
         result = services.take_damage(
             **common,
-            amount=_int(data, "amount", "Damage"),
-            form=data.get("form", ""),
-            damage_type=damage_type if damage_type in ("B", "P") else None,
-            armor=_int(data, "armor", "Armor", default=0),
+            amount=data["amount"],
+            form=data["form"],
+            damage_type=data["damage_type"] if data["damage_type"] in ("B", "P") else None,
+            armor=data["armor"],
         )
     elif action == "end_stun":
         result = services.end_stun(**common)
     elif action == "dying_turn":
         result = services.dying_turn(**common)
     elif action == "bleed":
-        result = services.bleed(**common, wound=_int(data, "wound", "Wound"))
+        result = services.bleed(**common, wound=data["wound"])
     elif action == "stabilise":
-        result = services.stabilise_wound(
-            **common, wound=_int(data, "wound", "Wound"), **_medical_options(data)
-        )
+        result = services.stabilise_wound(**common, wound=data["wound"], **form.medical_options())
     elif action == "treat":
         result = services.treat_wound(
             **common,
-            wound=_int(data, "wound", "Wound"),
-            skill=data.get("skill", "Medical"),
-            **_medical_options(data),
+            wound=data["wound"],
+            skill=data["skill"] or "Medical",
+            **form.medical_options(),
         )
     elif action == "recover":
         result = services.recover(
-            **common,
-            form=data.get("form", ""),
-            care=data.get("care", "natural"),
-            periods=_int(data, "periods", "Periods", default=1),
+            **common, form=data["form"], care=data["care"] or "natural", periods=data["periods"]
         )
-    elif action == "clear":
-        result = services.clear_wound(**common, wound=_int(data, "wound", "Wound"))
     else:
-        raise BadInput(f"Unknown action {action!r}.")
+        result = services.clear_wound(**common, wound=data["wound"])
     return Outcome(message=result.message or "Recorded.", roll=result.roll)
 
 
@@ -392,25 +352,7 @@ def character_condition(request: HttpRequest, pk: int) -> HttpResponse:
     """Damage and healing: ``action`` is damage, end_stun, dying_turn, bleed, stabilise,
     treat, recover or clear; the owner and the referee record them."""
     character = character_for_user(request, pk)
-    action = request.POST.get("action", "")
-    return _attempt(
-        request, character, lambda: _condition_action(request, character, action), "life"
-    )
-
-
-def _test_plan(data: QueryDict) -> services.TestPlan:
-    skill, _, cascade = data.get("skill", "").partition("::")
-    if data.get("skill") == "other":
-        skill, cascade = data.get("other_skill", "").strip(), ""
-        if not skill:
-            raise BadInput("Name the skill the character lacks.")
-    return services.TestPlan(
-        attribute=data.get("attribute", ""),
-        tn=_int(data, "tn", "TN"),
-        dm=_int(data, "dm", "DM", default=0),
-        skill=skill or None,
-        cascade=cascade or None,
-    )
+    return _attempt(request, character, lambda: _condition_action(request, character), "life")
 
 
 @login_required
@@ -420,11 +362,12 @@ def character_roll(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk)
 
     def roll() -> Outcome:
+        form = _read(play_forms.TestPlanForm(request.POST))
         thrown = services.roll_action_test(
             character=character,
             by=request.user,
-            plan=_test_plan(request.POST),
-            purpose=request.POST.get("purpose", ""),
+            plan=form.plan(),
+            purpose=form.cleaned_data["purpose"],
         )
         verdict = "success" if thrown.success else "failure"
         return Outcome(
@@ -441,12 +384,15 @@ def character_roll(request: HttpRequest, pk: int) -> HttpResponse:
 def character_odds(request: HttpRequest, pk: int) -> HttpResponse:
     """The dice roller's odds for the test as the form stands (htmx, on every change)."""
     character = character_for_user(request, pk)
-    try:
-        planned = services.plan_test(character, _test_plan(request.GET))
-    except (core_services.Refused, BadInput) as refused:
-        planned, error = None, str(refused)
+    form = play_forms.TestPlanForm(request.GET)
+    planned, error = None, ""
+    if not form.is_valid():
+        error = first_problem(form)
     else:
-        error = ""
+        try:
+            planned = services.plan_test(character, form.plan())
+        except core_services.Refused as refused:
+            error = str(refused)
     return render(request, "characters/play.html#odds", {"planned": planned, "odds_error": error})
 
 
@@ -457,56 +403,14 @@ def character_ip_award(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, review=True)
 
     def award() -> Outcome:
-        amount = _int(request.POST, "amount", "IP")
+        data = _read(play_forms.AwardForm(request.POST)).cleaned_data
+        amount = data["amount"]
         services.award_improvement_points(
-            character=character,
-            by=request.user,
-            amount=amount,
-            reason=request.POST.get("reason", ""),
+            character=character, by=request.user, amount=amount, reason=data["reason"]
         )
         return Outcome(message=f"Awarded {amount} IP to {character.name}.")
 
     return _attempt(request, character, award, "ip")
-
-
-def _purchase(data: QueryDict) -> rules.play.Purchase:
-    """The purchase a spend form describes (its ``purchase`` field names the kind)."""
-    kind = data.get("purchase", "")
-    if kind == "raise_skill":
-        skill, _, cascade = data.get("skill", "").partition("::")
-        if not skill:
-            raise BadInput("Choose a skill to raise.")
-        return rules.RaiseSkill(skill, cascade or None, _int(data, "to_level", "New level"))
-    if kind == "new_skill":
-        skill = data.get("skill", "").strip()
-        definition = rules.catalog().find_skill(skill) if skill else None
-        if definition is None:
-            raise BadInput("Name a skill from the rulebook's list.")
-        cascade = data.get("cascade", "").strip() or None
-        return rules.RaiseSkill(definition.name, cascade, _int(data, "to_level", "Level"))
-    if kind == "add_specialty":
-        skill, _, specialty = data.get("specialty", "").partition("::")
-        if not specialty:
-            raise BadInput("Choose a specialty.")
-        return rules.AddSpecialty(skill, specialty)
-    if kind == "add_perk":
-        try:
-            trait = rules.parse_trait(data.get("notation", ""), data.get("name", "").strip())
-        except NotationError as error:
-            raise BadInput(str(error)) from None
-        if not trait.name:
-            raise BadInput("Give the perk a name.")
-        return rules.AddPerk(trait)
-    if kind == "raise_perk":
-        return rules.RaisePerk(_int(data, "trait", "Perk"), data.get("to_level", ""))
-    if kind == "buy_off_flaw":
-        chosen = data.get("trait", "")
-        if chosen.startswith(PACKAGE_FLAW):
-            return rules.BuyOffPackageFlaw(chosen.removeprefix(PACKAGE_FLAW))
-        return rules.BuyOffFlaw(_int(data, "trait", "Flaw"))
-    if kind == "raise_attribute":
-        return rules.RaiseAttribute(data.get("attribute", ""), _int(data, "to_level", "Level"))
-    raise BadInput("Choose what to buy.")
 
 
 @login_required
@@ -516,8 +420,9 @@ def character_ip_spend(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
 
     def spend() -> Outcome:
+        form = _read(play_forms.SpendForm(request.POST))
         entry = services.spend_improvement_points(
-            character=character, by=request.user, purchase=_purchase(request.POST)
+            character=character, by=request.user, purchase=form.described_purchase()
         )
         if entry.kind == ImprovementEntry.Kind.REQUEST:
             cost = f" ({entry.cost} IP)" if entry.cost is not None else ""
@@ -537,13 +442,13 @@ def character_ip_decide(request: HttpRequest, pk: int, entry: int) -> HttpRespon
     )
 
     def decide() -> Outcome:
-        approve = request.POST.get("decision") == "approve"
+        data = _read(play_forms.DecisionForm(request.POST)).cleaned_data
         decided = services.decide_request(
             entry=request_entry,
             by=request.user,
-            approve=approve,
-            ip=_optional_int(request.POST, "ip", "IP cost"),
-            comment=request.POST.get("comment", ""),
+            approve=data["decision"] == "approve",
+            ip=data["ip"],
+            comment=data["comment"],
         )
         if decided.kind == ImprovementEntry.Kind.PURCHASE:
             return Outcome(message=f"Approved: {decided.description} for {decided.cost} IP.")
@@ -552,76 +457,36 @@ def character_ip_decide(request: HttpRequest, pk: int, entry: int) -> HttpRespon
     return _attempt(request, character, decide, "ip")
 
 
-@login_required
-@require_POST
-def campaign_award(request: HttpRequest, pk: int) -> HttpResponse:
-    """The referee awards the same IP, for the same reason, to several characters at once
-    (one point a session for everyone, a bonus at the end of an adventure)."""
-    campaign = campaign_for_user(request, pk, referee=True)
-    ids = [pk for value in request.POST.getlist("character") if (pk := natural_number(value))]
-    chosen = list(campaign.characters.filter(pk__in=ids).order_by("name"))
-    try:
-        amount = _int(request.POST, "amount", "IP")
-    except BadInput as bad:
-        messages.error(request, str(bad))
-        return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
-    if not chosen:
-        messages.error(request, "Choose the characters to award improvement points to.")
-        return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
-    try:
-        services.award_improvement_points_to_each(
-            characters=chosen, by=request.user, amount=amount, reason=request.POST.get("reason", "")
-        )
-    except core_services.Refused as refused:
-        messages.error(request, f"Nobody was awarded anything: {refused}")
-    else:
-        names = ", ".join(character.name for character in chosen)
-        messages.success(request, f"Awarded {amount} IP to {names}.")
-    return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#award")
-
-
-def _item(data: QueryDict) -> tuple[str, int | None]:
-    name, _, tl = data.get("item", "").partition("|")
-    if not name:
-        raise BadInput("Choose an item.")
-    return name, natural_number(tl)
-
-
-def _credits_action(request: HttpRequest, character: Character, action: str) -> Outcome:
-    data, by = request.POST, request.user
-    note = data.get("note", "")
+def _credits_action(request: HttpRequest, character: Character) -> Outcome:
+    form = _read(play_forms.CreditsForm(request.POST))
+    data, by = form.cleaned_data, request.user
+    action, note = data["action"], data["note"]
     if action in ("income", "expense"):
-        amount = _int(data, "amount", "Credits")
-        if amount <= 0:
-            raise BadInput("Credits: give an amount above 0.")
-        signed = amount if action == "income" else -amount
+        signed = data["amount"] if action == "income" else -data["amount"]
         services.record_credits(character=character, by=by, amount=signed, note=note)
         return Outcome(message=f"Cr{signed:+,}: {note.strip()}.")
+    name, tl = form.item_and_tl()
     if action == "buy":
-        name, tl = _item(data)
         entry = services.buy_gear(
             character=character,
             by=by,
             item=name,
             tl=tl,
-            quantity=_int(data, "quantity", "Quantity", default=1),
-            price=_optional_int(data, "price", "Price"),
+            quantity=data["quantity"],
+            price=data["price"],
             note=note,
         )
         return Outcome(message=f"{entry.note}: Cr{-entry.amount:,}.")
-    if action == "give_up":
-        name, tl = _item(data)
-        entry = services.give_up_gear(
-            character=character,
-            by=by,
-            item=name,
-            tl=tl,
-            quantity=_int(data, "quantity", "Quantity", default=1),
-            price=_int(data, "price", "Price", default=0),
-            note=note,
-        )
-        return Outcome(message=f"{entry.note}.")
-    raise BadInput(f"Unknown action {action!r}.")
+    entry = services.give_up_gear(
+        character=character,
+        by=by,
+        item=name,
+        tl=tl,
+        quantity=data["quantity"],
+        price=data["price"] or 0,
+        note=note,
+    )
+    return Outcome(message=f"{entry.note}.")
 
 
 @login_required
@@ -630,7 +495,4 @@ def character_credits(request: HttpRequest, pk: int) -> HttpResponse:
     """The credits ledger: ``action`` is income, expense, buy or give_up; the owner and the
     referee record entries."""
     character = character_for_user(request, pk)
-    action = request.POST.get("action", "")
-    return _attempt(
-        request, character, lambda: _credits_action(request, character, action), "credits"
-    )
+    return _attempt(request, character, lambda: _credits_action(request, character), "credits")

@@ -744,7 +744,10 @@ def test_a_bad_number_is_refused_in_words(client, mara, player):
         {"action": "damage", "amount": "lots", "form": "L", "play_version": "1"},
         follow=True,
     )
-    assert "Damage: give a whole number." in next(iter(response.context["messages"])).message
+    assert (
+        "Damage: enter a whole number from 0 to 999."
+        in next(iter(response.context["messages"])).message
+    )
     assert not PlayState.objects.exists()
 
 
@@ -937,7 +940,10 @@ def test_the_credits_form_records_pay_buys_and_sells_gear(client, mara, player):
     ("form", "message"),
     [
         ({"action": "expense", "amount": "0", "note": "Fuel"}, "Credits: give an amount above 0."),
-        ({"action": "income", "amount": "lots", "note": "Pay"}, "Credits: give a whole number."),
+        (
+            {"action": "income", "amount": "lots", "note": "Pay"},
+            "Credits: enter a whole number from 0 to 100000000.",
+        ),
         ({"action": "expense", "amount": "50", "note": "Fuel"}, "Not enough credits"),
         ({"action": "steal"}, "Unknown action 'steal'."),
     ],
@@ -998,7 +1004,9 @@ def test_an_ip_cost_above_the_guard_is_refused_in_words(client, mara, referee, a
         decide_url(attribute_request), {"decision": "approve", "ip": too_dear}, follow=True
     )
 
-    assert f"Set the IP cost from 1 to {play_services.MAX_IP_PRICE:,}" in last_message(response)
+    assert f"IP cost: enter a whole number from 1 to {play_services.MAX_IP_PRICE}." == last_message(
+        response
+    )
     attribute_request.refresh_from_db()
     assert (attribute_request.state, ip(mara)) == ("pending", 20)
 
@@ -1075,9 +1083,9 @@ def test_a_treated_wound_is_not_stabilised_again_and_no_die_is_thrown(mara, refe
 @pytest.mark.parametrize(
     ("form", "message"),
     [
-        ({"medic_level": "21"}, "A skill above level 20 is off the dice."),
-        ({"dm": "31"}, "The TN is 1 to 30 and the DM -30 to +30."),
-        ({"tl": "999999"}, "The TN is 1 to 30 and the DM -30 to +30."),
+        ({"medic_level": "21"}, "Medic's skill level: enter a whole number from 0 to 20."),
+        ({"dm": "31"}, "Other DM: enter a whole number from -30 to 30."),
+        ({"tl": "999999"}, "Tech level: enter a whole number from 0 to 99."),
     ],
 )
 def test_another_medics_figures_off_the_dice_are_refused_in_words(
@@ -1121,10 +1129,18 @@ def test_a_skill_raise_to_a_huge_level_is_priced_at_once_and_refused(client, mar
     assert not ImprovementEntry.objects.exists()
 
 
-@pytest.mark.parametrize("tl", ["²", "9" * 5000])
-def test_an_item_with_an_unreadable_tech_level_is_refused_not_an_error(client, mara, player, tl):
+@pytest.mark.parametrize(
+    ("tl", "message"),
+    [
+        ("²", "Tech level: enter a whole number from 0 to 99."),
+        ("9" * 5000, "Item: at most 120 characters."),
+    ],
+)
+def test_an_item_with_an_unreadable_tech_level_is_refused_not_an_error(
+    client, mara, player, tl, message
+):
     client.force_login(player)
 
     response = post_credits(client, mara, action="buy", item=f"Laser rifle|{tl}")
 
-    assert "Laser rifle comes at TL 9, 13: choose one." in last_message(response)
+    assert last_message(response) == message

@@ -1,0 +1,287 @@
+"""Forms of the play sheet: damage and healing, action tests, improvement points and credits.
+
+They read and bound every input; the services decide what the rules allow. Each form's errors
+are sentences naming the field (``first_problem``), shown at the top of the play region.
+"""
+
+from typing import Any
+
+from django import forms
+
+import rules
+from characters.core.forms import VersionField, WholeNumberField
+from characters.models import CreditEntry, DiceRoll, ImprovementEntry
+from characters.play import services
+from rules import NotationError
+
+# Bounds of what a person types; the rules have no such figures.
+MAX_DAMAGE = 999
+MAX_WOUND_INDEX = 99
+MAX_TECH_LEVEL = 99
+MAX_ROW_INDEX = 999
+# A level the engine judges (and names the rule a level above its maximum breaks).
+MAX_LEVEL = 99
+
+CONDITION_ACTIONS = (
+    "damage",
+    "end_stun",
+    "dying_turn",
+    "bleed",
+    "stabilise",
+    "treat",
+    "recover",
+    "clear",
+)
+WOUND_ACTIONS = frozenset({"bleed", "stabilise", "treat", "clear"})
+CREDIT_ACTIONS = ("income", "expense", "buy", "give_up")
+# The spend form's value for a flaw of the species package: this prefix and the flaw's name.
+PACKAGE_FLAW = "package:"
+
+
+def _action_field(actions: tuple[str, ...]) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=[(action, action) for action in actions],
+        error_messages={
+            "invalid_choice": "Unknown action '%(value)s'.",
+            "required": "Choose what to record.",
+        },
+    )
+
+
+def _text(label: str, max_length: int, **kwargs: Any) -> forms.CharField:
+    return forms.CharField(
+        label=label,
+        max_length=max_length,
+        required=False,
+        error_messages={"max_length": f"{label}: at most {max_length:,} characters."},
+        **kwargs,
+    )
+
+
+def _test_figure(label: str, **kwargs: Any) -> WholeNumberField:
+    limit = services.MAX_TEST_FIGURE
+    return WholeNumberField(label=label, minimum=-limit, maximum=limit, **kwargs)
+
+
+class ConditionForm(forms.Form):
+    """Damage and healing: ``action`` says which, and which of the fields it needs."""
+
+    action = _action_field(CONDITION_ACTIONS)
+    play_version = VersionField()
+    amount = WholeNumberField(label="Damage", minimum=0, maximum=MAX_DAMAGE, required=False)
+    form = _text("Form", 1)
+    damage_type = _text("Damage type", 1)
+    armor = WholeNumberField(
+        label="Armor", minimum=0, maximum=MAX_DAMAGE, default=0, required=False
+    )
+    wound = WholeNumberField(label="Wound", minimum=0, maximum=MAX_WOUND_INDEX, required=False)
+    care = _text("Care", 20)
+    periods = WholeNumberField(
+        label="Periods",
+        minimum=1,
+        maximum=services.MAX_RECOVERY_PERIODS,
+        default=1,
+        required=False,
+    )
+    # Medical care: the character's own skill, or another medic's.
+    skill = _text("Skill", 40)
+    medic = _text("Medic", 10)
+    attribute = _text("Attribute", 3)
+    medic_level = WholeNumberField(
+        label="Medic's skill level",
+        minimum=0,
+        maximum=rules.dice.MAX_ENUMERATED_DICE,
+        required=False,
+    )
+    medic_dm = _test_figure("Medic's attribute DM", default=0, required=False)
+    supplies = _text("Supplies", 20)
+    tl = WholeNumberField(label="Tech level", minimum=0, maximum=MAX_TECH_LEVEL, required=False)
+    unsanitary = forms.BooleanField(required=False)
+    dm = _test_figure("Other DM", default=0, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        action = data.get("action")
+        if action == "damage" and data.get("amount") is None and "amount" not in self.errors:
+            self.add_error("amount", self.fields["amount"].rule)
+        if action in WOUND_ACTIONS and data.get("wound") is None and "wound" not in self.errors:
+            self.add_error("wound", self.fields["wound"].rule)
+        return data
+
+    def medical_options(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        if (data["medic"] or "own") == "own":
+            medic = services.Medic(own=True, attribute=data["attribute"] or "EDU")
+        else:
+            medic = services.Medic(
+                own=False, skill_level=data["medic_level"], attribute_dm=data["medic_dm"]
+            )
+        return {
+            "medic": medic,
+            "supplies": data["supplies"] or "kit",
+            "tl": data["tl"],
+            "unsanitary": data["unsanitary"],
+            "dm": data["dm"],
+        }
+
+
+class TestPlanForm(forms.Form):
+    """An action test as the dice roller describes it: attribute, skill, TN and DMs."""
+
+    skill = _text("Skill", 100)
+    other_skill = _text("Skill", 60)
+    attribute = _text("Attribute", 3)
+    tn = WholeNumberField(label="TN", minimum=1, maximum=services.MAX_TEST_FIGURE)
+    dm = _test_figure("DM", default=0, required=False)
+    purpose = _text("Purpose", DiceRoll._meta.get_field("purpose").max_length)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("skill") == "other" and not data.get("other_skill", "").strip():
+            self.add_error("other_skill", "Name the skill the character lacks.")
+        return data
+
+    def plan(self) -> services.TestPlan:
+        data = self.cleaned_data
+        skill, _, cascade = data["skill"].partition("::")
+        if data["skill"] == "other":
+            skill, cascade = data["other_skill"].strip(), ""
+        return services.TestPlan(
+            attribute=data["attribute"],
+            tn=data["tn"],
+            dm=data["dm"],
+            skill=skill or None,
+            cascade=cascade or None,
+        )
+
+
+class AwardForm(forms.Form):
+    """Improvement points the referee awards, and what for."""
+
+    amount = WholeNumberField(label="IP", minimum=1, maximum=services.MAX_IP_AWARD)
+    reason = _text("Reason", ImprovementEntry._meta.get_field("reason").max_length)
+
+
+class CampaignAwardForm(AwardForm):
+    """The same award to several characters of one campaign at once."""
+
+    character = forms.ModelMultipleChoiceField(
+        queryset=None,
+        error_messages={
+            "required": "Choose the characters to award improvement points to.",
+            "invalid_choice": "Choose the characters to award improvement points to.",
+            "invalid_pk_value": "Choose the characters to award improvement points to.",
+        },
+    )
+
+    def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["character"].queryset = campaign.characters.order_by("name")
+
+
+class SpendForm(forms.Form):
+    """What the owner buys with improvement points: ``purchase`` names the kind."""
+
+    purchase = _text("Purchase", 20)
+    skill = _text("Skill", 100)
+    cascade = _text("Cascade", 60)
+    specialty = _text("Specialty", 120)
+    to_level = forms.CharField(required=False, max_length=9)
+    notation = _text("Notation", 60)
+    name = _text("Name", 200)
+    trait = _text("Trait", 120)
+    attribute = _text("Attribute", 3)
+
+    def _level(self, label: str) -> int:
+        field = WholeNumberField(label=label, minimum=0, maximum=MAX_LEVEL)
+        return field.read(self.cleaned_data["to_level"])  # type: ignore[return-value]
+
+    def _index(self, label: str) -> int:
+        field = WholeNumberField(label=label, minimum=0, maximum=MAX_ROW_INDEX)
+        return field.read(self.cleaned_data["trait"])  # type: ignore[return-value]
+
+    def described_purchase(self) -> rules.play.Purchase:
+        """The purchase described; raises ValidationError naming what is missing."""
+        data = self.cleaned_data
+        kind = data["purchase"]
+        if kind == "raise_skill":
+            skill, _, cascade = data["skill"].partition("::")
+            if not skill:
+                raise forms.ValidationError("Choose a skill to raise.")
+            return rules.RaiseSkill(skill, cascade or None, self._level(f"New {skill} level"))
+        if kind == "new_skill":
+            skill = data["skill"].strip()
+            definition = rules.catalog().find_skill(skill) if skill else None
+            if definition is None:
+                raise forms.ValidationError("Name a skill from the rulebook's list.")
+            cascade = data["cascade"].strip() or None
+            return rules.RaiseSkill(
+                definition.name, cascade, self._level(f"{definition.name} level")
+            )
+        if kind == "add_specialty":
+            skill, _, specialty = data["specialty"].partition("::")
+            if not specialty:
+                raise forms.ValidationError("Choose a specialty.")
+            return rules.AddSpecialty(skill, specialty)
+        if kind == "add_perk":
+            try:
+                trait = rules.parse_trait(data["notation"], data["name"].strip())
+            except NotationError as error:
+                raise forms.ValidationError(str(error)) from None
+            if not trait.name:
+                raise forms.ValidationError("Give the perk a name.")
+            return rules.AddPerk(trait)
+        if kind == "raise_perk":
+            return rules.RaisePerk(self._index("Perk"), data["to_level"])
+        if kind == "buy_off_flaw":
+            if data["trait"].startswith(PACKAGE_FLAW):
+                return rules.BuyOffPackageFlaw(data["trait"].removeprefix(PACKAGE_FLAW))
+            return rules.BuyOffFlaw(self._index("Flaw"))
+        if kind == "raise_attribute":
+            return rules.RaiseAttribute(
+                data["attribute"], self._level(f"New {data['attribute'] or 'attribute'} level")
+            )
+        raise forms.ValidationError("Choose what to buy.")
+
+
+class DecisionForm(forms.Form):
+    """The referee's decision on a request (or the owner's withdrawal)."""
+
+    decision = _text("Decision", 10)
+    ip = WholeNumberField(label="IP cost", minimum=1, maximum=services.MAX_IP_PRICE, required=False)
+    comment = _text("Comment", ImprovementEntry._meta.get_field("reason").max_length)
+
+
+class CreditsForm(forms.Form):
+    """An entry in the credits ledger: income, an expense, gear bought or given up."""
+
+    action = _action_field(CREDIT_ACTIONS)
+    amount = WholeNumberField(
+        label="Credits", minimum=0, maximum=services.MAX_CREDITS, required=False
+    )
+    note = _text("Note", CreditEntry._meta.get_field("note").max_length)
+    item = _text("Item", 120)
+    quantity = WholeNumberField(
+        label="Quantity",
+        minimum=1,
+        maximum=services.MAX_GEAR_QUANTITY,
+        default=1,
+        required=False,
+    )
+    price = WholeNumberField(label="Price", minimum=0, maximum=services.MAX_CREDITS, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        action = data.get("action")
+        if action in ("income", "expense") and "amount" not in self.errors and not data["amount"]:
+            self.add_error("amount", "Credits: give an amount above 0.")
+        if action in ("buy", "give_up") and not data.get("item", "").partition("|")[0]:
+            self.add_error("item", "Choose an item.")
+        return data
+
+    def item_and_tl(self) -> tuple[str, int | None]:
+        name, _, tl = self.cleaned_data["item"].partition("|")
+        tl_field = WholeNumberField(
+            label="Tech level", minimum=0, maximum=MAX_TECH_LEVEL, required=False
+        )
+        return name, tl_field.read(tl)
