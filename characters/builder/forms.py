@@ -19,7 +19,7 @@ from typing import Any
 from django import forms
 from django.http import QueryDict
 
-from characters.core.forms import natural_number, whole_number
+from characters.core.forms import VersionField, WholeNumberField, natural_number, whole_number
 from rules import FORMAT, NotationError, catalog, parse_trait
 from rules.document import NAME_MAX, NOTES_MAX, TOP_LEVEL_FIELDS
 from rules.model import control_by_default
@@ -44,6 +44,7 @@ MAX_AGE = 999
 MAX_AMOUNT = 99  # a skill level or a derived-trait amount, of either sign
 MAX_QUANTITY = 9999
 MAX_TRAIT_NAME = 200
+MAX_IMPORT_BYTES = 1_000_000
 
 
 # The boxes whose text is added as a row (by Enter or their Add button), not part of the
@@ -394,13 +395,12 @@ def _whole(
     """The whole number typed in a field, or None with the field's error recorded. An emptied
     field is an error unless it is ``optional``: falling back to an old value would show the
     player figures for something they no longer see in the field."""
-    if value == "" and optional:
+    field = WholeNumberField(label=label, minimum=minimum, maximum=maximum, required=not optional)
+    try:
+        return field.read(value)
+    except forms.ValidationError as invalid:
+        errors[field_id] = invalid.messages[0]
         return None
-    number = whole_number(value)
-    if number is None or not minimum <= number <= maximum:
-        errors[field_id] = f"{label}: enter a whole number from {minimum} to {maximum}."
-        return None
-    return number
 
 
 def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocument:
@@ -605,10 +605,75 @@ def with_errors(form: BuilderForm, errors: dict[str, str]) -> BuilderForm:
     return replace(form, errors=errors)
 
 
+class NewCharacterForm(forms.Form):
+    """A new character: its name, whether a player plays it, its species and (an NPC's) budget."""
+
+    name = forms.CharField(
+        max_length=NAME_MAX,
+        error_messages={
+            "required": "Give the character a name.",
+            "max_length": f"A name has at most {NAME_MAX} characters.",
+        },
+    )
+    kind = forms.ChoiceField(
+        choices=[("pc", "Player character"), ("npc", "NPC")],
+        error_messages={
+            "required": "Choose a player character or an NPC.",
+            "invalid_choice": "Choose a player character or an NPC.",
+        },
+    )
+    species = forms.ChoiceField(
+        error_messages={
+            "required": "Choose a species from the list.",
+            "invalid_choice": "Choose a species from the list.",
+        },
+    )
+    budget = forms.CharField(required=False)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["species"].choices = [(key, s.name) for key, s in catalog().species.items()]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        limits = catalog().limits
+        data["budget_points"] = limits.default_budget
+        if data.get("kind") == "npc":
+            budget = WholeNumberField(
+                label="An NPC's budget", minimum=0, maximum=limits.max_budget, required=True
+            )
+            try:
+                data["budget_points"] = budget.read(data.get("budget", ""))
+            except forms.ValidationError as invalid:
+                self.add_error("budget", invalid)
+        return data
+
+
+class ImportForm(forms.Form):
+    """A character document to import: a JSON file, at most ``MAX_IMPORT_BYTES``."""
+
+    document = forms.FileField(
+        error_messages={
+            "required": "document: choose a character document (a .json file) to upload.",
+            "missing": "document: choose a character document (a .json file) to upload.",
+            "empty": "document: the file is empty.",
+        }
+    )
+
+    def clean_document(self) -> Any:
+        upload = self.cleaned_data["document"]
+        if upload.size > MAX_IMPORT_BYTES:
+            limit = MAX_IMPORT_BYTES // 1000
+            raise forms.ValidationError(
+                f"{upload.name}: larger than {limit} kB; a character document is far smaller."
+            )
+        return upload
+
+
 class SaveStampForm(forms.Form):
     """What a builder save carries beside the character: the version the page was built from
     (a save from a page that fell behind is a conflict, never an overwrite) and the sitting it
     belongs to (its saves share one revision)."""
 
-    version = forms.IntegerField(min_value=0)
+    version = VersionField()
     editing_session = forms.CharField(max_length=32, required=False)

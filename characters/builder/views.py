@@ -21,6 +21,7 @@ from characters.builder import forms, services
 from characters.builder.forms import SaveStampForm
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
+from characters.core.forms import first_problem
 from characters.core.selectors import character_for_user
 from characters.models import RESTORE_WINDOW, Character
 from characters.review.selectors import review_context
@@ -33,8 +34,6 @@ from rules import (
 )
 from rules.document import NAME_MAX
 from rules.engine import purchase_steps
-
-MAX_IMPORT_BYTES = 1_000_000
 
 
 @login_required
@@ -52,48 +51,30 @@ def character_list(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def character_new(request: HttpRequest) -> HttpResponse:
     cat = rules.catalog()
-    errors: dict[str, str] = {}
-    values = {
-        "name": "",
-        "kind": "pc",
-        "budget": str(cat.limits.npc_citizen_budget),
-        "species": "human",
-    }
-    if request.method == "POST":
-        values = {key: request.POST.get(key, "").strip() for key in values}
-        if not values["name"]:
-            errors["name"] = "Give the character a name."
-        elif len(values["name"]) > NAME_MAX:
-            errors["name"] = f"A name has at most {NAME_MAX} characters."
-        if values["kind"] not in ("pc", "npc"):
-            errors["kind"] = "Choose a player character or an NPC."
-        if values["species"] not in cat.species:
-            errors["species"] = "Choose a species from the list."
-        budget = cat.limits.default_budget
-        if values["kind"] == "npc":
-            try:
-                budget = int(values["budget"])
-            except ValueError:
-                budget = -1
-            if not 0 <= budget <= cat.limits.max_budget:
-                errors["budget"] = (
-                    f"An NPC's budget is a whole number from 0 to {cat.limits.max_budget}."
-                )
-        if not errors:
-            document = services.new_document(
-                name=values["name"], kind=values["kind"], budget=budget, species=values["species"]
-            )
-            character = services.create_character(owner=request.user, document=document)
-            messages.success(request, f"{character.name} is ready to build on {budget} points.")
-            return redirect("character_edit", character.pk)
+    form = forms.NewCharacterForm(
+        request.POST if request.method == "POST" else None,
+        initial={"kind": "pc", "budget": str(cat.limits.npc_citizen_budget), "species": "human"},
+    )
+    if form.is_valid():
+        data = form.cleaned_data
+        budget = data["budget_points"]
+        document = services.new_document(
+            name=data["name"].strip(), kind=data["kind"], budget=budget, species=data["species"]
+        )
+        character = services.create_character(owner=request.user, document=document)
+        messages.success(request, f"{character.name} is ready to build on {budget} points.")
+        return redirect("character_edit", character.pk)
+    values = {name: form[name].value() or "" for name in ("name", "kind", "budget", "species")}
     context = {
         "values": values,
-        "errors": errors,
+        "errors": {name: errors[0] for name, errors in form.errors.items()},
         "species_choices": list(cat.species.items()),
         "limits": cat.limits,
         "name_max": NAME_MAX,
     }
-    return render(request, "characters/character_new.html", context, status=400 if errors else 200)
+    return render(
+        request, "characters/character_new.html", context, status=400 if form.errors else 200
+    )
 
 
 @login_required
@@ -128,15 +109,14 @@ def character_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_import(request: HttpRequest) -> HttpResponse:
+    posted = request.method == "POST"
+    form = forms.ImportForm(request.POST if posted else None, request.FILES if posted else None)
     error = ""
-    if request.method == "POST":
-        upload = request.FILES.get("document")
-        if upload is None:
-            error = "document: choose a character document (a .json file) to upload."
-        elif upload.size > MAX_IMPORT_BYTES:
-            limit = MAX_IMPORT_BYTES // 1000
-            error = f"{upload.name}: larger than {limit} kB; a character document is far smaller."
+    if posted:
+        if not form.is_valid():
+            error = first_problem(form)
         else:
+            upload = form.cleaned_data["document"]
             try:
                 document = decode_json(upload.read())
                 character = services.create_character(
