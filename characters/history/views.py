@@ -22,9 +22,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from characters.core import services as core_services
-from characters.core.forms import natural_number
 from characters.core.selectors import character_for_user
 from characters.history import selectors, services
+from characters.history.forms import CompareForm, RestoreForm
 from characters.models import RESTORE_WINDOW, Character, Revision, ShareLink
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
@@ -49,10 +49,6 @@ def character_history(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "characters/history.html", context)
 
 
-def _number(value: str | None) -> int | None:
-    return natural_number(value) if value else None
-
-
 def _revision_summary(document: dict[str, Any], character: Character) -> dict[str, Any] | None:
     """The engine's view of a stored revision: its stat block and verdict (None if the
     catalog no longer reads it)."""
@@ -73,7 +69,8 @@ def character_revision(request: HttpRequest, pk: int, number: int) -> HttpRespon
     revision = get_object_or_404(
         Revision.objects.select_related("author"), character=character, number=number
     )
-    base_number = _number(request.GET.get("from"))
+    compare = CompareForm(request.GET)
+    base_number = compare.cleaned_data["from"] if compare.is_valid() else None
     if base_number is None:
         base = character.revisions.filter(number__lt=number).order_by("-number").first()
     else:
@@ -108,10 +105,8 @@ def character_revision(request: HttpRequest, pk: int, number: int) -> HttpRespon
 def character_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     """The owner makes an earlier revision current again, as a new revision."""
     character = character_for_user(request, pk, edit=True)
-    try:
-        expected = int(request.POST.get("version", ""))
-    except ValueError:
-        expected = -1
+    stamp = RestoreForm(request.POST)
+    expected = stamp.cleaned_data["version"] if stamp.is_valid() else -1
     try:
         restored = services.restore_revision(
             character=character, number=number, by=request.user, expected_version=expected

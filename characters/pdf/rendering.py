@@ -52,6 +52,7 @@ from fontTools.ttLib import TTFont
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from characters.models import Campaign
 from characters.play.selectors import STATE_WORDS
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
@@ -59,36 +60,29 @@ from rules.engine import ENCUMBERED
 from rules.play import Condition, SeverityRules
 from rules.report import Equipment, EquipmentLine, TraitLine
 
-PAGE_SIZES = ("letter", "a4")
-
-
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
 RENDERER_VERSION: Final = "4"
-
-
 TEMPLATE: Final = "sheets/sheets.html"
-
-
 STYLESHEET: Final = "css/sheet.css"
 
 
-# The only page sizes there are; the @page rule is generated from this table, never from input.
-PAGE_SIZES: Final[Mapping[str, str]] = {"letter": "letter", "a4": "A4"}
+# The only page sizes there are (a campaign's choices): the @page rule is generated from this
+# table, never from input.
+PAGE_SIZES: Final[Mapping[str, str]] = {
+    Campaign.PageSize.LETTER: "letter",
+    Campaign.PageSize.A4: "A4",
+}
 
 
 # A private origin for the app's static files. ".invalid" names never resolve (RFC 6761), and the
 # fetcher maps this prefix to files itself, so nothing ever goes to the network. An https URL
 # rather than a made-up scheme because relative URLs (the fonts in sheet.css) resolve against it.
 ASSET_BASE_URL: Final = "https://ffa-static.invalid/static/"
-
-
 PDF_CACHE: Final = "pdf"  # the alias in settings.CACHES
 
 
 # A PDF larger than this is not cached: a cache entry is meant for an ordinary party's sheets.
 CACHE_MAX_BYTES: Final = 8 * 1024 * 1024
-
-
 SKILL_COLUMNS: Final = 3
 
 
@@ -104,16 +98,12 @@ TAB_PX: Final[Mapping[str, int]] = {
 
 
 ROW_FONT: Final = "fonts/LiberationSans-Regular.ttf"
-
-
 ROW_POINTS: Final = 8.5  # the size of table rows (sheet.css, html)
 
 
 # The text width of a full-width box on the narrower page, A4: 210 mm less two 11 mm margins,
 # the box's borders and its 1.5 mm padding; and a margin for the rounding of the estimate.
 BOX_TEXT_MM: Final = 184.0
-
-
 FIT_MARGIN_MM: Final = 2.0
 
 
@@ -387,29 +377,13 @@ def _assets_digest() -> str:
 
 
 TAB: Final = "\t"
-
-
 MINUS: Final = "\u2212"
-
-
 BOX: Final = "\u25a1"  # □, a life box
-
-
 TIMES: Final = "\u00d7"  # the multiplication sign
-
-
 DASH: Final = "\u2013"  # the en dash of ranges
-
-
 FIGURE_SPACE: Final = "\u2007"
-
-
 NO_BREAK_SPACE: Final = "\u00a0"
-
-
 ZERO_WIDTH_SPACE: Final = "\u200b"
-
-
 _LONG_WORD: Final = re.compile(r"([^\s\u200b]{30})(?=[^\s\u200b])")
 
 

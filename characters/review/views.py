@@ -13,14 +13,15 @@ from django.views.decorators.http import require_POST
 
 from characters.campaigns import services as campaigns_services
 from characters.core import services as core_services
+from characters.core.forms import first_problem
 from characters.core.selectors import character_for_user
 from characters.models import Character
 from characters.review import services
+from characters.review.forms import ReviewForm
 
 
-def _after_action(request: HttpRequest, character: Character) -> HttpResponse:
+def _after_action(request: HttpRequest, character: Character, target: str) -> HttpResponse:
     """Back where the action was taken (the sheet, the builder or the party review)."""
-    target = request.POST.get("next", "")
     allowed = {
         reverse("character_detail", args=[character.pk]),
         reverse("character_edit", args=[character.pk]),
@@ -33,15 +34,20 @@ def _after_action(request: HttpRequest, character: Character) -> HttpResponse:
 
 
 def _act(
-    request: HttpRequest, character: Character, action: Callable[[], Any], done: str
+    request: HttpRequest, character: Character, action: Callable[[str], Any], done: str
 ) -> HttpResponse:
+    """Read the review form, then run ``action`` with its comment; say how it went."""
+    form = ReviewForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, first_problem(form))
+        return _after_action(request, character, form["next"].value() or "")
     try:
-        action()
+        action(form.cleaned_data["comment"])
     except core_services.Refused as refused:
         messages.error(request, str(refused))
     else:
         messages.success(request, done)
-    return _after_action(request, character)
+    return _after_action(request, character, form.cleaned_data["next"])
 
 
 @login_required
@@ -51,7 +57,7 @@ def character_submit(request: HttpRequest, pk: int) -> HttpResponse:
     return _act(
         request,
         character,
-        lambda: services.submit_character(character=character, by=request.user),
+        lambda _comment: services.submit_character(character=character, by=request.user),
         f"{character.name} was submitted to the referee.",
     )
 
@@ -60,11 +66,12 @@ def character_submit(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def character_approve(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, review=True)
-    comment = request.POST.get("comment", "")
     return _act(
         request,
         character,
-        lambda: services.approve_character(character=character, by=request.user, comment=comment),
+        lambda comment: services.approve_character(
+            character=character, by=request.user, comment=comment
+        ),
         f"{character.name} is approved and locked.",
     )
 
@@ -73,11 +80,12 @@ def character_approve(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def character_return(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, review=True)
-    comment = request.POST.get("comment", "")
     return _act(
         request,
         character,
-        lambda: services.return_character(character=character, by=request.user, comment=comment),
+        lambda comment: services.return_character(
+            character=character, by=request.user, comment=comment
+        ),
         f"{character.name} went back to {character.owner.get_username()} with your comment.",
     )
 
@@ -86,11 +94,12 @@ def character_return(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def character_reopen(request: HttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, review=True)
-    comment = request.POST.get("comment", "")
     return _act(
         request,
         character,
-        lambda: services.reopen_character(character=character, by=request.user, comment=comment),
+        lambda comment: services.reopen_character(
+            character=character, by=request.user, comment=comment
+        ),
         f"{character.name} is reopened: its player can edit it again.",
     )
 
@@ -100,11 +109,10 @@ def character_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 def character_comment(request: HttpRequest, pk: int) -> HttpResponse:
     """A note in the log, from the owner or the referee of the character's campaign."""
     character = character_for_user(request, pk)
-    comment = request.POST.get("comment", "")
     return _act(
         request,
         character,
-        lambda: services.comment_on_character(
+        lambda comment: services.comment_on_character(
             character=character, by=request.user, comment=comment
         ),
         "Comment added to the log.",

@@ -9,10 +9,10 @@ from django.views.decorators.http import require_GET
 
 from characters.core.selectors import character_for_user
 from characters.pdf import rendering as pdf_rendering
-from characters.pdf.rendering import PAGE_SIZES
 from characters.pdf.selectors import sheet_for_character
 from characters.review import selectors as review_selectors
 from characters.review.selectors import review_context
+from characters.sheets.forms import PdfForm
 from characters.sheets.selectors import sheet_body_context
 from rules import check, parse_document
 
@@ -65,10 +65,8 @@ def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
     character = character_for_user(request, pk)
     page_size = (
-        character.campaign.page_size if character.campaign else request.GET.get("size", "letter")
+        character.campaign.page_size if character.campaign else PdfForm(request.GET).page_size()
     )
-    if page_size not in PAGE_SIZES:
-        page_size = "letter"
     sheet = sheet_for_character(character)
     return pdf_rendering.pdf_response(
         request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
