@@ -670,6 +670,23 @@ class ImportForm(forms.Form):
         return upload
 
 
+class ButtonForm(forms.Form):
+    """Which of the builder's buttons was pressed (``action``: save, roll, add or remove a
+    row…) and, for a live preview, the names of the inputs edited since the last one."""
+
+    action = forms.CharField(required=False, max_length=100)
+    edited = forms.CharField(required=False, max_length=10_000, strip=False)
+
+    def pressed(self, default: str) -> str:
+        return (self.cleaned_data["action"] if self.is_valid() else "") or default
+
+    def edited_inputs(self) -> str | None:
+        """None when the page did not say (a client without the builder's script)."""
+        if "edited" not in self.data or not self.is_valid():
+            return None
+        return str(self.cleaned_data["edited"])
+
+
 class SaveStampForm(forms.Form):
     """What a builder save carries beside the character: the version the page was built from
     (a save from a page that fell behind is a conflict, never an overwrite) and the sitting it

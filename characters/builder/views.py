@@ -147,7 +147,7 @@ def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
     form = forms.form_from_post(request.POST)
     stamp = _save_stamp(request)
-    action = request.POST.get("action", "save")
+    action = forms.ButtonForm(request.POST).pressed(default="save")
     if action not in ("save", "overwrite", "roll"):
         form = forms.apply_action(form, action)
         context = _builder_context(
@@ -304,12 +304,13 @@ def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
     """
     character = character_for_user(request, pk, edit=True)
     form = forms.form_from_post(request.POST)
-    action = request.POST.get("action", "")
+    buttons = forms.ButtonForm(request.POST)
+    action = buttons.pressed(default="")
     section = ""
     if action:
         form = forms.apply_action(form, action)
         section = _SECTION_OF_ACTION.get(action.partition(":")[0].rsplit("_", 1)[-1], "")
-    refresh = _refresh(request.POST.get("edited"))
+    refresh = _refresh(buttons.edited_inputs())
     context = _builder_context(
         character, form, oob=True, full=bool(section), attributes=refresh.attributes
     )

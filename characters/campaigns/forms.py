@@ -1,12 +1,15 @@
 """Forms for the campaign pages. They read and validate input; the services do the writing."""
 
+from collections.abc import Collection
 from typing import Any
 
 from django import forms
 from django.core.validators import MaxValueValidator
+from django.db.models import QuerySet
 
 import rules
-from characters.models import Campaign
+from characters.core.forms import natural_number
+from characters.models import Campaign, Character
 from rules.document import NAME_MAX
 
 
@@ -93,3 +96,43 @@ class NpcForm(forms.Form):
             help_text=f"About {limits.npc_citizen_budget} for an average citizen, "
             f"{limits.npc_mercenary_budget} for an experienced mercenary.",
         )
+
+
+class IdsField(forms.Field):
+    """Ids ticked in a list; what is not an id is left out, as a row deleted meanwhile is."""
+
+    widget = forms.SelectMultiple
+
+    def to_python(self, value: Any) -> list[int]:
+        values = value if isinstance(value, list | tuple) else []
+        return [number for text in values if (number := natural_number(str(text))) is not None]
+
+
+class AttachForm(forms.Form):
+    """The user's own characters to bring into a campaign: of those ticked, the ones it can
+    take (a stale or forged id brings nothing)."""
+
+    character = IdsField(required=False)
+
+    def __init__(self, *args: Any, attachable: QuerySet[Character], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.attachable = attachable
+
+    def clean_character(self) -> list[Character]:
+        return list(self.attachable.filter(pk__in=self.cleaned_data["character"]))
+
+
+class PartyViewForm(forms.Form):
+    """How the referee's party table is sorted: a column's key, "-" first for descending."""
+
+    sort = forms.CharField(required=False, max_length=20)
+
+    def sort_key(self, known: Collection[str], default: str) -> str:
+        sort = self.cleaned_data["sort"] if self.is_valid() else ""
+        return sort if sort.lstrip("-") in known else default
+
+
+class PartyPdfForm(forms.Form):
+    """``?all=1``: every player character, not only the approved ones."""
+
+    all = forms.BooleanField(required=False)

@@ -27,10 +27,16 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 import rules
 from characters.campaigns import selectors, services
-from characters.campaigns.forms import CampaignForm, NpcForm
+from characters.campaigns.forms import (
+    AttachForm,
+    CampaignForm,
+    NpcForm,
+    PartyPdfForm,
+    PartyViewForm,
+)
 from characters.campaigns.selectors import campaigns_of
 from characters.core import services as core_services
-from characters.core.forms import first_problem, natural_number
+from characters.core.forms import first_problem
 from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Campaign, Character, DiceRoll
 from characters.pdf import rendering as pdf_rendering
@@ -104,8 +110,11 @@ def _attachable(user, campaign: Campaign | None = None) -> QuerySet[Character]:
 
 def _attach_posted(request: HttpRequest, campaign: Campaign) -> None:
     """Attach the user's own characters named in the POST's ``character`` fields."""
-    ids = [pk for value in request.POST.getlist("character") if (pk := natural_number(value))]
-    for character in _attachable(request.user, campaign).filter(pk__in=ids):
+    form = AttachForm(request.POST, attachable=_attachable(request.user, campaign))
+    if not form.is_valid():
+        messages.error(request, "Choose among your characters that can join.")
+        return
+    for character in form.cleaned_data["character"]:
         try:
             attached = services.attach_character(
                 character=character, campaign=campaign, by=request.user
@@ -243,8 +252,7 @@ def _sorted_rows(rows: list[PartyRow], sort: str) -> list[PartyRow]:
 
 
 def _sort_param(request: HttpRequest) -> str:
-    sort = request.GET.get("sort", DEFAULT_SORT)
-    return sort if sort.lstrip("-") in SORTS else DEFAULT_SORT
+    return PartyViewForm(request.GET).sort_key(SORTS, DEFAULT_SORT)
 
 
 def _headers(sort: str) -> list[dict[str, Any]]:
@@ -427,7 +435,8 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
     checked under the campaign's house rules, on the campaign's page size."""
 
     campaign = campaign_for_user(request, pk, referee=True)
-    every = request.GET.get("all") == "1"
+    options = PartyPdfForm(request.GET)
+    every = options.is_valid() and options.cleaned_data["all"]
     characters = (
         campaign.characters.filter(kind=Character.Kind.PC)
         .select_related("owner")
