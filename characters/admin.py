@@ -1,6 +1,23 @@
-from django.contrib import admin
+"""Every model in the admin; the records of what happened are read-only there."""
 
-from .models import Campaign, CampaignMembership, Character
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from characters.models import (
+    Campaign,
+    CampaignMembership,
+    Character,
+    CharacterEvent,
+    CreditEntry,
+    DiceRoll,
+    ImprovementEntry,
+    MusteringRoll,
+    PlayState,
+    Revision,
+    ShareLink,
+)
 
 
 class CampaignMembershipInline(admin.TabularInline):
@@ -36,3 +53,81 @@ class CharacterAdmin(admin.ModelAdmin):
         "updated_at",
     ]
     raw_id_fields = ["owner", "campaign"]
+
+
+class HistoryAdmin(admin.ModelAdmin):
+    """A record of what happened: shown to staff, never added, changed or deleted here (it goes
+    with its character when the character is purged)."""
+
+    list_select_related = True
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(CampaignMembership)
+class CampaignMembershipAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "user", "joined_at"]
+    search_fields = ["campaign__name", "user__username"]
+    raw_id_fields = ["campaign", "user"]
+
+
+@admin.register(Revision)
+class RevisionAdmin(HistoryAdmin):
+    list_display = ["character", "number", "action", "author", "created_at"]
+    search_fields = ["character__name", "summary"]
+
+
+@admin.register(CharacterEvent)
+class CharacterEventAdmin(HistoryAdmin):
+    list_display = ["character", "kind", "from_status", "to_status", "actor", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["character__name", "comment", "detail"]
+
+
+@admin.register(MusteringRoll)
+class MusteringRollAdmin(HistoryAdmin):
+    list_display = ["character", "position", "die", "modifier", "credits", "rolled_at"]
+    search_fields = ["character__name"]
+
+
+@admin.register(DiceRoll)
+class DiceRollAdmin(HistoryAdmin):
+    list_display = ["character", "label", "total", "tn", "success", "actor", "created_at"]
+    list_filter = ["kind", "success"]
+    search_fields = ["character__name", "label", "purpose"]
+
+
+@admin.register(ImprovementEntry)
+class ImprovementEntryAdmin(HistoryAdmin):
+    list_display = ["character", "kind", "amount", "description", "state", "created_at"]
+    list_filter = ["kind", "state"]
+    search_fields = ["character__name", "description", "reason"]
+
+
+@admin.register(CreditEntry)
+class CreditEntryAdmin(HistoryAdmin):
+    list_display = ["character", "amount", "note", "item", "quantity", "created_at"]
+    search_fields = ["character__name", "note", "item"]
+
+
+@admin.register(PlayState)
+class PlayStateAdmin(HistoryAdmin):
+    """The condition in play changes through the play sheet only, under its version."""
+
+    list_display = ["character", "version", "updated_at"]
+    search_fields = ["character__name"]
+
+
+@admin.register(ShareLink)
+class ShareLinkAdmin(HistoryAdmin):
+    """Links are made and revoked by the character's owner, who sees who they gave one to."""
+
+    list_display = ["character", "created_by", "created_at", "revoked_at"]
+    search_fields = ["character__name"]
