@@ -111,7 +111,10 @@ class CharacterQuerySet(models.QuerySet["Character"]):
         return self.filter(Q(owner=user) | Q(campaign__referee=user))
 
 
-class CharacterManager(models.Manager.from_queryset(CharacterQuerySet)):
+_CharacterManagerBase = models.Manager.from_queryset(CharacterQuerySet)
+
+
+class CharacterManager(_CharacterManagerBase):
     """The characters that exist: a deleted character is in no listing, page or campaign."""
 
     def get_queryset(self) -> CharacterQuerySet:
@@ -171,9 +174,10 @@ class Character(models.Model):
     def house_rules(self) -> HouseRules | None:
         """The rules this character is checked under: its campaign's (with the creation
         points it bought with IP added to the campaign's budget), or its document's own."""
-        if not self.campaign_id:
+        campaign = self.campaign  # no query when there is none
+        if campaign is None:
             return None
-        return self.campaign.house_rules(budget_added=self.budget_added)
+        return campaign.house_rules(budget_added=self.budget_added)
 
     @property
     def purge_at(self):

@@ -163,7 +163,7 @@ else:
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "ffa.sqlite3",
+            "NAME": str(VAR_DIR / "ffa.sqlite3"),
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20},
             # Reopening SQLite per request re-reads the schema before the first query, which
             # costs more than the builder preview's own work; keep the connection.

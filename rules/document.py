@@ -296,7 +296,7 @@ def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[s
             raise MalformedDocument(path, "empty; name the package flaw bought off")
         name = known.get(name.lower(), name)
         if name in names:
-            raise MalformedDocument(path, f"{name} is given twice")
+            raise MalformedDocument(path, f"{_printable(name)} is given twice")
         names.append(name)
     return tuple(names)
 

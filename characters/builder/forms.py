@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.http import QueryDict
@@ -368,7 +368,9 @@ def _step_attribute(form: BuilderForm, code: str, delta: str) -> None:
     if level is None:
         form.attributes[code] = str(cat.limits.attribute_average)
         return
-    kind = form.values.get("kind") if form.values.get("kind") in ("pc", "npc") else "pc"
+    kind = form.values.get("kind") or "pc"
+    if kind not in ("pc", "npc"):
+        kind = "pc"
     highest = cat.purchase_maxima(kind)[cat.attribute_order.index(code)]
     step = int(delta)
     if (step > 0 and level >= highest) or (step < 0 and level <= cat.limits.purchase_min):
@@ -460,38 +462,38 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     doc["attributes"] = attributes
 
     skills, skill_rows = [], []
-    for row_index, row in enumerate(form.skills):
-        if not row.skill:
+    for row_index, skill_row in enumerate(form.skills):
+        if not skill_row.skill:
             continue
         level = _whole(
-            row.level,
+            skill_row.level,
             f"skill-{row_index}-level",
-            f"{row.skill} level",
+            f"{skill_row.skill} level",
             errors,
             minimum=-bounds.amount,
             maximum=bounds.amount,
         )
-        entry: dict[str, Any] = {"skill": row.skill, "level": 0 if level is None else level}
-        if row.cascade:
-            entry["cascade"] = row.cascade
-        if row.specialties:
-            entry["specialties"] = list(row.specialties)
+        entry: dict[str, Any] = {"skill": skill_row.skill, "level": 0 if level is None else level}
+        if skill_row.cascade:
+            entry["cascade"] = skill_row.cascade
+        if skill_row.specialties:
+            entry["specialties"] = list(skill_row.specialties)
         skills.append(entry)
         skill_rows.append(row_index)
     doc["skills"] = skills
 
     traits, trait_rows = [], []
-    for row_index, row in enumerate(form.traits):
-        if not (row.name or row.level or row.derived):
+    for row_index, trait_row in enumerate(form.traits):
+        if not (trait_row.name or trait_row.level or trait_row.derived):
             continue
-        if len(row.name) > bounds.trait_name:
+        if len(trait_row.name) > bounds.trait_name:
             errors[f"trait-{row_index}-name"] = (
-                f"Trait name: at most {bounds.trait_name} characters ({len(row.name)} now)."
+                f"Trait name: at most {bounds.trait_name} characters ({len(trait_row.name)} now)."
             )
-        entry = {"type": row.type or "PP", "name": row.name[: bounds.trait_name]}
-        if row.derived:
+        entry = {"type": trait_row.type or "PP", "name": trait_row.name[: bounds.trait_name]}
+        if trait_row.derived:
             derived = {}
-            for code, raw in row.derived.items():
+            for code, raw in trait_row.derived.items():
                 amount = _whole(
                     raw,
                     f"trait-{row_index}-derived-{code}",
@@ -503,11 +505,11 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
                 if amount:
                     derived[code] = amount
             entry["derived"] = derived
-        if row.level or row.frequency or not row.derived:
-            entry["level"] = row.level
-            entry["frequency"] = row.frequency
-        if row.control != control_by_default(entry["type"]):
-            entry["control"] = row.control
+        if trait_row.level or trait_row.frequency or not trait_row.derived:
+            entry["level"] = trait_row.level
+            entry["frequency"] = trait_row.frequency
+        if trait_row.control != control_by_default(entry["type"]):
+            entry["control"] = trait_row.control
         traits.append(entry)
         trait_rows.append(row_index)
     doc["traits"] = traits
@@ -530,12 +532,12 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
         doc["package_flaws_bought_off"] = base["package_flaws_bought_off"]
 
     equipment, item_rows = [], []
-    for row_index, row in enumerate(form.items):
-        if not row.item:
+    for row_index, item_row in enumerate(form.items):
+        if not item_row.item:
             continue
-        item, _, tl = row.item.partition("|")
+        item, _, tl = item_row.item.partition("|")
         quantity = _whole(
-            row.quantity,
+            item_row.quantity,
             f"item-{row_index}-quantity",
             f"{item} quantity",
             errors,
@@ -632,10 +634,12 @@ class NewCharacterForm(forms.Form):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["species"].choices = [(key, s.name) for key, s in catalog().species.items()]
+        species = cast(forms.ChoiceField, self.fields["species"])
+        species.choices = [(key, s.name) for key, s in catalog().species.items()]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         limits = catalog().limits
         data["budget_points"] = limits.default_budget
         if data.get("kind") == "npc":

@@ -7,7 +7,7 @@ changes nothing."""
 import random
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -39,7 +39,7 @@ from rules.document import NAME_MAX
 @transaction.atomic
 def create_character(
     *,
-    owner: AbstractBaseUser,
+    owner: User,
     document: dict[str, Any],
     campaign: Campaign | None = None,
     action: str = "Created",
@@ -76,7 +76,7 @@ def save_character(
     character: Character,
     document: dict[str, Any],
     expected_version: int,
-    by: AbstractBaseUser | None = None,
+    by: User | None = None,
     editing_session: str = "",
 ) -> Character:
     """Save the builder's document if nobody saved since ``expected_version``.
@@ -115,7 +115,7 @@ def save_character(
 
 
 def _moved_on_only_by(
-    character: Character, editing_session: str, by: AbstractBaseUser | None, since: int
+    character: Character, editing_session: str, by: User | None, since: int
 ) -> bool:
     """Whether the (locked) character changed since version ``since`` only by saves of this
     builder sitting: every change of a document writes or updates a revision, and a sitting's
@@ -131,7 +131,7 @@ def _moved_on_only_by(
 
 
 @transaction.atomic
-def duplicate_character(*, character: Character, owner: AbstractBaseUser) -> Character:
+def duplicate_character(*, character: Character, owner: User) -> Character:
     """A copy for the same owner, outside any campaign; its mustering-out rolls come along,
     so copying a character is never a way to roll the dice again."""
     document = dict(character.document, name=f"{character.name} (copy)"[:NAME_MAX])
@@ -154,7 +154,7 @@ def duplicate_character(*, character: Character, owner: AbstractBaseUser) -> Cha
 
 
 @transaction.atomic
-def delete_character(*, character: Character, by: AbstractBaseUser | None = None) -> Character:
+def delete_character(*, character: Character, by: User | None = None) -> Character:
     """Delete the character, restorable by its owner for 30 days (``RESTORE_WINDOW``), then
     purged for good by ``purge_deleted_characters``.
 
@@ -187,7 +187,7 @@ class MusteringOutRefused(Refused):
 
 @transaction.atomic
 def roll_mustering_out(
-    *, character: Character, by: AbstractBaseUser, rng: random.Random | None = None
+    *, character: Character, by: User, rng: random.Random | None = None
 ) -> list[MusteringRoll]:
     """Roll the character's mustering-out cash once, on the server, and record every die.
 

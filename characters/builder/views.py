@@ -11,7 +11,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -22,6 +22,7 @@ from characters.builder.forms import SaveStampForm
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
 from characters.core.forms import first_problem
+from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.models import RESTORE_WINDOW, Character
 from characters.review.selectors import review_context
@@ -38,7 +39,7 @@ from rules.engine import purchase_steps
 
 @login_required
 @require_GET
-def character_list(request: HttpRequest) -> HttpResponse:
+def character_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     characters = Character.objects.owned_by(request.user).select_related("campaign")
     context = {
         "characters": characters,
@@ -49,7 +50,7 @@ def character_list(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_new(request: HttpRequest) -> HttpResponse:
+def character_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     cat = rules.catalog()
     form = forms.NewCharacterForm(
         request.POST if request.method == "POST" else None,
@@ -79,7 +80,7 @@ def character_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
+def character_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     if request.method == "POST":
         try:
@@ -99,7 +100,7 @@ def character_delete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
+def character_duplicate(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     copy = services.duplicate_character(character=character, owner=request.user)
     messages.success(request, f"Copied {character.name}. You are editing the copy.")
@@ -108,7 +109,7 @@ def character_duplicate(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_import(request: HttpRequest) -> HttpResponse:
+def character_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     posted = request.method == "POST"
     form = forms.ImportForm(request.POST if posted else None, request.FILES if posted else None)
     error = ""
@@ -138,7 +139,7 @@ def character_import(request: HttpRequest) -> HttpResponse:
 @never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
-def character_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The builder. Without JavaScript its buttons post here; "save" and "roll" write."""
     character = character_for_user(request, pk, edit=True)
     if request.method == "GET":
@@ -235,7 +236,7 @@ class SaveStamp:
     editing_session: str
 
 
-def _save_stamp(request: HttpRequest) -> SaveStamp:
+def _save_stamp(request: AuthenticatedHttpRequest) -> SaveStamp:
     form = SaveStampForm(request.POST)
     if not form.is_valid():
         return SaveStamp(version=-1, editing_session="")
@@ -244,7 +245,7 @@ def _save_stamp(request: HttpRequest) -> SaveStamp:
 
 @login_required
 @require_POST
-def character_autosave(request: HttpRequest, pk: int) -> JsonResponse:
+def character_autosave(request: AuthenticatedHttpRequest, pk: int) -> JsonResponse:
     """Store the builder's form as it stands, as the page does by itself shortly after each
     edit. The answer is what the page's save state shows: ``state`` is "saved" (with the new
     ``version``), "partial" (saved with the stored value of the fields it could not read,
@@ -297,7 +298,7 @@ _AUTOSAVE_PAUSED = {
 
 @login_required
 @require_POST
-def character_preview(request: HttpRequest, pk: int) -> HttpResponse:
+def character_preview(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Re-check the posted builder form and return the feedback regions; never saves.
 
     A button's ``action`` (add or remove a row) also returns that section re-rendered.

@@ -1,7 +1,7 @@
 """Forms for the campaign pages. They read and validate input; the services do the writing."""
 
 from collections.abc import Collection
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.core.validators import MaxValueValidator
@@ -54,13 +54,13 @@ class CampaignForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         limits = rules.catalog().limits
-        self.fields["open_services"].choices = _service_choices()
+        cast(forms.ChoiceField, self.fields["open_services"]).choices = _service_choices()
         _budget_field(
-            self.fields["pc_budget"],
+            cast(forms.IntegerField, self.fields["pc_budget"]),
             initial=limits.default_budget,
             help_text=f"The rulebook's is {limits.default_budget}. NPCs keep their own budgets.",
         )
-        rank = self.fields["max_former_rank"]
+        rank = cast(forms.ChoiceField, self.fields["max_former_rank"])
         rank.choices = [(level, str(level)) for level in range(limits.rank_max + 1)]
         rank.initial = limits.rank_max
 
@@ -89,9 +89,10 @@ class NpcForm(forms.Form):
         super().__init__(*args, **kwargs)
         cat = rules.catalog()
         limits = cat.limits
-        self.fields["species"].choices = [(key, s.name) for key, s in cat.species.items()]
+        species = cast(forms.ChoiceField, self.fields["species"])
+        species.choices = [(key, s.name) for key, s in cat.species.items()]
         _budget_field(
-            self.fields["budget"],
+            cast(forms.IntegerField, self.fields["budget"]),
             initial=limits.npc_citizen_budget,
             help_text=f"About {limits.npc_citizen_budget} for an average citizen, "
             f"{limits.npc_mercenary_budget} for an experienced mercenary.",

@@ -1,6 +1,6 @@
 """Reads about campaigns: the campaigns of a user, membership, the campaign of an invite."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import Q
 
 from characters.models import Campaign
@@ -15,7 +15,7 @@ def campaign_for_invite(code: str) -> Campaign | None:
     )
 
 
-def is_member(campaign: Campaign, user: AbstractBaseUser) -> bool:
+def is_member(campaign: Campaign, user: User) -> bool:
     return campaign.memberships.filter(user=user).exists()
 
 

@@ -3,7 +3,7 @@ rules), invites, joining and leaving, attaching and detaching characters, NPCs.
 
 Keyword arguments only, one transaction each."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 import rules
@@ -64,7 +64,7 @@ def _recheck_characters(campaign: Campaign) -> int:
 @transaction.atomic
 def create_campaign(
     *,
-    referee: AbstractBaseUser,
+    referee: User,
     name: str,
     pc_budget: int | None = None,
     one_trait_per_term: bool = True,
@@ -142,7 +142,7 @@ def revoke_invite(*, campaign: Campaign) -> None:
 
 
 @transaction.atomic
-def join_campaign(*, user: AbstractBaseUser, code: str) -> Campaign:
+def join_campaign(*, user: User, code: str) -> Campaign:
     """Make the user a member of the campaign the invite code opens (again is harmless)."""
     campaign = campaign_for_invite(code)
     if campaign is None:
@@ -157,7 +157,7 @@ def join_campaign(*, user: AbstractBaseUser, code: str) -> Campaign:
 
 @transaction.atomic
 def attach_character(
-    *, character: Character, campaign: Campaign, by: AbstractBaseUser | None = None
+    *, character: Character, campaign: Campaign, by: User | None = None
 ) -> Character:
     """Bring a character into a campaign, re-checked under the campaign's house rules.
 
@@ -194,7 +194,7 @@ def attach_character(
 
 
 @transaction.atomic
-def detach_character(*, character: Character, by: AbstractBaseUser | None = None) -> Character:
+def detach_character(*, character: Character, by: User | None = None) -> Character:
     """Take a character out of its campaign, back to a draft under the rulebook's own rules.
     An approved character stays until the referee reopens it. A deleted character can leave
     too, so that restoring it never brings it back into a campaign its player has left."""
@@ -216,9 +216,7 @@ def detach_character(*, character: Character, by: AbstractBaseUser | None = None
 
 
 @transaction.atomic
-def remove_member(
-    *, campaign: Campaign, user: AbstractBaseUser, by: AbstractBaseUser
-) -> list[Character]:
+def remove_member(*, campaign: Campaign, user: User, by: User) -> list[Character]:
     """Take ``user`` out of the campaign: the referee (``by``) removes a member, or the member
     leaves (``by`` is ``user``). Returns the member's characters that left with them.
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
@@ -37,6 +37,7 @@ from characters.campaigns.forms import (
 from characters.campaigns.selectors import campaigns_of
 from characters.core import services as core_services
 from characters.core.forms import first_problem
+from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Campaign, Character, DiceRoll
 from characters.pdf import rendering as pdf_rendering
@@ -50,7 +51,7 @@ Status = Character.Status
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_new(request: HttpRequest) -> HttpResponse:
+def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CampaignForm(request.POST or None, initial={"page_size": Campaign.PageSize.LETTER})
     if request.method == "POST" and form.is_valid():
         campaign = services.create_campaign(referee=request.user, **form.cleaned_data)
@@ -66,7 +67,7 @@ def campaign_new(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee changes the house rules; every character in the campaign is re-checked."""
     campaign = campaign_for_user(request, pk, referee=True)
     form = CampaignForm.for_campaign(campaign, request.POST or None)
@@ -83,7 +84,7 @@ def campaign_settings(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def campaign_invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_invite_renew(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_for_user(request, pk, referee=True)
     services.renew_invite(campaign=campaign)
     messages.success(request, "New invite link issued; the old one no longer works.")
@@ -92,7 +93,7 @@ def campaign_invite_renew(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def campaign_invite_revoke(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_invite_revoke(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_for_user(request, pk, referee=True)
     services.revoke_invite(campaign=campaign)
     messages.success(request, "Invite link revoked: nobody can join with it.")
@@ -108,7 +109,7 @@ def _attachable(user, campaign: Campaign | None = None) -> QuerySet[Character]:
     return characters.order_by("name", "id")
 
 
-def _attach_posted(request: HttpRequest, campaign: Campaign) -> None:
+def _attach_posted(request: AuthenticatedHttpRequest, campaign: Campaign) -> None:
     """Attach the user's own characters named in the POST's ``character`` fields."""
     form = AttachForm(request.POST, attachable=_attachable(request.user, campaign))
     if not form.is_valid():
@@ -128,7 +129,7 @@ def _attach_posted(request: HttpRequest, campaign: Campaign) -> None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
+def campaign_join(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     """The invite link: shows the campaign and the player's characters; POST joins and attaches."""
     campaign = selectors.campaign_for_invite(code)
     if campaign is None:
@@ -158,7 +159,7 @@ def campaign_join(request: HttpRequest, code: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def campaign_attach(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_attach(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A member (or the referee) brings more of their own characters into the campaign."""
     campaign = campaign_for_user(request, pk)
     _attach_posted(request, campaign)
@@ -251,7 +252,7 @@ def _sorted_rows(rows: list[PartyRow], sort: str) -> list[PartyRow]:
     return sorted(rows, key=key, reverse=descending)
 
 
-def _sort_param(request: HttpRequest) -> str:
+def _sort_param(request: AuthenticatedHttpRequest) -> str:
     return PartyViewForm(request.GET).sort_key(SORTS, DEFAULT_SORT)
 
 
@@ -292,7 +293,7 @@ def _house_rules_summary(campaign: Campaign) -> list[tuple[str, str]]:
 
 @login_required
 @require_GET
-def campaign_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The party review for the referee; the party roster for members; both with the
     campaign's latest action tests.
 
@@ -362,7 +363,7 @@ def _characters(count: int) -> str:
 
 
 def _confirm_and_remove(
-    request: HttpRequest, campaign: Campaign, member: AbstractBaseUser
+    request: AuthenticatedHttpRequest, campaign: Campaign, member: User
 ) -> HttpResponse:
     """GET: what removing ``member`` takes out of the campaign; POST: remove them (the referee
     removing a player, or the player leaving)."""
@@ -396,7 +397,9 @@ def _confirm_and_remove(
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpResponse:
+def campaign_member_remove(
+    request: AuthenticatedHttpRequest, pk: int, user_id: int
+) -> HttpResponse:
     """The referee takes a player out of the campaign, with every character of theirs in it.
     The referee is no member, so their own id is 404 like any other non-member's."""
     campaign = campaign_for_user(request, pk, referee=True)
@@ -406,7 +409,7 @@ def campaign_member_remove(request: HttpRequest, pk: int, user_id: int) -> HttpR
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A player leaves the campaign, taking their characters along; the referee cannot."""
     campaign = campaign_for_user(request, pk)
     get_object_or_404(campaign.memberships, user=request.user)
@@ -415,7 +418,7 @@ def campaign_leave(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def campaign_npc_new(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_npc_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee starts an NPC in the campaign, on any budget; only the referee sees it."""
     campaign = campaign_for_user(request, pk, referee=True)
     form = NpcForm(request.POST or None)
@@ -430,7 +433,7 @@ def campaign_npc_new(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Every approved player character's sheet in one PDF (``?all=1``: every player character),
     checked under the campaign's house rules, on the campaign's page size."""
 
@@ -458,14 +461,14 @@ def campaign_party_pdf(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def campaign_list(request: HttpRequest) -> HttpResponse:
+def campaign_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     campaigns = campaigns_of(request.user).select_related("referee")
     return render(request, "characters/campaign_list.html", {"campaigns": campaigns})
 
 
 @login_required
 @require_POST
-def campaign_award(request: HttpRequest, pk: int) -> HttpResponse:
+def campaign_award(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee awards the same IP, for the same reason, to several characters at once
     (one point a session for everyone, a bonus at the end of an adventure)."""
     campaign = campaign_for_user(request, pk, referee=True)

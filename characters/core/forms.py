@@ -37,7 +37,7 @@ class WholeNumberField(forms.Field):
     field is not required (``default`` then stands in), and an error when it is: falling back
     to an old value would act on something the person no longer sees in the field."""
 
-    widget = forms.NumberInput
+    widget: type[forms.Widget] = forms.NumberInput
 
     def __init__(
         self, *, minimum: int, maximum: int, default: int | None = None, **kwargs: Any

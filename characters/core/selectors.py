@@ -4,9 +4,9 @@
 from enum import Enum
 
 from django.db.models import Exists, OuterRef, Q
-from django.http import HttpRequest
 from django.shortcuts import get_object_or_404
 
+from characters.core.requests import AuthenticatedHttpRequest
 from characters.models import Campaign, CampaignMembership, Character
 from rules import Report, check, parse_document
 
@@ -34,7 +34,7 @@ def character_report(
 
 
 def character_for_user(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     pk: int,
     *,
     edit: bool = False,
@@ -58,7 +58,9 @@ def character_for_user(
     return get_object_or_404(allowed, pk=pk)
 
 
-def campaign_for_user(request: HttpRequest, pk: int, *, referee: bool = False) -> Campaign:
+def campaign_for_user(
+    request: AuthenticatedHttpRequest, pk: int, *, referee: bool = False
+) -> Campaign:
     """The campaign if this user referees it, or (without ``referee``) plays in it; else 404."""
     campaigns = Campaign.objects.select_related("referee")
     if referee:

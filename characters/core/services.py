@@ -10,7 +10,7 @@ a document writes the character's next ``Revision`` in the same transaction.
 
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db.models import F
 from django.utils import timezone
 
@@ -70,7 +70,7 @@ def store_document(
     character: Character,
     document: dict[str, Any],
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     action: str,
     house_rules: HouseRules | None = None,
     expected_version: int | None = None,
@@ -128,7 +128,7 @@ def log_event(
     character: Character,
     *,
     kind: str,
-    by: AbstractBaseUser | None,
+    by: User | None,
     from_status: str = "",
     to_status: str = "",
     comment: str = "",
@@ -149,7 +149,7 @@ def write_revision(
     character: Character,
     document: dict[str, Any],
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     action: str,
     editing_session: str = "",
 ) -> Revision | None:
@@ -193,7 +193,7 @@ def set_status(
     character: Character,
     status: str,
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     comment: str = "",
     detail: str = "",
 ) -> Character:
@@ -213,7 +213,7 @@ def set_status(
     return character
 
 
-def withdraw_if_submitted(character: Character, *, by: AbstractBaseUser | None, reason: str):
+def withdraw_if_submitted(character: Character, *, by: User | None, reason: str):
     if character.status == Status.SUBMITTED:
         set_status(
             character,
@@ -223,7 +223,7 @@ def withdraw_if_submitted(character: Character, *, by: AbstractBaseUser | None, 
         )
 
 
-def require_referee(character: Character, by: AbstractBaseUser, doing: str) -> None:
+def require_referee(character: Character, by: User, doing: str) -> None:
     """Refuse ``by`` unless they referee the character's campaign; ``doing`` ends the message,
     e.g. "approve it"."""
     if character.campaign is None or character.campaign.referee_id != by.pk:

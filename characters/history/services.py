@@ -3,7 +3,7 @@ characters past their restore window, and share links.
 
 Keyword arguments only, one transaction each."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -23,7 +23,7 @@ from characters.models import RESTORE_WINDOW, Character, CharacterEvent, ShareLi
 
 
 @transaction.atomic
-def restore_deleted_character(*, character: Character, by: AbstractBaseUser) -> Character:
+def restore_deleted_character(*, character: Character, by: User) -> Character:
     """Bring a deleted character back, as it was, while its restore window is open."""
     locked = (
         Character.all_objects.select_for_update(of=("self",))
@@ -52,7 +52,7 @@ def restore_deleted_character(*, character: Character, by: AbstractBaseUser) -> 
 
 
 @transaction.atomic
-def purge_deleted_characters(*, owner: AbstractBaseUser | None = None) -> int:
+def purge_deleted_characters(*, owner: User | None = None) -> int:
     """Delete for good the characters deleted longer ago than the restore window (of one
     owner, or everyone's); returns how many. Their revisions and logs go with them."""
     expired = Character.all_objects.expired()
@@ -66,7 +66,7 @@ def purge_deleted_characters(*, owner: AbstractBaseUser | None = None) -> int:
 
 @transaction.atomic
 def restore_revision(
-    *, character: Character, number: int, by: AbstractBaseUser, expected_version: int
+    *, character: Character, number: int, by: User, expected_version: int
 ) -> Character:
     """Make an earlier revision the character's document again: a new revision, so nothing is
     lost, and the revision restored stays in the history.
@@ -114,7 +114,7 @@ def restore_revision(
 
 
 @transaction.atomic
-def create_share_link(*, character: Character, by: AbstractBaseUser) -> ShareLink:
+def create_share_link(*, character: Character, by: User) -> ShareLink:
     """A new read-only link to the character's sheet; only its owner makes one."""
     locked = lock_character(character)
     if locked.owner_id != by.pk:
@@ -125,7 +125,7 @@ def create_share_link(*, character: Character, by: AbstractBaseUser) -> ShareLin
 
 
 @transaction.atomic
-def revoke_share_link(*, link: ShareLink, by: AbstractBaseUser) -> ShareLink:
+def revoke_share_link(*, link: ShareLink, by: User) -> ShareLink:
     """The link stops working at once, for good; revoking it again changes nothing."""
     link = ShareLink.objects.select_for_update().select_related("character").get(pk=link.pk)
     if link.character.owner_id != by.pk:

@@ -22,6 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from characters.core import services as core_services
+from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.history import selectors, services
 from characters.history.forms import CompareForm, RestoreForm
@@ -35,7 +36,7 @@ from rules import MalformedDocument, check, document_changes, parse_document, st
 
 @login_required
 @require_GET
-def character_history(request: HttpRequest, pk: int) -> HttpResponse:
+def character_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Every revision, newest first, with a form to compare any two."""
     character = character_for_user(request, pk)
     revisions = list(character.revisions.select_related("author").order_by("-number"))
@@ -62,7 +63,7 @@ def _revision_summary(document: dict[str, Any], character: Character) -> dict[st
 
 @login_required
 @require_GET
-def character_revision(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def character_revision(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     """One revision, and what changed to it from another (``?from=N``; by default the
     revision before it)."""
     character = character_for_user(request, pk)
@@ -102,7 +103,7 @@ def character_revision(request: HttpRequest, pk: int, number: int) -> HttpRespon
 
 @login_required
 @require_POST
-def character_restore(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+def character_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -> HttpResponse:
     """The owner makes an earlier revision current again, as a new revision."""
     character = character_for_user(request, pk, edit=True)
     stamp = RestoreForm(request.POST)
@@ -131,7 +132,7 @@ def character_restore(request: HttpRequest, pk: int, number: int) -> HttpRespons
 
 @login_required
 @require_GET
-def character_trash(request: HttpRequest) -> HttpResponse:
+def character_trash(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The user's deleted characters, each restorable until its window closes. Characters
     past the window are purged first (cheap: one query when there are none)."""
     services.purge_deleted_characters(owner=request.user)
@@ -142,7 +143,7 @@ def character_trash(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_undelete(request: HttpRequest, pk: int) -> HttpResponse:
+def character_undelete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, deleted=True)
     try:
         restored = services.restore_deleted_character(character=character, by=request.user)
@@ -155,7 +156,7 @@ def character_undelete(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_share(request: HttpRequest, pk: int) -> HttpResponse:
+def character_share(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     services.create_share_link(character=character, by=request.user)
     messages.success(
@@ -166,7 +167,7 @@ def character_share(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_share_revoke(request: HttpRequest, pk: int, link: int) -> HttpResponse:
+def character_share_revoke(request: AuthenticatedHttpRequest, pk: int, link: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     share = get_object_or_404(ShareLink, pk=link, character=character)
     services.revoke_share_link(link=share, by=request.user)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
 
@@ -117,7 +117,7 @@ class PlayResult:
 def _change_condition(
     character: Character,
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     expected_version: int | None,
     what: str,
     change: Callable[[Character, Condition, Report], tuple[Condition, Iterable[Event]]],
@@ -169,7 +169,7 @@ def _blow(
 def take_damage(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     amount: int,
     form: str,
     damage_type: str | None = None,
@@ -217,7 +217,7 @@ def take_damage(
 
 @transaction.atomic
 def end_stun(
-    *, character: Character, by: AbstractBaseUser | None, expected_version: int | None = None
+    *, character: Character, by: User | None, expected_version: int | None = None
 ) -> PlayResult:
     """The stunned character has spent its turn recovering and acts normally again."""
 
@@ -233,7 +233,7 @@ def end_stun(
 
 @transaction.atomic
 def dying_turn(
-    *, character: Character, by: AbstractBaseUser | None, expected_version: int | None = None
+    *, character: Character, by: User | None, expected_version: int | None = None
 ) -> PlayResult:
     """A turn passes for a dying character: the engine takes its LIF."""
 
@@ -251,7 +251,7 @@ def dying_turn(
 def bleed(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     wound: int,
     expected_version: int | None = None,
 ) -> PlayResult:
@@ -349,7 +349,7 @@ def _healing_dm(supplies: str, tl: int | None, unsanitary: bool) -> int:
 def _medical_action(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     wound: int,
     medic: Medic,
     skill: str,
@@ -399,7 +399,7 @@ def _medical_action(
 def stabilise_wound(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     wound: int,
     medic: Medic,
     supplies: str = "kit",
@@ -433,7 +433,7 @@ def stabilise_wound(
 def treat_wound(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     wound: int,
     medic: Medic,
     skill: str = "Medical",
@@ -468,7 +468,7 @@ def treat_wound(
 def recover(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     form: str,
     care: str = "natural",
     periods: int = 1,
@@ -512,7 +512,7 @@ def recover(
 def clear_wound(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     wound: int,
     expected_version: int | None = None,
 ) -> PlayResult:
@@ -554,7 +554,7 @@ def _chance(test: ActionTest) -> Fraction:
 def _record_roll(
     character: Character,
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     test: ActionTest,
     label: str,
     purpose: str,
@@ -661,7 +661,7 @@ def plan_test(character: Character, plan: TestPlan, *, report: Report | None = N
 def roll_action_test(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     plan: TestPlan,
     purpose: str = "",
     rng: random.Random | None = None,
@@ -695,7 +695,7 @@ def roll_action_test(
 
 @transaction.atomic
 def award_improvement_points(
-    *, character: Character, by: AbstractBaseUser, amount: int, reason: str
+    *, character: Character, by: User, amount: int, reason: str
 ) -> ImprovementEntry:
     """The referee of the character's campaign awards IP, saying what for."""
     locked = lock_character(character)
@@ -723,7 +723,7 @@ def award_improvement_points(
 
 @transaction.atomic
 def award_improvement_points_to_each(
-    *, characters: Sequence[Character], by: AbstractBaseUser, amount: int, reason: str
+    *, characters: Sequence[Character], by: User, amount: int, reason: str
 ) -> list[ImprovementEntry]:
     """The same award to several characters, all or none: one refusal awards nobody."""
     return [
@@ -757,7 +757,7 @@ def _buy(
     locked: Character,
     purchase: Purchase,
     *,
-    by: AbstractBaseUser,
+    by: User,
     request: ImprovementEntry | None = None,
 ) -> ImprovementEntry:
     """Make a purchase the engine accepts and the balance pays: the improved document (its
@@ -809,7 +809,7 @@ def _buy(
 
 @transaction.atomic
 def spend_improvement_points(
-    *, character: Character, by: AbstractBaseUser, purchase: Purchase
+    *, character: Character, by: User, purchase: Purchase
 ) -> ImprovementEntry:
     """The owner spends IP on a purchase at the rulebook's cost, within the creation caps.
 
@@ -864,7 +864,7 @@ def spend_improvement_points(
 def decide_request(
     *,
     entry: ImprovementEntry,
-    by: AbstractBaseUser,
+    by: User,
     approve: bool,
     ip: int | None = None,
     comment: str = "",
@@ -915,7 +915,7 @@ def decide_request(
 def _credit_entry(
     character: Character,
     *,
-    by: AbstractBaseUser | None,
+    by: User | None,
     amount: int,
     note: str,
     item: str = "",
@@ -951,9 +951,7 @@ def _credit_entry(
 
 
 @transaction.atomic
-def record_credits(
-    *, character: Character, by: AbstractBaseUser | None, amount: int, note: str
-) -> CreditEntry:
+def record_credits(*, character: Character, by: User | None, amount: int, note: str) -> CreditEntry:
     """Credits received (positive) or paid for something that is not gear (negative)."""
     locked = lock_character(character)
     if amount == 0:
@@ -977,7 +975,7 @@ def _catalog_item(item: str, tl: int | None) -> EquipmentItem:
 def buy_gear(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     item: str,
     tl: int | None = None,
     quantity: int = 1,
@@ -1012,7 +1010,7 @@ def buy_gear(
 def give_up_gear(
     *,
     character: Character,
-    by: AbstractBaseUser | None,
+    by: User | None,
     item: str,
     tl: int | None = None,
     quantity: int = 1,

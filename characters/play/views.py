@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
@@ -28,6 +28,7 @@ from characters.builder.forms import equipment_choices
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
 from characters.core.forms import first_problem
+from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.models import Character, CharacterEvent, CreditEntry, ImprovementEntry
 from characters.play import forms as play_forms
@@ -44,7 +45,7 @@ RECENT_ROLLS = 8
 RECENT_EVENTS = 12
 
 
-def _roles(request: HttpRequest, character: Character) -> dict[str, bool]:
+def _roles(request: AuthenticatedHttpRequest, character: Character) -> dict[str, bool]:
     is_referee = character.campaign is not None and character.campaign.referee_id == request.user.pk
     return {"is_owner": character.owner_id == request.user.pk, "is_referee": is_referee}
 
@@ -164,7 +165,7 @@ class Outcome:
 
 
 def _play_context(
-    request: HttpRequest, character: Character, outcome: Outcome | None = None
+    request: AuthenticatedHttpRequest, character: Character, outcome: Outcome | None = None
 ) -> dict[str, Any]:
     report = core_selectors.character_report(character)
     condition, version = selectors.condition_of(character, report)
@@ -263,14 +264,14 @@ def _supplies() -> list[tuple[str, str]]:
 
 @login_required
 @require_GET
-def character_play(request: HttpRequest, pk: int) -> HttpResponse:
+def character_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The play sheet, for the owner and the referee of the character's campaign."""
     character = character_for_user(request, pk)
     return render(request, "characters/play.html", _play_context(request, character))
 
 
 def _respond(
-    request: HttpRequest, character: Character, outcome: Outcome, anchor: str = ""
+    request: AuthenticatedHttpRequest, character: Character, outcome: Outcome, anchor: str = ""
 ) -> HttpResponse:
     """htmx: the play region with the outcome at its top. Otherwise: back to the play sheet
     (Post/Redirect/Get) with the outcome as a message."""
@@ -288,7 +289,7 @@ def _respond(
 
 
 def _attempt(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     character: Character,
     action: Callable[[], Outcome],
     anchor: str,
@@ -309,7 +310,7 @@ def _read(form: forms.Form) -> forms.Form:
     return form
 
 
-def _condition_action(request: HttpRequest, character: Character) -> Outcome:
+def _condition_action(request: AuthenticatedHttpRequest, character: Character) -> Outcome:
     form = _read(play_forms.ConditionForm(request.POST))
     data = form.cleaned_data
     action = data["action"]
@@ -348,7 +349,7 @@ def _condition_action(request: HttpRequest, character: Character) -> Outcome:
 
 @login_required
 @require_POST
-def character_condition(request: HttpRequest, pk: int) -> HttpResponse:
+def character_condition(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Damage and healing: ``action`` is damage, end_stun, dying_turn, bleed, stabilise,
     treat, recover or clear; the owner and the referee record them."""
     character = character_for_user(request, pk)
@@ -357,7 +358,7 @@ def character_condition(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_roll(request: HttpRequest, pk: int) -> HttpResponse:
+def character_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Throw an action test on the server for the owner or the referee."""
     character = character_for_user(request, pk)
 
@@ -381,7 +382,7 @@ def character_roll(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_odds(request: HttpRequest, pk: int) -> HttpResponse:
+def character_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The dice roller's odds for the test as the form stands (htmx, on every change)."""
     character = character_for_user(request, pk)
     form = play_forms.TestPlanForm(request.GET)
@@ -398,7 +399,7 @@ def character_odds(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_ip_award(request: HttpRequest, pk: int) -> HttpResponse:
+def character_ip_award(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee of the character's campaign awards IP."""
     character = character_for_user(request, pk, review=True)
 
@@ -415,7 +416,7 @@ def character_ip_award(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_ip_spend(request: HttpRequest, pk: int) -> HttpResponse:
+def character_ip_spend(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The owner spends IP; what needs the referee's permission becomes a request."""
     character = character_for_user(request, pk, edit=True)
 
@@ -434,7 +435,7 @@ def character_ip_spend(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_ip_decide(request: HttpRequest, pk: int, entry: int) -> HttpResponse:
+def character_ip_decide(request: AuthenticatedHttpRequest, pk: int, entry: int) -> HttpResponse:
     """The referee approves or declines a request; the owner may withdraw their own."""
     character = character_for_user(request, pk)
     request_entry = get_object_or_404(
@@ -457,7 +458,7 @@ def character_ip_decide(request: HttpRequest, pk: int, entry: int) -> HttpRespon
     return _attempt(request, character, decide, "ip")
 
 
-def _credits_action(request: HttpRequest, character: Character) -> Outcome:
+def _credits_action(request: AuthenticatedHttpRequest, character: Character) -> Outcome:
     form = _read(play_forms.CreditsForm(request.POST))
     data, by = form.cleaned_data, request.user
     action, note = data["action"], data["note"]
@@ -491,7 +492,7 @@ def _credits_action(request: HttpRequest, character: Character) -> Outcome:
 
 @login_required
 @require_POST
-def character_credits(request: HttpRequest, pk: int) -> HttpResponse:
+def character_credits(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The credits ledger: ``action`` is income, expense, buy or give_up; the owner and the
     referee record entries."""
     character = character_for_user(request, pk)

@@ -1,7 +1,7 @@
 """Writes of the review workflow: submit, approve, return, reopen, comment. Only a character
 that its campaign's rules find no error in can be submitted or approved."""
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from characters.core.selectors import character_report
@@ -27,7 +27,7 @@ def error_summary(report: Report, limit: int = 3) -> str:
 
 
 @transaction.atomic
-def submit_character(*, character: Character, by: AbstractBaseUser) -> Character:
+def submit_character(*, character: Character, by: User) -> Character:
     """The player hands the character to the referee: only when the campaign's rules find no
     error in it. Drafts and returned characters can be submitted."""
     locked = lock_character(character)
@@ -54,9 +54,7 @@ def submit_character(*, character: Character, by: AbstractBaseUser) -> Character
 
 
 @transaction.atomic
-def approve_character(
-    *, character: Character, by: AbstractBaseUser, comment: str = ""
-) -> Character:
+def approve_character(*, character: Character, by: User, comment: str = "") -> Character:
     """The referee accepts a submitted character; it is locked until reopened."""
     locked = lock_character(character)
     require_referee(locked, by, "approve it")
@@ -76,7 +74,7 @@ def approve_character(
 
 
 @transaction.atomic
-def return_character(*, character: Character, by: AbstractBaseUser, comment: str) -> Character:
+def return_character(*, character: Character, by: User, comment: str) -> Character:
     """The referee sends a submitted character back to its player, saying what to change."""
     comment = comment.strip()
     locked = lock_character(character)
@@ -92,7 +90,7 @@ def return_character(*, character: Character, by: AbstractBaseUser, comment: str
 
 
 @transaction.atomic
-def reopen_character(*, character: Character, by: AbstractBaseUser, comment: str = "") -> Character:
+def reopen_character(*, character: Character, by: User, comment: str = "") -> Character:
     """The referee unlocks an approved character so its player can edit it again (as a draft)."""
     locked = lock_character(character)
     require_referee(locked, by, "reopen it")
@@ -102,9 +100,7 @@ def reopen_character(*, character: Character, by: AbstractBaseUser, comment: str
 
 
 @transaction.atomic
-def comment_on_character(
-    *, character: Character, by: AbstractBaseUser, comment: str
-) -> CharacterEvent:
+def comment_on_character(*, character: Character, by: User, comment: str) -> CharacterEvent:
     """A note in the character's log from its player or its referee; the status stays."""
     comment = comment.strip()
     if not comment:

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -14,13 +14,16 @@ from django.views.decorators.http import require_POST
 from characters.campaigns import services as campaigns_services
 from characters.core import services as core_services
 from characters.core.forms import first_problem
+from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.models import Character
 from characters.review import services
 from characters.review.forms import ReviewForm
 
 
-def _after_action(request: HttpRequest, character: Character, target: str) -> HttpResponse:
+def _after_action(
+    request: AuthenticatedHttpRequest, character: Character, target: str
+) -> HttpResponse:
     """Back where the action was taken (the sheet, the builder or the party review)."""
     allowed = {
         reverse("character_detail", args=[character.pk]),
@@ -34,7 +37,7 @@ def _after_action(request: HttpRequest, character: Character, target: str) -> Ht
 
 
 def _act(
-    request: HttpRequest, character: Character, action: Callable[[str], Any], done: str
+    request: AuthenticatedHttpRequest, character: Character, action: Callable[[str], Any], done: str
 ) -> HttpResponse:
     """Read the review form, then run ``action`` with its comment; say how it went."""
     form = ReviewForm(request.POST)
@@ -52,7 +55,7 @@ def _act(
 
 @login_required
 @require_POST
-def character_submit(request: HttpRequest, pk: int) -> HttpResponse:
+def character_submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     return _act(
         request,
@@ -64,7 +67,7 @@ def character_submit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_approve(request: HttpRequest, pk: int) -> HttpResponse:
+def character_approve(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, review=True)
     return _act(
         request,
@@ -78,7 +81,7 @@ def character_approve(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_return(request: HttpRequest, pk: int) -> HttpResponse:
+def character_return(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, review=True)
     return _act(
         request,
@@ -92,7 +95,7 @@ def character_return(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+def character_reopen(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, review=True)
     return _act(
         request,
@@ -106,7 +109,7 @@ def character_reopen(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_comment(request: HttpRequest, pk: int) -> HttpResponse:
+def character_comment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A note in the log, from the owner or the referee of the character's campaign."""
     character = character_for_user(request, pk)
     return _act(
@@ -121,7 +124,7 @@ def character_comment(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def character_detach(request: HttpRequest, pk: int) -> HttpResponse:
+def character_detach(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     campaign_name = str(character.campaign or "")
     try:

@@ -1,12 +1,13 @@
 """A character's sheet: the page, its JSON export and its PDF."""
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
@@ -19,7 +20,7 @@ from rules import check, parse_document
 
 @login_required
 @require_GET
-def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk)
     parsed = parse_document(character.document)
     report = check(parsed, house_rules=character.house_rules())
@@ -48,7 +49,7 @@ def character_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_export(request: HttpRequest, pk: int) -> HttpResponse:
+def character_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk)
     response = JsonResponse(
         character.document, json_dumps_params={"indent": 2, "ensure_ascii": False}
@@ -60,7 +61,7 @@ def character_export(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def character_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+def character_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``."""
 
     character = character_for_user(request, pk)
