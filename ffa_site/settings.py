@@ -67,13 +67,45 @@ def _required(names: tuple[str, ...], why: str) -> str:
     raise ImproperlyConfigured(f"Set {names[0]} ({why}); production refuses to start without it.")
 
 
+# Exactly these two: anything else (a capital letter, "prod", a typo) refuses to start rather
+# than quietly running the development settings, with their public secret key, in production.
+ENVIRONMENTS = ("production", "development")
 DJANGO_ENV = env_str("DJANGO_ENV", "development")
+if DJANGO_ENV not in ENVIRONMENTS:
+    raise ImproperlyConfigured(
+        f"DJANGO_ENV must be 'production' or 'development' (or unset, for development); "
+        f"got {os.environ['DJANGO_ENV']!r}."
+    )
 PRODUCTION = DJANGO_ENV == "production"
 
-if PRODUCTION:
-    SECRET_KEY = _required(
-        ("DJANGO_SECRET_KEY", "SECRET_KEY"), "a long random string, the same on every app server"
+# What `check --deploy` calls a weak key (security.W009): production refuses one outright.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+SECRET_KEY_INSECURE_PREFIX = "django-insecure-"
+
+
+def _strong_secret_key(names: tuple[str, ...]) -> str:
+    key = _required(names, "a long random string, the same on every app server")
+    weakness = (
+        f"it starts with {SECRET_KEY_INSECURE_PREFIX!r}"
+        if key.startswith(SECRET_KEY_INSECURE_PREFIX)
+        else f"it is shorter than {SECRET_KEY_MIN_LENGTH} characters"
+        if len(key) < SECRET_KEY_MIN_LENGTH
+        else f"it has fewer than {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different characters"
+        if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        else ""
     )
+    if weakness:
+        raise ImproperlyConfigured(
+            f"{names[0]} is too weak for production: {weakness}. Generate one with "
+            "`python -c 'from django.core.management.utils import get_random_secret_key as k; "
+            "print(k())'`."
+        )
+    return key
+
+
+if PRODUCTION:
+    SECRET_KEY = _strong_secret_key(("DJANGO_SECRET_KEY", "SECRET_KEY"))
     ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or env_list("ALLOWED_HOSTS")
     if not ALLOWED_HOSTS:
         _required(("DJANGO_ALLOWED_HOSTS", "ALLOWED_HOSTS"), "comma-separated host names served")
