@@ -11,6 +11,7 @@ DATABASE_URL (postgres://user:password@host:port/name) switches to PostgreSQL in
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -129,6 +130,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials.apps.SimpleAppConfig",
+    "axes",
     "characters",
 ]
 
@@ -140,9 +142,12 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ffa_site.throttling.throttle_signups",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if PRODUCTION:
@@ -232,6 +237,20 @@ CACHES = {
             "OPTIONS": {"MAX_ENTRIES": 64},
         }
     ),
+    # Counters of the signup throttle. In Redis, every worker and app server counts together;
+    # in memory, each process counts on its own, so N workers let up to N times the limit by.
+    "throttle": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "ffa-throttle",
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "ffa-throttle",
+        }
+    ),
 }
 
 # --- Auth and sessions ----------------------------------------------------------------------
@@ -243,6 +262,32 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (django-axes): the first backend refuses a login from a locked-out account
+# or address before the password is even hashed; the second checks the password.
+AUTHENTICATION_BACKENDS = [
+    "ffa_site.throttling.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failures are kept in the database, so every worker and app server sees the same count.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# Five wrong passwords for one account, or from one address (any accounts), lock that account
+# or address out for 15 minutes after the last failure: the site login, and the admin's alike.
+# An admin lifts it sooner with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
+AXES_FAILURE_LIMIT = 5
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+# A success does not wipe the count: else a guesser's own account would reset its address's.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "ffa_site.throttling.client_address"
+AXES_LOCKOUT_CALLABLE = "ffa_site.throttling.locked_out"
+# Only the failures are kept: a row per successful login would be a table without a bound.
+AXES_DISABLE_ACCESS_LOG = True
+# Proxies in front of the app that append the client's address to X-Forwarded-For (1 behind
+# one load balancer). 0 trusts no header: every address is the connection's own.
+TRUSTED_PROXY_COUNT = env_int("FFA_TRUSTED_PROXY_COUNT", 0)
+# Signups from one address: at most this many posts of the signup form per hour.
+SIGNUP_LIMIT_PER_HOUR = 10
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
