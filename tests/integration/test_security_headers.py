@@ -194,3 +194,75 @@ def test_the_builders_live_preview_answers_with_nothing_inline(world):
     assert response.status_code == 200
     assert "points__part" in response.content.decode()
     assert inline_parts(response.content.decode()) == []
+
+
+# -- Cache-Control ---------------------------------------------------------------------------
+
+
+def cache_control(response) -> set[str]:
+    return {d.strip() for d in response.get("Cache-Control", "").split(",") if d.strip()}
+
+
+def test_every_page_for_a_logged_in_user_is_private(world):
+    for who, url in pages(world):
+        if who is None:
+            continue
+        response = get_as(who, url)
+
+        assert "private" in cache_control(response), (who, url)
+        assert "public" not in cache_control(response), (who, url)
+
+
+def test_the_builder_stays_no_store_as_well_as_private(world):
+    response = get_as("player1", reverse("character_edit", args=[world.draft.pk]))
+
+    assert {"private", "no-store", "no-cache"} <= cache_control(response)
+
+
+def test_downloads_and_answers_to_scripts_are_private_too(world):
+    client = Client()
+    client.force_login(world.player)
+    export = client.get(reverse("character_export", args=[world.draft.pk]))
+    autosave = client.post(
+        reverse("character_autosave", args=[world.draft.pk]),
+        {"version": world.draft.version, "name": "Draft Dana"},
+    )
+
+    assert export.status_code == 200
+    assert autosave.status_code == 200, autosave.content
+    assert "private" in cache_control(export)
+    assert "private" in cache_control(autosave)
+
+
+def test_the_answer_to_a_login_is_private_since_it_sets_the_users_session(world):
+    response = Client().post(reverse("login"), {"username": "player1", "password": "traveller"})
+
+    assert response.status_code == 302
+    assert "private" in cache_control(response)
+
+
+def test_anonymous_pages_are_not_marked_private(world):
+    # The login, signup and shared pages are never_cache (the views' own choice, kept).
+    for url in ["/", reverse("rules_notes"), "/no/such/page/"]:
+        response = get_as(None, url)
+
+        assert "private" not in cache_control(response), url
+
+
+def test_static_files_are_not_marked_private_for_a_logged_in_user(world, settings, tmp_path):
+    # As production serves them: WhiteNoise, before the session and user are known.
+    settings.MIDDLEWARE = [
+        settings.MIDDLEWARE[0],
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+        *settings.MIDDLEWARE[1:],
+    ]
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.STATIC_ROOT = tmp_path  # nothing collected: the finders serve static/ itself
+    client = Client()
+    client.force_login(world.player)
+
+    response = client.get("/static/css/site.css")
+
+    assert response.status_code == 200
+    assert "private" not in cache_control(response)
+    assert b"".join(response.streaming_content).startswith(b"/*")
