@@ -2,7 +2,9 @@
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 
 HEALTHZ_PATH = "/healthz"
@@ -18,6 +20,29 @@ def healthz(get_response: Callable[[HttpRequest], HttpResponse]):
     def middleware(request: HttpRequest) -> HttpResponse:
         if request.path_info == HEALTHZ_PATH:
             return HttpResponse(b"ok", content_type="text/plain; charset=utf-8")
+        return get_response(request)
+
+    return middleware
+
+
+def refuse_oversized_bodies(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Answer 413 to a request whose Content-Length is over MAX_REQUEST_BYTES, before any of
+    its body is read: not a 500 upload read whole and then refused, nor a 400 from Django's
+    own limit halfway through parsing it. A body without a Content-Length is never read by
+    Django at all (WSGI gives it none), so the header is all there is to check."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads a malformed length as none, and so reads no body
+        if length > settings.MAX_REQUEST_BYTES:
+            body = render_to_string(
+                "413.html", {"limit_kb": settings.MAX_IMPORT_BYTES // 1000, "path": request.path}
+            )
+            # No Connection header (WSGI leaves hop-by-hop headers to the server): gunicorn's
+            # sync workers close every connection after its response anyway.
+            return HttpResponse(body, status=413)
         return get_response(request)
 
     return middleware

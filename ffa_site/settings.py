@@ -142,6 +142,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before anything that may answer, so that every page, the 413 and 429 ones too, has it.
     "csp.middleware.CSPMiddleware",
+    # Before sessions and the CSRF check, which read the body: an oversized one never is.
+    "ffa_site.middleware.refuse_oversized_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -317,6 +319,18 @@ STORAGES = {
         )
     },
 }
+
+# --- Request bodies -------------------------------------------------------------------------
+# The largest thing anyone sends is a character document to import, at most MAX_IMPORT_BYTES
+# (characters/character_views.py refuses a larger file with a message saying so; a test keeps
+# the two equal). A body that could not hold it plus the form around it is refused with 413
+# from its Content-Length alone, before a byte of it is read (ffa_site.middleware).
+MAX_IMPORT_BYTES = 1_000_000
+MAX_REQUEST_BYTES = MAX_IMPORT_BYTES + 100_000
+# Form fields alone (a builder form is a few kB) and files kept in memory, never on disk: the
+# request limit above already bounds both.
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 
 # --- Security -------------------------------------------------------------------------------
 X_FRAME_OPTIONS = "DENY"
