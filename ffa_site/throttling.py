@@ -4,6 +4,7 @@ Both key an address on the client's, as `client_address` reads it; behind a load
 FFA_TRUSTED_PROXY_COUNT so that it is the visitor's, not the balancer's, for everyone.
 """
 
+import ipaddress
 import time
 from collections.abc import Callable
 
@@ -35,9 +36,18 @@ def client_address(request: HttpRequest) -> str:
     if count > 0:
         forwarded = [a.strip() for a in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
         forwarded = [a for a in forwarded if a]
-        if len(forwarded) >= count:
+        # Only an address: axes stores it in an address column, which PostgreSQL checks.
+        if len(forwarded) >= count and _is_address(forwarded[-count]):
             return forwarded[-count]
     return request.META.get("REMOTE_ADDR", "")
+
+
+def _is_address(text: str) -> bool:
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):

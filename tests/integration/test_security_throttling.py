@@ -188,3 +188,23 @@ def test_the_address_is_the_connections_unless_proxies_are_trusted(settings):
     assert client_address(request) == "203.0.113.5"
     settings.TRUSTED_PROXY_COUNT = 3  # fewer entries than proxies: the header is not believed
     assert client_address(request) == "10.0.0.2"
+
+
+def test_a_forwarded_entry_that_is_no_address_is_not_believed(settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR="evil")
+
+    assert client_address(request) == "10.0.0.2"
+
+
+def test_a_login_failure_behind_a_proxy_is_counted_against_the_forwarded_address(client, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    for _ in range(5):
+        client.post(
+            LOGIN,
+            {"username": "nobody", "password": "wrong"},
+            REMOTE_ADDR="10.0.0.2",
+            HTTP_X_FORWARDED_FOR="203.0.113.5",
+        )
+
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"203.0.113.5"}
