@@ -2,7 +2,10 @@
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
 
 HEALTHZ_PATH = "/healthz"
 
@@ -18,5 +21,45 @@ def healthz(get_response: Callable[[HttpRequest], HttpResponse]):
         if request.path_info == HEALTHZ_PATH:
             return HttpResponse(b"ok", content_type="text/plain; charset=utf-8")
         return get_response(request)
+
+    return middleware
+
+
+def refuse_oversized_bodies(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Answer 413 to a request whose Content-Length is over MAX_REQUEST_BYTES, before any of
+    its body is read: not a 500 upload read whole and then refused, nor a 400 from Django's
+    own limit halfway through parsing it. A body without a Content-Length is never read by
+    Django at all (WSGI gives it none), so the header is all there is to check."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            length = 0  # Django reads a malformed length as none, and so reads no body
+        if length > settings.MAX_REQUEST_BYTES:
+            body = render_to_string(
+                "413.html", {"limit_kb": settings.MAX_IMPORT_BYTES // 1000, "path": request.path}
+            )
+            # No Connection header (WSGI leaves hop-by-hop headers to the server): gunicorn's
+            # sync workers close every connection after its response anyway.
+            return HttpResponse(body, status=413)
+        return get_response(request)
+
+    return middleware
+
+
+def private_for_users(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Mark every response to a logged-in user `Cache-Control: private`, so that no shared
+    cache (a proxy, a CDN) keeps one person's page for another. Whatever the view said is kept
+    (`never_cache` pages stay `no-store`); anonymous pages are left as they were, and static
+    files never get here (WhiteNoise, before this, answers them)."""
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        # After the view: a login has just made the user someone, a logout no one.
+        user = getattr(request, "user", None)
+        if user is not None and user.is_authenticated:
+            patch_cache_control(response, private=True)
+        return response
 
     return middleware

@@ -11,9 +11,11 @@ DATABASE_URL (postgres://user:password@host:port/name) switches to PostgreSQL in
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -67,13 +69,45 @@ def _required(names: tuple[str, ...], why: str) -> str:
     raise ImproperlyConfigured(f"Set {names[0]} ({why}); production refuses to start without it.")
 
 
+# Exactly these two: anything else (a capital letter, "prod", a typo) refuses to start rather
+# than quietly running the development settings, with their public secret key, in production.
+ENVIRONMENTS = ("production", "development")
 DJANGO_ENV = env_str("DJANGO_ENV", "development")
+if DJANGO_ENV not in ENVIRONMENTS:
+    raise ImproperlyConfigured(
+        f"DJANGO_ENV must be 'production' or 'development' (or unset, for development); "
+        f"got {os.environ['DJANGO_ENV']!r}."
+    )
 PRODUCTION = DJANGO_ENV == "production"
 
-if PRODUCTION:
-    SECRET_KEY = _required(
-        ("DJANGO_SECRET_KEY", "SECRET_KEY"), "a long random string, the same on every app server"
+# What `check --deploy` calls a weak key (security.W009): production refuses one outright.
+SECRET_KEY_MIN_LENGTH = 50
+SECRET_KEY_MIN_UNIQUE_CHARACTERS = 5
+SECRET_KEY_INSECURE_PREFIX = "django-insecure-"
+
+
+def _strong_secret_key(names: tuple[str, ...]) -> str:
+    key = _required(names, "a long random string, the same on every app server")
+    weakness = (
+        f"it starts with {SECRET_KEY_INSECURE_PREFIX!r}"
+        if key.startswith(SECRET_KEY_INSECURE_PREFIX)
+        else f"it is shorter than {SECRET_KEY_MIN_LENGTH} characters"
+        if len(key) < SECRET_KEY_MIN_LENGTH
+        else f"it has fewer than {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different characters"
+        if len(set(key)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        else ""
     )
+    if weakness:
+        raise ImproperlyConfigured(
+            f"{names[0]} is too weak for production: {weakness}. Generate one with "
+            "`python -c 'from django.core.management.utils import get_random_secret_key as k; "
+            "print(k())'`."
+        )
+    return key
+
+
+if PRODUCTION:
+    SECRET_KEY = _strong_secret_key(("DJANGO_SECRET_KEY", "SECRET_KEY"))
     ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or env_list("ALLOWED_HOSTS")
     if not ALLOWED_HOSTS:
         _required(("DJANGO_ALLOWED_HOSTS", "ALLOWED_HOSTS"), "comma-separated host names served")
@@ -97,6 +131,8 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "template_partials.apps.SimpleAppConfig",
+    "axes",
+    "csp",
     "characters",
 ]
 
@@ -104,13 +140,21 @@ MIDDLEWARE = [
     # First, so load balancers get their answer before host checks, HTTPS redirects or sessions.
     "ffa_site.middleware.healthz",
     "django.middleware.security.SecurityMiddleware",
+    # Before anything that may answer, so that every page, the 413 and 429 ones too, has it.
+    "csp.middleware.CSPMiddleware",
+    # Before sessions and the CSRF check, which read the body: an oversized one never is.
+    "ffa_site.middleware.refuse_oversized_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ffa_site.middleware.private_for_users",
+    "ffa_site.throttling.throttle_signups",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 if PRODUCTION:
@@ -200,6 +244,20 @@ CACHES = {
             "OPTIONS": {"MAX_ENTRIES": 64},
         }
     ),
+    # Counters of the signup throttle. In Redis, every worker and app server counts together;
+    # in memory, each process counts on its own, so N workers let up to N times the limit by.
+    "throttle": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "ffa-throttle",
+        }
+        if REDIS_URL
+        else {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "ffa-throttle",
+        }
+    ),
 }
 
 # --- Auth and sessions ----------------------------------------------------------------------
@@ -211,6 +269,32 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Login throttling (django-axes): the first backend refuses a login from a locked-out account
+# or address before the password is even hashed; the second checks the password.
+AUTHENTICATION_BACKENDS = [
+    "ffa_site.throttling.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failures are kept in the database, so every worker and app server sees the same count.
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+# Five wrong passwords for one account, or from one address (any accounts), lock that account
+# or address out for 15 minutes after the last failure: the site login, and the admin's alike.
+# An admin lifts it sooner with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
+AXES_FAILURE_LIMIT = 5
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+# A success does not wipe the count: else a guesser's own account would reset its address's.
+AXES_RESET_ON_SUCCESS = False
+AXES_CLIENT_IP_CALLABLE = "ffa_site.throttling.client_address"
+AXES_LOCKOUT_CALLABLE = "ffa_site.throttling.locked_out"
+# Only the failures are kept: a row per successful login would be a table without a bound.
+AXES_DISABLE_ACCESS_LOG = True
+# Proxies in front of the app that append the client's address to X-Forwarded-For (1 behind
+# one load balancer). 0 trusts no header: every address is the connection's own.
+TRUSTED_PROXY_COUNT = env_int("FFA_TRUSTED_PROXY_COUNT", 0)
+# Signups from one address: at most this many posts of the signup form per hour.
+SIGNUP_LIMIT_PER_HOUR = 10
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
@@ -236,11 +320,40 @@ STORAGES = {
     },
 }
 
+# --- Request bodies -------------------------------------------------------------------------
+# The largest thing anyone sends is a character document to import, at most MAX_IMPORT_BYTES
+# (characters/character_views.py refuses a larger file with a message saying so; a test keeps
+# the two equal). A body that could not hold it plus the form around it is refused with 413
+# from its Content-Length alone, before a byte of it is read (ffa_site.middleware).
+MAX_IMPORT_BYTES = 1_000_000
+MAX_REQUEST_BYTES = MAX_IMPORT_BYTES + 100_000
+# Form fields alone (a builder form is a few kB) and files kept in memory, never on disk: the
+# request limit above already bounds both.
+DATA_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
+
 # --- Security -------------------------------------------------------------------------------
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Content-Security-Policy: the site's own scripts, styles, fonts and images and nothing else;
+# no inline script or style (htmx is told not to inject its indicator style, base.html), no
+# eval (htmx's trigger filters are off with it), no plugins, no framing, forms post only here.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    }
+}
 if PRODUCTION:
     # TLS ends at the load balancer, which must set X-Forwarded-Proto (and strip it from clients).
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

@@ -139,6 +139,20 @@ if (builder) {
   }
   builder.addEventListener("input", (event) => recordEdit(event.target));
 
+  // -- What asks for a preview -------------------------------------------------------------------
+  // The form's hx-trigger listens for these: typing in a live field (htmx waits for a pause),
+  // a choice in a live select or checkbox (at once). htmx's own trigger filters would pick the
+  // same fields with eval, which the Content-Security-Policy refuses. Dispatched after the
+  // edit is recorded, so the preview carries its name.
+  const TYPED = "input.live:not([type=checkbox]), textarea.live";
+  const CHOSEN = "select.live, input.live[type=checkbox]";
+  builder.addEventListener("input", (event) => {
+    if (event.target.matches(TYPED)) builder.dispatchEvent(new Event("builder:typed"));
+  });
+  builder.addEventListener("change", (event) => {
+    if (event.target.matches(CHOSEN)) builder.dispatchEvent(new Event("builder:chose"));
+  });
+
   // The rows' hooks name what the row holds now.
   function keepRowHooks(target) {
     const row = target.closest("[data-row-index]");
