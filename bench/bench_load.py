@@ -54,14 +54,14 @@ def _setup() -> list[tuple[str, object]]:
     from django.core.management import call_command
     from django.test import Client
 
-    from characters import services
+    from characters.builder import services as builder_services
     from tests.factories import character_document
 
     call_command("migrate", verbosity=0)
     players = []
     for n in range(USERS):
         user = get_user_model().objects.create_user(f"load-{os.getpid()}-{n}", password=PASSWORD)
-        character = services.create_character(
+        character = builder_services.create_character(
             owner=user,
             document=character_document(
                 name=f"Load {n:02d}",

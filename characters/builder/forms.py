@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from django import forms
+from django.conf import settings
 from django.http import QueryDict
 
 from characters.core.forms import VersionField, WholeNumberField, natural_number, whole_number
@@ -44,7 +45,6 @@ MAX_AGE = 999
 MAX_AMOUNT = 99  # a skill level or a derived-trait amount, of either sign
 MAX_QUANTITY = 9999
 MAX_TRAIT_NAME = 200
-MAX_IMPORT_BYTES = 1_000_000
 
 
 # The boxes whose text is added as a row (by Enter or their Add button), not part of the
@@ -654,7 +654,7 @@ class NewCharacterForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    """A character document to import: a JSON file, at most ``MAX_IMPORT_BYTES``."""
+    """A character document to import: a JSON file, at most ``settings.MAX_IMPORT_BYTES``."""
 
     document = forms.FileField(
         error_messages={
@@ -666,8 +666,8 @@ class ImportForm(forms.Form):
 
     def clean_document(self) -> Any:
         upload = self.cleaned_data["document"]
-        if upload.size > MAX_IMPORT_BYTES:
-            limit = MAX_IMPORT_BYTES // 1000
+        if upload.size > settings.MAX_IMPORT_BYTES:
+            limit = settings.MAX_IMPORT_BYTES // 1000
             raise forms.ValidationError(
                 f"{upload.name}: larger than {limit} kB; a character document is far smaller."
             )

@@ -8,17 +8,17 @@ urlpatterns = [
     path("characters/", views.character_list, name="character_list"),
     path("characters/new/", views.character_new, name="character_new"),
     path("characters/import/", views.character_import, name="character_import"),
-    path("characters/<int:pk>/edit/", views.character_edit, name="character_edit"),
-    path("characters/<int:pk>/preview/", views.character_preview, name="character_preview"),
+    path("characters/<id:pk>/edit/", views.character_edit, name="character_edit"),
+    path("characters/<id:pk>/preview/", views.character_preview, name="character_preview"),
     path(
-        "characters/<int:pk>/autosave/",
+        "characters/<id:pk>/autosave/",
         views.character_autosave,
         name="character_autosave",
     ),
     path(
-        "characters/<int:pk>/duplicate/",
+        "characters/<id:pk>/duplicate/",
         views.character_duplicate,
         name="character_duplicate",
     ),
-    path("characters/<int:pk>/delete/", views.character_delete, name="character_delete"),
+    path("characters/<id:pk>/delete/", views.character_delete, name="character_delete"),
 ]

@@ -8,25 +8,25 @@ from . import views
 
 urlpatterns = [
     path("characters/deleted/", views.character_trash, name="character_trash"),
-    path("characters/<int:pk>/history/", views.character_history, name="character_history"),
+    path("characters/<id:pk>/history/", views.character_history, name="character_history"),
     path(
-        "characters/<int:pk>/history/<int:number>/",
+        "characters/<id:pk>/history/<id:number>/",
         views.character_revision,
         name="character_revision",
     ),
     path(
-        "characters/<int:pk>/history/<int:number>/restore/",
+        "characters/<id:pk>/history/<id:number>/restore/",
         views.character_restore,
         name="character_restore",
     ),
     path(
-        "characters/<int:pk>/undelete/",
+        "characters/<id:pk>/undelete/",
         views.character_undelete,
         name="character_undelete",
     ),
-    path("characters/<int:pk>/share/", views.character_share, name="character_share"),
+    path("characters/<id:pk>/share/", views.character_share, name="character_share"),
     path(
-        "characters/<int:pk>/share/<int:link>/revoke/",
+        "characters/<id:pk>/share/<id:link>/revoke/",
         views.character_share_revoke,
         name="character_share_revoke",
     ),

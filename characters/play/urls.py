@@ -5,31 +5,31 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("characters/<int:pk>/play/", views.character_play, name="character_play"),
+    path("characters/<id:pk>/play/", views.character_play, name="character_play"),
     path(
-        "characters/<int:pk>/play/condition/",
+        "characters/<id:pk>/play/condition/",
         views.character_condition,
         name="character_condition",
     ),
-    path("characters/<int:pk>/play/roll/", views.character_roll, name="character_roll"),
-    path("characters/<int:pk>/play/odds/", views.character_odds, name="character_odds"),
+    path("characters/<id:pk>/play/roll/", views.character_roll, name="character_roll"),
+    path("characters/<id:pk>/play/odds/", views.character_odds, name="character_odds"),
     path(
-        "characters/<int:pk>/play/ip/award/",
+        "characters/<id:pk>/play/ip/award/",
         views.character_ip_award,
         name="character_ip_award",
     ),
     path(
-        "characters/<int:pk>/play/ip/spend/",
+        "characters/<id:pk>/play/ip/spend/",
         views.character_ip_spend,
         name="character_ip_spend",
     ),
     path(
-        "characters/<int:pk>/play/ip/<int:entry>/decide/",
+        "characters/<id:pk>/play/ip/<id:entry>/decide/",
         views.character_ip_decide,
         name="character_ip_decide",
     ),
     path(
-        "characters/<int:pk>/play/credits/",
+        "characters/<id:pk>/play/credits/",
         views.character_credits,
         name="character_credits",
     ),

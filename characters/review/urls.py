@@ -6,10 +6,10 @@ from django.urls import path
 from . import views
 
 urlpatterns = [
-    path("characters/<int:pk>/submit/", views.character_submit, name="character_submit"),
-    path("characters/<int:pk>/approve/", views.character_approve, name="character_approve"),
-    path("characters/<int:pk>/return/", views.character_return, name="character_return"),
-    path("characters/<int:pk>/reopen/", views.character_reopen, name="character_reopen"),
-    path("characters/<int:pk>/comment/", views.character_comment, name="character_comment"),
-    path("characters/<int:pk>/detach/", views.character_detach, name="character_detach"),
+    path("characters/<id:pk>/submit/", views.character_submit, name="character_submit"),
+    path("characters/<id:pk>/approve/", views.character_approve, name="character_approve"),
+    path("characters/<id:pk>/return/", views.character_return, name="character_return"),
+    path("characters/<id:pk>/reopen/", views.character_reopen, name="character_reopen"),
+    path("characters/<id:pk>/comment/", views.character_comment, name="character_comment"),
+    path("characters/<id:pk>/detach/", views.character_detach, name="character_detach"),
 ]

@@ -10,7 +10,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from characters import services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
+from characters.history import services as history_services
+from characters.review import services as review_services
 from tests.factories import UserFactory, medic_document
 
 pytestmark = pytest.mark.django_db
@@ -22,16 +25,18 @@ def world():
     draft that spends points on several things (the builder's bar), and a share link."""
     referee = UserFactory(username="referee")
     player = UserFactory(username="player1")
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    approved = services.create_character(owner=player, document=medic_document(), campaign=campaign)
-    services.submit_character(character=approved, by=player)
-    services.approve_character(character=approved, by=referee)
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    approved = builder_services.create_character(
+        owner=player, document=medic_document(), campaign=campaign
+    )
+    review_services.submit_character(character=approved, by=player)
+    review_services.approve_character(character=approved, by=referee)
     nines = dict.fromkeys(("STR", "DEX", "END", "INT", "PRE", "AWA", "EDU", "SOC", "EXP"), 9)
-    draft = services.create_character(
+    draft = builder_services.create_character(
         owner=player, document=medic_document(name="Draft Dana", attributes=nines)
     )
-    link = services.create_share_link(character=approved, by=player)
+    link = history_services.create_share_link(character=approved, by=player)
     return SimpleNamespace(
         referee=referee, player=player, campaign=campaign, approved=approved, draft=draft, link=link
     )

@@ -5,7 +5,8 @@ import pytest
 from django.urls import Resolver404, resolve
 from django.urls.resolvers import RoutePattern
 
-from characters import services
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -36,9 +37,9 @@ def test_the_id_converter_matches_only_numbers_a_64_bit_key_can_hold(path, match
 def referee_client(client):
     referee = UserFactory(username="referee")
     player = UserFactory(username="player1")
-    campaign = services.create_campaign(referee=referee, name="Spinward Marches")
-    services.join_campaign(user=player, code=campaign.invite_code)
-    character = services.create_character(
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    character = builder_services.create_character(
         owner=referee, document=character_document(name="Mara"), campaign=campaign
     )
     client.force_login(referee)
@@ -46,7 +47,6 @@ def referee_client(client):
     return client
 
 
-@pytest.mark.xfail(strict=True, reason="needs characters/urls.py to use the id converter")
 @pytest.mark.parametrize(
     "url",
     [
