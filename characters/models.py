@@ -111,14 +111,14 @@ class CharacterQuerySet(models.QuerySet["Character"]):
         return self.filter(Q(owner=user) | Q(campaign__referee=user))
 
 
-_CharacterManagerBase = models.Manager.from_queryset(CharacterQuerySet)
-
-
-class CharacterManager(_CharacterManagerBase):
+class _ExistingCharacters(models.Manager["Character"]):
     """The characters that exist: a deleted character is in no listing, page or campaign."""
 
-    def get_queryset(self) -> CharacterQuerySet:
+    def get_queryset(self) -> models.QuerySet["Character"]:
         return super().get_queryset().filter(deleted_at__isnull=True)
+
+
+CharacterManager = _ExistingCharacters.from_queryset(CharacterQuerySet)
 
 
 class Character(models.Model):

@@ -456,9 +456,9 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
                 f"{code}: enter a level from {lowest} to {highest}, as a number or as a hex "
                 f"digit from {cat.to_hex(lowest)} to {cat.to_hex(highest)}."
             )
-            level = base.get("attributes", {}).get(code, cat.limits.attribute_average)
-            level = cat.from_hex(level) if isinstance(level, str) else level
-        attributes[code] = level
+            stored = base.get("attributes", {}).get(code, cat.limits.attribute_average)
+            level = cat.from_hex(stored) if isinstance(stored, str) else stored
+        attributes[code] = level if isinstance(level, int) else cat.limits.attribute_average
     doc["attributes"] = attributes
 
     skills, skill_rows = [], []

@@ -290,7 +290,7 @@ def _initial_save_state(character: Character) -> SaveState:
     return SaveState("saved", "All changes saved")
 
 
-_AUTOSAVE_PAUSED = {
+_AUTOSAVE_PAUSED: dict[str, str] = {
     Character.Status.SUBMITTED: "it is submitted for review. Press Save to withdraw it and save.",
     Character.Status.APPROVED: "it is approved and locked. Ask the referee to reopen it.",
 }
@@ -430,7 +430,7 @@ def _catalog_context() -> dict[str, Any]:
         trait = rules.TraitEntry(
             example["type"], example["name"], example["level"], example["frequency"]
         )
-        points = cat.trait_points(trait.type, trait.level, trait.frequency)
+        points = _table_points(example["type"], example["level"], example["frequency"])
         examples.append({"name": example["name"], "notation": format_trait(trait, points)})
     return {
         "skill_catalog": skill_catalog,
@@ -451,9 +451,17 @@ def _catalog_context() -> dict[str, Any]:
     }
 
 
+def _table_points(trait_type: str, level: str, frequency: str) -> int:
+    """The points of a trait the catalog's own tables list (so it has some)."""
+    points = rules.catalog().trait_points(trait_type, level, frequency)
+    if points is None:
+        raise LookupError(f"the trait table has no {trait_type}{level}{frequency}")
+    return points
+
+
 def _trait_cell(trait_type: str, level: str, frequency: str) -> dict[str, Any]:
     """A cell of the trait grid: its points, and what a screen reader says the click does."""
-    points = rules.catalog().trait_points(trait_type, level, frequency)
+    points = _table_points(trait_type, level, frequency)
     size = abs(points)
     amount = f"{size} point{'' if size == 1 else 's'}"
     return {"points": points, "spoken": f"gives {amount} back" if points < 0 else f"costs {amount}"}

@@ -188,7 +188,12 @@ class PartyRow:
         return f"Cr{self.report.mustering_out.credits:,}"
 
 
-STATUS_ORDER = {Status.SUBMITTED: 0, Status.RETURNED: 1, Status.DRAFT: 2, Status.APPROVED: 3}
+STATUS_ORDER: dict[str, int] = {
+    Status.SUBMITTED: 0,
+    Status.RETURNED: 1,
+    Status.DRAFT: 2,
+    Status.APPROVED: 3,
+}
 
 
 def _derived(code: str) -> Callable[[PartyRow], Any]:

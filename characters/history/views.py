@@ -121,7 +121,7 @@ def character_restore(request: AuthenticatedHttpRequest, pk: int, number: int) -
     except core_services.Refused as refused:
         messages.error(request, str(refused))
     else:
-        latest = restored.revisions.order_by("-number").first()
+        latest = restored.revisions.latest("number")
         messages.success(
             request,
             f"Restored revision {number} as revision {latest.number}; the revisions between "

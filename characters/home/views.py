@@ -50,7 +50,8 @@ def rules_notes(request: HttpRequest) -> HttpResponse:
         "limits": cat.limits,
         # The table's rows, then past its top on to J, so the skipped I shows as well.
         "attribute_rows": [
-            (level, *cat.dm_dv(level), cat.to_hex(level)) for level in range(cat.from_hex("J") + 1)
+            (level, *cat.dm_dv(level), cat.to_hex(level))
+            for level in range(cat.hex_digits.index("J") + 1)
         ],
         "table_top": cat.attribute_table_top,
         "level_zero": dict(zip(("dm", "dv"), cat.dm_dv(0), strict=True)),

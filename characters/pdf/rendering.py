@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache, partial
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 from urllib.parse import unquote, urlsplit
 from urllib.request import DataHandler, Request
 
@@ -46,6 +46,7 @@ import weasyprint
 from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
+from django.template.backends.django import Template as DjangoBackendTemplate
 from django.template.loader import get_template, render_to_string
 from django.utils.cache import get_conditional_response
 from fontTools.ttLib import TTFont
@@ -368,7 +369,8 @@ def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
 def _assets_digest() -> str:
     """A hash of the sheet templates, the stylesheet and the fonts, read once per process."""
     digest = hashlib.sha256()
-    template_dir = Path(get_template(TEMPLATE).origin.name).parent
+    template = cast(DjangoBackendTemplate, get_template(TEMPLATE))
+    template_dir = Path(template.origin.name).parent
     stylesheet = StaticOnlyFetcher().static_path(ASSET_BASE_URL + STYLESHEET)
     font_dir = stylesheet.parent.parent / "fonts"
     for path in (*sorted(template_dir.glob("*.html")), stylesheet, *sorted(font_dir.iterdir())):

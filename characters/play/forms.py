@@ -4,13 +4,15 @@ They read and bound every input; the services decide what the rules allow. Each 
 are sentences naming the field (``first_problem``), shown at the top of the play region.
 """
 
-from typing import Any
+from __future__ import annotations
+
+from typing import Any, cast
 
 from django import forms
 
 import rules
 from characters.core.forms import VersionField, WholeNumberField
-from characters.models import CreditEntry, DiceRoll, ImprovementEntry
+from characters.models import Campaign, Character, CreditEntry, DiceRoll, ImprovementEntry
 from characters.play import services
 from rules import NotationError
 
@@ -48,7 +50,12 @@ def _action_field(actions: tuple[str, ...]) -> forms.ChoiceField:
     )
 
 
-def _text(label: str, max_length: int, **kwargs: Any) -> forms.CharField:
+def _rule(form: forms.Form, name: str) -> str:
+    field = form.fields[name]
+    return field.rule if isinstance(field, WholeNumberField) else f"{field.label}: required."
+
+
+def _text(label: str, max_length: int | None, **kwargs: Any) -> forms.CharField:
     return forms.CharField(
         label=label,
         max_length=max_length,
@@ -100,12 +107,13 @@ class ConditionForm(forms.Form):
     dm = _test_figure("Other DM", default=0, required=False)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         action = data.get("action")
         if action == "damage" and data.get("amount") is None and "amount" not in self.errors:
-            self.add_error("amount", self.fields["amount"].rule)
+            self.add_error("amount", _rule(self, "amount"))
         if action in WOUND_ACTIONS and data.get("wound") is None and "wound" not in self.errors:
-            self.add_error("wound", self.fields["wound"].rule)
+            self.add_error("wound", _rule(self, "wound"))
         return data
 
     def medical_options(self) -> dict[str, Any]:
@@ -136,7 +144,8 @@ class TestPlanForm(forms.Form):
     purpose = _text("Purpose", DiceRoll._meta.get_field("purpose").max_length)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("skill") == "other" and not data.get("other_skill", "").strip():
             self.add_error("other_skill", "Name the skill the character lacks.")
         return data
@@ -165,8 +174,8 @@ class AwardForm(forms.Form):
 class CampaignAwardForm(AwardForm):
     """The same award to several characters of one campaign at once."""
 
-    character = forms.ModelMultipleChoiceField(
-        queryset=None,
+    character: forms.ModelMultipleChoiceField[Character] = forms.ModelMultipleChoiceField(
+        queryset=Character.objects.none(),
         error_messages={
             "required": "Choose the characters to award improvement points to.",
             "invalid_choice": "Choose the characters to award improvement points to.",
@@ -174,9 +183,10 @@ class CampaignAwardForm(AwardForm):
         },
     )
 
-    def __init__(self, *args: Any, campaign: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, campaign: Campaign, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["character"].queryset = campaign.characters.order_by("name")
+        chosen = cast("forms.ModelMultipleChoiceField[Character]", self.fields["character"])
+        chosen.queryset = campaign.characters.order_by("name")
 
 
 class SpendForm(forms.Form):
@@ -271,7 +281,8 @@ class CreditsForm(forms.Form):
     price = WholeNumberField(label="Price", minimum=0, maximum=services.MAX_CREDITS, required=False)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         action = data.get("action")
         if action in ("income", "expense") and "amount" not in self.errors and not data["amount"]:
             self.add_error("amount", "Credits: give an amount above 0.")

@@ -831,7 +831,7 @@ def spend_improvement_points(
         return _buy(locked, purchase, by=by)
     if rules.referee_prices(purchase):
         # The referee names the price on approval; the caps are checked now all the same.
-        _price_and_check(locked, replace(purchase, ip=1))
+        _price_and_check(locked, replace(purchase, ip=1))  # type: ignore[arg-type]  # priced kinds have ip
         cost, label = None, rules.describe_purchase(_parsed(locked), purchase)
     else:
         cost, label = _price_and_check(locked, purchase)
@@ -904,7 +904,7 @@ def decide_request(
                 f"Set the IP cost from 1 to {MAX_IP_PRICE:,}: the rulebook gives none for this "
                 "purchase."
             )
-        purchase = replace(purchase, ip=ip)
+        purchase = replace(purchase, ip=ip)  # type: ignore[arg-type]  # priced kinds have ip
     bought = _buy(locked, purchase, by=by, request=request)
     request.state = request.State.APPROVED
     request.reason = f"Approved: {comment}" if comment else "Approved."

@@ -11,7 +11,7 @@ JavaScript (it redirects back to the sheet with a message); with htmx the form s
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django import forms
 from django.contrib import messages
@@ -116,7 +116,8 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
                         "label": f"{entry.skill}: {specialty.label}",
                     }
                 )
-    perks, flaws = [], []
+    perks: list[dict[str, Any]] = []
+    flaws: list[dict[str, Any]] = []
     for index, trait in enumerate(parsed.traits):
         if trait.type in cat.perk_types and not trait.derived:
             levels = [
@@ -132,15 +133,19 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
             )
     # The species package's flaws can be bought off too; the form names them "package:NAME".
     package = cat.species.get(parsed.species)
-    for trait in package.traits if package is not None else ():
-        if trait.type in cat.flaw_types and trait.name not in parsed.package_flaws_bought_off:
-            flaws.append(
-                {
-                    "index": f"{play_forms.PACKAGE_FLAW}{trait.name}",
-                    "name": f"{trait.name} ({package.name} package)",
-                    "cost": price(rules.BuyOffPackageFlaw(trait.name)),
-                }
-            )
+    package_flaws = [
+        flaw
+        for flaw in (package.traits if package is not None else ())
+        if flaw.type in cat.flaw_types and flaw.name not in parsed.package_flaws_bought_off
+    ]
+    for flaw in package_flaws:
+        flaws.append(
+            {
+                "index": f"{play_forms.PACKAGE_FLAW}{flaw.name}",
+                "name": f"{flaw.name} ({package.name if package else ''} package)",
+                "cost": price(rules.BuyOffPackageFlaw(flaw.name)),
+            }
+        )
     return {
         "skills": skills,
         "specialties": specialties,
@@ -153,6 +158,9 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         "ip_per_level": costs.ip_per_new_skill_level,
         "ip_per_trait_point": costs.ip_per_trait_point,
     }
+
+
+FormT = TypeVar("FormT", bound=forms.Form)
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,7 +311,7 @@ def _attempt(
     return _respond(request, character, outcome, anchor)
 
 
-def _read(form: forms.Form) -> forms.Form:
+def _read(form: FormT) -> FormT:
     """The form, valid; else a ValidationError with its first problem, for ``_attempt``."""
     if not form.is_valid():
         raise ValidationError(first_problem(form))
