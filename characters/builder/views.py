@@ -45,7 +45,7 @@ def character_list(request: AuthenticatedHttpRequest) -> HttpResponse:
         "characters": characters,
         "deleted_count": Character.all_objects.deleted().owned_by(request.user).count(),
     }
-    return render(request, "characters/character_list.html", context)
+    return render(request, "characters/builder/character_list.html", context)
 
 
 @login_required
@@ -74,7 +74,7 @@ def character_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         "name_max": NAME_MAX,
     }
     return render(
-        request, "characters/character_new.html", context, status=400 if form.errors else 200
+        request, "characters/builder/character_new.html", context, status=400 if form.errors else 200
     )
 
 
@@ -95,7 +95,7 @@ def character_delete(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         )
         return redirect("character_list")
     context = {"character": character, "restore_days": RESTORE_WINDOW.days}
-    return render(request, "characters/character_confirm_delete.html", context)
+    return render(request, "characters/builder/character_confirm_delete.html", context)
 
 
 @login_required
@@ -130,7 +130,7 @@ def character_import(request: AuthenticatedHttpRequest) -> HttpResponse:
                 messages.success(request, f"Imported {character.name} as a draft.")
                 return redirect("character_edit", character.pk)
     return render(
-        request, "characters/character_import.html", {"error": error}, status=400 if error else 200
+        request, "characters/builder/character_import.html", {"error": error}, status=400 if error else 200
     )
 
 
@@ -144,7 +144,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     if request.method == "GET":
         form = forms.form_from_document(character.document)
-        return render(request, "characters/builder.html", _builder_context(character, form))
+        return render(request, "characters/builder/builder.html", _builder_context(character, form))
 
     form = forms.form_from_post(request.POST)
     stamp = _save_stamp(request)
@@ -155,7 +155,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             character, form, editing_session=stamp.editing_session, save_state=_NOT_SAVED_YET
         )
         context["browse_open"] = action.startswith("add_skill:")
-        return render(request, "characters/builder.html", context)
+        return render(request, "characters/builder/builder.html", context)
 
     read = forms.document_from_form(form, base=character.document)
     if read.errors:
@@ -166,7 +166,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             editing_session=stamp.editing_session,
             save_state=SaveState("unreadable", "Not saved: fix the fields marked below first"),
         )
-        return render(request, "characters/builder.html", context, status=400)
+        return render(request, "characters/builder/builder.html", context, status=400)
     expected = stamp.version
     try:
         saved = services.save_character(
@@ -181,7 +181,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         context = _builder_context(
             character, form, save_state=SaveState("paused", "Not saved: it is approved and locked")
         )
-        return render(request, "characters/builder.html", context, status=409)
+        return render(request, "characters/builder/builder.html", context, status=409)
     except core_services.VersionConflict as conflict:
         context = _builder_context(
             character,
@@ -190,13 +190,13 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             editing_session=stamp.editing_session,
             save_state=SaveState("conflict", "Not saved: this character changed in another tab"),
         )
-        return render(request, "characters/builder.html", context, status=409)
+        return render(request, "characters/builder/builder.html", context, status=409)
     except MalformedDocument as malformed:
         messages.error(request, f"Nothing was saved: {malformed}.")
         context = _builder_context(
             character, form, save_state=SaveState("unreadable", f"Not saved: {malformed}")
         )
-        return render(request, "characters/builder.html", context, status=400)
+        return render(request, "characters/builder/builder.html", context, status=400)
     if action == "roll":
         try:
             rolled = services.roll_mustering_out(character=saved, by=request.user)
@@ -316,7 +316,7 @@ def character_preview(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         character, form, oob=True, full=bool(section), attributes=refresh.attributes
     )
     context.update(section=section, browse_open=action.startswith("add_skill:"), refresh=refresh)
-    return render(request, "characters/builder.html#preview", context)
+    return render(request, "characters/builder/builder.html#preview", context)
 
 
 @dataclass(frozen=True)

@@ -61,7 +61,7 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("campaign_detail", campaign.pk)
     status = 400 if form.errors else 200
     return render(
-        request, "characters/campaign_form.html", {"form": form, "campaign": None}, status=status
+        request, "characters/campaigns/campaign_form.html", {"form": form, "campaign": None}, status=status
     )
 
 
@@ -79,7 +79,7 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         return redirect("campaign_detail", campaign.pk)
     status = 400 if form.errors else 200
     context = {"form": form, "campaign": campaign}
-    return render(request, "characters/campaign_form.html", context, status=status)
+    return render(request, "characters/campaigns/campaign_form.html", context, status=status)
 
 
 @login_required
@@ -154,7 +154,7 @@ def campaign_join(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
         "attachable": _attachable(request.user, campaign),
         "house_rules": _house_rules_summary(campaign),
     }
-    return render(request, "characters/campaign_join.html", context)
+    return render(request, "characters/campaigns/campaign_join.html", context)
 
 
 @login_required
@@ -328,7 +328,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             # The referee's NPCs are the referee's: members never see their rolls.
             "rolls": rolls.filter(character__kind=Character.Kind.PC)[:CAMPAIGN_ROLLS],
         }
-        return render(request, "characters/campaign_roster.html", context)
+        return render(request, "characters/campaigns/campaign_roster.html", context)
 
     sort = _sort_param(request)
     rows = _sorted_rows([_party_row(c, campaign) for c in characters], sort)
@@ -355,7 +355,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "rolls": rolls[:CAMPAIGN_ROLLS],
         "maxima": play_services.INPUT_MAXIMA,
     }
-    template = "characters/campaign_review.html"
+    template = "characters/campaigns/campaign_review.html"
     if request.htmx and not request.htmx.history_restore_request:
         template += "#party-tables"  # a sort link clicked with htmx: only the tables change
     response = render(request, template, context)
@@ -397,7 +397,7 @@ def _confirm_and_remove(
         "characters": characters,
         "approved": [character for character in characters if character.is_locked],
     }
-    return render(request, "characters/campaign_confirm_remove.html", context)
+    return render(request, "characters/campaigns/campaign_confirm_remove.html", context)
 
 
 @login_required
@@ -433,7 +433,7 @@ def campaign_npc_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         return redirect("character_edit", npc.pk)
     status = 400 if form.errors else 200
     context = {"form": form, "campaign": campaign}
-    return render(request, "characters/campaign_npc_new.html", context, status=status)
+    return render(request, "characters/campaigns/campaign_npc_new.html", context, status=status)
 
 
 @login_required
@@ -468,7 +468,7 @@ def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 @require_GET
 def campaign_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     campaigns = campaigns_of(request.user).select_related("referee")
-    return render(request, "characters/campaign_list.html", {"campaigns": campaigns})
+    return render(request, "characters/campaigns/campaign_list.html", {"campaigns": campaigns})
 
 
 @login_required

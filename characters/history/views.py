@@ -47,7 +47,7 @@ def character_history(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         "can_restore": character.owner_id == request.user.pk and not character.is_locked,
         "is_owner": character.owner_id == request.user.pk,
     }
-    return render(request, "characters/history.html", context)
+    return render(request, "characters/history/history.html", context)
 
 
 def _revision_summary(document: dict[str, Any], character: Character) -> dict[str, Any] | None:
@@ -98,7 +98,7 @@ def character_revision(request: AuthenticatedHttpRequest, pk: int, number: int) 
             .values_list("number", flat=True)
         ),
     }
-    return render(request, "characters/revision.html", context)
+    return render(request, "characters/history/revision.html", context)
 
 
 @login_required
@@ -138,7 +138,7 @@ def character_trash(request: AuthenticatedHttpRequest) -> HttpResponse:
     services.purge_deleted_characters(owner=request.user)
     deleted = Character.all_objects.deleted().owned_by(request.user).order_by("-deleted_at")
     context = {"deleted": deleted, "restore_days": RESTORE_WINDOW.days}
-    return render(request, "characters/character_trash.html", context)
+    return render(request, "characters/history/character_trash.html", context)
 
 
 @login_required
@@ -196,7 +196,7 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
         "rolls": list(character.mustering_rolls.all()),
         "token": token,
     }
-    response = render(request, "characters/shared_sheet.html", context)
+    response = render(request, "characters/history/shared_sheet.html", context)
     response["X-Robots-Tag"] = "noindex, nofollow"
     response["Referrer-Policy"] = "no-referrer"
     return response

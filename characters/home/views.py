@@ -16,7 +16,7 @@ DASHBOARD_RECENT = 5
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
-        return render(request, "characters/landing.html", {"limits": rules.catalog().limits})
+        return render(request, "characters/home/landing.html", {"limits": rules.catalog().limits})
     user = request.user
     characters = Character.objects.owned_by(user)
     campaigns = list(campaigns_of(user).select_related("referee").order_by("name"))
@@ -36,7 +36,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "num_campaigns": len(campaigns),
         "campaigns": campaigns,
     }
-    return render(request, "characters/dashboard.html", context)
+    return render(request, "characters/home/dashboard.html", context)
 
 
 @require_GET

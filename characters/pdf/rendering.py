@@ -1,7 +1,7 @@
 """The PDF character sheet: a TAS Form 2 style "Personal Data and History" per character.
 
 One call renders one or several sheets into one PDF (a campaign's party PDF is a list), with
-WeasyPrint, from ``templates/sheets/sheets.html`` and ``static/css/sheet.css``::
+WeasyPrint, from ``templates/characters/pdf/sheets.html`` and ``static/css/sheet.css``::
 
     sheet = sheet_for_document(character.document, house_rules=..., rolls=[...])
     pdf = render_sheets([sheet], page_size="a4")      # pdf.content, pdf.etag
@@ -63,7 +63,7 @@ from rules.report import Equipment, EquipmentLine, TraitLine
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
 RENDERER_VERSION: Final = "4"
-TEMPLATE: Final = "sheets/sheets.html"
+TEMPLATE: Final = "characters/pdf/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
 
 

@@ -275,7 +275,7 @@ def _supplies() -> list[tuple[str, str]]:
 def character_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The play sheet, for the owner and the referee of the character's campaign."""
     character = character_for_user(request, pk)
-    return render(request, "characters/play.html", _play_context(request, character))
+    return render(request, "characters/play/play.html", _play_context(request, character))
 
 
 def _respond(
@@ -286,7 +286,7 @@ def _respond(
     if request.htmx:
         character = Character.objects.select_related("campaign").get(pk=character.pk)
         context = _play_context(request, character, outcome)
-        return render(request, "characters/play.html#play", context)
+        return render(request, "characters/play/play.html#play", context)
     if outcome.error:
         messages.error(request, outcome.error)
     elif outcome.message:
@@ -402,7 +402,7 @@ def character_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             planned = services.plan_test(character, form.plan())
         except core_services.Refused as refused:
             error = str(refused)
-    return render(request, "characters/play.html#odds", {"planned": planned, "odds_error": error})
+    return render(request, "characters/play/play.html#odds", {"planned": planned, "odds_error": error})
 
 
 @login_required

@@ -44,7 +44,7 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         else [],
         **review_context(character, report, user_pk=request.user.pk),
     }
-    return render(request, "characters/character_detail.html", context)
+    return render(request, "characters/sheets/character_detail.html", context)
 
 
 @login_required
