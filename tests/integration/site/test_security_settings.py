@@ -10,7 +10,7 @@ import pytest
 from django.conf import settings
 from django.core.management.utils import get_random_secret_key
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 STRONG_KEY = get_random_secret_key() + get_random_secret_key()
 PRODUCTION_ENV = {
     "DJANGO_ENV": "production",

@@ -13,7 +13,7 @@ from django.db import connection
 
 from ffa_site.settings import env_bool, env_int, env_list, env_str
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 PRODUCTION_ENV = {
     "DJANGO_ENV": "production",
     "DJANGO_SECRET_KEY": get_random_secret_key() + get_random_secret_key(),

@@ -42,7 +42,7 @@ from tests.integration import sheet_documents as docs
 
 IN_CI = running_in_ci()
 POPPLER = ("pdftotext", "pdfinfo", "pdfimages", "pdfdetach", "pdffonts")
-STATIC = Path(__file__).resolve().parents[2] / "static"
+STATIC = Path(__file__).resolve().parents[3] / "static"
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,7 @@ from characters.models import Campaign, CampaignMembership, Character
 from rules import check_document
 
 pytestmark = pytest.mark.django_db
-DEMO_DIR = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+DEMO_DIR = Path(__file__).resolve().parents[3] / "fixtures" / "demo"
 
 
 def demo_counts() -> tuple[int, ...]:

@@ -13,7 +13,7 @@ from characters.campaigns import services as campaigns_services
 from characters.models import Character
 from characters.review import services as review_services
 from tests.factories import PASSWORD, UserFactory, character_document
-from tests.integration.test_builder import builder_post
+from tests.integration.builder.test_builder import builder_post
 
 pytestmark = pytest.mark.django_db
 
