@@ -12,13 +12,10 @@ against a throwaway SQLite database in a temporary FFA_VAR_DIR.
 """
 
 import os
-import tempfile
 
-from bench.core import Figure, duration
-from characters.builder import services as builder_services
+from bench.core import Figure, duration, throwaway_database
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
-_FOLDER = tempfile.mkdtemp(prefix="ffa-bench-")
 PASSWORD = "bench-password"
 # One sync worker per core; the load generator shares the cores with them.
 SERVER_WORKERS = os.cpu_count() or 2
@@ -28,18 +25,12 @@ NO_OP = "POST logged-in no-op view: + session and user"
 
 
 def _setup():
-    os.environ["FFA_VAR_DIR"] = _FOLDER
-    os.environ.pop("DATABASE_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ffa_site.settings")
-    import django
-
-    django.setup()
+    throwaway_database("builder")
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
+    from characters.builder import services as builder_services
     from tests.factories import character_document
 
-    call_command("migrate", verbosity=0)
     user = get_user_model().objects.create_user("bench", password=PASSWORD)
     document = character_document(
         name="Bench pilot",
@@ -119,7 +110,9 @@ def _throughput(character, quick: bool) -> list[Figure]:
     }
     seconds, rounds = (1.0, 3) if quick else (2.0, 7)
     rates: dict[str, list[float]] = {name: [] for name in endpoints}
-    with gunicorn(_FOLDER, workers=SERVER_WORKERS) as port:
+    from django.conf import settings
+
+    with gunicorn(str(settings.VAR_DIR), workers=SERVER_WORKERS) as port:
         for request in endpoints.values():  # warm up: imports, connections, caches
             http_load.run(port, request, connections=CONNECTIONS, seconds=0.5)
         for _ in range(rounds):
@@ -179,7 +172,9 @@ def _browser_latency(character, quick: bool) -> list[Figure]:
     from bench.server import gunicorn
 
     samples: dict[str, list[float]] = {"type": [], "step": []}
-    with gunicorn(_FOLDER, workers=SERVER_WORKERS) as port:
+    from django.conf import settings
+
+    with gunicorn(str(settings.VAR_DIR), workers=SERVER_WORKERS) as port:
         base = f"http://127.0.0.1:{port}"
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(

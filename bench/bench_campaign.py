@@ -7,15 +7,9 @@ client, logged in, against a throwaway SQLite database in a temporary FFA_VAR_DI
 """
 
 import os
-import tempfile
 
-from bench.core import Figure, duration
-from characters.builder import services as builder_services
-from characters.campaigns import services as campaigns_services
-from characters.core import services as core_services
-from characters.review import services as review_services
+from bench.core import Figure, duration, throwaway_database
 
-_FOLDER = tempfile.mkdtemp(prefix="ffa-bench-")
 PASSWORD = "bench-password"
 PARTY = 20
 NPCS = 3
@@ -23,25 +17,9 @@ NPCS = 3
 
 def _setup():
     """Django on a throwaway database (another suite's, if one already set Django up)."""
-    from django.conf import settings
-
-    if not settings.configured:
-        os.environ["FFA_VAR_DIR"] = _FOLDER
-        os.environ.pop("DATABASE_URL", None)
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ffa_site.settings")
-    import django
-
-    django.setup()
-    database = str(settings.DATABASES["default"].get("NAME", ""))
-    if "ffa-bench-" not in database:
-        raise RuntimeError(
-            f"bench_campaign writes test data and will not use the database {database!r}: "
-            "run it before suites that set Django up on the real database."
-        )
+    throwaway_database("campaign")
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
 
-    call_command("migrate", verbosity=0)
     users = get_user_model().objects
     return users.create_user(f"bench-referee-{os.getpid()}", password=PASSWORD)
 
@@ -52,6 +30,10 @@ def _party(referee):
 
     from django.contrib.auth import get_user_model
 
+    from characters.builder import services as builder_services
+    from characters.campaigns import services as campaigns_services
+    from characters.core import services as core_services
+    from characters.review import services as review_services
     from tests.factories import character_document
 
     campaign = campaigns_services.create_campaign(

@@ -18,15 +18,13 @@ import json
 import os
 import secrets
 import statistics
-import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from bench.core import Figure
+from bench.core import Figure, throwaway_database
 
-_FOLDER = tempfile.mkdtemp(prefix="ffa-bench-")
 PASSWORD = "bench-password"
 USERS = 20
 SERVER_WORKERS = os.cpu_count() or 2
@@ -35,29 +33,13 @@ SERVER_WORKERS = os.cpu_count() or 2
 def _setup() -> list[tuple[str, object]]:
     """Django on a throwaway database (another suite's, if one already set Django up), and
     USERS players with a character each: (session cookie, character)."""
-    from django.conf import settings
-
-    if not settings.configured:
-        os.environ["FFA_VAR_DIR"] = _FOLDER
-        os.environ.pop("DATABASE_URL", None)
-        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ffa_site.settings")
-    import django
-
-    django.setup()
-    database = str(settings.DATABASES["default"].get("NAME", ""))
-    if "ffa-bench-" not in database:
-        raise RuntimeError(
-            f"bench_load writes test data and will not use the database {database!r}: "
-            "run it before suites that set Django up on the real database."
-        )
+    throwaway_database("load")
     from django.contrib.auth import get_user_model
-    from django.core.management import call_command
     from django.test import Client
 
     from characters.builder import services as builder_services
     from tests.factories import character_document
 
-    call_command("migrate", verbosity=0)
     players = []
     for n in range(USERS):
         user = get_user_model().objects.create_user(f"load-{os.getpid()}-{n}", password=PASSWORD)

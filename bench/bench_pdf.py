@@ -11,7 +11,6 @@ import time
 from collections.abc import Callable
 
 from bench.core import Figure, setup_django
-from characters.pdf import rendering as pdf_rendering
 
 MINIMAL_PAGE = "<p>Far Future Action: one paragraph on one page, for scale.</p>"
 
@@ -36,6 +35,7 @@ def run(quick: bool) -> list[Figure]:
     setup_django()
     import weasyprint
 
+    from characters.pdf import rendering as pdf_rendering
     from tests.integration import sheet_documents
 
     one = [pdf_rendering.sheet_for_document(sheet_documents.navy_pilot())]

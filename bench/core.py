@@ -2,9 +2,11 @@
 
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,31 @@ def duration(name: str, operation: Callable[[], object], *, rounds: int, warmup:
         operation()
         samples.append((time.perf_counter() - start) * 1000)
     return Figure(name, "ms", tuple(samples), higher_is_better=False)
+
+
+def throwaway_database(suite: str) -> Path:
+    """Django on a throwaway SQLite database in a temporary FFA_VAR_DIR, migrated; returns that
+    folder (a server started for the suite uses it too). When a suite before this one in the run
+    set Django up, its throwaway database is reused: settings load once per process."""
+    from django.conf import settings
+
+    if not settings.configured:
+        os.environ["FFA_VAR_DIR"] = tempfile.mkdtemp(prefix="ffa-bench-")
+        os.environ.pop("DATABASE_URL", None)
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ffa_site.settings")
+    import django
+
+    django.setup()
+    database = str(settings.DATABASES["default"].get("NAME", ""))
+    if "ffa-bench-" not in database:
+        raise RuntimeError(
+            f"bench {suite} writes test data and will not use the database {database!r}: "
+            "run it before suites that set Django up on the real database."
+        )
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    return Path(os.environ["FFA_VAR_DIR"])
 
 
 def setup_django() -> None:
