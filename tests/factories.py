@@ -51,6 +51,33 @@ def medic_document(**fields) -> dict:
     )
 
 
+def character_in_campaign(
+    document: dict,
+    *,
+    approved: bool = False,
+    referee: str = "referee",
+    player: str = "player1",
+    campaign: str = "Spinward Marches",
+) -> Character:
+    """A player's character in the referee's campaign, which the player joined; submitted and
+    approved by the referee when ``approved``."""
+    from characters.builder import services as builder_services
+    from characters.campaigns import services as campaigns_services
+    from characters.review import services as review_services
+
+    referee_user = UserFactory(username=referee)
+    player_user = UserFactory(username=player)
+    joined = campaigns_services.create_campaign(referee=referee_user, name=campaign)
+    campaigns_services.join_campaign(user=player_user, code=joined.invite_code)
+    character = builder_services.create_character(
+        owner=player_user, document=document, campaign=joined
+    )
+    if approved:
+        review_services.submit_character(character=character, by=player_user)
+        character = review_services.approve_character(character=character, by=referee_user)
+    return character
+
+
 class UserFactory(factory.django.DjangoModelFactory):
     class Meta:
         model = get_user_model()

@@ -36,10 +36,20 @@ def browser() -> Iterator["object"]:
         browser.close()
 
 
-@pytest.fixture
-def page(browser, live_server):
+def _browser_page(browser, live_server):
+    """A page in a browser context of its own: its cookies are nobody else's."""
     context = browser.new_context(base_url=live_server.url)
     context.set_default_timeout(10_000)
-    page = context.new_page()
-    yield page
+    yield context.new_page()
     context.close()
+
+
+@pytest.fixture
+def page(browser, live_server):
+    yield from _browser_page(browser, live_server)
+
+
+@pytest.fixture
+def second_page(browser, live_server):
+    """Another person's browser, beside ``page``."""
+    yield from _browser_page(browser, live_server)

@@ -15,12 +15,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def player_page(browser, live_server):
-    """A second browser context: the player's cookies are not the referee's."""
-    context = browser.new_context(base_url=live_server.url)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
+def player_page(second_page):
+    """The player's browser: their cookies are not the other's."""
+    return second_page
 
 
 def test_a_referee_returns_then_approves_a_players_character_and_prints_the_party(

@@ -9,42 +9,25 @@ restores an earlier revision. The dice are the server's, scripted for the test.
 import pytest
 from playwright.sync_api import expect
 
-from characters.builder import services as builder_services
-from characters.campaigns import services as campaigns_services
 from characters.models import Character
 from characters.play import services as play_services
-from characters.review import services as review_services
 from tests.browser.pages import log_in
 from tests.dice import Scripted
-from tests.factories import UserFactory, medic_document
+from tests.factories import character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def referee_page(browser, live_server):
-    """A second browser context: the referee's cookies are not the player's."""
-    context = browser.new_context(base_url=live_server.url)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
+def referee_page(second_page):
+    """The referee's browser: their cookies are not the other's."""
+    return second_page
 
 
 @pytest.fixture
 def mara():
     """The scout medic of ``medic_document``, approved in the referee's campaign."""
-    referee = UserFactory(username="referee")
-    player = UserFactory(username="player1")
-    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
-    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
-    character = builder_services.create_character(
-        owner=player,
-        document=medic_document(),
-        campaign=campaign,
-    )
-    review_services.submit_character(character=character, by=player)
-    review_services.approve_character(character=character, by=referee)
-    return character
+    return character_in_campaign(medic_document(), approved=True)
 
 
 def test_a_short_session_in_play(page, referee_page, mara, monkeypatch):

@@ -6,10 +6,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from characters.builder import services as builder_services
-from characters.campaigns import services as campaigns_services
 from tests.browser.pages import log_in
-from tests.factories import UserFactory, medic_document
+from tests.factories import character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,23 +18,17 @@ DESKTOP = {"width": 1280, "height": 900}
 @pytest.fixture
 def party():
     """A referee's campaign with a player's scout medic in it, with gear."""
-    referee = UserFactory(username="referee")
-    player = UserFactory(username="player1")
-    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
-    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
-    character = builder_services.create_character(
-        owner=player,
-        document=medic_document(
+    character = character_in_campaign(
+        medic_document(
             skills=[
                 {"skill": "Medical", "level": 2},
                 {"skill": "Pilot", "level": 1},
                 {"skill": "Handgun", "level": 1},
             ],
             equipment=[{"item": "Dagger", "quantity": 1}],
-        ),
+        )
     )
-    campaigns_services.attach_character(character=character, campaign=campaign, by=player)
-    return campaign, character
+    return character.campaign, character
 
 
 def _serious_violations(page) -> list[str]:

@@ -5,11 +5,8 @@ pages, and the builder's points bar still draws its parts to scale."""
 import pytest
 from playwright.sync_api import expect
 
-from characters.builder import services as builder_services
-from characters.campaigns import services as campaigns_services
-from characters.review import services as review_services
 from tests.browser.pages import log_in, start_building
-from tests.factories import UserFactory, medic_document
+from tests.factories import UserFactory, character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,16 +41,8 @@ def violations(page) -> list[str]:
 
 @pytest.fixture
 def campaign_with_mara():
-    referee = UserFactory(username="referee")
-    player = UserFactory(username="player1")
-    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
-    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
-    mara = builder_services.create_character(
-        owner=player, document=medic_document(), campaign=campaign
-    )
-    review_services.submit_character(character=mara, by=player)
-    review_services.approve_character(character=mara, by=referee)
-    return campaign, mara
+    mara = character_in_campaign(medic_document(), approved=True)
+    return mara.campaign, mara
 
 
 def test_the_builder_works_and_nothing_is_refused(page, violations):

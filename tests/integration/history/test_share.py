@@ -6,13 +6,12 @@ from django.http import HttpResponse
 from django.urls import reverse
 
 from characters.builder import services as builder_services
-from characters.campaigns import services as campaigns_services
 from characters.core import services as core_services
 from characters.history import services as history_services
 from characters.models import CharacterEvent, ShareLink
 from characters.pdf import rendering as pdf_rendering
 from characters.play import services as play_services
-from tests.factories import UserFactory, character_document
+from tests.factories import UserFactory, character_document, character_in_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +28,11 @@ def referee():
 
 @pytest.fixture
 def character(player, referee):
-    campaign = campaigns_services.create_campaign(referee=referee, name="Hidden Campaign")
-    campaigns_services.join_campaign(user=player, code=campaign.invite_code)
-    return builder_services.create_character(
-        owner=player,
-        document=character_document(name="Mara Tolven", notes="Carries a locket."),
-        campaign=campaign,
+    return character_in_campaign(
+        character_document(name="Mara Tolven", notes="Carries a locket."),
+        referee=referee.username,
+        player=player.username,
+        campaign="Hidden Campaign",
     )
 
 
