@@ -44,33 +44,6 @@ def _setup():
     return user, builder_services.create_character(owner=user, document=document)
 
 
-def _preview_data(character, dex: int) -> dict[str, str]:
-    document = character.document
-    data = {
-        "version": str(character.version),
-        "name": document["name"],
-        "kind": "pc",
-        "budget": "100",
-        "species": "human",
-        "homeworld": "Regina",
-        "terms": "0",
-        "rank": "0",
-        "one_trait_per_term": "on",
-        "skill-0-skill": "Pilot",
-        "skill-0-level": "2",
-        "skill-0-specialties": "small craft",
-        "skill-1-skill": "Navigation",
-        "skill-1-level": "1",
-        "trait-0-type": "PP",
-        "trait-0-name": "Combat experience",
-        "trait-0-level": "E",
-        "trait-0-frequency": "O",
-        **{code: str(level) for code, level in document["attributes"].items()},
-    }
-    data["DEX"] = str(dex)
-    return data
-
-
 def _throughput(character, quick: bool) -> list[Figure]:
     """The preview and /healthz under gunicorn, in alternating rounds of the same load.
 
@@ -96,7 +69,9 @@ def _throughput(character, quick: bool) -> list[Figure]:
         "Content-Type": "application/x-www-form-urlencoded",
     }
     # What htmx posts when a player types 9 into DEX: the whole form, naming the edited input.
-    body = urlencode({**_preview_data(character, 9), "edited": "DEX"}).encode()
+    from tests.factories import builder_post
+
+    body = urlencode(builder_post(character, DEX="9", edited="DEX"), doseq=True).encode()
     server = f"gunicorn, {SERVER_WORKERS} workers, {CONNECTIONS} connections"
     endpoints = {
         f"GET /healthz ({server})": http_load.prepare("GET", "/healthz"),
@@ -142,7 +117,11 @@ def _in_process(character, quick: bool) -> list[Figure]:
     client = Client()
     client.login(username="bench", password=PASSWORD)
     url = f"/characters/{character.pk}/preview/"
-    bodies = [urlencode({**_preview_data(character, dex), "edited": "DEX"}) for dex in (8, 9)]
+    from tests.factories import builder_post
+
+    bodies = [
+        urlencode(builder_post(character, DEX=str(dex), edited="DEX"), doseq=True) for dex in (8, 9)
+    ]
     calls = iter(range(10**9))
 
     def preview() -> None:

@@ -57,29 +57,6 @@ def _setup() -> list[tuple[str, object]]:
     return players
 
 
-def _builder_form(character, *, version: int, dex: int, notes: str) -> dict[str, str]:
-    """The builder form as a browser posts it: the stored character with DEX and notes set."""
-    document = character.document
-    return {
-        "version": str(version),
-        "editing_session": "",  # filled in per player
-        "name": document["name"],
-        "kind": "pc",
-        "budget": "100",
-        "species": "human",
-        "homeworld": "Regina",
-        "terms": "0",
-        "rank": "0",
-        "one_trait_per_term": "on",
-        "skill-0-skill": "Pilot",
-        "skill-0-level": "1",
-        "skill-0-specialties": "small craft",
-        **{code: str(level) for code, level in document["attributes"].items()},
-        "DEX": str(dex),
-        "notes": notes,
-    }
-
-
 @dataclass
 class Player:
     session: str
@@ -93,6 +70,8 @@ class Player:
 
 
 def _play(player: Player, port: int, deadline: float) -> None:
+    from tests.factories import builder_post
+
     csrf = secrets.token_hex(16)
     headers = {
         "Cookie": f"sessionid={player.session}; csrftoken={csrf}",
@@ -106,7 +85,7 @@ def _play(player: Player, port: int, deadline: float) -> None:
         start = time.perf_counter()
         try:
             connection.request(
-                method, path, urlencode(body) if body else None, {**headers, **extra}
+                method, path, urlencode(body, doseq=True) if body else None, {**headers, **extra}
             )
             response = connection.getresponse()
             content = response.read()
@@ -126,8 +105,13 @@ def _play(player: Player, port: int, deadline: float) -> None:
         notes = f"edit {edit} of {player.editing_session}"
         request("GET", f"/characters/{pk}/")
         for dex in (8, 9):
-            form = _builder_form(player.character, version=player.version, dex=dex, notes=notes)
-            form["editing_session"] = player.editing_session
+            form = builder_post(
+                player.character,
+                version=str(player.version),
+                editing_session=player.editing_session,
+                DEX=str(dex),
+                notes=notes,
+            )
             request(
                 "POST",
                 f"/characters/{pk}/preview/",

@@ -51,6 +51,34 @@ def medic_document(**fields) -> dict:
     )
 
 
+def builder_post(character: Character, **changes: str) -> dict[str, str | list[str]]:
+    """The builder form as a browser posts it for the stored character, with ``changes``
+    (input names: ``DEX``, ``notes``, ``skill-0-level``…)."""
+    document = character.document
+    data: dict[str, str | list[str]] = {
+        "version": str(character.version),
+        "name": document["name"],
+        "kind": document.get("kind", "pc"),
+        "budget": str(document.get("budget", 100)),
+        "species": document.get("species", "human"),
+        "homeworld": document.get("homeworld", ""),
+        "terms": str(document.get("terms", 0)),
+        "rank": str(document.get("rank", 0)),
+        "one_trait_per_term": "on",
+        **{code: str(level) for code, level in document["attributes"].items()},
+    }
+    for index, skill in enumerate(document.get("skills", [])):
+        data[f"skill-{index}-skill"] = skill["skill"]
+        data[f"skill-{index}-level"] = str(skill["level"])
+        if skill.get("specialties"):
+            data[f"skill-{index}-specialties"] = list(skill["specialties"])
+    for index, trait in enumerate(document.get("traits", [])):
+        for field in ("type", "name", "level", "frequency"):
+            if field in trait:
+                data[f"trait-{index}-{field}"] = trait[field]
+    return data | changes
+
+
 def character_in_campaign(
     document: dict,
     *,

@@ -74,7 +74,10 @@ def character_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         "name_max": NAME_MAX,
     }
     return render(
-        request, "characters/builder/character_new.html", context, status=400 if form.errors else 200
+        request,
+        "characters/builder/character_new.html",
+        context,
+        status=400 if form.errors else 200,
     )
 
 
@@ -130,7 +133,10 @@ def character_import(request: AuthenticatedHttpRequest) -> HttpResponse:
                 messages.success(request, f"Imported {character.name} as a draft.")
                 return redirect("character_edit", character.pk)
     return render(
-        request, "characters/builder/character_import.html", {"error": error}, status=400 if error else 200
+        request,
+        "characters/builder/character_import.html",
+        {"error": error},
+        status=400 if error else 200,
     )
 
 

@@ -61,7 +61,10 @@ def campaign_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         return redirect("campaign_detail", campaign.pk)
     status = 400 if form.errors else 200
     return render(
-        request, "characters/campaigns/campaign_form.html", {"form": form, "campaign": None}, status=status
+        request,
+        "characters/campaigns/campaign_form.html",
+        {"form": form, "campaign": None},
+        status=status,
     )
 
 

@@ -402,7 +402,9 @@ def character_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             planned = services.plan_test(character, form.plan())
         except core_services.Refused as refused:
             error = str(refused)
-    return render(request, "characters/play/play.html#odds", {"planned": planned, "odds_error": error})
+    return render(
+        request, "characters/play/play.html#odds", {"planned": planned, "odds_error": error}
+    )
 
 
 @login_required

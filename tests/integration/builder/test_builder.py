@@ -15,7 +15,13 @@ from characters.builder import forms as builder_forms
 from characters.builder import services as builder_services
 from characters.models import Character, MusteringRoll
 from rules import check_document, normalise_document
-from tests.factories import PASSWORD, CharacterFactory, UserFactory, character_document
+from tests.factories import (
+    PASSWORD,
+    CharacterFactory,
+    UserFactory,
+    builder_post,
+    character_document,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,24 +31,6 @@ def character(owner):
     return builder_services.create_character(
         owner=owner, document=character_document(name="Jamison")
     )
-
-
-def builder_post(character: Character, **changes) -> dict:
-    """The builder form as a browser posts it for the stored character, with changes."""
-    document = character.document
-    data = {
-        "version": str(character.version),
-        "name": document["name"],
-        "kind": document.get("kind", "pc"),
-        "budget": str(document.get("budget", 100)),
-        "species": document.get("species", "human"),
-        "terms": str(document.get("terms", 0)),
-        "rank": str(document.get("rank", 0)),
-        "one_trait_per_term": "on",
-        **{code: str(level) for code, level in document["attributes"].items()},
-    }
-    data.update(changes)
-    return data
 
 
 CHARACTER_URLS = [

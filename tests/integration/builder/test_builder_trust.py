@@ -12,8 +12,7 @@ from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
 from characters.models import Character
 from characters.review import services as review_services
-from tests.factories import PASSWORD, UserFactory, character_document
-from tests.integration.builder.test_builder import builder_post
+from tests.factories import PASSWORD, UserFactory, builder_post, character_document
 
 pytestmark = pytest.mark.django_db
 
