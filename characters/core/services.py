@@ -12,6 +12,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import F
+from django.http import Http404
 from django.utils import timezone
 
 from characters.models import (
@@ -30,6 +31,8 @@ from rules import (
 )
 
 Status = Character.Status
+# The most revisions a character keeps.
+MAX_REVISIONS = 500
 
 
 class Refused(Exception):
@@ -113,7 +116,12 @@ def lock_character(character: Character, *, deleted: bool = False) -> Character:
     manager = Character.all_objects if deleted else Character.objects
     # of=("self",): PostgreSQL cannot lock the nullable side of the outer join to the campaign.
     locked = manager.select_for_update(of=("self",)).select_related("campaign")
-    return locked.get(pk=character.pk)
+    try:
+        return locked.get(pk=character.pk)
+    except Character.DoesNotExist:
+        # Deleted (or purged) by another request since this one found it: for this request it
+        # is gone, as it would have been had it come a moment later.
+        raise Http404(f"{character.name} was deleted meanwhile.") from None
 
 
 def refuse_if_locked(character: Character) -> None:
@@ -178,7 +186,7 @@ def write_revision(
         last.save(update_fields=["document", "summary", "created_at"])
         return last
     summary = summarise(document_changes(last.document, document)) if last else ""
-    return Revision.objects.create(
+    revision = Revision.objects.create(
         character=character,
         number=last.number + 1 if last else 1,
         document=document,
@@ -187,6 +195,11 @@ def write_revision(
         summary=summary[:300],
         editing_session=editing_session,
     )
+    # A bounded history: past MAX_REVISIONS the oldest go (a sitting is one revision, so this
+    # is hundreds of sittings).
+    stale = character.revisions.order_by("-number").values_list("pk", flat=True)[MAX_REVISIONS:]
+    Revision.objects.filter(pk__in=list(stale)).delete()
+    return revision
 
 
 def set_status(
