@@ -5,6 +5,9 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
+# Templates djhtml keeps indented. Not the PDF's: there whitespace between inline boxes is
+# measured into the page layout, so reindenting moves text across page breaks.
+INDENTED_TEMPLATES = $(shell find templates -name '*.html' -not -path 'templates/characters/pdf/*' -not -path 'templates/characters/play/*')
 # Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-k healthz -x"`.
 PYTEST_ARGS ?=
 
@@ -14,7 +17,7 @@ help:
 	@echo "make run               set up, migrate, load demo data, serve http://127.0.0.1:$(PORT)/"
 	@echo "make test              set up with the test tools and run the whole suite"
 	@echo "make install           set up .venv only"
-	@echo "make lint              ruff check + ruff format --check + mypy (django-stubs)"
+	@echo "make lint              ruff check + format --check, mypy (django-stubs), djhtml --check"
 	@echo "make format            ruff format + ruff check --fix"
 	@echo "make migrations-check  fail when models and migrations disagree"
 	@echo "make bench             run the benchmarks and print their figures"
@@ -41,9 +44,11 @@ lint: install-lint
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/djhtml --check $(INDENTED_TEMPLATES)
 
 format: install-lint
 	$(VENV)/bin/ruff format .
+	$(VENV)/bin/djhtml $(INDENTED_TEMPLATES)
 	$(VENV)/bin/ruff check --fix .
 
 migrations-check: install
