@@ -16,7 +16,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
@@ -39,12 +39,20 @@ from characters.core import services as core_services
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report
-from characters.models import Campaign, Character, DiceRoll
+from characters.models import (
+    Campaign,
+    Character,
+    CharacterEvent,
+    DiceRoll,
+    ImprovementEntry,
+    PlayState,
+)
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
+from characters.play import selectors as play_selectors
 from characters.play import services as play_services
 from characters.play.forms import CampaignAwardForm
-from rules import Problem, Report
+from rules import Condition, Problem, Report
 
 Status = Character.Status
 
@@ -186,9 +194,13 @@ class PartyRow:
     def player(self) -> str:
         return self.character.owner.get_username()
 
-    @property
-    def credits(self) -> str:
-        return f"Cr{self.report.mustering_out.credits:,}"
+    # In play: what the referee asks of the party at the table.
+    credits_now: int
+    ip: int
+    condition: Condition
+    state: str
+    requests: int
+    returned_comment: str
 
 
 STATUS_ORDER: dict[str, int] = {
@@ -215,7 +227,9 @@ SORTS: dict[str, tuple[str, Callable[[PartyRow], Any]]] = {
     "service": ("Service", lambda row: row.service.lower()),
     "terms": ("Terms", lambda row: row.report.terms),
     "rank": ("Rank", lambda row: row.report.rank.level),
-    "credits": ("Credits", lambda row: row.report.mustering_out.credits),
+    "credits": ("Credits", lambda row: row.credits_now),
+    "ip": ("IP", lambda row: row.ip),
+    "lif_now": ("LIF now", lambda row: row.condition.lif),
     "psionics": (
         "Psionics",
         lambda row: row.report.psionics.strength if row.report.psionics else -1,
@@ -226,7 +240,8 @@ KEY_SKILLS = 3
 CAMPAIGN_ROLLS = 25
 
 
-def _party_row(character: Character, campaign: Campaign) -> PartyRow:
+def _party_row(character: Character, campaign: Campaign, state: PlayState | None) -> PartyRow:
+    """The row of one character; its ledgers and review log are prefetched (``_in_play``)."""
     report = character_report(character, campaign=campaign)
     cat = rules.catalog()
     service = cat.services.get(report.service or "")
@@ -236,7 +251,25 @@ def _party_row(character: Character, campaign: Campaign) -> PartyRow:
         (line for line in report.skills.lines if line.source == "player"),
         key=lambda line: (-line.level, line.name),
     )
+    condition, _version = play_selectors.condition_in(state, report)
+    entries = character.improvement_entries.all()
     return PartyRow(
+        credits_now=play_selectors.credit_balance(character, report),
+        ip=play_selectors.ip_balance(character),
+        condition=condition,
+        state=play_selectors.states(condition)[0][1],
+        requests=sum(
+            1
+            for entry in entries
+            if entry.kind == ImprovementEntry.Kind.REQUEST
+            and entry.state == ImprovementEntry.State.PENDING
+        ),
+        # The latest return's comment, while the player has not answered it.
+        returned_comment=(
+            character.returns[0].comment  # type: ignore[attr-defined]  # prefetched to_attr
+            if character.status == Status.RETURNED and character.returns  # type: ignore[attr-defined]
+            else ""
+        ),
         character=character,
         report=report,
         errors=report.errors,
@@ -334,7 +367,17 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return render(request, "characters/campaigns/campaign_roster.html", context)
 
     sort = _sort_param(request)
-    rows = _sorted_rows([_party_row(c, campaign) for c in characters], sort)
+    returns = CharacterEvent.objects.filter(
+        kind=CharacterEvent.Kind.STATUS, to_status=Status.RETURNED
+    ).order_by("-created_at")
+    prefetch_related_objects(
+        characters,
+        "credit_entries",
+        "improvement_entries",
+        Prefetch("events", queryset=returns, to_attr="returns"),
+    )
+    states = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
+    rows = _sorted_rows([_party_row(c, campaign, states.get(c.pk)) for c in characters], sort)
     party = [row for row in rows if row.character.kind == Character.Kind.PC]
     npcs = [row for row in rows if row.character.kind == Character.Kind.NPC]
     counts = dict.fromkeys(Status.values, 0)

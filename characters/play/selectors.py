@@ -23,7 +23,12 @@ def condition_of(character: Character, report: Report | None = None) -> tuple[Co
     """The character's current condition (unhurt if nothing was recorded yet) and the
     version of it the page shows; rescaled when LIF or WND changed since it was stored."""
     report = report or character_report(character)
-    state = PlayState.objects.filter(character=character).first()
+    return condition_in(PlayState.objects.filter(character=character).first(), report)
+
+
+def condition_in(state: PlayState | None, report: Report) -> tuple[Condition, int]:
+    """The condition ``state`` stores (unhurt when there is none yet) and its version: for a
+    page that read the states of many characters at once."""
     if state is None:
         return rules.condition_for(report), 1
     return stored_condition(state, report), state.version

@@ -7,15 +7,21 @@ import pytest
 from django.http import HttpResponse
 from django.urls import reverse
 
+import rules
 from characters.builder import services as builder_services
 from characters.campaigns import selectors as campaigns_selectors
 from characters.campaigns import services as campaigns_services
 from characters.core import services as core_services
+from characters.core.selectors import character_report
 from characters.history import services as history_services
 from characters.models import Campaign, CampaignMembership, Character, CharacterEvent
 from characters.pdf import rendering as pdf_rendering
+from characters.play import selectors as play_selectors
+from characters.play import services as play_services
 from characters.review import services as review_services
-from tests.factories import UserFactory, character_document
+from characters.templatetags.ffa_format import credits as format_credits
+from tests.dice import Scripted
+from tests.factories import UserFactory, character_document, medic_document
 
 pytestmark = pytest.mark.django_db
 
@@ -892,9 +898,10 @@ def test_the_party_review_takes_a_fixed_number_of_queries(
     client.force_login(referee)
     url = reverse("campaign_detail", args=[campaign.pk])
 
-    # session, user, campaign, characters with players, members, the referee's spare characters,
-    # the campaign's latest action tests
-    with django_assert_num_queries(7):
+    # session, user, campaign, characters with players, their credits and IP ledgers, their
+    # returns, their conditions in play, members, the referee's spare characters, the campaign's
+    # latest action tests
+    with django_assert_num_queries(11):
         response = client.get(url)
 
     assert len(response.context["party"]) == size
@@ -962,3 +969,59 @@ def test_the_party_pdf_is_a_real_pdf(client, campaign, character, player, refere
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF-")
     assert 'filename="spinward-marches-party.pdf"' in response["Content-Disposition"]
+
+
+def test_the_party_review_shows_the_party_as_it_stands_in_play(client, referee, player, campaign):
+    mara = builder_services.create_character(
+        owner=player, document=medic_document(), campaign=campaign
+    )
+    play_services.record_credits(character=mara, by=referee, amount=2500, note="Pay")
+    play_services.award_improvement_points(character=mara, by=referee, amount=3, reason="Session")
+    play_services.take_damage(character=mara, by=referee, amount=5, form="L", rng=Scripted([1]))
+    client.force_login(referee)
+
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+    row = page[page.index(f'data-character="{mara.pk}"') :].split("</tr>")[0]
+
+    credits_now = play_selectors.credit_balance(mara)
+    assert credits_now == 2500 + character_report(mara).equipment.credits_remaining
+    assert f"data-credits-now>{format_credits(credits_now)}<" in row
+    assert "data-ip>3<" in row.replace(" ", "")
+    assert 'data-lif-now="18"' in row
+    assert "18 / 23" in row
+
+
+def test_a_returned_character_shows_the_referees_comment_until_it_is_submitted_again(
+    client, referee, player, campaign
+):
+    mara = builder_services.create_character(
+        owner=player, document=medic_document(), campaign=campaign
+    )
+    review_services.submit_character(character=mara, by=player)
+    review_services.return_character(character=mara, by=referee, comment="Too many perks.")
+    client.force_login(referee)
+    url = reverse("campaign_detail", args=[campaign.pk])
+
+    returned = client.get(url).content.decode()
+    review_services.submit_character(character=mara, by=player)
+    resubmitted = client.get(url).content.decode()
+
+    assert "data-returned-comment>“Too many perks.”<" in returned
+    assert "Too many perks." not in resubmitted
+
+
+def test_an_improvement_request_waiting_for_the_referee_shows_in_the_party(
+    client, referee, player, campaign
+):
+    mara = builder_services.create_character(
+        owner=player, document=medic_document(), campaign=campaign
+    )
+    play_services.award_improvement_points(character=mara, by=referee, amount=20, reason="Arc")
+    play_services.spend_improvement_points(
+        character=mara, by=player, purchase=rules.RaiseAttribute("STR", 8)
+    )
+    client.force_login(referee)
+
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+
+    assert 'data-requests="1"' in page
