@@ -62,7 +62,7 @@ from rules.play import Condition, SeverityRules
 from rules.report import Equipment, EquipmentLine, TraitLine
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
-RENDERER_VERSION: Final = "4"
+RENDERER_VERSION: Final = "5"
 TEMPLATE: Final = "characters/pdf/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
 
@@ -300,6 +300,9 @@ class _Renderer:
                 stylesheets=[self.stylesheet, self.page_rules[page_size]],
                 font_config=self.font_config,
                 cache=self.image_cache,
+                # Tagged (PDF/UA): a screen reader reads the sheet in order, headings as
+                # headings, tables as tables.
+                pdf_variant="pdf/ua-1",
             )
 
 

@@ -918,3 +918,25 @@ def test_the_stylesheet_and_the_renderer_share_the_tab_grids():
         assert round(_tab_mm(css_class) * 96 / 25.4) == px, css_class
     css = (STATIC / "css" / "sheet.css").read_text()
     assert f"font: 400 {pdf_rendering.ROW_POINTS:g}pt/" in css  # the size rows are measured at
+
+
+@pytest.mark.usefixtures("poppler")
+@pytest.mark.parametrize("page_size", ["letter", "a4"])
+def test_the_weapons_heading_says_how_damage_works_in_full_on_one_line(tmp_path, page_size):
+    text = poppler_tool(
+        "pdftotext",
+        "-layout",
+        content=render(docs.longest(), page_size=page_size).content,
+        tmp_path=tmp_path,
+    )
+    heading = next(line.strip() for line in text.splitlines() if "19. WEAPONS" in line)
+
+    times = "\N{MULTIPLICATION SIGN}"
+    assert heading == f"19. WEAPONS · DAMAGE: MELEE DMG + STR DV 4, RANGED DMG {times} EN"
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_sheet_is_a_tagged_pdf_a_screen_reader_can_follow(tmp_path):
+    info = poppler_tool("pdfinfo", content=render(docs.navy_pilot()).content, tmp_path=tmp_path)
+
+    assert re.search(r"^Tagged:\s+yes$", info, re.MULTILINE)
