@@ -45,6 +45,10 @@ class Campaign(models.Model):
         default=list, blank=True, help_text="Service keys open to players; empty means all."
     )
     page_size = models.CharField(max_length=10, choices=PageSize, default=PageSize.LETTER)
+    pencil_pdfs = models.BooleanField(
+        default=False,
+        help_text="PDFs leave what changes in play blank (LIF marks, wounds, credits), for pencil.",
+    )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     # A revoked link keeps its (unique) code but lets nobody in; renewing issues a new code, so
     # a revoked code never works again.

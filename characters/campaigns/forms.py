@@ -50,6 +50,11 @@ class CampaignForm(forms.Form):
         help_text="Tick none to open every service.",
     )
     page_size = forms.ChoiceField(label="Page size for PDFs", choices=Campaign.PageSize.choices)
+    pencil_pdfs = forms.BooleanField(
+        label="PDFs for pencil: leave LIF marks, wounds and credits blank",
+        required=False,
+        help_text="Each download can still ask for the other kind.",
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -74,6 +79,7 @@ class CampaignForm(forms.Form):
             "max_former_rank": campaign.max_former_rank,
             "open_services": list(campaign.open_services),
             "page_size": campaign.page_size,
+            "pencil_pdfs": campaign.pencil_pdfs,
         }
         return cls(data, initial=initial)
 

@@ -72,6 +72,7 @@ def create_campaign(
     max_former_rank: int | None = None,
     open_services: list[str] | tuple[str, ...] = (),
     page_size: str = Campaign.PageSize.LETTER,
+    pencil_pdfs: bool = False,
 ) -> Campaign:
     """A new campaign; a budget or highest former rank not given is the rulebook's."""
     limits = rules.catalog().limits
@@ -84,6 +85,7 @@ def create_campaign(
         max_former_rank=limits.rank_max if max_former_rank is None else max_former_rank,
         open_services=sorted(open_services),
         page_size=page_size,
+        pencil_pdfs=pencil_pdfs,
     )
     _validate_campaign(campaign)
     campaign.save()
@@ -101,6 +103,7 @@ def update_campaign_rules(
     max_former_rank: int | None = None,
     open_services: list[str] | tuple[str, ...] | None = None,
     page_size: str | None = None,
+    pencil_pdfs: bool | None = None,
 ) -> Campaign:
     """Change the campaign's name and house rules (``None`` leaves a setting as it is), then
     re-check every character in it under the new rules so listings show the new verdicts.
@@ -115,6 +118,7 @@ def update_campaign_rules(
         "max_former_rank": max_former_rank,
         "open_services": sorted(open_services) if open_services is not None else None,
         "page_size": page_size,
+        "pencil_pdfs": pencil_pdfs,
     }
     for field, value in changes.items():
         if value is not None:

@@ -52,6 +52,7 @@ from characters.pdf.selectors import sheet_for_character
 from characters.play import selectors as play_selectors
 from characters.play import services as play_services
 from characters.play.forms import CampaignAwardForm
+from characters.sheets.forms import PdfForm
 from rules import Condition, Problem, Report
 
 Status = Character.Status
@@ -486,7 +487,8 @@ def campaign_npc_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @require_GET
 def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Every approved player character's sheet in one PDF (``?all=1``: every player character),
-    checked under the campaign's house rules, on the campaign's page size."""
+    checked under the campaign's house rules, on the campaign's page size; for pencil (or
+    not) as the campaign prints by default or ``?pencil=`` asks."""
 
     campaign = campaign_for_user(request, pk, referee=True)
     options = PartyPdfForm(request.GET)
@@ -503,7 +505,8 @@ def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         which = "player characters" if every else "approved characters"
         messages.info(request, f"There are no {which} in {campaign.name} to print yet.")
         return redirect("campaign_detail", campaign.pk)
-    sheets = [sheet_for_character(character) for character in characters]
+    pencil = PdfForm(request.GET).for_pencil(campaign)
+    sheets = [sheet_for_character(character, pencil=pencil) for character in characters]
     filename = f"{slugify(campaign.name) or 'campaign'}-party"
     return pdf_rendering.pdf_response(
         request, sheets, page_size=campaign.page_size, filename=filename

@@ -29,6 +29,7 @@ from characters.history.forms import CompareForm, RestoreForm
 from characters.models import RESTORE_WINDOW, Character, Revision, ShareLink
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
+from characters.sheets.forms import PdfForm
 from characters.sheets.selectors import sheet_body_context
 from ffa_site.errors import NotFoundForPeople
 from rules import MalformedDocument, check, document_changes, parse_document, stat_block
@@ -208,8 +209,10 @@ def shared_sheet_pdf(request: HttpRequest, token: str) -> HttpResponse:
     """The PDF sheet through a share link (the renderer's sheet, without the player's name)."""
 
     character = _shared(token).character
-    page_size = character.campaign.page_size if character.campaign else "letter"
-    sheet = sheet_for_character(character, show_player=False)
+    options = PdfForm(request.GET)
+    page_size = character.campaign.page_size if character.campaign else options.page_size()
+    pencil = options.for_pencil(character.campaign)
+    sheet = sheet_for_character(character, show_player=False, pencil=pencil)
     response = pdf_rendering.pdf_response(
         request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
     )

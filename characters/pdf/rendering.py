@@ -108,6 +108,10 @@ BOX_TEXT_MM: Final = 184.0
 FIT_MARGIN_MM: Final = 2.0
 
 
+# Where a pencil sheet leaves a figure to be written in.
+PENCIL_BLANK: Final = "____________"
+
+
 # The trait that makes a character a member of the Travellers' Aid Society.
 _TAS_TRAIT: Final = re.compile(r"\btas\b|travell?ers'? aid society", re.IGNORECASE)
 
@@ -135,6 +139,8 @@ class Sheet:
     carried: Equipment | None = None
     # When the credits ledger has entries: the credits the character has now.
     credits_now: int | None = None
+    # For pencil: what changes in play (LIF marks, wounds, credits) is left blank.
+    pencil: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -358,6 +364,7 @@ def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
                 "encumbrance_penalty": sheet.encumbrance_penalty,
                 "carried": sheet.carried.as_dict() if sheet.carried is not None else None,
                 "credits_now": sheet.credits_now,
+                "pencil": sheet.pencil,
             }
             for sheet in sheets
         ],
@@ -776,6 +783,8 @@ def _money_row(sheet: Sheet) -> str:
         f"Mustering-out cash {_credits(mustering.credits)} · spent on equipment "
         f"{_credits(equipment.cost)}"
     )
+    if sheet.pencil:
+        return f"{creation} · credits {PENCIL_BLANK}"
     if sheet.credits_now is None:
         return f"{creation} · credits {_credits(equipment.credits_remaining)}"
     return (

@@ -24,9 +24,12 @@ def roll_record(roll: MusteringRoll) -> dict[str, Any]:
     }
 
 
-def sheet_for_character(character: Character, *, show_player: bool = True) -> rendering.Sheet:
+def sheet_for_character(
+    character: Character, *, show_player: bool = True, pencil: bool = False
+) -> rendering.Sheet:
     """The character's sheet under the rules it plays by, with the gear it carries and the
-    credits it has now when its credits ledger changed them.
+    credits it has now when its credits ledger changed them; for ``pencil``, with its LIF
+    marks, wounds and credits left blank instead.
 
     The credits ledger is prefetched onto ``character`` (unless a party's query did it), so
     it is read once however many times it is used; build a sheet from a fresh instance.
@@ -41,13 +44,14 @@ def sheet_for_character(character: Character, *, show_player: bool = True) -> re
         rolls=tuple(roll_record(roll) for roll in character.mustering_rolls.all()),
         status=character.get_status_display() if show_player else None,
         player=character.owner.get_username() if show_player else None,
-        condition=condition,
+        condition=None if pencil else condition,
         encumbrance_penalty=carried.encumbrance_penalty,
         carried=carried,
         # Only a character with a ledger has credits beyond what creation left.
         credits_now=(
             play_selectors.credit_balance(character, report)
-            if character.credit_entries.all()
+            if character.credit_entries.all() and not pencil
             else None
         ),
+        pencil=pencil,
     )

@@ -62,13 +62,13 @@ def character_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @login_required
 @require_GET
 def character_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``."""
-
+    """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``.
+    ``?pencil=1`` leaves what changes in play blank (``0``: prints it; by default, as the
+    campaign prints)."""
     character = character_for_user(request, pk)
-    page_size = (
-        character.campaign.page_size if character.campaign else PdfForm(request.GET).page_size()
-    )
-    sheet = sheet_for_character(character)
+    options = PdfForm(request.GET)
+    page_size = character.campaign.page_size if character.campaign else options.page_size()
+    sheet = sheet_for_character(character, pencil=options.for_pencil(character.campaign))
     return pdf_rendering.pdf_response(
         request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
     )

@@ -37,6 +37,7 @@ from characters.play import selectors as play_selectors
 from characters.play import services as play_services
 from rules import HouseRules, catalog, check_document, play
 from tests.ci import running_in_ci
+from tests.dice import Scripted
 from tests.factories import UserFactory
 from tests.integration import sheet_documents as docs
 
@@ -940,3 +941,44 @@ def test_the_sheet_is_a_tagged_pdf_a_screen_reader_can_follow(tmp_path):
     info = poppler_tool("pdfinfo", content=render(docs.navy_pilot()).content, tmp_path=tmp_path)
 
     assert re.search(r"^Tagged:\s+yes$", info, re.MULTILINE)
+
+
+@pytest.mark.usefixtures("poppler")
+def test_a_pdf_for_pencil_leaves_marks_wounds_and_credits_blank(client, pilot_in_play, tmp_path):
+    play_services.take_damage(
+        character=pilot_in_play, by=pilot_in_play.owner, amount=9, form="L", rng=Scripted([2])
+    )
+    client.force_login(pilot_in_play.owner)
+    url = reverse("character_pdf", args=[pilot_in_play.pk])
+
+    pen = pdf_text(client.get(url).content, tmp_path)
+    pencil = pdf_text(client.get(url, {"pencil": "1"}).content, tmp_path)
+
+    assert "LIF now" in pen
+    assert "credits now Cr" in pen
+    assert "LIF now" not in pencil
+    assert "wound (9 damage" not in pencil
+    assert "credits now" not in pencil
+    assert f"Cr200 · credits {pdf_rendering.PENCIL_BLANK}" in pencil
+
+
+@pytest.mark.usefixtures("poppler")
+def test_a_campaign_that_prints_for_pencil_does_so_unless_a_download_asks_for_pen(
+    client, pilot_in_play, tmp_path
+):
+    referee = UserFactory(username="referee")
+    campaign = campaigns_services.create_campaign(
+        referee=referee, name="Pencil Marches", pencil_pdfs=True
+    )
+    campaigns_services.join_campaign(user=pilot_in_play.owner, code=campaign.invite_code)
+    campaigns_services.attach_character(
+        character=pilot_in_play, campaign=campaign, by=pilot_in_play.owner
+    )
+    client.force_login(pilot_in_play.owner)
+    url = reverse("character_pdf", args=[pilot_in_play.pk])
+
+    by_default = pdf_text(client.get(url).content, tmp_path)
+    pen = pdf_text(client.get(url, {"pencil": "0"}).content, tmp_path)
+
+    assert "credits now" not in by_default
+    assert "credits now Cr" in pen
