@@ -14,7 +14,7 @@ help:
 	@echo "make run               set up, migrate, load demo data, serve http://127.0.0.1:$(PORT)/"
 	@echo "make test              set up with the test tools and run the whole suite"
 	@echo "make install           set up .venv only"
-	@echo "make lint              ruff check + ruff format --check"
+	@echo "make lint              ruff check + ruff format --check + mypy --strict on rules/"
 	@echo "make format            ruff format + ruff check --fix"
 	@echo "make migrations-check  fail when models and migrations disagree"
 	@echo "make bench             run the benchmarks and print their figures"
@@ -40,6 +40,7 @@ test: install-test
 lint: install-lint
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 
 format: install-lint
 	$(VENV)/bin/ruff format .

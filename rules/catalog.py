@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -48,8 +49,8 @@ class SkillDef:
     automatic: str | None
     cascade_names: frozenset[str]
     specialty_names: frozenset[str]
-    _cascade_index: MappingProxyType
-    _specialty_index: MappingProxyType
+    _cascade_index: Mapping[str, str]
+    _specialty_index: Mapping[str, str]
 
     @property
     def is_cascade(self) -> bool:
@@ -61,23 +62,32 @@ class SkillDef:
 
     def find_cascade(self, text: str) -> str | None:
         """The catalog spelling of a cascade of a fixed list, or None."""
+        if text in self.cascade_names:
+            return text
         return _lookup_with_plural(self._cascade_index, text)
 
     def find_specialty(self, text: str) -> str | None:
+        """The catalog spelling of a specialty of the skill's list, or None."""
+        if text in self.specialty_names:
+            return text
         return _lookup_with_plural(self._specialty_index, text)
 
 
-def _lookup_with_plural(index: MappingProxyType, text: str) -> str | None:
-    for key in (_plain_key(text), match_key(text)):
-        found = index.get(key) or index.get(key + "s")
-        if found is None and key.endswith("s"):
-            found = index.get(key[:-1])
-        if found is not None:
-            return found
-    return None
+def _lookup_with_plural(index: Mapping[str, str], text: str) -> str | None:
+    """The name ``text`` stands for in ``index``: as written, then without its explanations in
+    brackets, in the singular or the plural."""
+    found = _lookup_key(index, _plain_key(text))
+    return found if found is not None else _lookup_key(index, match_key(text))
 
 
-def _index(entries: list[dict[str, Any]]) -> MappingProxyType:
+def _lookup_key(index: Mapping[str, str], key: str) -> str | None:
+    found = index.get(key) or index.get(key + "s")
+    if found is None and key.endswith("s"):
+        found = index.get(key[:-1])
+    return found
+
+
+def _index(entries: list[dict[str, Any]]) -> Mapping[str, str]:
     index: dict[str, str] = {}
     for entry in entries:
         name = entry["name"]
@@ -115,7 +125,7 @@ class Service:
     source: str
     retirement_dm: bool
     cash: tuple[int, ...]  # credits for table rows 1..7
-    ranks: MappingProxyType  # rank number -> title, for the ranks that have one
+    ranks: Mapping[int, str]  # rank number -> title, for the ranks that have one
     highest_rank: int  # the top of the service's rank table; 0 for a service without ranks
 
     def rank_title(self, rank: int) -> str | None:
@@ -144,22 +154,25 @@ class Species:
     name: str
     native_language: str
     native_culture: str
-    attribute_changes: MappingProxyType
+    attribute_changes: Mapping[str, int]
     traits: tuple[SpeciesTrait, ...]
     skills: tuple[SpeciesSkill, ...]
     attribute_deltas: tuple[int, ...]  # the changes by attribute position
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class EquipmentItem:
-    """One row of an equipment table. ``row`` keeps every figure of the table."""
+    """One row of an equipment table. ``row`` keeps every figure of the table.
+
+    Each item is one object of the catalog, equal only to itself (so it can key a cache).
+    """
 
     table: str  # "armor", "melee", "ranged" or "accessories"
     name: str
     tl: int | None
     cost: int | None
     weight_kg: float
-    row: MappingProxyType
+    row: Mapping[str, Any]
 
     @property
     def label(self) -> str:
@@ -256,7 +269,7 @@ class Catalog:
 
         attributes = load("attributes.json")
         self.attribute_order: tuple[str, ...] = tuple(attributes["order"])
-        self.attribute_groups: MappingProxyType = MappingProxyType(
+        self.attribute_groups: Mapping[str, tuple[str, ...]] = MappingProxyType(
             {k: tuple(v) for k, v in attributes["groups"].items()}
         )
         self.attribute_names = MappingProxyType(attributes["names"])
@@ -322,7 +335,7 @@ class Catalog:
                 for frequency in traits["frequencies"]
             }
         )
-        self.example_traits: tuple[MappingProxyType, ...] = tuple(
+        self.example_traits: tuple[Mapping[str, Any], ...] = tuple(
             MappingProxyType(t) for t in traits["examples"]
         )
 
@@ -390,7 +403,8 @@ class Catalog:
 
         self.skills: tuple[SkillDef, ...] = tuple(_skill(s) for s in load("skills.json")["skills"])
         self._skill_index = {_plain_key(s.name): s for s in self.skills}
-        self.skills_by_name = MappingProxyType({s.name: s for s in self.skills})
+        self._skills_by_name = {s.name: s for s in self.skills}
+        self.skills_by_name = MappingProxyType(self._skills_by_name)
         self.automatic_skills: tuple[tuple[str, str], ...] = tuple(
             (s.name, s.automatic) for s in self.skills if s.automatic
         )
@@ -465,6 +479,11 @@ class Catalog:
     # -- look-ups ------------------------------------------------------------------------------
 
     def find_skill(self, name: str) -> SkillDef | None:
+        """The skill ``name`` stands for: as the catalog spells it, or without regard to case
+        and spacing."""
+        found = self._skills_by_name.get(name)
+        if found is not None:
+            return found
         found = self._skill_index.get(name.lower())
         return found if found is not None else self._skill_index.get(_plain_key(name))
 
@@ -504,11 +523,13 @@ class Catalog:
             return None
         if row is None or frequency not in row["points"]:
             return None
-        return sign * row["points"][frequency]
+        points: int = row["points"][frequency]
+        return sign * points
 
     def control_score(self, level: str) -> int | None:
         row = self.flaw_levels.get(level)
-        return row["control_score"] if row else None
+        score: int | None = row["control_score"] if row else None
+        return score
 
 
 def _freeze(value: Any) -> Any:

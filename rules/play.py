@@ -147,6 +147,10 @@ def _period(raw: Mapping[str, Any] | None) -> Period | None:
     return None if raw is None else Period(raw["count"], raw["unit"])
 
 
+def _required_period(raw: Mapping[str, Any]) -> Period:
+    return Period(raw["count"], raw["unit"])
+
+
 def _rolled(raw: Mapping[str, Any] | None) -> RolledPeriod | None:
     return None if raw is None else RolledPeriod(raw["dice"], raw["multiplier"], raw["unit"])
 
@@ -169,7 +173,7 @@ def injury_rules() -> InjuryRules:
         bleeding = data["bleeding"][name]
         every = _period(bleeding["every"]) if bleeding else None
         lasts = _rolled(bleeding.get("lasts")) if bleeding else None
-        if lasts is not None and lasts.unit != every.unit:
+        if lasts is not None and (every is None or lasts.unit != every.unit):
             # A wound counts the bleeding periods it has left; a thrown time converts to
             # them only when both are in one unit.
             raise ValueError(
@@ -197,7 +201,9 @@ def injury_rules() -> InjuryRules:
         )
     dms = data["healing_dms"]
     recovery = {
-        care: MappingProxyType({form: _period(raw[form]) for form in (STUN, LETHAL, SPECIAL)})
+        care: MappingProxyType(
+            {form: _required_period(raw[form]) for form in (STUN, LETHAL, SPECIAL)}
+        )
         for care, raw in data["recovery"].items()
         if care != "note"
     }
@@ -209,7 +215,7 @@ def injury_rules() -> InjuryRules:
         stun_threshold_divisor=data["stun"]["threshold_divisor"],
         stunned_def=data["stun"]["stunned_def"],
         dying_loss_per_turn=data["dying"]["loss_per_turn"],
-        stabilisation_time=_period(data["stabilisation"]["time"]),
+        stabilisation_time=_required_period(data["stabilisation"]["time"]),
         supplies_dms=MappingProxyType(dms["supplies"]),
         ample_dm_per_tl=dms["ample"]["dm_per_tl"],
         ample_above_tl=dms["ample"]["above_tl"],
@@ -634,16 +640,18 @@ def _bleed_periods(severity: str | None, thrown: Period | None) -> int | None:
     """How many bleeding periods a new wound bleeds at most, from its thrown bleeding time."""
     if thrown is None:
         return None
-    lasts = severity_rules(severity).bleed_lasts if severity else None
-    if lasts is None:
+    if severity is None:
+        raise ValueError(f"The blow makes no wound to bleed for {thrown}.")
+    rules = severity_rules(severity)
+    if rules.bleed_lasts is None or rules.bleed_every is None:
         raise ValueError(
             f"A {severity} wound bleeds until stabilised, not for a thrown time ({thrown})."
-            if severity
-            else f"The blow makes no wound to bleed for {thrown}."
         )
-    if not lasts.gives(thrown):
-        raise ValueError(f"A {severity} wound bleeds for {lasts}; no throw gives {thrown}.")
-    return thrown.count // severity_rules(severity).bleed_every.count
+    if not rules.bleed_lasts.gives(thrown):
+        raise ValueError(
+            f"A {severity} wound bleeds for {rules.bleed_lasts}; no throw gives {thrown}."
+        )
+    return thrown.count // rules.bleed_every.count
 
 
 def _each(period: Period) -> str:
@@ -710,7 +718,7 @@ def take_damage(
             events.append(
                 Event(
                     "bleeds",
-                    f"It bleeds {table.bleed_points} LIF every {_each(table.bleed_every)} "
+                    f"It bleeds {table.bleed_points} LIF every {_each(table.bleed_time(1))} "
                     f"{lasting}.",
                 )
             )
@@ -744,7 +752,9 @@ def _with_wound(condition: Condition, index: int, wound: Wound) -> tuple[Wound, 
     return tuple(wounds)
 
 
-def _lose_to_wound(condition: Condition, index: int, points: int, code: str, message: str):
+def _lose_to_wound(
+    condition: Condition, index: int, points: int, code: str, message: str
+) -> tuple[Condition, Events]:
     """Lethal points charged to a wound (bleeding, a failed medical test)."""
     wound = condition.wounds[index]
     stun, lethal, marked, replaced = _mark(condition, points, LETHAL)
@@ -1248,7 +1258,7 @@ def _trait(character: Character, index: int) -> TraitEntry:
 def _trait_points(trait: TraitEntry, cat: Catalog) -> int | None:
     if trait.derived:
         return derived_trait_points(trait, cat=cat)
-    return cat.trait_points(trait.type, trait.level, trait.frequency)
+    return cat.trait_points(trait.type, trait.level or "", trait.frequency or "")
 
 
 def _referee_ip(ip: int | None, what: str) -> int:
@@ -1266,28 +1276,7 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
     """
     costs = improvement_costs()
     if isinstance(purchase, RaiseSkill):
-        label = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
-        current = _skill_level(character, purchase.skill, purchase.cascade, cat)
-        if purchase.to_level < 0:
-            raise ImprovementError(f"{label}: skill levels start at 0.")
-        if current is not None and purchase.to_level <= current:
-            raise ImprovementError(
-                f"{label} is no raise: the character has the skill at level {current}."
-            )
-        if purchase.to_level == 0:
-            if costs.new_zero_level_skill is not None:
-                return costs.new_zero_level_skill
-            return _referee_ip(purchase.ip, "a new level-0 skill")
-        if purchase.ip is not None:
-            raise ImprovementError(
-                f"{label} costs new level x {costs.ip_per_new_skill_level} IP by the rulebook; "
-                "ip is only for what the referee prices."
-            )
-        start = 1 if current is None else current + 1
-        # The sum of the new levels start..to_level, in closed form: a typed level of any size
-        # costs no more time than a small one.
-        levels = max(0, purchase.to_level - start + 1)
-        return costs.ip_per_new_skill_level * (start + purchase.to_level) * levels // 2
+        return _skill_price(character, purchase, costs, cat)
     if isinstance(purchase, AddSpecialty):
         index, specialty = _specialty(character, purchase, cat)
         entry = character.skills[index]
@@ -1295,33 +1284,8 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
         if any(_same(specialty_name(definition, s), specialty) for s in entry.specialties):
             raise ImprovementError(f"{entry.skill} already has the specialty {specialty!r}.")
         return costs.specialty
-    if isinstance(purchase, AddPerk):
-        trait = purchase.trait
-        if trait.type not in cat.perk_types:
-            raise ImprovementError(
-                f"{trait.name!r} ({trait.type}) is not a perk; IP buy perks "
-                f"({', '.join(cat.perk_types)}). A new flaw is the referee's to allow."
-            )
-        points = _trait_points(trait, cat)
-        return None if points is None else points * costs.ip_per_trait_point
-    if isinstance(purchase, RaisePerk):
-        trait = _trait(character, purchase.index)
-        if trait.type not in cat.perk_types:
-            raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a perk.")
-        if trait.derived:
-            raise ImprovementError(
-                f"{trait.name!r} changes derived attributes and has no level; add a perk instead."
-            )
-        old = _trait_points(trait, cat)
-        new = _trait_points(replace(trait, level=purchase.to_level), cat)
-        if old is None or new is None:
-            return None
-        if new <= old:
-            raise ImprovementError(
-                f"{trait.name!r} at level {purchase.to_level} is worth {new} points, no more "
-                f"than its {old} now; a raise goes higher."
-            )
-        return (new - old) * costs.ip_per_trait_point
+    if isinstance(purchase, AddPerk | RaisePerk):
+        return _perk_price(character, purchase, costs, cat)
     if isinstance(purchase, BuyOffFlaw):
         trait = _trait(character, purchase.index)
         if trait.type not in cat.flaw_types:
@@ -1331,18 +1295,82 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
     if isinstance(purchase, BuyOffPackageFlaw):
         return -_package_flaw(character, purchase.name, cat)[1] * costs.ip_per_trait_point
     if isinstance(purchase, RaiseAttribute):
-        code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
-        if code not in cat.attribute_order:
-            raise ImprovementError(f"Unknown attribute {purchase.attribute!r}.")
-        current = _final_level(character, code, cat)
-        if purchase.to_level <= current:
-            raise ImprovementError(
-                f"{code} {purchase.to_level} is no raise: the character has {code} {current}."
-            )
-        if costs.attribute is not None:
-            return costs.attribute
-        return _referee_ip(purchase.ip, "raising an attribute")
+        return _attribute_price(character, purchase, costs, cat)
     raise ImprovementError(f"{purchase!r} is not a purchase.")
+
+
+def _skill_price(
+    character: Character, purchase: RaiseSkill, costs: ImprovementCosts, cat: Catalog
+) -> int:
+    label = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
+    current = _skill_level(character, purchase.skill, purchase.cascade, cat)
+    if purchase.to_level < 0:
+        raise ImprovementError(f"{label}: skill levels start at 0.")
+    if current is not None and purchase.to_level <= current:
+        raise ImprovementError(
+            f"{label} is no raise: the character has the skill at level {current}."
+        )
+    if purchase.to_level == 0:
+        if costs.new_zero_level_skill is not None:
+            return costs.new_zero_level_skill
+        return _referee_ip(purchase.ip, "a new level-0 skill")
+    if purchase.ip is not None:
+        raise ImprovementError(
+            f"{label} costs new level x {costs.ip_per_new_skill_level} IP by the rulebook; "
+            "ip is only for what the referee prices."
+        )
+    start = 1 if current is None else current + 1
+    # The sum of the new levels start..to_level, in closed form: a typed level of any size
+    # costs no more time than a small one.
+    levels = max(0, purchase.to_level - start + 1)
+    return costs.ip_per_new_skill_level * (start + purchase.to_level) * levels // 2
+
+
+def _perk_price(
+    character: Character, purchase: AddPerk | RaisePerk, costs: ImprovementCosts, cat: Catalog
+) -> int | None:
+    if isinstance(purchase, AddPerk):
+        trait = purchase.trait
+        if trait.type not in cat.perk_types:
+            raise ImprovementError(
+                f"{trait.name!r} ({trait.type}) is not a perk; IP buy perks "
+                f"({', '.join(cat.perk_types)}). A new flaw is the referee's to allow."
+            )
+        points = _trait_points(trait, cat)
+        return None if points is None else points * costs.ip_per_trait_point
+    trait = _trait(character, purchase.index)
+    if trait.type not in cat.perk_types:
+        raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a perk.")
+    if trait.derived:
+        raise ImprovementError(
+            f"{trait.name!r} changes derived attributes and has no level; add a perk instead."
+        )
+    old = _trait_points(trait, cat)
+    new = _trait_points(replace(trait, level=purchase.to_level), cat)
+    if old is None or new is None:
+        return None
+    if new <= old:
+        raise ImprovementError(
+            f"{trait.name!r} at level {purchase.to_level} is worth {new} points, no more "
+            f"than its {old} now; a raise goes higher."
+        )
+    return (new - old) * costs.ip_per_trait_point
+
+
+def _attribute_price(
+    character: Character, purchase: RaiseAttribute, costs: ImprovementCosts, cat: Catalog
+) -> int:
+    code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
+    if code not in cat.attribute_order:
+        raise ImprovementError(f"Unknown attribute {purchase.attribute!r}.")
+    current = _final_level(character, code, cat)
+    if purchase.to_level <= current:
+        raise ImprovementError(
+            f"{code} {purchase.to_level} is no raise: the character has {code} {current}."
+        )
+    if costs.attribute is not None:
+        return costs.attribute
+    return _referee_ip(purchase.ip, "raising an attribute")
 
 
 def _specialty(character: Character, purchase: AddSpecialty, cat: Catalog) -> tuple[int, str]:
