@@ -160,6 +160,13 @@ class Species:
     attribute_deltas: tuple[int, ...]  # the changes by attribute position
 
 
+# The tables of things a character wields; a weapon's STRmin lowers its attacks.
+WEAPON_TABLES = frozenset({"melee", "ranged"})
+# What a ranged weapon's ammunition is called in the catalog: one magazine (a set of rounds for
+# a revolver, a power pack for a laser), or one round of a bow, crossbow or sling.
+AMMUNITION = "{weapon} ammunition"
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class EquipmentItem:
     """One row of an equipment table. ``row`` keeps every figure of the table.
@@ -167,12 +174,28 @@ class EquipmentItem:
     Each item is one object of the catalog, equal only to itself (so it can key a cache).
     """
 
-    table: str  # "armor", "melee", "ranged" or "accessories"
+    table: str  # "armor", "melee", "ranged", "accessories" or "ammunition"
     name: str
     tl: int | None
     cost: int | None
     weight_kg: float
     row: Mapping[str, Any]
+    # The least STR DV that wears the armor or wields the weapon unhindered (None: no minimum).
+    str_min: int | None = None
+    # The STR level armor gives its wearer (battle dress); None for anything else.
+    provides_str: int | None = None
+    # Armor: its AV (None where the table gives none). Ammunition: the weapon it loads.
+    av: int | None = None
+    weapon: str | None = None
+
+    @property
+    def is_weapon(self) -> bool:
+        return self.table in WEAPON_TABLES
+
+    @property
+    def is_worn_armor(self) -> bool:
+        """Armor worn as armor, not an add-on to other armor (chameleon surface)."""
+        return self.table == "armor" and not self.row.get("add_on")
 
     @property
     def label(self) -> str:
@@ -209,6 +232,13 @@ class Limits:
     retirement_dm: int
     retirement_terms: int
     unencumbered_str_multiple: int
+    lift_capacity_multiple: int
+    drag_lift_multiple: int
+    gravity_size_divisor: int
+    gravity_max_capacity_multiple: int
+    armor_body_levels_per_point: int
+    armor_derived_per_point: int
+    weapon_dm_per_point: int
     psi_training: int
     psi_per_strength: int
     psi_per_talent: int
@@ -250,6 +280,13 @@ class Limits:
             retirement_dm=muster["retirement_dm"],
             retirement_terms=muster["retirement_terms"],
             unencumbered_str_multiple=creation["encumbrance"]["unencumbered_str_multiple"],
+            lift_capacity_multiple=creation["encumbrance"]["lift_capacity_multiple"],
+            drag_lift_multiple=creation["encumbrance"]["drag_lift_multiple"],
+            gravity_size_divisor=creation["encumbrance"]["gravity_size_divisor"],
+            gravity_max_capacity_multiple=creation["encumbrance"]["gravity_max_capacity_multiple"],
+            armor_body_levels_per_point=creation["str_minimum"]["armor_body_levels_per_point"],
+            armor_derived_per_point=creation["str_minimum"]["armor_derived_per_point"],
+            weapon_dm_per_point=creation["str_minimum"]["weapon_dm_per_point"],
             psi_training=psionics["training_points"],
             psi_per_strength=psionics["points_per_strength"],
             psi_per_talent=psionics["points_per_talent"],
@@ -412,24 +449,10 @@ class Catalog:
         equipment = load("equipment.json")
         items: list[EquipmentItem] = []
         for table in ("armor", "melee", "ranged", "accessories"):
-            for raw in equipment[table]:
-                if raw.get("natural"):
-                    continue  # hands, claws and the like are part of a body, never bought
-                if "weight_kg" in raw:
-                    weight = float(raw["weight_kg"] or 0)
-                else:
-                    grams = raw.get("weight_g_gravitic", raw.get("weight_g")) or 0
-                    weight = grams / 1000
-                items.append(
-                    EquipmentItem(
-                        table=table,
-                        name=raw["name"],
-                        tl=raw.get("tl"),
-                        cost=raw.get("cost"),
-                        weight_kg=weight,
-                        row=MappingProxyType(raw),
-                    )
-                )
+            items.extend(
+                _equipment_item(table, raw) for raw in equipment[table] if not raw.get("natural")
+            )  # natural weapons (hands, claws) are part of a body, never bought
+        items.extend(_ammunition(raw) for raw in equipment["ranged"] if _has_ammunition(raw))
         self.equipment: tuple[EquipmentItem, ...] = tuple(items)
         by_name: dict[str, list[EquipmentItem]] = {}
         for item in items:
@@ -530,6 +553,54 @@ class Catalog:
         row = self.flaw_levels.get(level)
         score: int | None = row["control_score"] if row else None
         return score
+
+
+def _equipment_item(table: str, raw: dict[str, Any]) -> EquipmentItem:
+    if "weight_kg" in raw:
+        weight = float(raw["weight_kg"] or 0)
+    else:
+        # Weights in the weapon tables are grams; a gravitic model's figure is the one carried.
+        weight = (raw.get("weight_g_gravitic", raw.get("weight_g")) or 0) / 1000
+    return EquipmentItem(
+        table=table,
+        name=raw["name"],
+        tl=raw.get("tl"),
+        cost=raw.get("cost"),
+        weight_kg=weight,
+        row=MappingProxyType(raw),
+        str_min=raw.get("str_min"),
+        provides_str=raw.get("provides_str"),
+        av=raw.get("av"),
+    )
+
+
+def _has_ammunition(raw: dict[str, Any]) -> bool:
+    """Whether a ranged weapon's ammunition is bought apart from it: it has a price and a
+    weight (a thrown spear is its own ammunition)."""
+    weight = raw.get("ammo_weight_g_gravitic", raw.get("ammo_weight_g"))
+    return raw.get("ammo_cost") is not None and weight is not None
+
+
+def _ammunition(raw: dict[str, Any]) -> EquipmentItem:
+    """A ranged weapon's ammunition as an item of its own, priced and weighed by the weapon's
+    row (AMM Cr, AMMwt; the gravitic figure where there is one), holding its AMM rounds."""
+    grams = raw.get("ammo_weight_g_gravitic", raw.get("ammo_weight_g")) or 0
+    row = {
+        "weapon": raw["name"],
+        "tl": raw.get("tl"),
+        "rounds": raw.get("ammo"),
+        "unlimited": bool(raw.get("ammo_unlimited")),
+        "recharge_cost": raw.get("recharge_cost"),
+    }
+    return EquipmentItem(
+        table="ammunition",
+        name=AMMUNITION.format(weapon=raw["name"]),
+        tl=raw.get("tl"),
+        cost=raw.get("ammo_cost"),
+        weight_kg=grams / 1000,
+        row=MappingProxyType(row),
+        weapon=raw["name"],
+    )
 
 
 def _freeze(value: Any) -> Any:

@@ -9,7 +9,7 @@ alone (a species package's lines) are worked out once per catalog with ``functoo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
@@ -22,6 +22,7 @@ from .report import (
     ERROR,
     WARNING,
     AttributeValue,
+    Carrying,
     Derived,
     Equipment,
     EquipmentLine,
@@ -101,7 +102,7 @@ def check(
     age, age_minimum = _age(ctx, exp_dv)
     _check_service(ctx)
     mustering = _mustering_out(ctx, skills.effective)
-    equipment = _equipment(ctx, levels["STR"].level, mustering.credits, derived)
+    equipment = _equipment(ctx, levels, mustering.credits, derived)
     points = _points(
         ctx,
         attributes=attribute_points,
@@ -1230,32 +1231,38 @@ def _find_item(ctx: _Context, entry: EquipmentEntry, index: int) -> EquipmentIte
         ctx.problems.error(
             "unknown_equipment",
             f"equipment[{index}].item",
-            f"{entry.item!r} is not in the armor, melee weapon, ranged weapon or accessory tables.",
+            f"{entry.item!r} is not in the armor, melee weapon, ranged weapon, ammunition or "
+            "accessory tables.",
         )
         return None
-    tech_levels = ", ".join(str(item.tl) for item in candidates)
     if entry.tl is not None:
-        found = next((item for item in candidates if item.tl == entry.tl), None)
-        if found is None:
-            ctx.problems.error(
-                "unknown_equipment",
-                f"equipment[{index}].tl",
-                f"{entry.item} is not in the catalog at TL {entry.tl}; it is at TL {tech_levels}.",
-            )
-        return found
+        for item in candidates:
+            if item.tl == entry.tl:
+                return item
+        ctx.problems.error(
+            "unknown_equipment",
+            f"equipment[{index}].tl",
+            f"{entry.item} is not in the catalog at TL {entry.tl}; it is at TL "
+            f"{_tech_levels(candidates)}.",
+        )
+        return None
     if len(candidates) > 1:
         ctx.problems.error(
             "ambiguous_equipment",
             f"equipment[{index}].tl",
             f"{entry.item} is in the catalog at {len(candidates)} tech levels (TL "
-            f"{tech_levels}); give the tech level.",
+            f"{_tech_levels(candidates)}); give the tech level.",
         )
         return None
     return candidates[0]
 
 
+def _tech_levels(items: tuple[EquipmentItem, ...]) -> str:
+    return ", ".join(str(item.tl) for item in items)
+
+
 @lru_cache(maxsize=_CACHE_SIZE)
-def _equipment_line(item: EquipmentItem, quantity: int) -> EquipmentLine:
+def _equipment_line(item: EquipmentItem, quantity: int, attack_dm: int) -> EquipmentLine:
     return EquipmentLine(
         item=item.name,
         tl=item.tl,
@@ -1263,29 +1270,58 @@ def _equipment_line(item: EquipmentItem, quantity: int) -> EquipmentLine:
         quantity=quantity,
         cost=(item.cost or 0) * quantity,
         weight_kg=round(item.weight_kg * quantity, 3),
+        attack_dm=attack_dm,
     )
 
 
-def _equipment(ctx: _Context, strength: int, credits: int, derived: Derived) -> Equipment:
+def _unknown_line(entry: EquipmentEntry) -> EquipmentLine:
+    return EquipmentLine(
+        item=entry.item,
+        tl=entry.tl,
+        table=None,
+        quantity=entry.quantity,
+        cost=0,
+        weight_kg=0.0,
+        attack_dm=0,
+    )
+
+
+def worn_armor(items: Iterable[EquipmentItem | None]) -> EquipmentItem | None:
+    """The armor a character wears of the armor it carries: the best AV (the first listed of
+    equals); None without armor."""
+    worn = None
+    for item in items:
+        if (
+            item is not None
+            and item.is_worn_armor
+            and (worn is None or (item.av or 0) > (worn.av or 0))
+        ):
+            worn = item
+    return worn
+
+
+def _equipment(
+    ctx: _Context, levels: Mapping[str, AttributeValue], credits: int, derived: Derived
+) -> Equipment:
+    entries = ctx.character.equipment
+    items = [_find_item(ctx, entry, index) for index, entry in enumerate(entries)]
+    armor = worn_armor(items)
+    strength = levels["STR"]
+    # Battle dress gives its STR while worn: for the load and for wielding weapons.
+    carrying_str = strength.level
+    if armor is not None and armor.provides_str is not None:
+        carrying_str = max(carrying_str, armor.provides_str)
+    weapon_dv = ctx.cat.level_row(carrying_str)[1]
     lines = []
-    for index, entry in enumerate(ctx.character.equipment):
-        item = _find_item(ctx, entry, index)
-        if item is None:
-            lines.append(
-                EquipmentLine(
-                    item=entry.item,
-                    tl=entry.tl,
-                    table=None,
-                    quantity=entry.quantity,
-                    cost=0,
-                    weight_kg=0.0,
-                )
-            )
-        else:
-            lines.append(_equipment_line(item, entry.quantity))
     cost = 0
     load = 0.0
-    for line in lines:
+    for index, (entry, item) in enumerate(zip(entries, items, strict=True)):
+        if item is None:
+            lines.append(_unknown_line(entry))
+            continue
+        attack_dm = _weapon_str_dm(ctx, item, index, weapon_dv)
+        line = _equipment_line(item, entry.quantity, attack_dm)
+        lines.append(line)
         cost += line.cost
         load += line.weight_kg
     load = round(load, 3)  # line weights are rounded to grams; so is their sum
@@ -1297,59 +1333,149 @@ def _equipment(ctx: _Context, strength: int, credits: int, derived: Derived) -> 
             f"Equipment costs {_credits(cost)}, {_credits(-remaining)} more than the "
             f"{_credits(credits)} from mustering out.",
         )
-    multiple = ctx.limits.unencumbered_str_multiple
-    unencumbered = multiple * strength
-    capacity = strength * strength
-    penalty = 0
-    if load > unencumbered:
-        penalty = int((load - unencumbered) // strength) if strength > 0 else 0
-        _warn_encumbered(ctx, load, unencumbered, strength, penalty)
-    equipment = Equipment(
-        cost=cost,
-        credits_remaining=remaining,
-        load_kg=load,
-        unencumbered_kg=unencumbered,
-        capacity_kg=capacity,
-        encumbrance_penalty=penalty,
-        encumbered_derived=encumbered(derived, penalty, ctx.cat),
-        lines=tuple(lines),
-    )
-    if equipment.over_capacity:
+    short = _armor_str_short(ctx, armor, items.index(armor) if armor else 0, strength)
+    carry = carrying(carrying_str, cat=ctx.cat)
+    penalty = encumbrance_penalty(load, carry)
+    if load > carry.unencumbered_kg:
+        _warn_encumbered(ctx, load, carry, penalty)
+    if load > carry.capacity_kg:
         ctx.problems.error(
             "over_capacity",
             "equipment",
-            f"The load of {load:g} kg is above the carrying capacity of {capacity} kg "
-            f"(STR {strength} squared).",
+            f"The load of {load:g} kg is above the carrying capacity of {carry.capacity_kg:g} kg "
+            f"(STR {carrying_str} squared).",
         )
-    return equipment
+    lim = ctx.limits
+    return Equipment(
+        cost=cost,
+        credits_remaining=remaining,
+        load_kg=load,
+        unencumbered_kg=carry.unencumbered_kg,
+        capacity_kg=carry.capacity_kg,
+        encumbrance_penalty=penalty,
+        encumbered_derived=encumbered(
+            derived, penalty + short * lim.armor_derived_per_point, ctx.cat
+        ),
+        lines=tuple(lines),
+        carrying_str=carrying_str,
+        lift_kg=carry.lift_kg,
+        drag_kg=carry.drag_kg,
+        armor_worn=armor.label if armor is not None else None,
+        armor_str_short=short,
+        armor_body_penalty=short * lim.armor_body_levels_per_point,
+    )
 
 
-def _warn_encumbered(
-    ctx: _Context, load: float, unencumbered: int, strength: int, penalty: int
-) -> None:
+def _weapon_str_dm(ctx: _Context, item: EquipmentItem, index: int, str_dv: int) -> int:
+    """A weapon's DM to its attacks for a STR DV below its STRmin (a warning says so)."""
+    if not item.is_weapon or item.str_min is None or str_dv >= item.str_min:
+        return 0
+    short = item.str_min - str_dv
+    dm = short * ctx.limits.weapon_dm_per_point
+    ctx.problems.warning(
+        "weapon_str_min",
+        f"equipment[{index}]",
+        f"{item.label} needs STR DV {item.str_min}; the STR DV that wields it is {str_dv}, "
+        f"{short} short, so its attacks take {dm:+d}.",
+    )
+    return dm
+
+
+def _armor_str_short(
+    ctx: _Context, armor: EquipmentItem | None, index: int, strength: AttributeValue
+) -> int:
+    """How far the wearer's own STR DV is below the worn armor's STRmin (a warning says what
+    that costs)."""
+    if armor is None or armor.str_min is None or strength.dv >= armor.str_min:
+        return 0
+    lim = ctx.limits
+    short = armor.str_min - strength.dv
+    body = short * lim.armor_body_levels_per_point
+    derived = short * lim.armor_derived_per_point
+    ctx.problems.warning(
+        "armor_str_min",
+        f"equipment[{index}]",
+        f"{armor.label} needs STR DV {armor.str_min}; STR {strength.level} gives DV "
+        f"{strength.dv}, {short} short, so while it is worn STR, DEX and END are {body} "
+        f"{'level' if body == 1 else 'levels'} lower and DEF, INI and MOV {derived} lower.",
+    )
+    return short
+
+
+def _warn_encumbered(ctx: _Context, load: float, carry: Carrying, penalty: int) -> None:
+    step = carry.step_kg
     if penalty:
         effect = f"so DEF, INI and MOV are reduced by {penalty}"
-    elif strength > 0:
-        effect = f"by less than {strength} kg, so DEF, INI and MOV are not reduced yet"
+    elif step > 0:
+        effect = f"by less than {step:g} kg, so DEF, INI and MOV are not reduced yet"
     else:
         effect = "so DEF, INI and MOV are not reduced"
     ctx.problems.warning(
         "encumbered",
         "equipment",
-        f"The load of {load:g} kg is above {unencumbered} kg "
-        f"({ctx.limits.unencumbered_str_multiple} x STR {strength}), {effect}.",
+        f"The load of {load:g} kg is above {carry.unencumbered_kg:g} kg "
+        f"({ctx.limits.unencumbered_str_multiple} x STR {carry.strength}), {effect}.",
     )
 
 
-# The derived attributes a load over the unencumbered limit lowers.
+# The derived attributes a load over the unencumbered limit (or armor too heavy) lowers.
 ENCUMBERED = ("DEF", "INI", "MOV")
 
 
 def encumbered(derived: Derived, penalty: int, cat: Catalog) -> Derived:
-    """``derived`` with the encumbrance ``penalty`` off DEF, INI and MOV, down to their floors."""
+    """``derived`` with ``penalty`` off DEF, INI and MOV, down to their floors."""
     if not penalty:
         return derived
     floors = cat.derived_floors
     return derived._replace(
         **{code: max(getattr(derived, code) - penalty, floors[code]) for code in ENCUMBERED}
     )
+
+
+# -- carrying and gravity ------------------------------------------------------------------------
+
+
+def carrying(strength: int, gravity: float = 1.0, *, cat: Catalog | None = None) -> Carrying:
+    """What STR ``strength`` carries at ``gravity`` (in g).
+
+    At 1 g: STR x 2 kg unencumbered, a step of STR kg per point of encumbrance, STR squared kg
+    at most, twice that lifted and twice the lift dragged. Elsewhere STR is divided by the
+    gravity for all of them, so each figure is scaled by 1 / gravity, but never past the
+    rulebook's 400% of the 1-g figure (a world of no gravity at all included).
+    """
+    lim = (cat or catalog()).limits
+    if gravity < 0:
+        raise ValueError(f"Gravity {gravity:g} g is negative.")
+    most = lim.gravity_max_capacity_multiple
+    scale = min(1 / gravity, most) if gravity > 0 else most
+    capacity = strength * strength * scale
+    lift = capacity * lim.lift_capacity_multiple
+    return Carrying(
+        strength=strength,
+        gravity=gravity,
+        scale=_kg(scale),
+        unencumbered_kg=_kg(lim.unencumbered_str_multiple * strength * scale),
+        step_kg=_kg(strength * scale),
+        capacity_kg=_kg(capacity),
+        lift_kg=_kg(lift),
+        drag_kg=_kg(lift * lim.drag_lift_multiple),
+    )
+
+
+def world_gravity(size: int, *, cat: Catalog | None = None) -> float:
+    """A world's gravity (in g) when only its size is known: size / 8."""
+    if size < 0:
+        raise ValueError(f"World size {size} is negative.")
+    return size / (cat or catalog()).limits.gravity_size_divisor
+
+
+def encumbrance_penalty(load_kg: float, carry: Carrying) -> int:
+    """DEF, INI and MOV lost to a load: 1 for each whole step beyond the unencumbered load."""
+    if load_kg <= carry.unencumbered_kg or carry.step_kg <= 0:
+        return 0
+    return int((load_kg - carry.unencumbered_kg) // carry.step_kg)
+
+
+def _kg(value: float) -> float:
+    """A weight as the sheet writes it: a whole number where it is one, else to the gram."""
+    return int(value) if value == int(value) else round(value, 3)

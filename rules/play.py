@@ -905,6 +905,7 @@ def effective(
     *,
     derived_bonus: Mapping[str, int] | None = None,
     encumbrance_penalty: int = 0,
+    armor_str_short: int = 0,
     cat: Catalog | None = None,
 ) -> Effective:
     """The character's attributes and derived attributes under its wounds and its load.
@@ -913,6 +914,11 @@ def effective(
     final attribute levels, with ``derived_bonus`` for derived-attribute traits if any.
     ``encumbrance_penalty`` is the engine's for what the character carries now
     (``carried_load``); it lowers DEF, INI and MOV after the wounds, down to their floors.
+    ``armor_str_short`` is how far the character's STR DV is below its worn armor's STRmin
+    (``Equipment.armor_str_short``): each point lowers the body attributes by 2 levels (their
+    DMs in action tests) and DEF, INI and MOV by 1 more, with the encumbrance penalty. The
+    derived attributes are worked out from the levels the wounds leave; the armor's own
+    change to DEF, INI and MOV is the rulebook's, not worked out again from the lowered levels.
     """
     cat = cat or catalog()
     if isinstance(source, Report):
@@ -928,13 +934,20 @@ def effective(
         original = derived_attributes(levels, bonus, cat=cat)
     body_penalty, mind_dm = wound_penalties(condition)
     body, mind = cat.attribute_groups["body"], cat.attribute_groups["mind"]
-    lowered = {
+    wounded_levels = {
         code: max(level + body_penalty, 0) if code in body else level
         for code, level in levels.items()
     }
-    wounded = derived_attributes(lowered, bonus, cat=cat)
+    wounded = derived_attributes(wounded_levels, bonus, cat=cat)
     now = {code: getattr(wounded, code) for code in _RECOMPUTED}
-    derived = encumbered(original._replace(**now), encumbrance_penalty, cat)
+    lim = cat.limits
+    armor_body = armor_str_short * lim.armor_body_levels_per_point
+    lowered = {
+        code: max(level - armor_body, 0) if code in body else level
+        for code, level in wounded_levels.items()
+    }
+    penalty = encumbrance_penalty + armor_str_short * lim.armor_derived_per_point
+    derived = encumbered(original._replace(**now), penalty, cat)
     if condition.stunned:
         derived = derived._replace(DEF=injury_rules().stunned_def)
     test_dms = {
