@@ -210,10 +210,8 @@ def _optional_name(doc: dict[str, Any], key: str) -> str | None:
     return _name(text) or None if text is not None else None
 
 
-def _attribute_level(value: Any, key: str, cat: Catalog) -> int:
-    """An attribute level: a whole number, a hex digit or the digits 0-9 as text."""
-    if not isinstance(value, str):
-        return _int(value, "attributes", key)
+def _attribute_text(value: str, key: str, cat: Catalog) -> int:
+    """An attribute level written as text: a hex digit, or the digits 0-9."""
     path = f"attributes.{key}"
     stripped = value.strip()
     level = cat.from_hex(stripped)
@@ -246,7 +244,10 @@ def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
         code = aliases.get(key, key)
         if code in levels:
             raise MalformedDocument(f"attributes.{key}", f"{code} is given twice")
-        levels[code] = _attribute_level(level, key, cat)
+        if isinstance(level, str):
+            levels[code] = _attribute_text(level, key, cat)
+        else:
+            levels[code] = _int(level, "attributes", key)
     if len(levels) < len(cat.attribute_order):
         missing = next(code for code in cat.attribute_order if code not in levels)
         raise MalformedDocument(

@@ -1443,9 +1443,14 @@ def carrying(strength: int, gravity: float = 1.0, *, cat: Catalog | None = None)
     gravity for all of them, so each figure is scaled by 1 / gravity, but never past the
     rulebook's 400% of the 1-g figure (a world of no gravity at all included).
     """
-    lim = (cat or catalog()).limits
     if gravity < 0:
         raise ValueError(f"Gravity {gravity:g} g is negative.")
+    return _carrying(cat or catalog(), strength, gravity)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _carrying(cat: Catalog, strength: int, gravity: float) -> Carrying:
+    lim = cat.limits
     most = lim.gravity_max_capacity_multiple
     scale = min(1 / gravity, most) if gravity > 0 else most
     capacity = strength * strength * scale
