@@ -92,6 +92,8 @@ from .play import (
     treatment_tn,
     wound_bands,
     wound_severity,
+    xeno_medicine_dm,
+    xeno_medicine_level,
 )
 from .purchases import (
     describe_purchase,
@@ -199,4 +201,6 @@ __all__ = [
     "worn_armor",
     "wound_bands",
     "wound_severity",
+    "xeno_medicine_dm",
+    "xeno_medicine_level",
 ]

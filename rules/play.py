@@ -127,6 +127,10 @@ class InjuryRules:
     ample_dm_per_tl: int
     ample_above_tl: int
     unsanitary_dm: int
+    other_species_dm: int  # a medical test on a patient of another species
+    close_physiology_dm: int  # ... of a species whose physiology is close to the medic's
+    close_physiology: frozenset[str]  # those species (human, the minor humans, Vargr)
+    xeno_skill: str  # the skill that offsets the DM: Xeno Medicine
     recovery: Mapping[str, Mapping[str, Period]]  # care -> damage form -> period
     care_names: Mapping[str, str]
 
@@ -220,6 +224,10 @@ def injury_rules() -> InjuryRules:
         ample_dm_per_tl=dms["ample"]["dm_per_tl"],
         ample_above_tl=dms["ample"]["above_tl"],
         unsanitary_dm=dms["unsanitary"],
+        other_species_dm=dms["other_species"]["dm"],
+        close_physiology_dm=dms["other_species"]["close_physiology_dm"],
+        close_physiology=frozenset(dms["other_species"]["close_physiology"]),
+        xeno_skill=dms["other_species"]["offset_by"],
         recovery=MappingProxyType(recovery),
         care_names=MappingProxyType(
             {care: raw["name"] for care, raw in data["recovery"].items() if care != "note"}
@@ -261,12 +269,21 @@ def recovery_period(form: str, care: str = "natural") -> Period:
     return rules.recovery[care][form]
 
 
-def healing_dm(*, supplies: str, tl: int | None = None, unsanitary: bool = False) -> int:
+def healing_dm(
+    *,
+    supplies: str,
+    tl: int | None = None,
+    unsanitary: bool = False,
+    medic_species: str | None = None,
+    patient_species: str | None = None,
+    xeno_medicine: int | None = None,
+) -> int:
     """The situational DM of a medical test (Healing DM Table).
 
     ``supplies``: ``kit`` (adequate medical supplies), ``none``, or ``ample`` (sick bay,
     ambulance, hospital: +1 per TL above 5, so ``tl`` is required). ``unsanitary``: very
-    dirty conditions, as in the field.
+    dirty conditions, as in the field. With both species given, a patient of another species
+    adds :func:`xeno_medicine_dm` (``xeno_medicine``: the medic's Xeno Medicine level).
     """
     rules = injury_rules()
     if supplies == "ample":
@@ -280,7 +297,37 @@ def healing_dm(*, supplies: str, tl: int | None = None, unsanitary: bool = False
         raise ValueError(f"Unknown medical supplies {supplies!r}; use one of {known}.")
     if unsanitary:
         dm += rules.unsanitary_dm
+    if medic_species is not None and patient_species is not None:
+        dm += xeno_medicine_dm(medic_species, patient_species, xeno_medicine)
     return dm
+
+
+def xeno_medicine_dm(
+    medic_species: str, patient_species: str, xeno_medicine: int | None = None
+) -> int:
+    """The DM of a Medical, Surgery or Psychology test on a patient of another species.
+
+    -5; -2 where the patient's physiology is close (human, the minor human races, Vargr). The
+    medic's Xeno Medicine level (None: no such skill) offsets it, never past 0. A patient of
+    the medic's own species: 0.
+    """
+    if xeno_medicine is not None and xeno_medicine < 0:
+        raise ValueError(f"Xeno Medicine {xeno_medicine} is below level 0.")
+    medic, patient = medic_species.strip().lower(), patient_species.strip().lower()
+    if medic == patient:
+        return 0
+    rules = injury_rules()
+    base = (
+        rules.close_physiology_dm if patient in rules.close_physiology else rules.other_species_dm
+    )
+    return min(base + (xeno_medicine or 0), 0)
+
+
+def xeno_medicine_level(report: Report) -> int | None:
+    """The character's Xeno Medicine level, None without the skill."""
+    skill = injury_rules().xeno_skill
+    levels = [line.level for line in report.skills.lines if line.skill == skill]
+    return max(levels) if levels else None
 
 
 # -- damage and wounds -------------------------------------------------------------------------
