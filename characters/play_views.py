@@ -207,7 +207,15 @@ def _play_context(
     credit_entries = list(character.credit_entries.all())
     entries = list(character.improvement_entries.all())
     load = play_services.carried_load(character, report)
-    effective = rules.effective(report, condition, encumbrance_penalty=load.encumbrance_penalty)
+    gravity, gravity_error = _gravity(request.GET)
+    carry = rules.carrying(load.carrying_str, gravity)
+    penalty = rules.encumbrance_penalty(load.load_kg, carry)
+    effective = rules.effective(
+        report,
+        condition,
+        encumbrance_penalty=penalty,
+        armor_str_short=load.armor_str_short,
+    )
     roles = _roles(request, character)
     cat = rules.catalog()
     context: dict[str, Any] = {
@@ -262,6 +270,13 @@ def _play_context(
         "equipment_choices": equipment_choices(),
         "carried": load.lines,
         "load": load,
+        # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
+        "carry": carry,
+        "encumbrance_penalty": penalty,
+        "gravity_error": gravity_error,
+        "carried_in_armor": load.carrying_str != report.attribute("STR").level,
+        "gravity_given": request.GET.get("gravity", ""),
+        "size_given": request.GET.get("size", ""),
         # The play log.
         "events": list(
             character.events.filter(kind__in=PLAY_EVENTS)
@@ -270,6 +285,33 @@ def _play_context(
         ),
     }
     return context
+
+
+# The heaviest gravity the sheet takes, in g: far past any world a character walks on.
+GRAVITY_MAX = 10.0
+
+
+def _gravity(query: QueryDict) -> tuple[float, str]:
+    """The world's gravity the load figures are for: ``gravity`` in g, else the world's
+    ``size`` (a number or a hex digit) by the engine's rule, else 1 g; with a message when
+    what was given cannot be read (the figures are then for 1 g)."""
+    gravity = query.get("gravity", "").strip()
+    size = query.get("size", "").strip()
+    if gravity:
+        try:
+            value = float(gravity)
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= GRAVITY_MAX:  # also refuses nan
+            return 1.0, f"Gravity: give a number of g from 0 to {GRAVITY_MAX:g}."
+        return value, ""
+    if size:
+        digits = size.isascii() and size.isdigit() and len(size) <= 2
+        level = int(size) if digits else rules.catalog().from_hex(size)
+        if level is None:
+            return 1.0, "World size: give a number or a hex digit (0-9, A-H)."
+        return rules.world_gravity(level), ""
+    return 1.0, ""
 
 
 def _supplies() -> list[tuple[str, str]]:
