@@ -205,9 +205,11 @@ def _name(text: str) -> str:
     return " ".join(text.split())
 
 
-def _optional_name(doc: dict[str, Any], key: str) -> str | None:
-    text = _optional_text(doc.get(key), "", key)
-    return _name(text) or None if text is not None else None
+def _optional_name(value: Any, key: str) -> str | None:
+    """A top-level name that may be left out: None when it is, or when it is only spaces."""
+    if value is None:
+        return None
+    return _name(_text(value, "", key)) or None
 
 
 def _attribute_text(value: str, key: str, cat: Catalog) -> int:
@@ -332,9 +334,12 @@ def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
     trait_type = _text(raw["type"], path, "type").strip().upper()
     name = _name(_text(raw["name"], path, "name"))
     level = _optional_text(raw.get("level"), path, "level")
-    frequency = _frequency(raw.get("frequency"), path, cat)
-    derived = _derived_changes(raw.get("derived"), path)
-    control = raw.get("control", control_by_default(trait_type))
+    frequency = raw.get("frequency")
+    if frequency is not None:
+        frequency = _frequency(frequency, path, cat)
+    derived = raw.get("derived")
+    derived = () if derived is None else _derived_changes(derived, path)
+    control = raw["control"] if "control" in raw else control_by_default(trait_type)
     if not isinstance(control, bool):
         raise MalformedDocument(
             f"{path}.control", f"expected true or false, got {_describe(control)}"
@@ -380,8 +385,6 @@ def _frequency(value: Any, path: str, cat: Catalog) -> str | None:
 
 
 def _derived_changes(value: Any, path: str) -> tuple[tuple[str, int], ...]:
-    if value is None:
-        return ()
     if not isinstance(value, dict):
         raise MalformedDocument(
             f"{path}.derived", f'expected an object such as {{"INI": 1}}, got {_describe(value)}'
@@ -531,14 +534,15 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         doc.get("budget", lim.default_budget), "", "budget", minimum=0, maximum=lim.max_budget
     )
     species = _text(doc.get("species", "human"), "", "species").strip().lower() or "human"
-    service = _optional_name(doc, "service")
+    service = _optional_name(doc.get("service"), "service")
     if service is not None:
         known = cat.find_service(service)
         service = known.key if known else service
     if "attributes" not in doc:
         raise MalformedDocument("attributes", "missing; all nine attributes are required")
     age = doc.get("age")
-    notes = _optional_text(doc.get("notes", ""), "", "notes") or ""
+    notes = doc.get("notes")
+    notes = "" if notes is None else _text(notes, "", "notes")
     if len(notes) > NOTES_MAX:
         raise MalformedDocument("notes", f"at most {NOTES_MAX} characters, got {len(notes)}")
     house_rules = _house_rules(doc.get("house_rules"))
@@ -548,9 +552,9 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         kind=kind,
         budget=budget,
         species=species,
-        homeworld=_optional_name(doc, "homeworld"),
-        native_language=_optional_name(doc, "native_language"),
-        native_culture=_optional_name(doc, "native_culture"),
+        homeworld=_optional_name(doc.get("homeworld"), "homeworld"),
+        native_language=_optional_name(doc.get("native_language"), "native_language"),
+        native_culture=_optional_name(doc.get("native_culture"), "native_culture"),
         service=service,
         terms=_int(doc.get("terms", 0), "", "terms", minimum=0),
         rank=_int(doc.get("rank", 0), "", "rank"),

@@ -121,7 +121,7 @@ def check(
         service=ctx.service.key if ctx.service else character.service,
         terms=character.terms,
         valid=ctx.problems.errors == 0,
-        upp=_upp(levels, cat),
+        upp=_upp(cat, values),
         attributes=values,
         derived=derived,
         points=points,
@@ -232,14 +232,14 @@ def _final_level_too_low(ctx: _Context, code: str, purchased: int, final: int, d
     )
 
 
-def _upp(levels: Mapping[str, AttributeValue], cat: Catalog) -> str:
+@lru_cache(maxsize=_CACHE_SIZE)
+def _upp(cat: Catalog, values: tuple[AttributeValue, ...]) -> str:
     """The attributes' hex digits group by group (body, mind, background), joined by dashes."""
-    return "-".join(["".join([levels[code].hex for code in group]) for group in _upp_groups(cat)])
-
-
-@cache
-def _upp_groups(cat: Catalog) -> tuple[tuple[str, ...], ...]:
-    return tuple(cat.attribute_groups[group] for group in ("body", "mind", "background"))
+    digits = {value.code: value.hex for value in values}
+    return "-".join(
+        "".join(digits[code] for code in cat.attribute_groups[group])
+        for group in ("body", "mind", "background")
+    )
 
 
 def purchase_steps(report: Report, *, cat: Catalog | None = None) -> tuple[tuple[bool, bool], ...]:
