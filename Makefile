@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 # Templates djhtml keeps indented. Not the PDF's: there whitespace between inline boxes is
 # measured into the page layout, so reindenting moves text across page breaks.
-INDENTED_TEMPLATES = $(shell find templates -name '*.html' -not -path 'templates/characters/pdf/*' -not -path 'templates/characters/play/*')
+INDENTED_TEMPLATES = $(shell find templates -name '*.html' -not -path 'templates/characters/pdf/*')
 # Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-k healthz -x"`.
 PYTEST_ARGS ?=
 
@@ -17,7 +17,7 @@ help:
 	@echo "make run               set up, migrate, load demo data, serve http://127.0.0.1:$(PORT)/"
 	@echo "make test              set up with the test tools and run the whole suite"
 	@echo "make install           set up .venv only"
-	@echo "make lint              ruff check + format --check, mypy (django-stubs), djhtml --check"
+	@echo "make lint              ruff, mypy (django-stubs; --strict on rules/), djhtml --check"
 	@echo "make format            ruff format + ruff check --fix"
 	@echo "make migrations-check  fail when models and migrations disagree"
 	@echo "make bench             run the benchmarks and print their figures"
@@ -44,6 +44,7 @@ lint: install-lint
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
+	$(VENV)/bin/mypy --strict rules
 	$(VENV)/bin/djhtml --check $(INDENTED_TEMPLATES)
 
 format: install-lint

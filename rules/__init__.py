@@ -26,7 +26,15 @@ from .document import (
     parse_document,
     to_document,
 )
-from .engine import check, check_document, psi_strength_limit
+from .engine import (
+    carrying,
+    check,
+    check_document,
+    encumbrance_penalty,
+    psi_strength_limit,
+    world_gravity,
+    worn_armor,
+)
 from .model import (
     FORMAT,
     Character,
@@ -84,6 +92,8 @@ from .play import (
     treatment_tn,
     wound_bands,
     wound_severity,
+    xeno_medicine_dm,
+    xeno_medicine_level,
 )
 from .purchases import (
     describe_purchase,
@@ -92,7 +102,7 @@ from .purchases import (
     purchase_from_dict,
     referee_prices,
 )
-from .report import Problem, Report
+from .report import Carrying, Problem, Report
 from .statblock import stat_block
 
 __all__ = [
@@ -102,6 +112,7 @@ __all__ = [
     "AddSpecialty",
     "BuyOffFlaw",
     "BuyOffPackageFlaw",
+    "Carrying",
     "CashRoll",
     "Catalog",
     "Change",
@@ -135,6 +146,7 @@ __all__ = [
     "blow_severity",
     "boxes",
     "carried_load",
+    "carrying",
     "catalog",
     "check",
     "check_document",
@@ -153,6 +165,7 @@ __all__ = [
     "document_changes",
     "dying_turn",
     "effective",
+    "encumbrance_penalty",
     "end_stun",
     "format_skill",
     "format_trait",
@@ -184,6 +197,10 @@ __all__ = [
     "to_document",
     "treat",
     "treatment_tn",
+    "world_gravity",
+    "worn_armor",
     "wound_bands",
     "wound_severity",
+    "xeno_medicine_dm",
+    "xeno_medicine_level",
 ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -48,8 +49,8 @@ class SkillDef:
     automatic: str | None
     cascade_names: frozenset[str]
     specialty_names: frozenset[str]
-    _cascade_index: MappingProxyType
-    _specialty_index: MappingProxyType
+    _cascade_index: Mapping[str, str]
+    _specialty_index: Mapping[str, str]
 
     @property
     def is_cascade(self) -> bool:
@@ -61,23 +62,32 @@ class SkillDef:
 
     def find_cascade(self, text: str) -> str | None:
         """The catalog spelling of a cascade of a fixed list, or None."""
+        if text in self.cascade_names:
+            return text
         return _lookup_with_plural(self._cascade_index, text)
 
     def find_specialty(self, text: str) -> str | None:
+        """The catalog spelling of a specialty of the skill's list, or None."""
+        if text in self.specialty_names:
+            return text
         return _lookup_with_plural(self._specialty_index, text)
 
 
-def _lookup_with_plural(index: MappingProxyType, text: str) -> str | None:
-    for key in (_plain_key(text), match_key(text)):
-        found = index.get(key) or index.get(key + "s")
-        if found is None and key.endswith("s"):
-            found = index.get(key[:-1])
-        if found is not None:
-            return found
-    return None
+def _lookup_with_plural(index: Mapping[str, str], text: str) -> str | None:
+    """The name ``text`` stands for in ``index``: as written, then without its explanations in
+    brackets, in the singular or the plural."""
+    found = _lookup_key(index, _plain_key(text))
+    return found if found is not None else _lookup_key(index, match_key(text))
 
 
-def _index(entries: list[dict[str, Any]]) -> MappingProxyType:
+def _lookup_key(index: Mapping[str, str], key: str) -> str | None:
+    found = index.get(key) or index.get(key + "s")
+    if found is None and key.endswith("s"):
+        found = index.get(key[:-1])
+    return found
+
+
+def _index(entries: list[dict[str, Any]]) -> Mapping[str, str]:
     index: dict[str, str] = {}
     for entry in entries:
         name = entry["name"]
@@ -115,7 +125,7 @@ class Service:
     source: str
     retirement_dm: bool
     cash: tuple[int, ...]  # credits for table rows 1..7
-    ranks: MappingProxyType  # rank number -> title, for the ranks that have one
+    ranks: Mapping[int, str]  # rank number -> title, for the ranks that have one
     highest_rank: int  # the top of the service's rank table; 0 for a service without ranks
 
     def rank_title(self, rank: int) -> str | None:
@@ -144,22 +154,48 @@ class Species:
     name: str
     native_language: str
     native_culture: str
-    attribute_changes: MappingProxyType
+    attribute_changes: Mapping[str, int]
     traits: tuple[SpeciesTrait, ...]
     skills: tuple[SpeciesSkill, ...]
     attribute_deltas: tuple[int, ...]  # the changes by attribute position
 
 
-@dataclass(frozen=True, slots=True)
-class EquipmentItem:
-    """One row of an equipment table. ``row`` keeps every figure of the table."""
+# The tables of things a character wields; a weapon's STRmin lowers its attacks.
+WEAPON_TABLES = frozenset({"melee", "ranged"})
+# What a ranged weapon's ammunition is called in the catalog: one magazine (a set of rounds for
+# a revolver, a power pack for a laser), or one round of a bow, crossbow or sling.
+AMMUNITION = "{weapon} ammunition"
 
-    table: str  # "armor", "melee", "ranged" or "accessories"
+
+@dataclass(frozen=True, slots=True, eq=False)
+class EquipmentItem:
+    """One row of an equipment table. ``row`` keeps every figure of the table.
+
+    Each item is one object of the catalog, equal only to itself (so it can key a cache).
+    """
+
+    table: str  # "armor", "melee", "ranged", "accessories" or "ammunition"
     name: str
     tl: int | None
     cost: int | None
     weight_kg: float
-    row: MappingProxyType
+    row: Mapping[str, Any]
+    # The least STR DV that wears the armor or wields the weapon unhindered (None: no minimum).
+    str_min: int | None = None
+    # The STR level armor gives its wearer (battle dress); None for anything else.
+    provides_str: int | None = None
+    # Armor: its AV (None where the table gives none). Ammunition: the weapon it loads.
+    av: int | None = None
+    weapon: str | None = None
+
+    @property
+    def is_weapon(self) -> bool:
+        return self.table in WEAPON_TABLES
+
+    @property
+    def is_worn_armor(self) -> bool:
+        """Armor worn as armor, not an add-on to other armor (chameleon surface)."""
+        return self.table == "armor" and not self.row.get("add_on")
 
     @property
     def label(self) -> str:
@@ -196,6 +232,13 @@ class Limits:
     retirement_dm: int
     retirement_terms: int
     unencumbered_str_multiple: int
+    lift_capacity_multiple: int
+    drag_lift_multiple: int
+    gravity_size_divisor: int
+    gravity_max_capacity_multiple: int
+    armor_body_levels_per_point: int
+    armor_derived_per_point: int
+    weapon_dm_per_point: int
     psi_training: int
     psi_per_strength: int
     psi_per_talent: int
@@ -237,6 +280,13 @@ class Limits:
             retirement_dm=muster["retirement_dm"],
             retirement_terms=muster["retirement_terms"],
             unencumbered_str_multiple=creation["encumbrance"]["unencumbered_str_multiple"],
+            lift_capacity_multiple=creation["encumbrance"]["lift_capacity_multiple"],
+            drag_lift_multiple=creation["encumbrance"]["drag_lift_multiple"],
+            gravity_size_divisor=creation["encumbrance"]["gravity_size_divisor"],
+            gravity_max_capacity_multiple=creation["encumbrance"]["gravity_max_capacity_multiple"],
+            armor_body_levels_per_point=creation["str_minimum"]["armor_body_levels_per_point"],
+            armor_derived_per_point=creation["str_minimum"]["armor_derived_per_point"],
+            weapon_dm_per_point=creation["str_minimum"]["weapon_dm_per_point"],
             psi_training=psionics["training_points"],
             psi_per_strength=psionics["points_per_strength"],
             psi_per_talent=psionics["points_per_talent"],
@@ -256,7 +306,7 @@ class Catalog:
 
         attributes = load("attributes.json")
         self.attribute_order: tuple[str, ...] = tuple(attributes["order"])
-        self.attribute_groups: MappingProxyType = MappingProxyType(
+        self.attribute_groups: Mapping[str, tuple[str, ...]] = MappingProxyType(
             {k: tuple(v) for k, v in attributes["groups"].items()}
         )
         self.attribute_names = MappingProxyType(attributes["names"])
@@ -322,7 +372,7 @@ class Catalog:
                 for frequency in traits["frequencies"]
             }
         )
-        self.example_traits: tuple[MappingProxyType, ...] = tuple(
+        self.example_traits: tuple[Mapping[str, Any], ...] = tuple(
             MappingProxyType(t) for t in traits["examples"]
         )
 
@@ -390,7 +440,8 @@ class Catalog:
 
         self.skills: tuple[SkillDef, ...] = tuple(_skill(s) for s in load("skills.json")["skills"])
         self._skill_index = {_plain_key(s.name): s for s in self.skills}
-        self.skills_by_name = MappingProxyType({s.name: s for s in self.skills})
+        self._skills_by_name = {s.name: s for s in self.skills}
+        self.skills_by_name = MappingProxyType(self._skills_by_name)
         self.automatic_skills: tuple[tuple[str, str], ...] = tuple(
             (s.name, s.automatic) for s in self.skills if s.automatic
         )
@@ -398,24 +449,10 @@ class Catalog:
         equipment = load("equipment.json")
         items: list[EquipmentItem] = []
         for table in ("armor", "melee", "ranged", "accessories"):
-            for raw in equipment[table]:
-                if raw.get("natural"):
-                    continue  # hands, claws and the like are part of a body, never bought
-                if "weight_kg" in raw:
-                    weight = float(raw["weight_kg"] or 0)
-                else:
-                    grams = raw.get("weight_g_gravitic", raw.get("weight_g")) or 0
-                    weight = grams / 1000
-                items.append(
-                    EquipmentItem(
-                        table=table,
-                        name=raw["name"],
-                        tl=raw.get("tl"),
-                        cost=raw.get("cost"),
-                        weight_kg=weight,
-                        row=MappingProxyType(raw),
-                    )
-                )
+            items.extend(
+                _equipment_item(table, raw) for raw in equipment[table] if not raw.get("natural")
+            )  # natural weapons (hands, claws) are part of a body, never bought
+        items.extend(_ammunition(raw) for raw in equipment["ranged"] if _has_ammunition(raw))
         self.equipment: tuple[EquipmentItem, ...] = tuple(items)
         by_name: dict[str, list[EquipmentItem]] = {}
         for item in items:
@@ -465,6 +502,11 @@ class Catalog:
     # -- look-ups ------------------------------------------------------------------------------
 
     def find_skill(self, name: str) -> SkillDef | None:
+        """The skill ``name`` stands for: as the catalog spells it, or without regard to case
+        and spacing."""
+        found = self._skills_by_name.get(name)
+        if found is not None:
+            return found
         found = self._skill_index.get(name.lower())
         return found if found is not None else self._skill_index.get(_plain_key(name))
 
@@ -504,11 +546,61 @@ class Catalog:
             return None
         if row is None or frequency not in row["points"]:
             return None
-        return sign * row["points"][frequency]
+        points: int = row["points"][frequency]
+        return sign * points
 
     def control_score(self, level: str) -> int | None:
         row = self.flaw_levels.get(level)
-        return row["control_score"] if row else None
+        score: int | None = row["control_score"] if row else None
+        return score
+
+
+def _equipment_item(table: str, raw: dict[str, Any]) -> EquipmentItem:
+    if "weight_kg" in raw:
+        weight = float(raw["weight_kg"] or 0)
+    else:
+        # Weights in the weapon tables are grams; a gravitic model's figure is the one carried.
+        weight = (raw.get("weight_g_gravitic", raw.get("weight_g")) or 0) / 1000
+    return EquipmentItem(
+        table=table,
+        name=raw["name"],
+        tl=raw.get("tl"),
+        cost=raw.get("cost"),
+        weight_kg=weight,
+        row=MappingProxyType(raw),
+        str_min=raw.get("str_min"),
+        provides_str=raw.get("provides_str"),
+        av=raw.get("av"),
+    )
+
+
+def _has_ammunition(raw: dict[str, Any]) -> bool:
+    """Whether a ranged weapon's ammunition is bought apart from it: it has a price and a
+    weight (a thrown spear is its own ammunition)."""
+    weight = raw.get("ammo_weight_g_gravitic", raw.get("ammo_weight_g"))
+    return raw.get("ammo_cost") is not None and weight is not None
+
+
+def _ammunition(raw: dict[str, Any]) -> EquipmentItem:
+    """A ranged weapon's ammunition as an item of its own, priced and weighed by the weapon's
+    row (AMM Cr, AMMwt; the gravitic figure where there is one), holding its AMM rounds."""
+    grams = raw.get("ammo_weight_g_gravitic", raw.get("ammo_weight_g")) or 0
+    row = {
+        "weapon": raw["name"],
+        "tl": raw.get("tl"),
+        "rounds": raw.get("ammo"),
+        "unlimited": bool(raw.get("ammo_unlimited")),
+        "recharge_cost": raw.get("recharge_cost"),
+    }
+    return EquipmentItem(
+        table="ammunition",
+        name=AMMUNITION.format(weapon=raw["name"]),
+        tl=raw.get("tl"),
+        cost=raw.get("ammo_cost"),
+        weight_kg=grams / 1000,
+        row=MappingProxyType(row),
+        weapon=raw["name"],
+    )
 
 
 def _freeze(value: Any) -> Any:

@@ -70,28 +70,38 @@ def main(argv: list[str] | None = None) -> int:
     status = EXIT_VALID
     outputs: list[Any] = []
     for source in args.files:
-        label = "<stdin>" if source == "-" else source
-        try:
-            character = parse_document(_read(source))
-        except MalformedDocument as error:
-            where = f"{label}: {error.path}" if error.path else label
-            print(f"{where}: {error.message}", file=sys.stderr)
-            status = EXIT_MALFORMED
-            if len(args.files) > 1 and not (args.text or args.stat_block):
-                outputs.append(
-                    {"file": label, "malformed": f"{error.path}: {error.message}".lstrip(": ")}
-                )
-            continue
-        report = check(character)
-        if not report.valid and status == EXIT_VALID:
-            status = EXIT_ERRORS
-        if args.text:
-            outputs.append(text_summary(report))
-        elif args.stat_block:
-            outputs.append(stat_block(character, report))
-        else:
-            outputs.append(report.as_dict())
+        file_status, output = _check_file(source, args)
+        status = max(status, file_status)
+        if output is not None:
+            outputs.append(output)
+    _print_outputs(outputs, args)
+    return status
 
+
+def _check_file(source: str, args: argparse.Namespace) -> tuple[int, Any]:
+    """The exit status of one document and what to print for it (None: nothing)."""
+    label = "<stdin>" if source == "-" else source
+    try:
+        character = parse_document(_read(source))
+    except MalformedDocument as error:
+        where = f"{label}: {error.path}" if error.path else label
+        print(f"{where}: {error.message}", file=sys.stderr)
+        if len(args.files) > 1 and not (args.text or args.stat_block):
+            return EXIT_MALFORMED, {
+                "file": label,
+                "malformed": f"{error.path}: {error.message}".lstrip(": "),
+            }
+        return EXIT_MALFORMED, None
+    report = check(character)
+    status = EXIT_VALID if report.valid else EXIT_ERRORS
+    if args.text:
+        return status, text_summary(report)
+    if args.stat_block:
+        return status, stat_block(character, report)
+    return status, report.as_dict()
+
+
+def _print_outputs(outputs: list[Any], args: argparse.Namespace) -> None:
     if args.text or args.stat_block:
         if outputs:
             print("\n\n".join(outputs))
@@ -100,4 +110,3 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps(outputs[0], indent=2, ensure_ascii=False))
     else:
         print(json.dumps(outputs, indent=2, ensure_ascii=False))
-    return status

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -260,7 +261,7 @@ def action_test(
 # -- exact odds --------------------------------------------------------------------------------
 
 
-def _outcomes(count: int):
+def _outcomes(count: int) -> Iterator[tuple[tuple[int, ...], int]]:
     """Every outcome of ``count`` dice, grouped by its faces: (sorted faces, orderings)."""
     whole = factorial(count)
     for faces in combinations_with_replacement(dice_rules().faces, count):
@@ -268,7 +269,7 @@ def _outcomes(count: int):
         yield faces, orderings
 
 
-def _read_distribution(count: int, read) -> dict[int, Fraction]:
+def _read_distribution(count: int, read: Callable[[tuple[int, ...]], int]) -> dict[int, Fraction]:
     weights: Counter[int] = Counter()
     for faces, orderings in _outcomes(count):
         weights[read(faces)] += orderings

@@ -99,7 +99,9 @@ def _keyed(items: Sequence[tuple[Any, str]]) -> dict[tuple[Any, int], str]:
     return out
 
 
-def _compare(section: str, old: Sequence[tuple[Any, str]], new: Sequence[tuple[Any, str]]):
+def _compare(
+    section: str, old: Sequence[tuple[Any, str]], new: Sequence[tuple[Any, str]]
+) -> list[Change]:
     """Changes between two lists of (key, text), in the order of the new list then the old."""
     before, after = _keyed(old), _keyed(new)
     changes = []

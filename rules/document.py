@@ -9,7 +9,8 @@ high, an unknown skill) are not malformations: they are reported by the engine.
 from __future__ import annotations
 
 import json
-from typing import Any
+from functools import cache, lru_cache
+from typing import Any, NamedTuple
 
 from .catalog import Catalog, SkillDef, catalog
 from .model import (
@@ -88,10 +89,10 @@ def _describe(value: Any) -> str:
 def _printable(text: Any) -> str:
     """``text`` for a one-line message: a line break, a control character or a lone surrogate
     is written as its escape."""
-    text = str(text)
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    written = str(text)
+    if written.isprintable():
+        return written
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in written)
 
 
 def _digits(value: int) -> int:
@@ -102,181 +103,298 @@ def _digits(value: int) -> int:
     return digits + 1 if magnitude >= 10**digits else digits
 
 
-def _object(value: Any, path: str, allowed: tuple[str, ...]) -> dict[str, Any]:
+class _Fields(NamedTuple):
+    """The fields an object of the document may have: in order (for messages) and as a set."""
+
+    names: tuple[str, ...]
+    known: frozenset[str]
+
+
+def _fields(*names: str) -> _Fields:
+    return _Fields(names=names, known=frozenset(names))
+
+
+_TOP_LEVEL = _fields(*TOP_LEVEL_FIELDS)
+_SKILL = _fields("skill", "level", "cascade", "specialties")
+_TRAIT = _fields("type", "name", "level", "frequency", "derived", "control")
+_EQUIPMENT = _fields("item", "quantity", "tl")
+_PSIONICS = _fields("strength", "talents")
+_MUSTERING_OUT = _fields("rolls")
+_HOUSE_RULES = _fields("one_trait_per_term")
+
+
+def _at(path: str, field: str | None) -> str:
+    """The path of ``field`` inside the object at ``path`` (the object itself without one)."""
+    if field is None:
+        return path
+    return f"{path}.{field}" if path else field
+
+
+def _object(value: Any, path: str, fields: _Fields) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MalformedDocument(path, f"expected an object, got {_describe(value)}")
-    for key in value:
-        if key not in allowed:
-            where = f"{path}.{_printable(key)}" if path else _printable(key)
-            raise MalformedDocument(where, f"unknown field {key!r} (allowed: {', '.join(allowed)})")
-    return value
-
-
-def _list(value: Any, path: str) -> list[Any]:
-    if not isinstance(value, list):
-        raise MalformedDocument(path, f"expected a list, got {_describe(value)}")
-    return value
-
-
-def _int(value: Any, path: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        if isinstance(value, float) and value.is_integer():
-            value = int(value)
-        else:
-            raise MalformedDocument(path, f"expected a whole number, got {_describe(value)}")
-    if not -WHOLE_MAX <= value <= WHOLE_MAX:
+    if not value.keys() <= fields.known:
+        key = next(key for key in value if key not in fields.known)
         raise MalformedDocument(
-            path, f"expected a whole number of at most {WHOLE_MAX:,}, got {_describe(value)}"
+            _at(path, _printable(key)),
+            f"unknown field {key!r} (allowed: {', '.join(fields.names)})",
         )
-    if minimum is not None and value < minimum:
-        bounds = f"at least {minimum}" if maximum is None else f"{minimum}-{maximum}"
-        raise MalformedDocument(path, f"expected a whole number {bounds}, got {value}")
-    if maximum is not None and value > maximum:
-        raise MalformedDocument(path, f"expected a whole number {minimum}-{maximum}, got {value}")
     return value
 
 
-def _text(value: Any, path: str, *, optional: bool = False) -> str | None:
-    if value is None and optional:
-        return None
+def _list(value: Any, path: str, field: str | None = None) -> list[Any]:
+    if not isinstance(value, list):
+        raise MalformedDocument(_at(path, field), f"expected a list, got {_describe(value)}")
+    return value
+
+
+def _int(
+    value: Any,
+    path: str,
+    field: str | None = None,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+) -> int:
+    """A whole number (a float without a fraction is one), within the bounds given."""
+    # A bool is not a number here, though Python counts it as one.
+    number: int = value if type(value) is int else _whole_float(value, path, field)
+    if not -WHOLE_MAX <= number <= WHOLE_MAX:
+        raise MalformedDocument(
+            _at(path, field),
+            f"expected a whole number of at most {WHOLE_MAX:,}, got {_describe(number)}",
+        )
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        bounds = f"at least {minimum}" if maximum is None else f"{minimum}-{maximum}"
+        raise MalformedDocument(_at(path, field), f"expected a whole number {bounds}, got {number}")
+    return number
+
+
+def _whole_float(value: Any, path: str, field: str | None) -> int:
+    """A float without a fraction as the whole number it is; anything else is malformed."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    raise MalformedDocument(_at(path, field), f"expected a whole number, got {_describe(value)}")
+
+
+def _text(value: Any, path: str, field: str | None = None) -> str:
+    """Text: a string holding characters only (no lone surrogate, no NUL)."""
     if not isinstance(value, str):
-        raise MalformedDocument(path, f"expected text, got {_describe(value)}")
+        raise MalformedDocument(_at(path, field), f"expected text, got {_describe(value)}")
     if not value.isascii():
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
             raise MalformedDocument(
-                path, "contains a lone surrogate (\\ud800-\\udfff), which is not a character"
+                _at(path, field),
+                "contains a lone surrogate (\\ud800-\\udfff), which is not a character",
             ) from None
     if "\x00" in value:
-        raise MalformedDocument(path, "contains a NUL character (\\u0000), which text may not")
+        raise MalformedDocument(
+            _at(path, field), "contains a NUL character (\\u0000), which text may not"
+        )
     return value
 
 
-def _optional_name(doc: dict[str, Any], key: str) -> str | None:
-    text = _text(doc.get(key), key, optional=True)
-    if text is None:
+def _optional_text(value: Any, path: str, field: str | None = None) -> str | None:
+    return None if value is None else _text(value, path, field)
+
+
+def _name(text: str) -> str:
+    """A name as the document keeps it: runs of spaces, tabs and line breaks made one space."""
+    return " ".join(text.split())
+
+
+def _optional_name(value: Any, key: str) -> str | None:
+    """A top-level name that may be left out: None when it is, or when it is only spaces."""
+    if value is None:
         return None
-    text = " ".join(text.split())
-    return text or None
+    return _name(_text(value, "", key)) or None
 
 
-def _attribute_level(value: Any, path: str, cat: Catalog) -> int:
-    if isinstance(value, str):
-        stripped = value.strip()
-        level = cat.from_hex(stripped)
-        # Only the digits 0-9: str.isdigit also accepts "²" and "①", which int() refuses.
-        if level is None and stripped.isascii() and stripped.isdigit():
-            if len(stripped) > _DIGITS_MAX:
-                raise MalformedDocument(
-                    path, f"expected a level, got a number of {len(stripped)} digits"
-                )
-            level = _int(int(stripped), path)
-        if level is None:
+def _attribute_text(value: str, key: str, cat: Catalog) -> int:
+    """An attribute level written as text: a hex digit, or the digits 0-9."""
+    path = f"attributes.{key}"
+    stripped = value.strip()
+    level = cat.from_hex(stripped)
+    # Only the digits 0-9: str.isdigit also accepts "²" and "①", which int() refuses.
+    if level is None and stripped.isascii() and stripped.isdigit():
+        if len(stripped) > _DIGITS_MAX:
             raise MalformedDocument(
-                path,
-                f"expected a level as a number or a hex digit (I and O are not used), "
-                f"got {_describe(value)}",
+                path, f"expected a level, got a number of {len(stripped)} digits"
             )
-        return level
-    return _int(value, path)
+        level = _int(int(stripped), path)
+    if level is None:
+        raise MalformedDocument(
+            path,
+            f"expected a level as a number or a hex digit (I and O are not used), "
+            f"got {_describe(value)}",
+        )
+    return level
+
+
+@cache
+def _attribute_fields(cat: Catalog) -> _Fields:
+    return _fields(*cat.attribute_order, *cat.attribute_aliases)
 
 
 def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
-    order = cat.attribute_order
+    raw = _object(value, "attributes", _attribute_fields(cat))
     aliases = cat.attribute_aliases
-    raw = _object(value, "attributes", (*order, *aliases))
     levels: dict[str, int] = {}
     for key, level in raw.items():
         code = aliases.get(key, key)
         if code in levels:
             raise MalformedDocument(f"attributes.{key}", f"{code} is given twice")
-        levels[code] = _attribute_level(level, f"attributes.{key}", cat)
-    missing = [code for code in order if code not in levels]
-    if missing:
+        if isinstance(level, str):
+            levels[code] = _attribute_text(level, key, cat)
+        else:
+            levels[code] = _int(level, "attributes", key)
+    if len(levels) < len(cat.attribute_order):
+        missing = next(code for code in cat.attribute_order if code not in levels)
         raise MalformedDocument(
-            f"attributes.{missing[0]}",
-            f"missing; all nine attributes are required ({', '.join(order)})",
+            f"attributes.{missing}",
+            f"missing; all nine attributes are required ({', '.join(cat.attribute_order)})",
         )
-    return tuple(levels[code] for code in order)
+    return tuple(levels[code] for code in cat.attribute_order)
 
 
 def _skill(value: Any, path: str, cat: Catalog) -> SkillEntry:
-    raw = _object(value, path, ("skill", "level", "cascade", "specialties"))
+    raw = _object(value, path, _SKILL)
     if "skill" not in raw:
         raise MalformedDocument(f"{path}.skill", "missing; name the skill")
     if "level" not in raw:
         raise MalformedDocument(f"{path}.level", "missing; give the skill level (0 or more)")
-    name = " ".join(_text(raw["skill"], f"{path}.skill").split())
-    level = _int(raw["level"], f"{path}.level")
+    name = _name(_text(raw["skill"], path, "skill"))
+    level = _int(raw["level"], path, "level")
     definition = cat.find_skill(name)
     if definition is not None:
         name = definition.name
-    cascade = _text(raw.get("cascade"), f"{path}.cascade", optional=True)
-    if cascade is not None:
-        cascade = " ".join(cascade.split()) or None
-        if cascade and definition is not None and definition.is_cascade and not definition.open:
-            cascade = definition.find_cascade(cascade) or cascade
+    cascade = raw.get("cascade")
+    return _skill_entry(
+        name,
+        level,
+        None if cascade is None else _cascade(cascade, path, definition),
+        _specialties(raw["specialties"], path, definition) if "specialties" in raw else (),
+    )
+
+
+# Entries are immutable, so equal entries may be one object: the builder parses the same
+# document again on every keystroke, and each entry read is looked up rather than built anew.
+# The caches are bounded, as every value in them comes from a document.
+_CACHE_SIZE = 4096
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _skill_entry(
+    skill: str, level: int, cascade: str | None, specialties: tuple[str, ...]
+) -> SkillEntry:
+    return SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
+
+
+def _cascade(value: Any, path: str, definition: SkillDef | None) -> str | None:
+    """A cascade as the document names it, in the catalog's spelling where the skill's fixed
+    list has it."""
+    text = _optional_text(value, path, "cascade")
+    if not text:
+        return None
+    cascade = _name(text)
+    if cascade and definition is not None and definition.is_cascade and not definition.open:
+        return definition.find_cascade(cascade) or cascade
+    return cascade or None
+
+
+def _specialties(value: Any, path: str, definition: SkillDef | None) -> tuple[str, ...]:
+    """The specialties, each once (matched without case), in the catalog's spelling."""
     specialties: list[str] = []
     seen: set[str] = set()
-    for index, item in enumerate(_list(raw.get("specialties", []), f"{path}.specialties")):
-        text = specialty_name(definition, _text(item, f"{path}.specialties[{index}]"))
+    for index, item in enumerate(_list(value, path, "specialties")):
+        text = specialty_name(definition, _text(item, path, f"specialties[{index}]"))
         if text and text.lower() not in seen:
             seen.add(text.lower())
             specialties.append(text)
-    return SkillEntry(skill=name, level=level, cascade=cascade, specialties=tuple(specialties))
+    return tuple(specialties)
 
 
 def specialty_name(definition: SkillDef | None, text: str) -> str:
     """How a specialty is written in a document: spacing collapsed, and the catalog's spelling
     where the skill's list has it ("Lasers" on Gunnery is "ship's lasers")."""
-    text = " ".join(text.split())
+    text = _name(text)
     if definition is not None and definition.is_spec:
         return definition.find_specialty(text) or text
     return text
 
 
 def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
-    raw = _object(value, path, ("type", "name", "level", "frequency", "derived", "control"))
+    raw = _object(value, path, _TRAIT)
     if "type" not in raw:
         raise MalformedDocument(f"{path}.type", "missing; use PP, MP, HP, PF, MF or HF")
     if "name" not in raw:
         raise MalformedDocument(f"{path}.name", "missing; describe the trait in a few words")
-    trait_type = _text(raw["type"], f"{path}.type").strip().upper()
-    name = " ".join(_text(raw["name"], f"{path}.name").split())
-    level = _text(raw.get("level"), f"{path}.level", optional=True)
-    if level is not None:
-        level = level.strip().upper()
-    frequency_raw = raw.get("frequency")
-    if isinstance(frequency_raw, int) and not isinstance(frequency_raw, bool):
-        frequency_raw = str(_int(frequency_raw, f"{path}.frequency"))
-    frequency = _text(frequency_raw, f"{path}.frequency", optional=True)
+    trait_type = _text(raw["type"], path, "type").strip().upper()
+    name = _name(_text(raw["name"], path, "name"))
+    level = _optional_text(raw.get("level"), path, "level")
+    frequency = raw.get("frequency")
     if frequency is not None:
-        frequency = frequency.strip().upper()
-        frequency = cat.frequency_aliases.get(frequency, frequency)
-    derived: list[tuple[str, int]] = []
-    if raw.get("derived") is not None:
-        changes = raw["derived"]
-        if not isinstance(changes, dict):
-            raise MalformedDocument(
-                f"{path}.derived",
-                f'expected an object such as {{"INI": 1}}, got {_describe(changes)}',
-            )
-        for key, amount in changes.items():
-            code = _text(key, f"{path}.derived").strip().upper()
-            derived.append((code, _int(amount, f"{path}.derived.{_printable(key)}")))
-    control = raw.get("control", control_by_default(trait_type))
+        frequency = _frequency(frequency, path, cat)
+    derived = raw.get("derived")
+    derived = () if derived is None else _derived_changes(derived, path)
+    control = raw["control"] if "control" in raw else control_by_default(trait_type)
     if not isinstance(control, bool):
         raise MalformedDocument(
             f"{path}.control", f"expected true or false, got {_describe(control)}"
         )
+    return _trait_entry(
+        trait_type,
+        name,
+        level.strip().upper() or None if level is not None else None,
+        frequency,
+        derived,
+        control,
+    )
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _trait_entry(
+    trait_type: str,
+    name: str,
+    level: str | None,
+    frequency: str | None,
+    derived: tuple[tuple[str, int], ...],
+    control: bool,
+) -> TraitEntry:
     return TraitEntry(
         type=trait_type,
         name=name,
-        level=level or None,
-        frequency=frequency or None,
-        derived=tuple(derived),
+        level=level,
+        frequency=frequency,
+        derived=derived,
         control=control,
+    )
+
+
+def _frequency(value: Any, path: str, cat: Catalog) -> str | None:
+    """A trait's frequency letter; the digit 0 (as a number or text) is read as O."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(_int(value, path, "frequency"))
+    text = _optional_text(value, path, "frequency")
+    if text is None:
+        return None
+    frequency = text.strip().upper()
+    return cat.frequency_aliases.get(frequency, frequency) or None
+
+
+def _derived_changes(value: Any, path: str) -> tuple[tuple[str, int], ...]:
+    if not isinstance(value, dict):
+        raise MalformedDocument(
+            f"{path}.derived", f'expected an object such as {{"INI": 1}}, got {_describe(value)}'
+        )
+    return tuple(
+        (
+            _text(key, path, "derived").strip().upper(),
+            _int(amount, path, f"derived.{_printable(key)}"),
+        )
+        for key, amount in value.items()
     )
 
 
@@ -291,7 +409,7 @@ def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[s
     names: list[str] = []
     for index, item in enumerate(_list(value, field)):
         path = f"{field}[{index}]"
-        name = " ".join(_text(item, path).split())
+        name = _name(_text(item, path))
         if not name:
             raise MalformedDocument(path, "empty; name the package flaw bought off")
         name = known.get(name.lower(), name)
@@ -304,10 +422,10 @@ def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[s
 def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     if value is None:
         return None
-    raw = _object(value, "psionics", ("strength", "talents"))
+    raw = _object(value, "psionics", _PSIONICS)
     if "strength" not in raw:
         raise MalformedDocument("psionics.strength", "missing; give the PSI strength (0 or more)")
-    strength = _int(raw["strength"], "psionics.strength", minimum=0)
+    strength = _int(raw["strength"], "psionics", "strength", minimum=0)
     # null is no talents; any other value that is not an object ([], "", false, 0) is malformed.
     talents_raw = raw.get("talents")
     if talents_raw is None:
@@ -320,35 +438,51 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     talents: dict[str, int] = {}
     for name, level in talents_raw.items():
         text = _text(name, "psionics.talents")
-        canonical = cat.find_talent(text) or " ".join(text.split())
+        canonical = cat.find_talent(text) or _name(text)
+        path = f"psionics.talents.{_printable(name)}"
         if canonical in talents:
-            raise MalformedDocument(
-                f"psionics.talents.{_printable(name)}", f"{canonical} is given twice"
-            )
-        talents[canonical] = _int(level, f"psionics.talents.{_printable(name)}", minimum=0)
+            raise MalformedDocument(path, f"{_printable(canonical)} is given twice")
+        talents[canonical] = _int(level, path, minimum=0)
     return Psionics(strength=strength, talents=tuple(talents.items()))
 
 
 def _mustering_rolls(value: Any) -> tuple[int, ...]:
     if value is None:
         return ()
-    raw = _object(value, "mustering_out", ("rolls",))
-    rolls = _list(raw.get("rolls", []), "mustering_out.rolls")
+    raw = _object(value, "mustering_out", _MUSTERING_OUT)
+    rolls = _list(raw.get("rolls", []), "mustering_out", "rolls")
     return tuple(_int(r, f"mustering_out.rolls[{i}]") for i, r in enumerate(rolls))
 
 
 def _equipment(value: Any, path: str, cat: Catalog) -> EquipmentEntry:
-    raw = _object(value, path, ("item", "quantity", "tl"))
+    raw = _object(value, path, _EQUIPMENT)
     if "item" not in raw:
         raise MalformedDocument(f"{path}.item", "missing; name the item")
-    name = " ".join(_text(raw["item"], f"{path}.item").split())
+    name = _name(_text(raw["item"], path, "item"))
     known = cat.equipment_named(name)
-    if known:
-        name = known[0].name
-    quantity = _int(raw.get("quantity", 1), f"{path}.quantity", minimum=1)
     tl = raw.get("tl")
-    tl = None if tl is None else _int(tl, f"{path}.tl", minimum=0)
-    return EquipmentEntry(item=name, quantity=quantity, tl=tl)
+    return EquipmentEntry(
+        item=known[0].name if known else name,
+        quantity=_int(raw.get("quantity", 1), path, "quantity", minimum=1),
+        tl=None if tl is None else _int(tl, path, "tl", minimum=0),
+    )
+
+
+# The rulebook's rules, as a document without house rules keeps them.
+_NO_HOUSE_RULES = HouseRules()
+
+
+def _house_rules(value: Any) -> HouseRules:
+    if value is None:
+        return _NO_HOUSE_RULES
+    raw = _object(value, "house_rules", _HOUSE_RULES)
+    one_per_term = raw.get("one_trait_per_term", True)
+    if not isinstance(one_per_term, bool):
+        raise MalformedDocument(
+            "house_rules.one_trait_per_term",
+            f"expected true or false, got {_describe(one_per_term)}",
+        )
+    return HouseRules(one_trait_per_term=one_per_term)
 
 
 def decode_json(data: str | bytes) -> Any:
@@ -382,67 +516,56 @@ def decode_json(data: str | bytes) -> Any:
 def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
     """Build the engine's character from a decoded document, or raise MalformedDocument."""
     cat = cat or catalog()
-    doc = _object(doc, "", TOP_LEVEL_FIELDS)
+    doc = _object(doc, "", _TOP_LEVEL)
     if "format" not in doc:
         raise MalformedDocument("format", f'missing; it must be "{FORMAT}"')
     if doc["format"] != FORMAT:
         raise MalformedDocument("format", f'must be "{FORMAT}", got {_describe(doc["format"])}')
     if "name" not in doc:
         raise MalformedDocument("name", "missing; give the character a name")
-    name = " ".join(_text(doc["name"], "name").split())
+    name = _name(_text(doc["name"], "", "name"))
     if not 1 <= len(name) <= NAME_MAX:
         raise MalformedDocument("name", f"must be 1-{NAME_MAX} characters, got {len(name)}")
     kind = doc.get("kind", "pc")
     if kind not in ("pc", "npc"):
         raise MalformedDocument("kind", f'must be "pc" or "npc", got {_describe(kind)}')
-    default_budget = cat.creation["budget"]["pc"]
+    lim = cat.limits
     budget = _int(
-        doc.get("budget", default_budget),
-        "budget",
-        minimum=0,
-        maximum=cat.creation["budget"]["max"],
+        doc.get("budget", lim.default_budget), "", "budget", minimum=0, maximum=lim.max_budget
     )
-    species = _text(doc.get("species", "human"), "species").strip().lower() or "human"
-    service = _optional_name(doc, "service")
+    species = _text(doc.get("species", "human"), "", "species").strip().lower() or "human"
+    service = _optional_name(doc.get("service"), "service")
     if service is not None:
         known = cat.find_service(service)
         service = known.key if known else service
     if "attributes" not in doc:
         raise MalformedDocument("attributes", "missing; all nine attributes are required")
     age = doc.get("age")
-    notes = _text(doc.get("notes", ""), "notes", optional=True) or ""
+    notes = doc.get("notes")
+    notes = "" if notes is None else _text(notes, "", "notes")
     if len(notes) > NOTES_MAX:
         raise MalformedDocument("notes", f"at most {NOTES_MAX} characters, got {len(notes)}")
-    house_rules = HouseRules()
-    if doc.get("house_rules") is not None:
-        rules_raw = _object(doc["house_rules"], "house_rules", ("one_trait_per_term",))
-        one_per_term = rules_raw.get("one_trait_per_term", True)
-        if not isinstance(one_per_term, bool):
-            raise MalformedDocument(
-                "house_rules.one_trait_per_term",
-                f"expected true or false, got {_describe(one_per_term)}",
-            )
-        house_rules = HouseRules(one_trait_per_term=one_per_term)
+    house_rules = _house_rules(doc.get("house_rules"))
     return Character(
         name=name,
         attributes=_attributes(doc["attributes"], cat),
         kind=kind,
         budget=budget,
         species=species,
-        homeworld=_optional_name(doc, "homeworld"),
-        native_language=_optional_name(doc, "native_language"),
-        native_culture=_optional_name(doc, "native_culture"),
+        homeworld=_optional_name(doc.get("homeworld"), "homeworld"),
+        native_language=_optional_name(doc.get("native_language"), "native_language"),
+        native_culture=_optional_name(doc.get("native_culture"), "native_culture"),
         service=service,
-        terms=_int(doc.get("terms", 0), "terms", minimum=0),
-        rank=_int(doc.get("rank", 0), "rank"),
-        age=None if age is None else _int(age, "age", minimum=0),
+        terms=_int(doc.get("terms", 0), "", "terms", minimum=0),
+        rank=_int(doc.get("rank", 0), "", "rank"),
+        age=None if age is None else _int(age, "", "age", minimum=0),
         skills=tuple(
             _skill(s, f"skills[{i}]", cat)
-            for i, s in enumerate(_list(doc.get("skills", []), "skills"))
+            for i, s in enumerate(_list(doc.get("skills", []), "", "skills"))
         ),
         traits=tuple(
             _trait(t, f"traits[{i}]", cat)
-            for i, t in enumerate(_list(doc.get("traits", []), "traits"))
+            for i, t in enumerate(_list(doc.get("traits", []), "", "traits"))
         ),
         package_flaws_bought_off=_package_flaws_bought_off(
             doc.get("package_flaws_bought_off"), species, cat
@@ -451,7 +574,7 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         mustering_rolls=_mustering_rolls(doc.get("mustering_out")),
         equipment=tuple(
             _equipment(e, f"equipment[{i}]", cat)
-            for i, e in enumerate(_list(doc.get("equipment", []), "equipment"))
+            for i, e in enumerate(_list(doc.get("equipment", []), "", "equipment"))
         ),
         house_rules=house_rules,
         notes=notes,

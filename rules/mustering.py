@@ -24,7 +24,7 @@ class MusteringOutError(ValueError):
 
 def rolls_allowed(character: Character, *, cat: Catalog | None = None) -> int:
     cat = cat or catalog()
-    return min(cat.creation["mustering_out"]["max_rolls"], character.terms)
+    return min(cat.limits.max_mustering_rolls, character.terms)
 
 
 def roll_mustering_out(

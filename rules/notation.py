@@ -8,6 +8,7 @@ Traits: ``[PP-C-S 2]``, ``[PF-H-R CS4 -2]``, ``[PP INI+1 5]``; ``0`` is read as 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .catalog import Catalog, catalog
 from .model import SkillEntry, TraitEntry
@@ -17,7 +18,9 @@ class NotationError(ValueError):
     """Text that is not in the rulebook's notation; the message says what was expected."""
 
 
-def format_skill(skill: str, level: int, cascade: str | None = None, specialties=()) -> str:
+def format_skill(
+    skill: str, level: int, cascade: str | None = None, specialties: Sequence[str] = ()
+) -> str:
     text = f"{skill} ({cascade})-{level}" if cascade else f"{skill}-{level}"
     if specialties:
         text += f" ({', '.join(specialties)})"

@@ -127,6 +127,10 @@ class InjuryRules:
     ample_dm_per_tl: int
     ample_above_tl: int
     unsanitary_dm: int
+    other_species_dm: int  # a medical test on a patient of another species
+    close_physiology_dm: int  # ... of a species whose physiology is close to the medic's
+    close_physiology: frozenset[str]  # those species (human, the minor humans, Vargr)
+    xeno_skill: str  # the skill that offsets the DM: Xeno Medicine
     recovery: Mapping[str, Mapping[str, Period]]  # care -> damage form -> period
     care_names: Mapping[str, str]
 
@@ -145,6 +149,10 @@ class InjuryRules:
 
 def _period(raw: Mapping[str, Any] | None) -> Period | None:
     return None if raw is None else Period(raw["count"], raw["unit"])
+
+
+def _required_period(raw: Mapping[str, Any]) -> Period:
+    return Period(raw["count"], raw["unit"])
 
 
 def _rolled(raw: Mapping[str, Any] | None) -> RolledPeriod | None:
@@ -169,7 +177,7 @@ def injury_rules() -> InjuryRules:
         bleeding = data["bleeding"][name]
         every = _period(bleeding["every"]) if bleeding else None
         lasts = _rolled(bleeding.get("lasts")) if bleeding else None
-        if lasts is not None and lasts.unit != every.unit:
+        if lasts is not None and (every is None or lasts.unit != every.unit):
             # A wound counts the bleeding periods it has left; a thrown time converts to
             # them only when both are in one unit.
             raise ValueError(
@@ -197,7 +205,9 @@ def injury_rules() -> InjuryRules:
         )
     dms = data["healing_dms"]
     recovery = {
-        care: MappingProxyType({form: _period(raw[form]) for form in (STUN, LETHAL, SPECIAL)})
+        care: MappingProxyType(
+            {form: _required_period(raw[form]) for form in (STUN, LETHAL, SPECIAL)}
+        )
         for care, raw in data["recovery"].items()
         if care != "note"
     }
@@ -209,11 +219,15 @@ def injury_rules() -> InjuryRules:
         stun_threshold_divisor=data["stun"]["threshold_divisor"],
         stunned_def=data["stun"]["stunned_def"],
         dying_loss_per_turn=data["dying"]["loss_per_turn"],
-        stabilisation_time=_period(data["stabilisation"]["time"]),
+        stabilisation_time=_required_period(data["stabilisation"]["time"]),
         supplies_dms=MappingProxyType(dms["supplies"]),
         ample_dm_per_tl=dms["ample"]["dm_per_tl"],
         ample_above_tl=dms["ample"]["above_tl"],
         unsanitary_dm=dms["unsanitary"],
+        other_species_dm=dms["other_species"]["dm"],
+        close_physiology_dm=dms["other_species"]["close_physiology_dm"],
+        close_physiology=frozenset(dms["other_species"]["close_physiology"]),
+        xeno_skill=dms["other_species"]["offset_by"],
         recovery=MappingProxyType(recovery),
         care_names=MappingProxyType(
             {care: raw["name"] for care, raw in data["recovery"].items() if care != "note"}
@@ -255,12 +269,21 @@ def recovery_period(form: str, care: str = "natural") -> Period:
     return rules.recovery[care][form]
 
 
-def healing_dm(*, supplies: str, tl: int | None = None, unsanitary: bool = False) -> int:
+def healing_dm(
+    *,
+    supplies: str,
+    tl: int | None = None,
+    unsanitary: bool = False,
+    medic_species: str | None = None,
+    patient_species: str | None = None,
+    xeno_medicine: int | None = None,
+) -> int:
     """The situational DM of a medical test (Healing DM Table).
 
     ``supplies``: ``kit`` (adequate medical supplies), ``none``, or ``ample`` (sick bay,
     ambulance, hospital: +1 per TL above 5, so ``tl`` is required). ``unsanitary``: very
-    dirty conditions, as in the field.
+    dirty conditions, as in the field. With both species given, a patient of another species
+    adds :func:`xeno_medicine_dm` (``xeno_medicine``: the medic's Xeno Medicine level).
     """
     rules = injury_rules()
     if supplies == "ample":
@@ -274,7 +297,37 @@ def healing_dm(*, supplies: str, tl: int | None = None, unsanitary: bool = False
         raise ValueError(f"Unknown medical supplies {supplies!r}; use one of {known}.")
     if unsanitary:
         dm += rules.unsanitary_dm
+    if medic_species is not None and patient_species is not None:
+        dm += xeno_medicine_dm(medic_species, patient_species, xeno_medicine)
     return dm
+
+
+def xeno_medicine_dm(
+    medic_species: str, patient_species: str, xeno_medicine: int | None = None
+) -> int:
+    """The DM of a Medical, Surgery or Psychology test on a patient of another species.
+
+    -5; -2 where the patient's physiology is close (human, the minor human races, Vargr). The
+    medic's Xeno Medicine level (None: no such skill) offsets it, never past 0. A patient of
+    the medic's own species: 0.
+    """
+    if xeno_medicine is not None and xeno_medicine < 0:
+        raise ValueError(f"Xeno Medicine {xeno_medicine} is below level 0.")
+    medic, patient = medic_species.strip().lower(), patient_species.strip().lower()
+    if medic == patient:
+        return 0
+    rules = injury_rules()
+    base = (
+        rules.close_physiology_dm if patient in rules.close_physiology else rules.other_species_dm
+    )
+    return min(base + (xeno_medicine or 0), 0)
+
+
+def xeno_medicine_level(report: Report) -> int | None:
+    """The character's Xeno Medicine level, None without the skill."""
+    skill = injury_rules().xeno_skill
+    levels = [line.level for line in report.skills.lines if line.skill == skill]
+    return max(levels) if levels else None
 
 
 # -- damage and wounds -------------------------------------------------------------------------
@@ -634,16 +687,18 @@ def _bleed_periods(severity: str | None, thrown: Period | None) -> int | None:
     """How many bleeding periods a new wound bleeds at most, from its thrown bleeding time."""
     if thrown is None:
         return None
-    lasts = severity_rules(severity).bleed_lasts if severity else None
-    if lasts is None:
+    if severity is None:
+        raise ValueError(f"The blow makes no wound to bleed for {thrown}.")
+    rules = severity_rules(severity)
+    if rules.bleed_lasts is None or rules.bleed_every is None:
         raise ValueError(
             f"A {severity} wound bleeds until stabilised, not for a thrown time ({thrown})."
-            if severity
-            else f"The blow makes no wound to bleed for {thrown}."
         )
-    if not lasts.gives(thrown):
-        raise ValueError(f"A {severity} wound bleeds for {lasts}; no throw gives {thrown}.")
-    return thrown.count // severity_rules(severity).bleed_every.count
+    if not rules.bleed_lasts.gives(thrown):
+        raise ValueError(
+            f"A {severity} wound bleeds for {rules.bleed_lasts}; no throw gives {thrown}."
+        )
+    return thrown.count // rules.bleed_every.count
 
 
 def _each(period: Period) -> str:
@@ -710,7 +765,7 @@ def take_damage(
             events.append(
                 Event(
                     "bleeds",
-                    f"It bleeds {table.bleed_points} LIF every {_each(table.bleed_every)} "
+                    f"It bleeds {table.bleed_points} LIF every {_each(table.bleed_time(1))} "
                     f"{lasting}.",
                 )
             )
@@ -744,7 +799,9 @@ def _with_wound(condition: Condition, index: int, wound: Wound) -> tuple[Wound, 
     return tuple(wounds)
 
 
-def _lose_to_wound(condition: Condition, index: int, points: int, code: str, message: str):
+def _lose_to_wound(
+    condition: Condition, index: int, points: int, code: str, message: str
+) -> tuple[Condition, Events]:
     """Lethal points charged to a wound (bleeding, a failed medical test)."""
     wound = condition.wounds[index]
     stun, lethal, marked, replaced = _mark(condition, points, LETHAL)
@@ -895,6 +952,7 @@ def effective(
     *,
     derived_bonus: Mapping[str, int] | None = None,
     encumbrance_penalty: int = 0,
+    armor_str_short: int = 0,
     cat: Catalog | None = None,
 ) -> Effective:
     """The character's attributes and derived attributes under its wounds and its load.
@@ -903,6 +961,11 @@ def effective(
     final attribute levels, with ``derived_bonus`` for derived-attribute traits if any.
     ``encumbrance_penalty`` is the engine's for what the character carries now
     (``carried_load``); it lowers DEF, INI and MOV after the wounds, down to their floors.
+    ``armor_str_short`` is how far the character's STR DV is below its worn armor's STRmin
+    (``Equipment.armor_str_short``): each point lowers the body attributes by 2 levels (their
+    DMs in action tests) and DEF, INI and MOV by 1 more, with the encumbrance penalty. The
+    derived attributes are worked out from the levels the wounds leave; the armor's own
+    change to DEF, INI and MOV is the rulebook's, not worked out again from the lowered levels.
     """
     cat = cat or catalog()
     if isinstance(source, Report):
@@ -918,13 +981,20 @@ def effective(
         original = derived_attributes(levels, bonus, cat=cat)
     body_penalty, mind_dm = wound_penalties(condition)
     body, mind = cat.attribute_groups["body"], cat.attribute_groups["mind"]
-    lowered = {
+    wounded_levels = {
         code: max(level + body_penalty, 0) if code in body else level
         for code, level in levels.items()
     }
-    wounded = derived_attributes(lowered, bonus, cat=cat)
+    wounded = derived_attributes(wounded_levels, bonus, cat=cat)
     now = {code: getattr(wounded, code) for code in _RECOMPUTED}
-    derived = encumbered(original._replace(**now), encumbrance_penalty, cat)
+    lim = cat.limits
+    armor_body = armor_str_short * lim.armor_body_levels_per_point
+    lowered = {
+        code: max(level - armor_body, 0) if code in body else level
+        for code, level in wounded_levels.items()
+    }
+    penalty = encumbrance_penalty + armor_str_short * lim.armor_derived_per_point
+    derived = encumbered(original._replace(**now), penalty, cat)
     if condition.stunned:
         derived = derived._replace(DEF=injury_rules().stunned_def)
     test_dms = {
@@ -1248,7 +1318,7 @@ def _trait(character: Character, index: int) -> TraitEntry:
 def _trait_points(trait: TraitEntry, cat: Catalog) -> int | None:
     if trait.derived:
         return derived_trait_points(trait, cat=cat)
-    return cat.trait_points(trait.type, trait.level, trait.frequency)
+    return cat.trait_points(trait.type, trait.level or "", trait.frequency or "")
 
 
 def _referee_ip(ip: int | None, what: str) -> int:
@@ -1266,28 +1336,7 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
     """
     costs = improvement_costs()
     if isinstance(purchase, RaiseSkill):
-        label = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
-        current = _skill_level(character, purchase.skill, purchase.cascade, cat)
-        if purchase.to_level < 0:
-            raise ImprovementError(f"{label}: skill levels start at 0.")
-        if current is not None and purchase.to_level <= current:
-            raise ImprovementError(
-                f"{label} is no raise: the character has the skill at level {current}."
-            )
-        if purchase.to_level == 0:
-            if costs.new_zero_level_skill is not None:
-                return costs.new_zero_level_skill
-            return _referee_ip(purchase.ip, "a new level-0 skill")
-        if purchase.ip is not None:
-            raise ImprovementError(
-                f"{label} costs new level x {costs.ip_per_new_skill_level} IP by the rulebook; "
-                "ip is only for what the referee prices."
-            )
-        start = 1 if current is None else current + 1
-        # The sum of the new levels start..to_level, in closed form: a typed level of any size
-        # costs no more time than a small one.
-        levels = max(0, purchase.to_level - start + 1)
-        return costs.ip_per_new_skill_level * (start + purchase.to_level) * levels // 2
+        return _skill_price(character, purchase, costs, cat)
     if isinstance(purchase, AddSpecialty):
         index, specialty = _specialty(character, purchase, cat)
         entry = character.skills[index]
@@ -1295,33 +1344,8 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
         if any(_same(specialty_name(definition, s), specialty) for s in entry.specialties):
             raise ImprovementError(f"{entry.skill} already has the specialty {specialty!r}.")
         return costs.specialty
-    if isinstance(purchase, AddPerk):
-        trait = purchase.trait
-        if trait.type not in cat.perk_types:
-            raise ImprovementError(
-                f"{trait.name!r} ({trait.type}) is not a perk; IP buy perks "
-                f"({', '.join(cat.perk_types)}). A new flaw is the referee's to allow."
-            )
-        points = _trait_points(trait, cat)
-        return None if points is None else points * costs.ip_per_trait_point
-    if isinstance(purchase, RaisePerk):
-        trait = _trait(character, purchase.index)
-        if trait.type not in cat.perk_types:
-            raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a perk.")
-        if trait.derived:
-            raise ImprovementError(
-                f"{trait.name!r} changes derived attributes and has no level; add a perk instead."
-            )
-        old = _trait_points(trait, cat)
-        new = _trait_points(replace(trait, level=purchase.to_level), cat)
-        if old is None or new is None:
-            return None
-        if new <= old:
-            raise ImprovementError(
-                f"{trait.name!r} at level {purchase.to_level} is worth {new} points, no more "
-                f"than its {old} now; a raise goes higher."
-            )
-        return (new - old) * costs.ip_per_trait_point
+    if isinstance(purchase, AddPerk | RaisePerk):
+        return _perk_price(character, purchase, costs, cat)
     if isinstance(purchase, BuyOffFlaw):
         trait = _trait(character, purchase.index)
         if trait.type not in cat.flaw_types:
@@ -1331,18 +1355,82 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
     if isinstance(purchase, BuyOffPackageFlaw):
         return -_package_flaw(character, purchase.name, cat)[1] * costs.ip_per_trait_point
     if isinstance(purchase, RaiseAttribute):
-        code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
-        if code not in cat.attribute_order:
-            raise ImprovementError(f"Unknown attribute {purchase.attribute!r}.")
-        current = _final_level(character, code, cat)
-        if purchase.to_level <= current:
-            raise ImprovementError(
-                f"{code} {purchase.to_level} is no raise: the character has {code} {current}."
-            )
-        if costs.attribute is not None:
-            return costs.attribute
-        return _referee_ip(purchase.ip, "raising an attribute")
+        return _attribute_price(character, purchase, costs, cat)
     raise ImprovementError(f"{purchase!r} is not a purchase.")
+
+
+def _skill_price(
+    character: Character, purchase: RaiseSkill, costs: ImprovementCosts, cat: Catalog
+) -> int:
+    label = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
+    current = _skill_level(character, purchase.skill, purchase.cascade, cat)
+    if purchase.to_level < 0:
+        raise ImprovementError(f"{label}: skill levels start at 0.")
+    if current is not None and purchase.to_level <= current:
+        raise ImprovementError(
+            f"{label} is no raise: the character has the skill at level {current}."
+        )
+    if purchase.to_level == 0:
+        if costs.new_zero_level_skill is not None:
+            return costs.new_zero_level_skill
+        return _referee_ip(purchase.ip, "a new level-0 skill")
+    if purchase.ip is not None:
+        raise ImprovementError(
+            f"{label} costs new level x {costs.ip_per_new_skill_level} IP by the rulebook; "
+            "ip is only for what the referee prices."
+        )
+    start = 1 if current is None else current + 1
+    # The sum of the new levels start..to_level, in closed form: a typed level of any size
+    # costs no more time than a small one.
+    levels = max(0, purchase.to_level - start + 1)
+    return costs.ip_per_new_skill_level * (start + purchase.to_level) * levels // 2
+
+
+def _perk_price(
+    character: Character, purchase: AddPerk | RaisePerk, costs: ImprovementCosts, cat: Catalog
+) -> int | None:
+    if isinstance(purchase, AddPerk):
+        trait = purchase.trait
+        if trait.type not in cat.perk_types:
+            raise ImprovementError(
+                f"{trait.name!r} ({trait.type}) is not a perk; IP buy perks "
+                f"({', '.join(cat.perk_types)}). A new flaw is the referee's to allow."
+            )
+        points = _trait_points(trait, cat)
+        return None if points is None else points * costs.ip_per_trait_point
+    trait = _trait(character, purchase.index)
+    if trait.type not in cat.perk_types:
+        raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a perk.")
+    if trait.derived:
+        raise ImprovementError(
+            f"{trait.name!r} changes derived attributes and has no level; add a perk instead."
+        )
+    old = _trait_points(trait, cat)
+    new = _trait_points(replace(trait, level=purchase.to_level), cat)
+    if old is None or new is None:
+        return None
+    if new <= old:
+        raise ImprovementError(
+            f"{trait.name!r} at level {purchase.to_level} is worth {new} points, no more "
+            f"than its {old} now; a raise goes higher."
+        )
+    return (new - old) * costs.ip_per_trait_point
+
+
+def _attribute_price(
+    character: Character, purchase: RaiseAttribute, costs: ImprovementCosts, cat: Catalog
+) -> int:
+    code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
+    if code not in cat.attribute_order:
+        raise ImprovementError(f"Unknown attribute {purchase.attribute!r}.")
+    current = _final_level(character, code, cat)
+    if purchase.to_level <= current:
+        raise ImprovementError(
+            f"{code} {purchase.to_level} is no raise: the character has {code} {current}."
+        )
+    if costs.attribute is not None:
+        return costs.attribute
+    return _referee_ip(purchase.ip, "raising an attribute")
 
 
 def _specialty(character: Character, purchase: AddSpecialty, cat: Catalog) -> tuple[int, str]:

@@ -134,8 +134,9 @@ def purchase_from_dict(data: Any) -> Purchase:
             if field.default is dataclasses.MISSING:
                 raise ImprovementError(f"Not a stored purchase: {kind_name} needs {name}.")
             continue
-        values[name] = _stored_field(kind_name, name, data[name])
-    return kind(**values)
+        values[name] = _stored_field(str(kind_name), name, data[name])
+    purchase: Purchase = kind(**values)
+    return purchase
 
 
 # What each field of a stored purchase holds, and whether it may be null.
@@ -182,18 +183,39 @@ def describe_purchase(
 ) -> str:
     """What a purchase buys, in one line, as the character stands before it."""
     cat = cat or catalog()
+    if isinstance(purchase, RaiseSkill | AddSpecialty):
+        return _describe_skill_purchase(character, purchase, cat)
+    if isinstance(purchase, AddPerk | RaisePerk | BuyOffFlaw):
+        return _describe_trait_purchase(character, purchase, cat)
+    if isinstance(purchase, BuyOffPackageFlaw):
+        return _describe_package_flaw(character, purchase, cat)
+    if isinstance(purchase, RaiseAttribute):
+        code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
+        if code in cat.attribute_order:
+            return f"{code} {_final_level(character, code, cat)} → {purchase.to_level}"
+        return f"{purchase.attribute} → {purchase.to_level}"
+    raise ImprovementError(f"{purchase!r} is not a purchase.")
+
+
+def _describe_skill_purchase(
+    character: Character, purchase: RaiseSkill | AddSpecialty, cat: Catalog
+) -> str:
     if isinstance(purchase, RaiseSkill):
         after = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
         current = _skill_level(character, purchase.skill, purchase.cascade, cat)
         if current is None:
             return f"new skill {after}"
         return f"{format_skill(purchase.skill, current, purchase.cascade)} → {after}"
-    if isinstance(purchase, AddSpecialty):
-        try:
-            index, specialty = _specialty(character, purchase, cat)
-        except ImprovementError:
-            return f"specialty {purchase.specialty} in {purchase.skill}"
-        return f"specialty {specialty} in {character.skills[index].skill}"
+    try:
+        index, specialty = _specialty(character, purchase, cat)
+    except ImprovementError:
+        return f"specialty {purchase.specialty} in {purchase.skill}"
+    return f"specialty {specialty} in {character.skills[index].skill}"
+
+
+def _describe_trait_purchase(
+    character: Character, purchase: AddPerk | RaisePerk | BuyOffFlaw, cat: Catalog
+) -> str:
     if isinstance(purchase, AddPerk):
         return f"new perk {_trait_label(purchase.trait, cat)}"
     if isinstance(purchase, RaisePerk):
@@ -203,26 +225,22 @@ def describe_purchase(
             return f"raise perk {purchase.index} to level {purchase.to_level}"
         raised = replace(trait, level=purchase.to_level)
         return f"perk {_trait_label(trait, cat)} → {_trait_label(raised, cat)}"
-    if isinstance(purchase, BuyOffFlaw):
-        try:
-            return f"buy off flaw {_trait_label(_trait(character, purchase.index), cat)}"
-        except ImprovementError:
-            return f"buy off flaw {purchase.index}"
-    if isinstance(purchase, BuyOffPackageFlaw):
-        species = cat.species.get(character.species) or cat.species["human"]
-        trait = next(
-            (t for t in species.traits if _same(t.name, purchase.name)),
-            None,
-        )
-        if trait is None:
-            return f"buy off package flaw {purchase.name}"
-        entry = TraitEntry(
-            trait.type, trait.name, trait.level, trait.frequency, control=trait.control
-        )
-        return f"buy off {species.name} package flaw {_trait_label(entry, cat)}"
-    if isinstance(purchase, RaiseAttribute):
-        code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
-        if code in cat.attribute_order:
-            return f"{code} {_final_level(character, code, cat)} → {purchase.to_level}"
-        return f"{purchase.attribute} → {purchase.to_level}"
-    raise ImprovementError(f"{purchase!r} is not a purchase.")
+    try:
+        return f"buy off flaw {_trait_label(_trait(character, purchase.index), cat)}"
+    except ImprovementError:
+        return f"buy off flaw {purchase.index}"
+
+
+def _describe_package_flaw(character: Character, purchase: BuyOffPackageFlaw, cat: Catalog) -> str:
+    species = cat.species.get(character.species) or cat.species["human"]
+    package_trait = next((t for t in species.traits if _same(t.name, purchase.name)), None)
+    if package_trait is None:
+        return f"buy off package flaw {purchase.name}"
+    entry = TraitEntry(
+        type=package_trait.type,
+        name=package_trait.name,
+        level=package_trait.level,
+        frequency=package_trait.frequency,
+        control=package_trait.control,
+    )
+    return f"buy off {species.name} package flaw {_trait_label(entry, cat)}"

@@ -225,6 +225,8 @@ class EquipmentLine(NamedTuple):
     quantity: int
     cost: int
     weight_kg: float
+    # A weapon's DM to its attacks for a STR DV below its STRmin (0 for anything else).
+    attack_dm: int
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -234,6 +236,33 @@ class EquipmentLine(NamedTuple):
             "quantity": self.quantity,
             "cost": self.cost,
             "weight_kg": self.weight_kg,
+            "attack_dm": self.attack_dm,
+        }
+
+
+class Carrying(NamedTuple):
+    """What a STR carries at a gravity: the rulebook's figures at 1 g, scaled by 1 / gravity
+    (at most 400% of them)."""
+
+    strength: int  # the STR level that carries (battle dress's where it is worn)
+    gravity: float  # in g
+    scale: float  # the share of the 1-g figures: 1 / gravity, at most the rulebook's limit
+    unencumbered_kg: float  # carried without penalty
+    step_kg: float  # each whole step of this beyond the unencumbered load costs 1
+    capacity_kg: float  # the most that can be carried at all
+    lift_kg: float  # lifted to waist height without moving
+    drag_kg: float  # dragged or pulled
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "strength": self.strength,
+            "gravity": self.gravity,
+            "scale": self.scale,
+            "unencumbered_kg": self.unencumbered_kg,
+            "step_kg": self.step_kg,
+            "capacity_kg": self.capacity_kg,
+            "lift_kg": self.lift_kg,
+            "drag_kg": self.drag_kg,
         }
 
 
@@ -241,11 +270,18 @@ class Equipment(NamedTuple):
     cost: int
     credits_remaining: int
     load_kg: float
-    unencumbered_kg: int
-    capacity_kg: int
+    unencumbered_kg: float
+    capacity_kg: float
     encumbrance_penalty: int
+    # DEF, INI and MOV after the encumbrance penalty and the worn armor's STRmin penalty.
     encumbered_derived: Derived
     lines: tuple[EquipmentLine, ...]
+    carrying_str: int  # the STR level that carries the load: battle dress gives 15
+    lift_kg: float
+    drag_kg: float
+    armor_worn: str | None  # the armor worn: the best AV among the armor carried
+    armor_str_short: int  # how far the wearer's STR DV is below the worn armor's STRmin
+    armor_body_penalty: int  # levels off STR, DEX and END while that armor is worn
 
     @property
     def over_capacity(self) -> bool:
@@ -263,6 +299,12 @@ class Equipment(NamedTuple):
             "encumbrance_penalty": self.encumbrance_penalty,
             "encumbered_derived": self.encumbered_derived.as_dict(),
             "items": [line.as_dict() for line in self.lines],
+            "carrying_str": self.carrying_str,
+            "lift_kg": self.lift_kg,
+            "drag_kg": self.drag_kg,
+            "armor_worn": self.armor_worn,
+            "armor_str_short": self.armor_str_short,
+            "armor_body_penalty": self.armor_body_penalty,
         }
 
 

@@ -11,7 +11,7 @@ from typing import Any, cast
 from django import forms
 
 import rules
-from characters.core.forms import VersionField, WholeNumberField
+from characters.core.forms import VersionField, WholeNumberField, first_problem, natural_number
 from characters.models import Campaign, Character, CreditEntry, DiceRoll, ImprovementEntry
 from characters.play import services
 from rules import NotationError
@@ -212,46 +212,62 @@ class SpendForm(forms.Form):
 
     def described_purchase(self) -> rules.play.Purchase:
         """The purchase described; raises ValidationError naming what is missing."""
-        data = self.cleaned_data
-        kind = data["purchase"]
-        if kind == "raise_skill":
-            skill, _, cascade = data["skill"].partition("::")
-            if not skill:
-                raise forms.ValidationError("Choose a skill to raise.")
-            return rules.RaiseSkill(skill, cascade or None, self._level(f"New {skill} level"))
-        if kind == "new_skill":
-            skill = data["skill"].strip()
-            definition = rules.catalog().find_skill(skill) if skill else None
-            if definition is None:
-                raise forms.ValidationError("Name a skill from the rulebook's list.")
-            cascade = data["cascade"].strip() or None
-            return rules.RaiseSkill(
-                definition.name, cascade, self._level(f"{definition.name} level")
+        readers = {
+            "raise_skill": self._raise_skill,
+            "new_skill": self._new_skill,
+            "add_specialty": self._add_specialty,
+            "add_perk": self._add_perk,
+            "raise_perk": lambda: rules.RaisePerk(
+                self._index("Perk"), self.cleaned_data["to_level"]
+            ),
+            "buy_off_flaw": self._buy_off_flaw,
+            "raise_attribute": self._raise_attribute,
+        }
+        reader = readers.get(self.cleaned_data["purchase"])
+        if reader is None:
+            raise forms.ValidationError("Choose what to buy.")
+        return reader()
+
+    def _raise_skill(self) -> rules.play.Purchase:
+        skill, _, cascade = self.cleaned_data["skill"].partition("::")
+        if not skill:
+            raise forms.ValidationError("Choose a skill to raise.")
+        return rules.RaiseSkill(skill, cascade or None, self._level(f"New {skill} level"))
+
+    def _new_skill(self) -> rules.play.Purchase:
+        skill = self.cleaned_data["skill"].strip()
+        definition = rules.catalog().find_skill(skill) if skill else None
+        if definition is None:
+            raise forms.ValidationError("Name a skill from the rulebook's list.")
+        cascade = self.cleaned_data["cascade"].strip() or None
+        return rules.RaiseSkill(definition.name, cascade, self._level(f"{definition.name} level"))
+
+    def _add_specialty(self) -> rules.play.Purchase:
+        skill, _, specialty = self.cleaned_data["specialty"].partition("::")
+        if not specialty:
+            raise forms.ValidationError("Choose a specialty.")
+        return rules.AddSpecialty(skill, specialty)
+
+    def _add_perk(self) -> rules.play.Purchase:
+        try:
+            trait = rules.parse_trait(
+                self.cleaned_data["notation"], self.cleaned_data["name"].strip()
             )
-        if kind == "add_specialty":
-            skill, _, specialty = data["specialty"].partition("::")
-            if not specialty:
-                raise forms.ValidationError("Choose a specialty.")
-            return rules.AddSpecialty(skill, specialty)
-        if kind == "add_perk":
-            try:
-                trait = rules.parse_trait(data["notation"], data["name"].strip())
-            except NotationError as error:
-                raise forms.ValidationError(str(error)) from None
-            if not trait.name:
-                raise forms.ValidationError("Give the perk a name.")
-            return rules.AddPerk(trait)
-        if kind == "raise_perk":
-            return rules.RaisePerk(self._index("Perk"), data["to_level"])
-        if kind == "buy_off_flaw":
-            if data["trait"].startswith(PACKAGE_FLAW):
-                return rules.BuyOffPackageFlaw(data["trait"].removeprefix(PACKAGE_FLAW))
-            return rules.BuyOffFlaw(self._index("Flaw"))
-        if kind == "raise_attribute":
-            return rules.RaiseAttribute(
-                data["attribute"], self._level(f"New {data['attribute'] or 'attribute'} level")
-            )
-        raise forms.ValidationError("Choose what to buy.")
+        except NotationError as error:
+            raise forms.ValidationError(str(error)) from None
+        if not trait.name:
+            raise forms.ValidationError("Give the perk a name.")
+        return rules.AddPerk(trait)
+
+    def _buy_off_flaw(self) -> rules.play.Purchase:
+        chosen = self.cleaned_data["trait"]
+        if chosen.startswith(PACKAGE_FLAW):
+            return rules.BuyOffPackageFlaw(chosen.removeprefix(PACKAGE_FLAW))
+        return rules.BuyOffFlaw(self._index("Flaw"))
+
+    def _raise_attribute(self) -> rules.play.Purchase:
+        code = self.cleaned_data["attribute"]
+        return rules.RaiseAttribute(code, self._level(f"New {code or 'attribute'} level"))
 
 
 class DecisionForm(forms.Form):
@@ -296,3 +312,38 @@ class CreditsForm(forms.Form):
             label="Tech level", minimum=0, maximum=MAX_TECH_LEVEL, required=False
         )
         return name, tl_field.read(tl)
+
+
+# The heaviest gravity the sheet takes, in g: far past any world a character walks on.
+GRAVITY_MAX = 10.0
+
+
+class WorldForm(forms.Form):
+    """The world the play sheet's load figures are for: its gravity in g, or its size (a number
+    or a hex digit); 1 g when neither is given."""
+
+    gravity = forms.FloatField(
+        required=False,
+        min_value=0,
+        max_value=GRAVITY_MAX,
+        error_messages={
+            "invalid": f"Gravity: give a number of g from 0 to {GRAVITY_MAX:g}.",
+            "min_value": f"Gravity: give a number of g from 0 to {GRAVITY_MAX:g}.",
+            "max_value": f"Gravity: give a number of g from 0 to {GRAVITY_MAX:g}.",
+        },
+    )
+    size = forms.CharField(required=False, max_length=2)
+
+    def world_gravity(self) -> tuple[float, str]:
+        """The gravity in g, and what could not be read (the figures are then for 1 g)."""
+        if not self.is_valid():
+            return 1.0, first_problem(self)
+        if self.cleaned_data["gravity"] is not None:
+            return float(self.cleaned_data["gravity"]), ""
+        size = self.cleaned_data["size"].strip()
+        if not size:
+            return 1.0, ""
+        level = natural_number(size) if size.isdecimal() else rules.catalog().from_hex(size)
+        if level is None:
+            return 1.0, "World size: give a number or a hex digit (0-9, A-H)."
+        return rules.world_gravity(level), ""

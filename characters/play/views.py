@@ -194,7 +194,16 @@ def _play_context(
     credit_entries = list(character.credit_entries.all())
     entries = list(character.improvement_entries.all())
     load = selectors.carried_load(character, report)
-    effective = rules.effective(report, condition, encumbrance_penalty=load.encumbrance_penalty)
+    world = play_forms.WorldForm(request.GET)
+    gravity, gravity_error = world.world_gravity()
+    carry = rules.carrying(load.carrying_str, gravity)
+    penalty = rules.encumbrance_penalty(load.load_kg, carry)
+    effective = rules.effective(
+        report,
+        condition,
+        encumbrance_penalty=penalty,
+        armor_str_short=load.armor_str_short,
+    )
     roles = _roles(request, character)
     cat = rules.catalog()
     context: dict[str, Any] = {
@@ -249,6 +258,13 @@ def _play_context(
         "equipment_choices": equipment_choices(),
         "carried": load.lines,
         "load": load,
+        # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
+        "carry": carry,
+        "encumbrance_penalty": penalty,
+        "gravity_error": gravity_error,
+        "carried_in_armor": load.carrying_str != report.attribute("STR").level,
+        "gravity_given": world.data.get("gravity", ""),
+        "size_given": world.data.get("size", ""),
         # The play log.
         "events": list(
             character.events.filter(kind__in=PLAY_EVENTS)

@@ -374,7 +374,7 @@ def test_encumbrance_lowers_def_ini_and_mov_after_the_wounds_down_to_their_floor
 
 
 def test_an_unhurt_character_carrying_too_much_has_the_engines_encumbered_figures():
-    laden = report(equipment=[{"item": "Battle dress", "tl": 13, "quantity": 2}])
+    laden = report(equipment=[{"item": "Vacc suit", "tl": 8, "quantity": 3}])
     penalty = laden.equipment.encumbrance_penalty
     assert penalty > 0
     now = effective(laden, Condition(maximum=21, wnd=6), encumbrance_penalty=penalty)

@@ -7,6 +7,7 @@ import subprocess
 import pytest
 from django.urls import reverse
 
+import rules
 from characters.builder import forms as builder_forms
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
@@ -690,6 +691,31 @@ def test_the_play_sheet_takes_encumbrance_off_def_ini_and_mov_after_the_wounds(
     assert ("DEF", wounded.DEF - 1, core_selectors.character_report(mara).derived.DEF) in summary[
         "derived_now"
     ]
+
+
+def test_the_play_sheet_carries_the_load_at_the_worlds_gravity(client, mara, player):
+    play_services.record_credits(character=mara, by=player, amount=2000, note="Pay")
+    play_services.buy_gear(character=mara, by=player, item="Cold weather clothing", quantity=6)
+    client.force_login(player)
+    url = reverse("character_play", args=[mara.pk])
+    strength = core_selectors.character_report(mara).attribute("STR").level
+    at_one_g = rules.carrying(strength)
+
+    standard = client.get(url).content.decode()
+    assert f"capacity {at_one_g.capacity_kg} kg; lift {at_one_g.lift_kg} kg" in standard
+    assert f"drag {at_one_g.drag_kg} kg" in standard
+    assert "data-encumbrance" in standard  # 24 kg is one step past the limit at 1 g
+
+    # A size 4 world is 0.5 g: twice the unencumbered load, so 24 kg no longer encumbers.
+    for query in ({"gravity": "0.5"}, {"size": "4"}):
+        light = client.get(url, query).content.decode()
+        assert f"unencumbered to {2 * at_one_g.unencumbered_kg} kg" in light
+        assert "at 0.5 g" in light
+        assert "data-encumbrance" not in light
+
+    unreadable = client.get(url, {"gravity": "heavy"}).content.decode()
+    assert "Gravity: give a number of g from 0 to 10." in unreadable
+    assert f"unencumbered to {at_one_g.unencumbered_kg} kg" in unreadable
 
 
 def test_a_play_action_without_javascript_redirects_with_a_message(client, mara, player):
