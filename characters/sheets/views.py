@@ -8,11 +8,13 @@ from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from characters.core.requests import AuthenticatedHttpRequest
-from characters.core.selectors import character_for_user
+from characters.core.selectors import character_for_user, character_report
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
+from characters.play import selectors as play_selectors
 from characters.review import selectors as review_selectors
 from characters.review.selectors import review_context
+from characters.sheets import foundry
 from characters.sheets.forms import PdfForm
 from characters.sheets.selectors import sheet_body_context
 from rules import check, parse_document
@@ -55,6 +57,24 @@ def character_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         character.document, json_dumps_params={"indent": 2, "ensure_ascii": False}
     )
     filename = f"{slugify(character.name) or 'character'}.json"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@require_GET
+def character_export_foundry(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The character as a Foundry VTT actor of the Twodsix system, for "Import Data"."""
+    character = character_for_user(request, pk)
+    report = character_report(character)
+    # The gear and credits the character has now, as the sheet page shows them: a character
+    # taken to the table mid-campaign brings what it bought and spent in play.
+    report = report._replace(equipment=play_selectors.equipment_now(character, report))
+    response = JsonResponse(
+        foundry.actor_for(report, character.document),
+        json_dumps_params={"indent": 2, "ensure_ascii": False},
+    )
+    filename = f"{slugify(character.name) or 'character'}-twodsix.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 

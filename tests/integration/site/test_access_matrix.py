@@ -47,6 +47,7 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     # The character's pages: the sheet, export and PDF for the owner and the campaign's referee.
     ("character_detail", "get"):        (200, 200, 404, 404, LOGIN),
     ("character_export", "get"):        (200, 200, 404, 404, LOGIN),
+    ("character_export_foundry", "get"): (200, 200, 404, 404, LOGIN),
     ("character_pdf", "get"):           (200, 200, 404, 404, LOGIN),
     # Changing it: the owner only (the referee reviews, never edits a player's character).
     ("character_edit", "get"):          (200, 404, 404, 404, LOGIN),
