@@ -203,6 +203,33 @@ class EquipmentItem:
 
 
 @dataclass(frozen=True, slots=True)
+class DocumentBounds:
+    """The most a character document may hold: text lengths, list sizes and the largest
+    numbers, from ``creation.json``'s "document" section (the app's guards, not the rulebook's;
+    far above any real character, low enough that no page or PDF does unbounded work).
+    Attribute levels are bounded by the hex digits: a level no UPP can write is no level."""
+
+    name_length: int
+    label_length: int
+    trait_name_length: int
+    notes_length: int
+    skills: int
+    traits: int
+    equipment: int
+    specialties: int
+    package_flaws: int
+    talents: int
+    derived_changes: int
+    mustering_rolls: int
+    terms: int
+    age: int
+    level: int
+    quantity: int
+    tl: int
+    attribute: int
+
+
+@dataclass(frozen=True, slots=True)
 class Limits:
     """The character-creation numbers of ``creation.json`` and ``psionics.json`` as attributes."""
 
@@ -337,6 +364,7 @@ class Catalog:
 
         creation = load("creation.json")
         self.creation = _freeze(creation)
+        self.bounds = DocumentBounds(**creation["document"], attribute=len(self.hex_digits) - 1)
         self.level_rows: tuple[tuple[int, int, str], ...] = tuple(
             (*self.dm_dv(level), self.to_hex(level)) for level in range(len(self.hex_digits))
         )

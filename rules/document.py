@@ -12,7 +12,7 @@ import json
 from functools import cache, lru_cache
 from typing import Any, NamedTuple
 
-from .catalog import Catalog, SkillDef, catalog
+from .catalog import Catalog, DocumentBounds, SkillDef, catalog
 from .model import (
     FORMAT,
     Character,
@@ -47,8 +47,9 @@ TOP_LEVEL_FIELDS = (
     "house_rules",
     "notes",
 )
-NAME_MAX = 100
-NOTES_MAX = 20_000
+# A name is read with its runs of spaces made one before its length is judged: the raw text
+# may be this many times longer (a pasted name with line breaks), never more.
+_RAW_TEXT_SLACK = 4
 # The largest whole number a document may hold, of either sign: the largest integer a JSON number
 # keeps exactly everywhere (a JavaScript number, I-JSON). Far above any figure of the rules, and
 # small enough that every sum and message the engine makes of it stays cheap and short.
@@ -142,9 +143,12 @@ def _object(value: Any, path: str, fields: _Fields) -> dict[str, Any]:
     return value
 
 
-def _list(value: Any, path: str, field: str | None = None) -> list[Any]:
+def _list(value: Any, path: str, field: str | None = None, *, most: int) -> list[Any]:
+    """A list of at most ``most`` items."""
     if not isinstance(value, list):
         raise MalformedDocument(_at(path, field), f"expected a list, got {_describe(value)}")
+    if len(value) > most:
+        raise MalformedDocument(_at(path, field), f"at most {most} entries, got {len(value):,}")
     return value
 
 
@@ -177,10 +181,15 @@ def _whole_float(value: Any, path: str, field: str | None) -> int:
     raise MalformedDocument(_at(path, field), f"expected a whole number, got {_describe(value)}")
 
 
-def _text(value: Any, path: str, field: str | None = None) -> str:
-    """Text: a string holding characters only (no lone surrogate, no NUL)."""
+def _text(value: Any, path: str, field: str | None = None, *, longest: int) -> str:
+    """Text of at most ``longest`` characters, holding characters only (no lone surrogate, no
+    NUL)."""
     if not isinstance(value, str):
         raise MalformedDocument(_at(path, field), f"expected text, got {_describe(value)}")
+    if len(value) > longest:
+        raise MalformedDocument(
+            _at(path, field), f"at most {longest:,} characters, got {len(value):,}"
+        )
     if not value.isascii():
         try:
             value.encode("utf-8")
@@ -196,8 +205,8 @@ def _text(value: Any, path: str, field: str | None = None) -> str:
     return value
 
 
-def _optional_text(value: Any, path: str, field: str | None = None) -> str | None:
-    return None if value is None else _text(value, path, field)
+def _optional_text(value: Any, path: str, field: str | None = None, *, longest: int) -> str | None:
+    return None if value is None else _text(value, path, field, longest=longest)
 
 
 def _name(text: str) -> str:
@@ -205,11 +214,11 @@ def _name(text: str) -> str:
     return " ".join(text.split())
 
 
-def _optional_name(value: Any, key: str) -> str | None:
+def _optional_name(value: Any, key: str, longest: int) -> str | None:
     """A top-level name that may be left out: None when it is, or when it is only spaces."""
     if value is None:
         return None
-    return _name(_text(value, "", key)) or None
+    return _name(_text(value, "", key, longest=longest)) or None
 
 
 def _attribute_text(value: str, key: str, cat: Catalog) -> int:
@@ -223,7 +232,7 @@ def _attribute_text(value: str, key: str, cat: Catalog) -> int:
             raise MalformedDocument(
                 path, f"expected a level, got a number of {len(stripped)} digits"
             )
-        level = _int(int(stripped), path)
+        level = _int(int(stripped), path, minimum=0, maximum=cat.bounds.attribute)
     if level is None:
         raise MalformedDocument(
             path,
@@ -246,10 +255,11 @@ def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
         code = aliases.get(key, key)
         if code in levels:
             raise MalformedDocument(f"attributes.{key}", f"{code} is given twice")
+        highest = cat.bounds.attribute
         if isinstance(level, str):
             levels[code] = _attribute_text(level, key, cat)
         else:
-            levels[code] = _int(level, "attributes", key)
+            levels[code] = _int(level, "attributes", key, minimum=-highest, maximum=highest)
     if len(levels) < len(cat.attribute_order):
         missing = next(code for code in cat.attribute_order if code not in levels)
         raise MalformedDocument(
@@ -265,8 +275,9 @@ def _skill(value: Any, path: str, cat: Catalog) -> SkillEntry:
         raise MalformedDocument(f"{path}.skill", "missing; name the skill")
     if "level" not in raw:
         raise MalformedDocument(f"{path}.level", "missing; give the skill level (0 or more)")
-    name = _name(_text(raw["skill"], path, "skill"))
-    level = _int(raw["level"], path, "level")
+    bounds = cat.bounds
+    name = _name(_text(raw["skill"], path, "skill", longest=bounds.label_length))
+    level = _int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
     definition = cat.find_skill(name)
     if definition is not None:
         name = definition.name
@@ -274,8 +285,8 @@ def _skill(value: Any, path: str, cat: Catalog) -> SkillEntry:
     return _skill_entry(
         name,
         level,
-        None if cascade is None else _cascade(cascade, path, definition),
-        _specialties(raw["specialties"], path, definition) if "specialties" in raw else (),
+        None if cascade is None else _cascade(cascade, path, definition, bounds),
+        _specialties(raw["specialties"], path, definition, bounds) if "specialties" in raw else (),
     )
 
 
@@ -292,10 +303,12 @@ def _skill_entry(
     return SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
 
 
-def _cascade(value: Any, path: str, definition: SkillDef | None) -> str | None:
+def _cascade(
+    value: Any, path: str, definition: SkillDef | None, bounds: DocumentBounds
+) -> str | None:
     """A cascade as the document names it, in the catalog's spelling where the skill's fixed
     list has it."""
-    text = _optional_text(value, path, "cascade")
+    text = _optional_text(value, path, "cascade", longest=bounds.label_length)
     if not text:
         return None
     cascade = _name(text)
@@ -304,12 +317,15 @@ def _cascade(value: Any, path: str, definition: SkillDef | None) -> str | None:
     return cascade or None
 
 
-def _specialties(value: Any, path: str, definition: SkillDef | None) -> tuple[str, ...]:
+def _specialties(
+    value: Any, path: str, definition: SkillDef | None, bounds: DocumentBounds
+) -> tuple[str, ...]:
     """The specialties, each once (matched without case), in the catalog's spelling."""
     specialties: list[str] = []
     seen: set[str] = set()
-    for index, item in enumerate(_list(value, path, "specialties")):
-        text = specialty_name(definition, _text(item, path, f"specialties[{index}]"))
+    for index, item in enumerate(_list(value, path, "specialties", most=bounds.specialties)):
+        raw = _text(item, path, f"specialties[{index}]", longest=bounds.label_length)
+        text = specialty_name(definition, raw)
         if text and text.lower() not in seen:
             seen.add(text.lower())
             specialties.append(text)
@@ -331,14 +347,15 @@ def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
         raise MalformedDocument(f"{path}.type", "missing; use PP, MP, HP, PF, MF or HF")
     if "name" not in raw:
         raise MalformedDocument(f"{path}.name", "missing; describe the trait in a few words")
-    trait_type = _text(raw["type"], path, "type").strip().upper()
-    name = _name(_text(raw["name"], path, "name"))
-    level = _optional_text(raw.get("level"), path, "level")
+    bounds = cat.bounds
+    trait_type = _text(raw["type"], path, "type", longest=bounds.label_length).strip().upper()
+    name = _name(_text(raw["name"], path, "name", longest=bounds.trait_name_length))
+    level = _optional_text(raw.get("level"), path, "level", longest=bounds.label_length)
     frequency = raw.get("frequency")
     if frequency is not None:
         frequency = _frequency(frequency, path, cat)
     derived = raw.get("derived")
-    derived = () if derived is None else _derived_changes(derived, path)
+    derived = () if derived is None else _derived_changes(derived, path, bounds)
     control = raw["control"] if "control" in raw else control_by_default(trait_type)
     if not isinstance(control, bool):
         raise MalformedDocument(
@@ -377,22 +394,32 @@ def _frequency(value: Any, path: str, cat: Catalog) -> str | None:
     """A trait's frequency letter; the digit 0 (as a number or text) is read as O."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(_int(value, path, "frequency"))
-    text = _optional_text(value, path, "frequency")
+    text = _optional_text(value, path, "frequency", longest=cat.bounds.label_length)
     if text is None:
         return None
     frequency = text.strip().upper()
     return cat.frequency_aliases.get(frequency, frequency) or None
 
 
-def _derived_changes(value: Any, path: str) -> tuple[tuple[str, int], ...]:
+def _derived_changes(value: Any, path: str, bounds: DocumentBounds) -> tuple[tuple[str, int], ...]:
     if not isinstance(value, dict):
         raise MalformedDocument(
             f"{path}.derived", f'expected an object such as {{"INI": 1}}, got {_describe(value)}'
         )
+    if len(value) > bounds.derived_changes:
+        raise MalformedDocument(
+            f"{path}.derived", f"at most {bounds.derived_changes} changes, got {len(value):,}"
+        )
     return tuple(
         (
-            _text(key, path, "derived").strip().upper(),
-            _int(amount, path, f"derived.{_printable(key)}"),
+            _text(key, path, "derived", longest=bounds.label_length).strip().upper(),
+            _int(
+                amount,
+                path,
+                f"derived.{_printable(key)}",
+                minimum=-bounds.level,
+                maximum=bounds.level,
+            ),
         )
         for key, amount in value.items()
     )
@@ -407,9 +434,9 @@ def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[s
     package = cat.species.get(species)
     known = {t.name.lower(): t.name for t in package.traits} if package is not None else {}
     names: list[str] = []
-    for index, item in enumerate(_list(value, field)):
+    for index, item in enumerate(_list(value, field, most=cat.bounds.package_flaws)):
         path = f"{field}[{index}]"
-        name = _name(_text(item, path))
+        name = _name(_text(item, path, longest=cat.bounds.trait_name_length))
         if not name:
             raise MalformedDocument(path, "empty; name the package flaw bought off")
         name = known.get(name.lower(), name)
@@ -425,7 +452,8 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     raw = _object(value, "psionics", _PSIONICS)
     if "strength" not in raw:
         raise MalformedDocument("psionics.strength", "missing; give the PSI strength (0 or more)")
-    strength = _int(raw["strength"], "psionics", "strength", minimum=0)
+    cap = cat.limits.psi_max_cap
+    strength = _int(raw["strength"], "psionics", "strength", minimum=0, maximum=cap)
     # null is no talents; any other value that is not an object ([], "", false, 0) is malformed.
     talents_raw = raw.get("talents")
     if talents_raw is None:
@@ -435,36 +463,44 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
             "psionics.talents",
             f'expected an object such as {{"Telepathy": 2}}, got {_describe(talents_raw)}',
         )
+    if len(talents_raw) > cat.bounds.talents:
+        raise MalformedDocument(
+            "psionics.talents", f"at most {cat.bounds.talents} talents, got {len(talents_raw):,}"
+        )
     talents: dict[str, int] = {}
     for name, level in talents_raw.items():
-        text = _text(name, "psionics.talents")
+        text = _text(name, "psionics.talents", longest=cat.bounds.label_length)
         canonical = cat.find_talent(text) or _name(text)
         path = f"psionics.talents.{_printable(name)}"
         if canonical in talents:
             raise MalformedDocument(path, f"{_printable(canonical)} is given twice")
-        talents[canonical] = _int(level, path, minimum=0)
+        talents[canonical] = _int(level, path, minimum=0, maximum=cap)
     return Psionics(strength=strength, talents=tuple(talents.items()))
 
 
-def _mustering_rolls(value: Any) -> tuple[int, ...]:
+def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:
     if value is None:
         return ()
     raw = _object(value, "mustering_out", _MUSTERING_OUT)
-    rolls = _list(raw.get("rolls", []), "mustering_out", "rolls")
-    return tuple(_int(r, f"mustering_out.rolls[{i}]") for i, r in enumerate(rolls))
+    rolls = _list(raw.get("rolls", []), "mustering_out", "rolls", most=bounds.mustering_rolls)
+    return tuple(
+        _int(r, f"mustering_out.rolls[{i}]", minimum=-bounds.level, maximum=bounds.level)
+        for i, r in enumerate(rolls)
+    )
 
 
 def _equipment(value: Any, path: str, cat: Catalog) -> EquipmentEntry:
     raw = _object(value, path, _EQUIPMENT)
     if "item" not in raw:
         raise MalformedDocument(f"{path}.item", "missing; name the item")
-    name = _name(_text(raw["item"], path, "item"))
+    bounds = cat.bounds
+    name = _name(_text(raw["item"], path, "item", longest=bounds.label_length))
     known = cat.equipment_named(name)
     tl = raw.get("tl")
     return EquipmentEntry(
         item=known[0].name if known else name,
-        quantity=_int(raw.get("quantity", 1), path, "quantity", minimum=1),
-        tl=None if tl is None else _int(tl, path, "tl", minimum=0),
+        quantity=_int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
+        tl=None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
     )
 
 
@@ -523,9 +559,12 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         raise MalformedDocument("format", f'must be "{FORMAT}", got {_describe(doc["format"])}')
     if "name" not in doc:
         raise MalformedDocument("name", "missing; give the character a name")
-    name = _name(_text(doc["name"], "", "name"))
-    if not 1 <= len(name) <= NAME_MAX:
-        raise MalformedDocument("name", f"must be 1-{NAME_MAX} characters, got {len(name)}")
+    bounds = cat.bounds
+    name = _name(_text(doc["name"], "", "name", longest=_RAW_TEXT_SLACK * bounds.name_length))
+    if not 1 <= len(name) <= bounds.name_length:
+        raise MalformedDocument(
+            "name", f"must be 1-{bounds.name_length} characters, got {len(name):,}"
+        )
     kind = doc.get("kind", "pc")
     if kind not in ("pc", "npc"):
         raise MalformedDocument("kind", f'must be "pc" or "npc", got {_describe(kind)}')
@@ -533,8 +572,11 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
     budget = _int(
         doc.get("budget", lim.default_budget), "", "budget", minimum=0, maximum=lim.max_budget
     )
-    species = _text(doc.get("species", "human"), "", "species").strip().lower() or "human"
-    service = _optional_name(doc.get("service"), "service")
+    label = bounds.label_length
+    species = (
+        _text(doc.get("species", "human"), "", "species", longest=label).strip().lower() or "human"
+    )
+    service = _optional_name(doc.get("service"), "service", label)
     if service is not None:
         known = cat.find_service(service)
         service = known.key if known else service
@@ -542,9 +584,7 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         raise MalformedDocument("attributes", "missing; all nine attributes are required")
     age = doc.get("age")
     notes = doc.get("notes")
-    notes = "" if notes is None else _text(notes, "", "notes")
-    if len(notes) > NOTES_MAX:
-        raise MalformedDocument("notes", f"at most {NOTES_MAX} characters, got {len(notes)}")
+    notes = "" if notes is None else _text(notes, "", "notes", longest=bounds.notes_length)
     house_rules = _house_rules(doc.get("house_rules"))
     return Character(
         name=name,
@@ -552,29 +592,31 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         kind=kind,
         budget=budget,
         species=species,
-        homeworld=_optional_name(doc.get("homeworld"), "homeworld"),
-        native_language=_optional_name(doc.get("native_language"), "native_language"),
-        native_culture=_optional_name(doc.get("native_culture"), "native_culture"),
+        homeworld=_optional_name(doc.get("homeworld"), "homeworld", label),
+        native_language=_optional_name(doc.get("native_language"), "native_language", label),
+        native_culture=_optional_name(doc.get("native_culture"), "native_culture", label),
         service=service,
-        terms=_int(doc.get("terms", 0), "", "terms", minimum=0),
-        rank=_int(doc.get("rank", 0), "", "rank"),
-        age=None if age is None else _int(age, "", "age", minimum=0),
+        terms=_int(doc.get("terms", 0), "", "terms", minimum=0, maximum=bounds.terms),
+        rank=_int(doc.get("rank", 0), "", "rank", minimum=-bounds.level, maximum=bounds.level),
+        age=None if age is None else _int(age, "", "age", minimum=0, maximum=bounds.age),
         skills=tuple(
             _skill(s, f"skills[{i}]", cat)
-            for i, s in enumerate(_list(doc.get("skills", []), "", "skills"))
+            for i, s in enumerate(_list(doc.get("skills", []), "", "skills", most=bounds.skills))
         ),
         traits=tuple(
             _trait(t, f"traits[{i}]", cat)
-            for i, t in enumerate(_list(doc.get("traits", []), "", "traits"))
+            for i, t in enumerate(_list(doc.get("traits", []), "", "traits", most=bounds.traits))
         ),
         package_flaws_bought_off=_package_flaws_bought_off(
             doc.get("package_flaws_bought_off"), species, cat
         ),
         psionics=_psionics(doc.get("psionics"), cat),
-        mustering_rolls=_mustering_rolls(doc.get("mustering_out")),
+        mustering_rolls=_mustering_rolls(doc.get("mustering_out"), bounds),
         equipment=tuple(
             _equipment(e, f"equipment[{i}]", cat)
-            for i, e in enumerate(_list(doc.get("equipment", []), "", "equipment"))
+            for i, e in enumerate(
+                _list(doc.get("equipment", []), "", "equipment", most=bounds.equipment)
+            )
         ),
         house_rules=house_rules,
         notes=notes,

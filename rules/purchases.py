@@ -167,7 +167,7 @@ def _stored_field(kind_name: str, name: str, value: Any) -> Any:
             return _read_trait(value, name, catalog())
         if expected is int:
             return _int(value, name)
-        return _text(value, name)
+        return _text(value, name, longest=catalog().bounds.trait_name_length)
     except MalformedDocument as error:
         raise ImprovementError(f"Not a stored purchase: {kind_name} {error}.") from None
 

@@ -22,7 +22,7 @@ from django.http import QueryDict
 
 from characters.core.forms import VersionField, WholeNumberField, natural_number, whole_number
 from rules import FORMAT, NotationError, catalog, parse_trait
-from rules.document import NAME_MAX, NOTES_MAX, TOP_LEVEL_FIELDS
+from rules.document import TOP_LEVEL_FIELDS
 from rules.model import control_by_default
 
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
@@ -40,11 +40,6 @@ IDENTITY_FIELDS = tuple(
 
 # Guards of the app against slips of the keyboard, not rules: wide enough for any character the
 # rules allow, so that the engine, not the form, names the rule a value breaks.
-MAX_TERMS = 99
-MAX_AGE = 999
-MAX_AMOUNT = 99  # a skill level or a derived-trait amount, of either sign
-MAX_QUANTITY = 9999
-MAX_TRAIT_NAME = 200
 
 
 # The boxes whose text is added as a row (by Enter or their Add button), not part of the
@@ -73,18 +68,20 @@ class FieldBounds:
 
 
 def field_bounds() -> FieldBounds:
-    limits = catalog().limits
+    """The form's bounds: the catalog's, which the engine's parser enforces on every document."""
+    cat = catalog()
+    limits, bounds = cat.limits, cat.bounds
     return FieldBounds(
         budget=limits.max_budget,
-        terms=MAX_TERMS,
+        terms=bounds.terms,
         rank=limits.rank_max,
-        age=MAX_AGE,
-        amount=MAX_AMOUNT,
+        age=bounds.age,
+        amount=bounds.level,
         psi=limits.psi_max_cap,
-        quantity=MAX_QUANTITY,
-        name=NAME_MAX,
-        trait_name=MAX_TRAIT_NAME,
-        notes=NOTES_MAX,
+        quantity=bounds.quantity,
+        name=bounds.name_length,
+        trait_name=bounds.trait_name_length,
+        notes=bounds.notes_length,
     )
 
 
@@ -611,10 +608,10 @@ class NewCharacterForm(forms.Form):
     """A new character: its name, whether a player plays it, its species and (an NPC's) budget."""
 
     name = forms.CharField(
-        max_length=NAME_MAX,
+        max_length=catalog().bounds.name_length,
         error_messages={
             "required": "Give the character a name.",
-            "max_length": f"A name has at most {NAME_MAX} characters.",
+            "max_length": f"A name has at most {catalog().bounds.name_length} characters.",
         },
     )
     kind = forms.ChoiceField(

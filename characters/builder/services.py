@@ -33,7 +33,6 @@ from characters.models import (
 from rules import (
     parse_document,
 )
-from rules.document import NAME_MAX
 
 
 @transaction.atomic
@@ -134,7 +133,8 @@ def _moved_on_only_by(
 def duplicate_character(*, character: Character, owner: User) -> Character:
     """A copy for the same owner, outside any campaign; its mustering-out rolls come along,
     so copying a character is never a way to roll the dice again."""
-    document = dict(character.document, name=f"{character.name} (copy)"[:NAME_MAX])
+    longest = rules.catalog().bounds.name_length
+    document = dict(character.document, name=f"{character.name} (copy)"[:longest])
     copy = create_character(owner=owner, document=document, action=f"Copied from {character.name}")
     MusteringRoll.objects.bulk_create(
         MusteringRoll(

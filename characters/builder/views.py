@@ -33,7 +33,6 @@ from rules import (
     format_trait,
     parse_document,
 )
-from rules.document import NAME_MAX
 from rules.engine import purchase_steps
 
 
@@ -71,7 +70,7 @@ def character_new(request: AuthenticatedHttpRequest) -> HttpResponse:
         "errors": {name: errors[0] for name, errors in form.errors.items()},
         "species_choices": list(cat.species.items()),
         "limits": cat.limits,
-        "name_max": NAME_MAX,
+        "name_max": cat.bounds.name_length,
     }
     return render(
         request,

@@ -10,7 +10,6 @@ from django.db.models import QuerySet
 import rules
 from characters.core.forms import natural_number
 from characters.models import Campaign, Character
-from rules.document import NAME_MAX
 
 
 def _budget_field(field: forms.IntegerField, *, initial: int, help_text: str) -> None:
@@ -87,7 +86,7 @@ class CampaignForm(forms.Form):
 class NpcForm(forms.Form):
     """A new NPC in a campaign: the referee chooses any budget."""
 
-    name = forms.CharField(max_length=NAME_MAX)
+    name = forms.CharField(max_length=rules.catalog().bounds.name_length)
     budget = forms.IntegerField(min_value=0)
     species = forms.ChoiceField(choices=())
 

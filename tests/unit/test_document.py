@@ -2,7 +2,7 @@
 
 import pytest
 
-from rules import MalformedDocument, decode_json, normalise_document, parse_document
+from rules import MalformedDocument, catalog, check, decode_json, normalise_document, parse_document
 
 from .builders import document
 
@@ -18,7 +18,30 @@ from .builders import document
         (document(kind="monster"), "kind", 'must be "pc" or "npc"'),
         (document(budget=1001), "budget", "0-1000"),
         (document(budget="100"), "budget", "expected a whole number"),
-        (document(terms=-1), "terms", "at least 0"),
+        (document(terms=-1), "terms", "0-99"),
+        (document(terms=100), "terms", "0-99"),
+        (document(age=1000), "age", "0-999"),
+        (document(homeworld="R" * 81), "homeworld", "at most 80 characters, got 81"),
+        (document(attributes={"STR": 34}), "attributes.STR", "-33-33, got 34"),
+        (document(skills=[{"skill": "Pilot", "level": 1}] * 101), "skills", "at most 100"),
+        (document(traits=[{"type": "PP", "name": "x"}] * 61), "traits", "at most 60"),
+        (document(equipment=[{"item": "Dagger"}] * 201), "equipment", "at most 200"),
+        (
+            document(skills=[{"skill": "Pilot", "level": 1, "specialties": ["x"] * 13}]),
+            "skills[0].specialties",
+            "at most 12",
+        ),
+        (
+            document(traits=[{"type": "PP", "name": "x" * 201}]),
+            "traits[0].name",
+            "at most 200 characters",
+        ),
+        (
+            document(psionics={"strength": 3, "talents": {"Telepathy": 99}}),
+            "psionics.talents.Telepathy",
+            "0-",
+        ),
+        (document(mustering_out={"rolls": [1] * 11}), "mustering_out.rolls", "at most 10"),
         (document(attributes={"STR": "I"}), "attributes.STR", "I and O are not used"),
         (document(attributes={"LCK": 7}), "attributes.LCK", "unknown field"),
         (
@@ -43,14 +66,14 @@ from .builders import document
             "traits[0].derived",
             "expected an object",
         ),
-        (document(psionics={"strength": -1}), "psionics.strength", "at least 0"),
+        (document(psionics={"strength": -1}), "psionics.strength", "expected a whole number 0-"),
         (document(mustering_out={"rolls": ["six"]}), "mustering_out.rolls[0]", "whole number"),
         (
             document(equipment=[{"item": "Dagger", "quantity": 0}]),
             "equipment[0].quantity",
-            "at least 1",
+            "1-9999",
         ),
-        (document(notes="x" * 20_001), "notes", "20000"),
+        (document(notes="x" * 20_001), "notes", "at most 20,000 characters, got 20,001"),
         (
             document(house_rules={"one_trait_per_term": "no"}),
             "house_rules.one_trait_per_term",
@@ -102,10 +125,19 @@ def test_a_number_too_large_for_any_rule_is_malformed_and_the_message_stays_shor
     assert len(str(raised.value)) < 200
 
 
-def test_the_largest_whole_number_is_read_and_checked_as_a_rule_problem():
-    largest = BEYOND - 1
-    character = parse_document(document(attributes={"STR": largest}, age=largest, rank=largest))
-    assert (character.attributes[0], character.age, character.rank) == (largest,) * 3
+def test_the_largest_figures_a_document_may_hold_are_read_and_checked_as_rule_problems():
+    bounds = catalog().bounds
+    doc = document(attributes={"STR": bounds.attribute}, age=bounds.age, rank=bounds.level)
+
+    character = parse_document(doc)
+    problems = {problem.code for problem in check(character).problems}
+
+    assert (character.attributes[0], character.age, character.rank) == (
+        bounds.attribute,
+        bounds.age,
+        bounds.level,
+    )
+    assert "attribute_out_of_range" in problems
 
 
 def test_decoding_a_number_of_thousands_of_digits_is_malformed_not_a_value_error():

@@ -268,7 +268,7 @@ def test_a_condition_starts_from_the_reports_lif_and_wnd():
     assert condition_for(report(attributes={"STR": 9})) == Condition(maximum=23, wnd=7)
 
 
-@pytest.mark.parametrize("attributes", [{"STR": -50}, {"STR": -5, "END": -5, "DEX": -5}])
+@pytest.mark.parametrize("attributes", [{"STR": -33}, {"STR": -5, "END": -5, "DEX": -5}])
 def test_a_character_with_attributes_out_of_range_still_has_a_lif_track_to_play(attributes):
     broken = report(attributes=attributes)
     assert "attribute_out_of_range" in [p.code for p in broken.problems]

@@ -450,17 +450,17 @@ ROWS_POSTED = {
 }
 
 # Each number field: its name in the form, the label its message gives, its lowest value (None:
-# the negative of its highest) and where its highest comes from, a figure of the catalog's
-# limits or a guard of the builder's own.
+# the negative of its highest) and where its highest comes from: a figure of the catalog's
+# limits (the rulebook's) or of its document bounds (the app's guards, which the parser keeps).
 NUMBER_FIELDS = [
     ("budget", "Budget", 0, "max_budget"),
-    ("terms", "Terms", 0, "MAX_TERMS"),
+    ("terms", "Terms", 0, "terms"),
     ("rank", "Former rank", 0, "rank_max"),
-    ("age", "Age", 0, "MAX_AGE"),
+    ("age", "Age", 0, "age"),
     ("psi-strength", "PSI strength", 0, "psi_max_cap"),
     ("talent-Telepathy", "Telepathy", 0, "psi_max_cap"),
-    ("item-0-quantity", f"{DAGGER.name} quantity", 1, "MAX_QUANTITY"),
-    ("trait-0-derived-DEF", "DEF", None, "MAX_AMOUNT"),
+    ("item-0-quantity", f"{DAGGER.name} quantity", 1, "quantity"),
+    ("trait-0-derived-DEF", "DEF", None, "level"),
 ]
 
 
@@ -480,8 +480,9 @@ def test_each_number_field_offers_and_reads_the_range_its_source_gives(
         highest = getattr(limits, source) - 1
         monkeypatch.setattr(rules.catalog(), "limits", replace(limits, **{source: highest}))
     else:
-        highest = getattr(builder_forms, source) - 1
-        monkeypatch.setattr(builder_forms, source, highest)
+        bounds = rules.catalog().bounds
+        highest = getattr(bounds, source) - 1
+        monkeypatch.setattr(rules.catalog(), "bounds", replace(bounds, **{source: highest}))
     lowest = -highest if lowest is None else lowest
     edit = reverse("character_edit", args=[character_with_rows.pk])
 
@@ -503,7 +504,8 @@ def test_each_number_field_offers_and_reads_the_range_its_source_gives(
 def test_a_trait_name_is_as_long_on_the_page_as_the_server_reads(
     owner_client, character_with_rows, monkeypatch
 ):
-    monkeypatch.setattr(builder_forms, "MAX_TRAIT_NAME", 12)
+    bounds = rules.catalog().bounds
+    monkeypatch.setattr(rules.catalog(), "bounds", replace(bounds, trait_name_length=12))
     edit = reverse("character_edit", args=[character_with_rows.pk])
 
     page = owner_client.get(edit).content.decode()

@@ -737,8 +737,11 @@ def test_markup_typed_into_a_character_fetches_and_embeds_nothing(tmp_path, list
     document = docs.navy_pilot()
     document["name"] = f'<img src="{listener}/name.png">url({listener}/n)'[:100]
     document["notes"] = _bait(listener, "notes")
-    document["traits"][0]["name"] = _bait(listener, "trait")
-    document["equipment"].append({"item": _bait(listener, "item"), "quantity": 1})
+    # Names are short (the catalog's bounds), so they get the shorter baits.
+    document["traits"][0]["name"] = (
+        f'<img src="{listener}/trait.png"><link rel="attachment" href="{listener}/trait.txt">'
+    )
+    document["equipment"].append({"item": f'<img src="{listener}/item.png">', "quantity": 1})
     document["homeworld"] = f"url({listener}/home)"
 
     content = render(document, player=_bait(listener, "player"), status="url(x)").content
@@ -753,7 +756,7 @@ def test_markup_typed_into_a_character_fetches_and_embeds_nothing(tmp_path, list
     text = "".join(pdf_text(content, tmp_path).split())
     assert "root:" not in text
     assert f'<imgsrc="{listener}/notes.png">' in text
-    assert f'<linkrel="attachment"href="{listener}/item.txt">' in text
+    assert f'<linkrel="attachment"href="{listener}/trait.txt">' in text
     assert f"url({listener}/home)" in text
 
 

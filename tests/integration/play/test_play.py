@@ -542,7 +542,7 @@ def test_a_flaw_of_the_species_package_can_be_bought_off_from_the_play_sheet(
 
 
 def test_the_play_sheet_opens_for_a_draft_whose_attributes_are_out_of_range(client, player):
-    attributes = {**medic_document()["attributes"], "STR": -50}
+    attributes = {**medic_document()["attributes"], "STR": -33}
     draft = builder_services.create_character(
         owner=player, document=medic_document(attributes=attributes)
     )
