@@ -40,6 +40,7 @@ def run(quick: bool) -> list[Figure]:
 
     one = [pdf_rendering.sheet_for_document(sheet_documents.navy_pilot())]
     longest = [pdf_rendering.sheet_for_document(sheet_documents.longest())]
+    largest = [pdf_rendering.sheet_for_document(sheet_documents.largest_legal())]
     party = [pdf_rendering.sheet_for_document(document) for document in sheet_documents.party(6)]
     rounds = 5 if quick else 15
 
@@ -55,6 +56,10 @@ def run(quick: bool) -> list[Figure]:
         pdf_rendering.clear_cache()
         pdf_rendering.render_sheets(longest)
 
+    def largest_sheet() -> None:
+        pdf_rendering.clear_cache()
+        pdf_rendering.render_sheets(largest)
+
     def party_of_six() -> None:
         pdf_rendering.clear_cache()
         pdf_rendering.render_sheets(party)
@@ -63,7 +68,8 @@ def run(quick: bool) -> list[Figure]:
         {"minimal": minimal_page, "sheet": one_sheet}, rounds=rounds * 2, warmup=2
     )
     samples |= _interleaved(
-        {"longest": longest_sheet, "party": party_of_six}, rounds=max(3, rounds // 2)
+        {"longest": longest_sheet, "largest": largest_sheet, "party": party_of_six},
+        rounds=max(3, rounds // 2),
     )
 
     pdf_rendering.render_sheets(one)  # into the cache
@@ -85,6 +91,13 @@ def run(quick: bool) -> list[Figure]:
         Figure("minimal one-paragraph WeasyPrint page", "ms", samples["minimal"], False),
         Figure("one sheet, uncached (typical PC, 2 pages)", "ms", samples["sheet"], False),
         Figure("longest realistic character, uncached", "ms", samples["longest"], False),
+        Figure(
+            "largest legal character (every bound at its most), uncached",
+            "ms",
+            samples["largest"],
+            False,
+            2000,
+        ),
         Figure("party of 6, uncached (12 pages)", "ms", samples["party"], False, 1500),
         Figure("cached repeat (hash + LRU hit)", "ms", samples["cached"], False, 20),
         Figure("one sheet / minimal page, per round", "x", ratios, False),

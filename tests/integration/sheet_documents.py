@@ -7,6 +7,8 @@ otherwise. Functions return fresh copies, so a test may change what it gets.
 import copy
 from typing import Any
 
+from rules import FORMAT, catalog
+
 _NAVY_PILOT: dict[str, Any] = {
     "format": "ffa-character/1",
     "name": "Ensign Mara Tolven",
@@ -192,6 +194,41 @@ def marine() -> dict[str, Any]:
 def longest() -> dict[str, Any]:
     """The longest realistic character."""
     return copy.deepcopy(_LONGEST)
+
+
+def largest_legal() -> dict[str, Any]:
+    """A document with every bound of the catalog at its most: the most a PDF or a page is
+    ever asked to show (far over budget, which the parser allows and the engine reports)."""
+    cat = catalog()
+    bounds = cat.bounds
+    return {
+        "format": FORMAT,
+        "name": "W" * bounds.name_length,
+        "homeworld": "H" * bounds.label_length,
+        "attributes": dict.fromkeys(cat.attribute_order, bounds.attribute),
+        "skills": [
+            {
+                "skill": "Knowledge",
+                "cascade": f"Topic {n} ".ljust(bounds.label_length, "k"),
+                "level": bounds.level,
+            }
+            for n in range(bounds.skills)
+        ],
+        "traits": [
+            {
+                "type": "PP",
+                "level": "E",
+                "frequency": "O",
+                "name": f"Trait {n} ".ljust(bounds.trait_name_length, "w"),
+            }
+            for n in range(bounds.traits)
+        ],
+        "equipment": [
+            {"item": f"Item {n} ".ljust(bounds.label_length, "i"), "quantity": bounds.quantity}
+            for n in range(bounds.equipment)
+        ],
+        "notes": ("Lorem ipsum dolor sit amet. " * 1000)[: bounds.notes_length],
+    }
 
 
 def party(size: int) -> list[dict[str, Any]]:

@@ -23,9 +23,9 @@ from .builders import document
         (document(age=1000), "age", "0-999"),
         (document(homeworld="R" * 81), "homeworld", "at most 80 characters, got 81"),
         (document(attributes={"STR": 34}), "attributes.STR", "-33-33, got 34"),
-        (document(skills=[{"skill": "Pilot", "level": 1}] * 101), "skills", "at most 100"),
-        (document(traits=[{"type": "PP", "name": "x"}] * 61), "traits", "at most 60"),
-        (document(equipment=[{"item": "Dagger"}] * 201), "equipment", "at most 200"),
+        (document(skills=[{"skill": "Pilot", "level": 1}] * 61), "skills", "at most 60"),
+        (document(traits=[{"type": "PP", "name": "x"}] * 41), "traits", "at most 40"),
+        (document(equipment=[{"item": "Dagger"}] * 101), "equipment", "at most 100"),
         (
             document(skills=[{"skill": "Pilot", "level": 1, "specialties": ["x"] * 13}]),
             "skills[0].specialties",
@@ -237,3 +237,12 @@ def test_normalising_canonicalises_names_and_spells_out_defaults():
         0,
     )
     assert normalise_document(normal) == normal
+
+
+def test_a_document_at_every_bound_is_read_and_checked():
+    from tests.integration.sheet_documents import largest_legal
+
+    report = check(parse_document(largest_legal()))
+
+    assert len(report.skills.lines) >= catalog().bounds.skills
+    assert "attribute_out_of_range" in {problem.code for problem in report.problems}
