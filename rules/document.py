@@ -475,7 +475,11 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
         if canonical in talents:
             raise MalformedDocument(path, f"{_printable(canonical)} is given twice")
         talents[canonical] = _int(level, path, minimum=0, maximum=cap)
-    return Psionics(strength=strength, talents=tuple(talents.items()))
+    # In the catalog's order, whatever order the document keeps its keys in (PostgreSQL's
+    # jsonb keeps none), so a character reads the same from every store.
+    order = {name: position for position, name in enumerate(cat.talents)}
+    ordered = sorted(talents.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
+    return Psionics(strength=strength, talents=tuple(ordered))
 
 
 def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:

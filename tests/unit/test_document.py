@@ -246,3 +246,16 @@ def test_a_document_at_every_bound_is_read_and_checked():
 
     assert len(report.skills.lines) >= catalog().bounds.skills
     assert "attribute_out_of_range" in {problem.code for problem in report.problems}
+
+
+def test_talents_read_in_the_catalogs_order_whatever_order_the_document_keeps_its_keys():
+    forwards = {"Telepathy": 2, "Awareness": 1}
+    backwards = dict(reversed(forwards.items()))
+
+    read = [
+        parse_document(document(psionics={"strength": 3, "talents": talents})).psionics
+        for talents in (forwards, backwards)
+    ]
+
+    assert read[0] == read[1]
+    assert [name for name, _level in read[0].talents] == ["Telepathy", "Awareness"]

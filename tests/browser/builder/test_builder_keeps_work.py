@@ -138,6 +138,10 @@ def test_a_name_not_in_the_catalog_leaves_focus_in_the_box_to_fix_it(building):
     add.fill("Pilot")
     add.press("Enter")
     expect(page.locator("[data-skill-row]")).to_have_count(1)
+    # The section came back and its Add button is usable again, as a person would see it.
+    expect(page.locator("[data-action=add-skill]")).to_be_enabled()
+    new_row = page.locator("[data-skill-row]").last
+    expect(new_row.locator("input:not([type=hidden]), select, button").first).to_be_focused()
 
     page.locator("[data-add=skill]").fill("Pilto")
     page.locator("[data-add=skill]").press("Enter")

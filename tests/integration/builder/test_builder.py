@@ -472,8 +472,9 @@ def character_with_rows(owner):
 
 @pytest.mark.parametrize(("name", "label", "lowest", "source"), NUMBER_FIELDS)
 def test_each_number_field_offers_and_reads_the_range_its_source_gives(
-    owner_client, character_with_rows, monkeypatch, name, label, lowest, source
+    owner_client, character_with_rows, patched_catalog, name, label, lowest, source
 ):
+    monkeypatch = patched_catalog
     # A new figure at the source: a literal typed on the page or in the form would miss it.
     limits = rules.catalog().limits
     if hasattr(limits, source):
@@ -502,8 +503,9 @@ def test_each_number_field_offers_and_reads_the_range_its_source_gives(
 
 
 def test_a_trait_name_is_as_long_on_the_page_as_the_server_reads(
-    owner_client, character_with_rows, monkeypatch
+    owner_client, character_with_rows, patched_catalog
 ):
+    monkeypatch = patched_catalog
     bounds = rules.catalog().bounds
     monkeypatch.setattr(rules.catalog(), "bounds", replace(bounds, trait_name_length=12))
     edit = reverse("character_edit", args=[character_with_rows.pk])
