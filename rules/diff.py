@@ -17,8 +17,8 @@ from typing import Any
 from .catalog import Catalog, catalog
 from .document import MalformedDocument
 from .document import _trait as _read_trait
+from .improvement import _trait_points
 from .notation import format_skill, format_trait
-from .play import _trait_points
 
 # The document's plain fields, in the order a sheet shows them, with their labels.
 DETAILS: tuple[tuple[str, str], ...] = (

@@ -30,9 +30,7 @@ from .document import (
     _trait_document,
 )
 from .document import _trait as _read_trait
-from .model import Character, TraitEntry
-from .notation import format_skill, format_trait
-from .play import (
+from .improvement import (
     AddPerk,
     AddSpecialty,
     BuyOffFlaw,
@@ -50,6 +48,8 @@ from .play import (
     _trait_points,
     improvement_costs,
 )
+from .model import Character, TraitEntry
+from .notation import format_skill, format_trait
 
 KINDS: Mapping[str, type] = {
     "raise_skill": RaiseSkill,
