@@ -101,6 +101,13 @@ class ConditionForm(forms.Form):
         required=False,
     )
     medic_dm = _test_figure("Medic's attribute DM", default=0, required=False)
+    medic_species = _text("Medic's species", 40)
+    medic_xeno = WholeNumberField(
+        label="Medic's Xeno Medicine level",
+        minimum=0,
+        maximum=rules.dice.MAX_ENUMERATED_DICE,
+        required=False,
+    )
     supplies = _text("Supplies", 20)
     tl = WholeNumberField(label="Tech level", minimum=0, maximum=MAX_TECH_LEVEL, required=False)
     unsanitary = forms.BooleanField(required=False)
@@ -122,7 +129,11 @@ class ConditionForm(forms.Form):
             medic = services.Medic(own=True, attribute=data["attribute"] or "EDU")
         else:
             medic = services.Medic(
-                own=False, skill_level=data["medic_level"], attribute_dm=data["medic_dm"]
+                own=False,
+                skill_level=data["medic_level"],
+                attribute_dm=data["medic_dm"],
+                species=data["medic_species"] or None,
+                xeno_medicine=data["medic_xeno"],
             )
         return {
             "medic": medic,

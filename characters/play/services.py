@@ -273,12 +273,16 @@ def bleed(
 class Medic:
     """Who throws a medical test: the character itself (``own``: its own Medical or Surgery
     level from its report, its governing attribute's DM as its wounds leave it), or someone
-    else at ``skill_level`` (None: no level) with ``attribute_dm``."""
+    else at ``skill_level`` (None: no level) with ``attribute_dm``; another medic of another
+    ``species`` (None: the patient's) takes Xeno Medicine's DM, offset by its ``xeno_medicine``
+    level (None: no such skill)."""
 
     own: bool
     attribute: str = "EDU"
     skill_level: int | None = None
     attribute_dm: int = 0
+    species: str | None = None
+    xeno_medicine: int | None = None
 
 
 def skill_line(report: Report, skill: str, cascade: str | None = None):
@@ -323,6 +327,11 @@ def _medical_test(
             raise Refused("A medic's skill level is 0 or more (leave it empty for no level).")
         level, attribute_dm = medic.skill_level, medic.attribute_dm
         label = f"A medic's {skill}-{level}" if level is not None else f"A medic, no {skill}"
+        patient = report.species
+        xeno = rules.xeno_medicine_dm(medic.species or patient, patient, medic.xeno_medicine)
+        if xeno:
+            dm += xeno
+            label += f" (another species, Xeno Medicine DM {xeno:+d})"
     _refuse_off_the_dice(tn=tn, dm=attribute_dm + dm, skill_level=level)
     test = rules.action_test(rng=rng, skill_level=level, attribute_dm=attribute_dm, dm=dm, tn=tn)
     return test, label

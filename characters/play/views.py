@@ -242,6 +242,7 @@ def _play_context(
         "attribute_dice": rules.dice.dice_notation(rules.dice.ATTRIBUTE),
         "unskilled_dice": rules.dice.dice_notation(rules.dice.UNSKILLED),
         "attribute_codes": cat.attribute_order,
+        "species_choices": list(cat.species.items()),
         "skill_lines": report.skills.lines,
         "skill_names": [skill.name for skill in cat.skills],
         "rolls": list(character.dice_rolls.select_related("actor")[:RECENT_ROLLS]),

@@ -284,6 +284,58 @@ def test_another_medic_treats_the_wound_and_heals_its_effect_number(mara, refere
     assert (roll.total, roll.effect, roll.label) == (14, 10, "A medic's Medical-3")
 
 
+@pytest.mark.parametrize(
+    ("species", "xeno_medicine", "dm", "total"),
+    [(None, None, 0, 14), ("vargr", None, -2, 12), ("vargr", 1, -1, 13), ("aslan", None, -2, 12)],
+)
+def test_another_medic_of_another_species_takes_xeno_medicines_dm(
+    mara, referee, species, xeno_medicine, dm, total
+):
+    play_services.take_damage(character=mara, by=referee, amount=9, form="L")
+
+    play_services.treat_wound(
+        character=mara,
+        by=referee,
+        wound=0,
+        medic=play_services.Medic(
+            own=False,
+            skill_level=3,
+            attribute_dm=1,
+            species=species,
+            xeno_medicine=xeno_medicine,
+        ),
+        supplies="ample",
+        tl=12,
+        rng=Scripted([6, 2, 5]),
+    )
+
+    # As above, 14 for a human medic; a human patient is -2 for a medic of any other species.
+    roll = DiceRoll.objects.get(character=mara)
+    assert roll.total == total
+    assert (f"Xeno Medicine DM {dm:+d}" in roll.label) == bool(dm)
+
+
+def test_the_play_sheet_asks_another_medics_species_and_xeno_medicine(client, mara, player):
+    play_services.take_damage(character=mara, by=player, amount=9, form="L")
+    client.force_login(player)
+    url = reverse("character_condition", args=[mara.pk])
+    fields = {
+        "action": "stabilise",
+        "wound": "0",
+        "medic": "other",
+        "medic_level": "2",
+        "medic_species": "vargr",
+        "play_version": str(version(mara)),
+    }
+
+    page = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+    client.post(url, fields, follow=True)
+
+    assert 'name="medic_species"' in page
+    assert 'name="medic_xeno"' in page
+    assert "Xeno Medicine DM -2" in DiceRoll.objects.get(character=mara).label
+
+
 def test_a_treated_healed_wound_is_cleared_with_one_click(mara, player):
     play_services.take_damage(character=mara, by=player, amount=9, form="L")
     play_services.treat_wound(
