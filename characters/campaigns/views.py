@@ -509,7 +509,7 @@ def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     sheets = [sheet_for_character(character, pencil=pencil) for character in characters]
     filename = f"{slugify(campaign.name) or 'campaign'}-party"
     return pdf_rendering.pdf_response(
-        request, sheets, page_size=campaign.page_size, filename=filename
+        request, sheets, page_size=campaign.page_size, filename=filename, summary=True
     )
 
 

@@ -62,7 +62,7 @@ from rules.play import Condition, SeverityRules
 from rules.report import Equipment, EquipmentLine, TraitLine
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
-RENDERER_VERSION: Final = "5"
+RENDERER_VERSION: Final = "6"
 TEMPLATE: Final = "characters/pdf/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
 
@@ -173,22 +173,31 @@ def sheet_for_document(
     )
 
 
-def sheets_etag(sheets: Sequence[Sheet], *, page_size: str = "letter") -> str:
+def sheets_etag(
+    sheets: Sequence[Sheet], *, page_size: str = "letter", summary: bool = False
+) -> str:
     """The ETag of the PDF of these sheets, known without rendering it."""
-    return f'"{_cache_key(sheets, _page_size(page_size))}"'
+    return f'"{_cache_key(sheets, _page_size(page_size), summary)}"'
 
 
-def render_sheets(sheets: Sequence[Sheet], *, page_size: str = "letter") -> RenderedPdf:
-    """One PDF holding every sheet in order, each starting on a new page."""
+def render_sheets(
+    sheets: Sequence[Sheet], *, page_size: str = "letter", summary: bool = False
+) -> RenderedPdf:
+    """One PDF holding every sheet in order, each starting on a new page; with ``summary``, a
+    page first that sums up the party, a row a character."""
     if not sheets:
         raise ValueError("render_sheets needs at least one sheet")
     size = _page_size(page_size)
-    key = _cache_key(sheets, size)
+    key = _cache_key(sheets, size, summary)
     etag = f'"{key}"'
     content = caches[PDF_CACHE].get(key)
     if content is not None:
         return RenderedPdf(content=content, etag=etag, from_cache=True)
-    html = render_to_string(TEMPLATE, {"sheets": [_sheet_context(sheet) for sheet in sheets]})
+    context = {
+        "sheets": [_sheet_context(sheet) for sheet in sheets],
+        "summary": [_summary_row(sheet) for sheet in sheets] if summary else None,
+    }
+    html = render_to_string(TEMPLATE, context)
     content = _renderer().write_pdf(html, size)
     if len(content) <= CACHE_MAX_BYTES:
         caches[PDF_CACHE].set(key, content)
@@ -201,12 +210,13 @@ def pdf_response(
     *,
     page_size: str = "letter",
     filename: str = "character",
+    summary: bool = False,
 ) -> HttpResponse:
     """The PDF shown inline, with its ETag; a 304 when the client already has this version."""
-    etag = sheets_etag(sheets, page_size=page_size)
+    etag = sheets_etag(sheets, page_size=page_size, summary=summary)
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        pdf = render_sheets(sheets, page_size=page_size)
+        pdf = render_sheets(sheets, page_size=page_size, summary=summary)
         response = HttpResponse(pdf.content, content_type="application/pdf")
         safe_name = re.sub(r"[^A-Za-z0-9._-]+", "-", filename).strip("-.") or "character"
         response["Content-Disposition"] = f'inline; filename="{safe_name}.pdf"'
@@ -345,7 +355,7 @@ def _page_size(page_size: str) -> str:
     return key
 
 
-def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
+def _cache_key(sheets: Sequence[Sheet], page_size: str, summary: bool = False) -> str:
     # The report is hashed as well as the document: it also depends on the campaign's house
     # rules and on the rules data, and a change to either must give a new PDF.
     payload = {
@@ -353,6 +363,7 @@ def _cache_key(sheets: Sequence[Sheet], page_size: str) -> str:
         "weasyprint": weasyprint.__version__,
         "assets": _assets_digest(),
         "page_size": page_size,
+        "summary": summary,
         "sheets": [
             {
                 "document": sheet.document,
@@ -756,6 +767,30 @@ def _rolled_at(value: Any) -> str:
     if hasattr(value, "isoformat"):
         return value.isoformat(sep=" ", timespec="minutes")[:16]
     return str(value).replace("T", " ")[:16]
+
+
+# The party summary's key skills: a character's highest bought skills, this many.
+SUMMARY_SKILLS: Final = 3
+
+
+def _summary_row(sheet: Sheet) -> dict[str, Any]:
+    """A character's line on the party summary: who, UPP, derived attributes, best skills, and
+    the weapons and armor it carries."""
+    report = sheet.report
+    bought = sorted(
+        (line for line in report.skills.lines if line.source == "player"),
+        key=lambda line: (-line.level, line.name),
+    )
+    lines = _equipment_now(sheet).lines
+    return {
+        "name": report.name,
+        "player": sheet.player or "",
+        "upp": report.upp,
+        "derived": " ".join(f"{code} {value}" for code, value in report.derived.as_dict().items()),
+        "skills": ", ".join(line.name for line in bought[:SUMMARY_SKILLS]),
+        "weapons": ", ".join(line.item for line in lines if line.table in ("melee", "ranged")),
+        "armor": ", ".join(line.item for line in lines if line.table == "armor"),
+    }
 
 
 def _catalog_item(line: EquipmentLine) -> EquipmentItem | None:

@@ -930,8 +930,8 @@ def test_the_party_pdf_holds_the_approved_sheets_or_every_one(
     campaigns_services.update_campaign_rules(campaign=campaign, page_size="a4", max_former_rank=0)
     calls = []
 
-    def fake_response(request, sheets, *, page_size, filename):
-        calls.append(([s.document["name"] for s in sheets], sheets, page_size, filename))
+    def fake_response(request, sheets, *, page_size, filename, summary=False):
+        calls.append(([s.document["name"] for s in sheets], sheets, page_size, filename, summary))
         return HttpResponse(b"%PDF-fake", content_type="application/pdf")
 
     monkeypatch.setattr(pdf_rendering, "pdf_response", fake_response)
@@ -941,10 +941,10 @@ def test_the_party_pdf_holds_the_approved_sheets_or_every_one(
     assert client.get(url).status_code == 200
     assert client.get(url, {"all": "1"}).status_code == 200
 
-    (approved, sheets, size, filename), (every, _, _, _) = calls
+    (approved, sheets, size, filename, summary), (every, _, _, _, _) = calls
     assert approved == ["Jamison"]
     assert sorted(every) == ["Draft", "Jamison"]
-    assert (size, filename) == ("a4", "spinward-marches-party")
+    assert (size, filename, summary) == ("a4", "spinward-marches-party", True)
     # Each sheet is checked under the campaign's house rules and says whose it is.
     assert "rank_above_campaign_max" in {p.code for p in sheets[0].report.problems}
     assert (sheets[0].player, sheets[0].status) == ("player1", "Approved")

@@ -985,3 +985,29 @@ def test_a_campaign_that_prints_for_pencil_does_so_unless_a_download_asks_for_pe
 
     assert "credits now" not in by_default
     assert "credits now Cr" in pen
+
+
+@pytest.mark.usefixtures("poppler")
+def test_a_party_pdf_opens_with_a_one_page_summary_of_the_party(tmp_path):
+    documents = [docs.navy_pilot(), docs.marine(), docs.vargr_scout()]
+    sheets = [
+        pdf_rendering.sheet_for_document(d, player=f"player{n}") for n, d in enumerate(documents)
+    ]
+    reports = [check_document(document) for document in documents]
+
+    with_summary = pdf_rendering.render_sheets(sheets, summary=True).content
+    without = pdf_rendering.render_sheets(sheets).content
+    raw = poppler_tool(
+        "pdftotext", "-f", "1", "-l", "1", "-raw", content=with_summary, tmp_path=tmp_path
+    )
+    first_page = " ".join(raw.split())
+
+    assert page_count(with_summary, tmp_path) == page_count(without, tmp_path) + 1
+    assert "PARTY SUMMARY" in first_page
+    for n, report in enumerate(reports):
+        assert report.name in first_page
+        assert f"player{n}" in first_page
+        assert report.upp in first_page
+        assert f"DEF {report.derived.DEF} INI {report.derived.INI}" in first_page
+    assert "Automatic pistol" in first_page  # the navy pilot's weapon
+    assert pdf_rendering.sheets_etag(sheets, summary=True) != pdf_rendering.sheets_etag(sheets)
