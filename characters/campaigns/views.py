@@ -38,7 +38,7 @@ from characters.campaigns.selectors import campaigns_of
 from characters.core import services as core_services
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
-from characters.core.selectors import campaign_for_user, character_report
+from characters.core.selectors import campaign_for_user, character_report, key_skills
 from characters.models import (
     Campaign,
     Character,
@@ -237,7 +237,6 @@ SORTS: dict[str, tuple[str, Callable[[PartyRow], Any]]] = {
     ),
 }
 DEFAULT_SORT = "status"
-KEY_SKILLS = 3
 CAMPAIGN_ROLLS = 25
 
 
@@ -248,10 +247,6 @@ def _party_row(character: Character, campaign: Campaign, state: PlayState | None
     service = cat.services.get(report.service or "")
     rank = report.rank
     psionics = report.psionics
-    bought = sorted(
-        (line for line in report.skills.lines if line.source == "player"),
-        key=lambda line: (-line.level, line.name),
-    )
     condition, _version = play_selectors.condition_in(state, report)
     entries = character.improvement_entries.all()
     return PartyRow(
@@ -283,7 +278,7 @@ def _party_row(character: Character, campaign: Campaign, state: PlayState | None
             if psionics
             else ""
         ),
-        key_skills=tuple(line.name for line in bought[:KEY_SKILLS]),
+        key_skills=key_skills(report),
     )
 
 

@@ -69,3 +69,16 @@ def campaign_for_user(
         member = CampaignMembership.objects.filter(campaign=OuterRef("pk"), user=request.user)
         allowed = campaigns.filter(Q(referee=request.user) | Q(Exists(member)))
     return get_object_or_404(allowed, pk=pk)
+
+
+# How many skills stand for a character where a row has room for few (party table, summary).
+KEY_SKILLS = 3
+
+
+def key_skills(report: Report) -> tuple[str, ...]:
+    """The character's highest skills bought by its player, best first: what a referee scans."""
+    bought = sorted(
+        (line for line in report.skills.lines if line.source == "player"),
+        key=lambda line: (-line.level, line.name),
+    )
+    return tuple(line.name for line in bought[:KEY_SKILLS])

@@ -53,6 +53,7 @@ from fontTools.ttLib import TTFont
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from characters.core.selectors import key_skills
 from characters.models import Campaign
 from characters.play.selectors import STATE_WORDS
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
@@ -769,25 +770,17 @@ def _rolled_at(value: Any) -> str:
     return str(value).replace("T", " ")[:16]
 
 
-# The party summary's key skills: a character's highest bought skills, this many.
-SUMMARY_SKILLS: Final = 3
-
-
 def _summary_row(sheet: Sheet) -> dict[str, Any]:
     """A character's line on the party summary: who, UPP, derived attributes, best skills, and
     the weapons and armor it carries."""
     report = sheet.report
-    bought = sorted(
-        (line for line in report.skills.lines if line.source == "player"),
-        key=lambda line: (-line.level, line.name),
-    )
     lines = _equipment_now(sheet).lines
     return {
         "name": report.name,
         "player": sheet.player or "",
         "upp": report.upp,
         "derived": " ".join(f"{code} {value}" for code, value in report.derived.as_dict().items()),
-        "skills": ", ".join(line.name for line in bought[:SUMMARY_SKILLS]),
+        "skills": ", ".join(key_skills(report)),
         "weapons": ", ".join(line.item for line in lines if line.table in ("melee", "ranged")),
         "armor": ", ".join(line.item for line in lines if line.table == "armor"),
     }
