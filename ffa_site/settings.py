@@ -13,6 +13,7 @@ DATABASE_URL (postgres://user:password@host:port/name) switches to PostgreSQL in
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -222,42 +223,29 @@ else:
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Caches ---------------------------------------------------------------------------------
-# Rendered PDF sheets, by content ("pdf"). By default each process keeps its own in memory;
-# FFA_REDIS_URL (redis://host:6379/0) puts them in Redis, shared by every app server, so a
-# sheet rendered by one is served from the cache by all.
+# Rendered PDF sheets, by content ("pdf"), and the signup throttle's counters ("throttle"). By
+# default both are files under FFA_VAR_DIR, shared by every worker process of this server (a
+# sheet rendered by one is served from the cache by all; every worker counts signups together).
+# FFA_REDIS_URL (redis://host:6379/0) puts them in Redis, shared by every app server as well.
 REDIS_URL = env_str("FFA_REDIS_URL")
 PDF_CACHE_DAYS = 7
+# How long one sheet of a PDF may take to render before the request gets a 503 (the largest
+# legal sheet takes about a second; a party PDF gets this for each of its sheets).
+PDF_TIME_BUDGET_SECONDS = 5.0
+
+
+def _shared_cache(name: str, **settings: Any) -> dict[str, Any]:
+    if REDIS_URL:
+        shared = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        return {**shared, "KEY_PREFIX": f"ffa-{name}", **settings}
+    files = {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache"}
+    return {**files, "LOCATION": str(VAR_DIR / "cache" / name), **settings}
+
+
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ffa"},
-    "pdf": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "ffa-pdf",
-            "TIMEOUT": PDF_CACHE_DAYS * 24 * 3600,
-        }
-        if REDIS_URL
-        else {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "ffa-pdf",
-            "TIMEOUT": PDF_CACHE_DAYS * 24 * 3600,
-            "OPTIONS": {"MAX_ENTRIES": 64},
-        }
-    ),
-    # Counters of the signup throttle. In Redis, every worker and app server counts together;
-    # in memory, each process counts on its own, so N workers let up to N times the limit by.
-    "throttle": (
-        {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": REDIS_URL,
-            "KEY_PREFIX": "ffa-throttle",
-        }
-        if REDIS_URL
-        else {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "ffa-throttle",
-        }
-    ),
+    "pdf": _shared_cache("pdf", TIMEOUT=PDF_CACHE_DAYS * 24 * 3600, OPTIONS={"MAX_ENTRIES": 500}),
+    "throttle": _shared_cache("throttle"),
 }
 
 # --- Auth and sessions ----------------------------------------------------------------------

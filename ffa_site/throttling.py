@@ -91,8 +91,7 @@ def throttle_signups(get_response: Callable[[HttpRequest], HttpResponse]):
 
     def middleware(request: HttpRequest) -> HttpResponse:
         if request.method == "POST" and request.path_info == reverse("signup"):
-            window = int(time.time() // SIGNUP_WINDOW_SECONDS)
-            key = f"signup:{client_address(request)}:{window}"
+            key = signup_counter(client_address(request))
             cache.add(key, 0, timeout=SIGNUP_WINDOW_SECONDS)
             try:
                 posts = cache.incr(key)
@@ -104,6 +103,11 @@ def throttle_signups(get_response: Callable[[HttpRequest], HttpResponse]):
         return get_response(request)
 
     return middleware
+
+
+def signup_counter(address: str) -> str:
+    """The throttle cache's key that counts this clock hour's signups from ``address``."""
+    return f"signup:{address}:{int(time.time() // SIGNUP_WINDOW_SECONDS)}"
 
 
 def signup_refused(request: HttpRequest) -> HttpResponse:

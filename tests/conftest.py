@@ -7,6 +7,16 @@ def _fast_password_hashing(settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_shared_caches():
+    """The PDF and throttle caches are files shared between processes and kept between runs:
+    each test starts with both empty."""
+    from django.core.cache import caches
+
+    for name in ("pdf", "throttle"):
+        caches[name].clear()
+
+
 def _clear_rules_caches() -> None:
     """Forget every cached result of the rules engine (functools caches of catalog figures)."""
     import sys

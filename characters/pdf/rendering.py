@@ -10,17 +10,22 @@ WeasyPrint, from ``templates/characters/pdf/sheets.html`` and ``static/css/sheet
 Speed. Rendering runs in the long-lived web process, never in a subprocess. WeasyPrint's font
 configuration, the parsed stylesheet and the URL fetcher are built once per thread (a font
 configuration is not safe to share between threads) and reused. Finished PDFs are kept in
-Django's "pdf" cache (settings.CACHES: each process's memory by default, Redis shared by every
-app server when configured) keyed by a SHA-256 of everything that shapes them, which is also
-the ETag: an unchanged sheet comes from the cache, and a client holding the ETag gets a 304
-without any rendering. WeasyPrint's time grows with every element and every run of text, so the
-template is flat and a table row of figures is one run of text on a tab grid (see below).
+Django's "pdf" cache (settings.CACHES: files shared by a server's workers by default, Redis
+shared by every app server when configured) keyed by a SHA-256 of everything that shapes them,
+which is also the ETag: an unchanged sheet comes from the cache, and a client holding the ETag
+gets a 304 without any rendering. WeasyPrint's time grows with every element and every run of
+text, so the template is flat and a table row of figures is one run of text on a tab grid (see
+below).
 
 Security. Everything the user typed reaches the template as data and is escaped by Django's
 autoescape; none of it goes into CSS or a ``style`` attribute. WeasyPrint fetches through
 :class:`StaticOnlyFetcher`, which serves ``data:`` URIs and the app's own static files under a
 private origin and refuses everything else, so no network request (hence no redirect) is ever
 made and no file outside the static directories is ever read.
+
+Time. Bounded documents keep the largest legal sheet near a second; on top of that a render has
+a budget (settings.PDF_TIME_BUDGET_SECONDS, per sheet of the PDF) after which it stops and the
+request gets a 503, so no PDF can hold a web worker for long whatever gets past the bounds.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import json
 import math
 import mimetypes
 import re
+import signal
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -199,7 +205,8 @@ def render_sheets(
         "summary": [_summary_row(sheet) for sheet in sheets] if summary else None,
     }
     html = render_to_string(TEMPLATE, context)
-    content = _renderer().write_pdf(html, size)
+    with _time_budget(settings.PDF_TIME_BUDGET_SECONDS * len(sheets)):
+        content = _renderer().write_pdf(html, size)
     if len(content) <= CACHE_MAX_BYTES:
         caches[PDF_CACHE].set(key, content)
     return RenderedPdf(content=content, etag=etag)
@@ -217,7 +224,10 @@ def pdf_response(
     etag = sheets_etag(sheets, page_size=page_size, summary=summary)
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        pdf = render_sheets(sheets, page_size=page_size, summary=summary)
+        try:
+            pdf = render_sheets(sheets, page_size=page_size, summary=summary)
+        except PdfOverBudget as over:
+            return _over_budget_response(request, over)
         response = HttpResponse(pdf.content, content_type="application/pdf")
         safe_name = re.sub(r"[^A-Za-z0-9._-]+", "-", filename).strip("-.") or "character"
         response["Content-Disposition"] = f'inline; filename="{safe_name}.pdf"'
@@ -225,6 +235,60 @@ def pdf_response(
     # Private (a sheet is one user's) and revalidated every time, which the ETag makes cheap.
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+class PdfOverBudget(Exception):
+    """A render that ran past its time budget and was stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"The PDF took longer than {seconds:g} s to make and was stopped.")
+        self.seconds = seconds
+
+
+def _over_budget_response(request: HttpRequest, over: PdfOverBudget) -> HttpResponse:
+    body = render_to_string(
+        "throttled.html",
+        {
+            "title": "PDF",
+            "message": (
+                f"Making this PDF took longer than {over.seconds:g} seconds, so it was stopped. "
+                "The server may be busy: try again in a minute. A very long sheet (long notes, "
+                "many items) prints faster from the sheet page."
+            ),
+        },
+        request=request,
+    )
+    response = HttpResponse(body, status=503)
+    response["Retry-After"] = "60"
+    return response
+
+
+@contextmanager
+def _time_budget(seconds: float) -> Iterator[None]:
+    """Raise PdfOverBudget in the render once ``seconds`` have passed.
+
+    A real-time timer signal does it, which only the main thread of a process can receive: the
+    production server (gunicorn's sync workers) runs each request there. Elsewhere (the
+    development server's threads) the render runs without a budget.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise PdfOverBudget(seconds)
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    except PdfOverBudget:
+        # The renderer was stopped halfway: build a fresh one for the next render.
+        _local.renderer = None
+        raise
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def clear_cache() -> None:

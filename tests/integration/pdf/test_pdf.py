@@ -46,13 +46,6 @@ POPPLER = ("pdftotext", "pdfinfo", "pdfimages", "pdfdetach", "pdffonts")
 STATIC = Path(__file__).resolve().parents[3] / "static"
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> Iterator[None]:
-    pdf_rendering.clear_cache()
-    yield
-    pdf_rendering.clear_cache()
-
-
 @pytest.fixture
 def poppler() -> None:
     missing = [tool for tool in POPPLER if shutil.which(tool) is None]
@@ -664,25 +657,37 @@ def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
     assert repeat["ETag"] == response["ETag"]
 
 
-def test_a_sheet_rendered_by_one_app_server_is_served_from_the_shared_cache_by_another(
-    settings, tmp_path
-):
-    # A file-based cache stands in for Redis: two cache connections, as two servers hold, on
-    # one store.
-    settings.CACHES = {
-        **settings.CACHES,
-        "pdf": {
-            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
-            "LOCATION": str(tmp_path / "pdf-cache"),
-        },
-    }
+def test_a_sheet_rendered_by_one_worker_is_served_from_the_cache_by_every_other():
+    # Without Redis the cache is files under FFA_VAR_DIR: another cache connection, as another
+    # worker process holds, reads the same store.
     sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
-    first_server = pdf_rendering.render_sheets([sheet])
+    first_worker = pdf_rendering.render_sheets([sheet])
 
-    other_server = caches.create_connection("pdf")
+    other_worker = caches.create_connection("pdf")
 
-    assert other_server.get(first_server.etag.strip('"')) == first_server.content
+    assert other_worker.get(first_worker.etag.strip('"')) == first_worker.content
     assert pdf_rendering.render_sheets([sheet]).from_cache
+
+
+@pytest.mark.django_db
+def test_a_render_past_its_time_budget_is_stopped_with_a_503_and_the_next_one_works(
+    client, settings
+):
+    owner = UserFactory()
+    character = builder_services.create_character(owner=owner, document=docs.navy_pilot())
+    client.force_login(owner)
+    url = reverse("character_pdf", args=[character.pk])
+    settings.PDF_TIME_BUDGET_SECONDS = 0.001
+
+    stopped = client.get(url)
+
+    assert stopped.status_code == 503
+    assert stopped["Retry-After"] == "60"
+    assert "took longer than 0.001 seconds" in stopped.content.decode()
+    settings.PDF_TIME_BUDGET_SECONDS = 5.0
+    rendered = client.get(url)
+    assert rendered.status_code == 200
+    assert rendered.content.startswith(b"%PDF")
 
 
 def test_a_pdf_larger_than_a_cache_entry_is_not_cached(monkeypatch):

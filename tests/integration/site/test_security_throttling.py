@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import RequestFactory
 from django.utils import timezone
 
-from ffa_site.throttling import client_address
+from ffa_site.throttling import client_address, signup_counter
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -17,14 +17,6 @@ pytestmark = pytest.mark.django_db
 LOGIN = "/accounts/login/"
 ADMIN_LOGIN = "/admin/login/"
 SIGNUP = "/accounts/signup/"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_signup_counts():
-    """The signup counters live in a process-wide cache: each test starts from none."""
-    caches["throttle"].clear()
-    yield
-    caches["throttle"].clear()
 
 
 def log_in(client, username, password, *, address="198.51.100.7", url=LOGIN):
@@ -208,3 +200,14 @@ def test_a_login_failure_behind_a_proxy_is_counted_against_the_forwarded_address
         )
 
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"203.0.113.5"}
+
+
+def test_every_worker_process_counts_the_same_signups(client, settings):
+    # The counters are files shared by the server's workers (Redis when configured): a count
+    # made through another worker's cache connection is the same count.
+    settings.SIGNUP_LIMIT_PER_HOUR = 2
+    assert signup(client, "newcomer1").status_code == 302
+    other_worker = caches.create_connection("throttle")
+    other_worker.incr(signup_counter("198.51.100.7"))
+
+    assert signup(client, "newcomer2").status_code == 429
