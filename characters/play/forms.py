@@ -144,6 +144,12 @@ class ConditionForm(forms.Form):
         }
 
 
+class UndoForm(forms.Form):
+    """Undo the last change of the condition, from the page that showed it."""
+
+    play_version = VersionField()
+
+
 class TestPlanForm(forms.Form):
     """An action test as the dice roller describes it: attribute, skill, TN and DMs."""
 

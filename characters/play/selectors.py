@@ -7,6 +7,7 @@ import rules
 from characters.core.selectors import character_report
 from characters.models import (
     Character,
+    ConditionChange,
     PlayState,
 )
 from rules import (
@@ -40,6 +41,28 @@ def stored_condition(state: PlayState, report: Report) -> Condition:
         maximum=report.derived.LIF,
         wnd=report.derived.WND,
     )
+
+
+def undoable_change(
+    character: Character, state: PlayState | None
+) -> tuple[ConditionChange | None, str]:
+    """The character's last change of condition not undone yet, and why it cannot be undone
+    ("" when it can): nothing was recorded, or the condition ``state`` holds is no longer what
+    that change left (it was changed some other way since)."""
+    last = (
+        character.condition_changes.filter(undone_at__isnull=True)
+        .select_related("actor")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if last is None or state is None:
+        return None, f"Nothing to undo: no change of {character.name}'s condition is recorded."
+    if state.condition != last.after:
+        return last, (
+            f'"{last.what}" cannot be undone: {character.name}\'s condition was changed another '
+            "way since, and putting it back would lose that."
+        )
+    return last, ""
 
 
 def ip_balance(character: Character) -> int:

@@ -15,7 +15,10 @@ showed; when the condition moved on since (another tab recorded a blow, healed a
 Dice. Every test is thrown on the server with ``dice_source()`` (the operating system's
 randomness); every function that throws takes ``rng`` so tests can pass a seeded one.
 
-Every action appends a line to the character's log (``CharacterEvent``).
+Every action appends a line to the character's log (``CharacterEvent``). Every change of the
+condition is kept as a ``ConditionChange`` (before and after), so the last one can be undone
+(``undo_last_condition_change``, for the play sheet and any other feature that changes a
+condition through these services).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from fractions import Fraction
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 import rules
 from characters.core.selectors import character_report
@@ -42,6 +46,7 @@ from characters.core.services import (
 from characters.models import (
     Character,
     CharacterEvent,
+    ConditionChange,
     CreditEntry,
     DiceRoll,
     ImprovementEntry,
@@ -54,6 +59,7 @@ from characters.play.selectors import (
     gear_key,
     ip_balance,
     stored_condition,
+    undoable_change,
 )
 from rules import (
     ActionTest,
@@ -139,12 +145,59 @@ def _change_condition(
     before = stored_condition(state, report)
     after, events = change(locked, before, report)
     events = tuple(events)
-    PlayState.objects.filter(pk=state.pk).update(
-        condition=rules.condition_as_dict(after), version=F("version") + 1
+    stored_after = rules.condition_as_dict(after)
+    PlayState.objects.filter(pk=state.pk).update(condition=stored_after, version=F("version") + 1)
+    # What the row held, not the rescaled condition: undoing puts back exactly what was there.
+    ConditionChange.objects.create(
+        character=locked, before=state.condition, after=stored_after, actor=by, what=what[:150]
     )
     detail = f"{what}. " + " ".join(event.message for event in events)
     log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
     return PlayResult(condition=after, version=state.version + 1, events=events)
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """What an undo did: the change it took back, and the condition and version now."""
+
+    change: ConditionChange
+    condition: Condition
+    version: int
+
+    @property
+    def message(self) -> str:
+        return f"Undone: {self.change.what}."
+
+
+@transaction.atomic
+def undo_last_condition_change(
+    *, character: Character, by: User | None, expected_version: int | None = None
+) -> Undone:
+    """Put the character's condition back as it was before its last change that is not
+    undone yet, mark that change undone and log the undo. Undoing again takes back the change
+    before it, and so on.
+
+    Refused when there is nothing to undo, when the page named a version the condition has
+    moved on from (``PlayConflict``), or when the condition is no longer what the change left
+    (it was changed some other way since): then nothing is written. Dice thrown for the
+    change (a medical test) stay in the log: they were thrown."""
+    locked = lock_character(character)
+    state = PlayState.objects.select_for_update().filter(character=locked).first()
+    if state is not None and expected_version is not None and state.version != expected_version:
+        raise PlayConflict(
+            f"{locked.name}'s condition changed since this page was loaded: nothing was undone. "
+            "Here it is as it stands now; undo again if it still applies."
+        )
+    last, blocked = undoable_change(locked, state)
+    if last is None or state is None or blocked:
+        raise Refused(blocked)
+    PlayState.objects.filter(pk=state.pk).update(condition=last.before, version=F("version") + 1)
+    last.undone_at = timezone.now()
+    last.save(update_fields=["undone_at"])
+    log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=f"Undone: {last.what}.")
+    report = character_report(locked)
+    state.condition = last.before
+    return Undone(change=last, condition=stored_condition(state, report), version=state.version + 1)
 
 
 def _wound_index(condition: Condition, wound: int) -> int:

@@ -30,7 +30,13 @@ from characters.core import services as core_services
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
-from characters.models import Character, CharacterEvent, CreditEntry, ImprovementEntry
+from characters.models import (
+    Character,
+    CharacterEvent,
+    CreditEntry,
+    ImprovementEntry,
+    PlayState,
+)
 from characters.play import forms as play_forms
 from characters.play import selectors, services
 from rules import parse_document
@@ -205,6 +211,9 @@ def _play_context(
         armor_str_short=load.armor_str_short,
     )
     roles = _roles(request, character)
+    last_change, undo_blocked = selectors.undoable_change(
+        character, PlayState.objects.filter(character=character).first()
+    )
     cat = rules.catalog()
     context: dict[str, Any] = {
         "character": character,
@@ -215,6 +224,8 @@ def _play_context(
         # The condition.
         "condition": condition,
         "play_version": version,
+        "last_change": last_change,
+        "undo_blocked": undo_blocked,
         "boxes": rules.boxes(condition),
         "states": selectors.states(condition),
         "wounds": selectors.wound_notes(condition),
@@ -379,6 +390,23 @@ def character_condition(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
     treat, recover or clear; the owner and the referee record them."""
     character = character_for_user(request, pk)
     return _attempt(request, character, lambda: _condition_action(request, character), "life")
+
+
+@login_required
+@require_POST
+def character_condition_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Undo the last change of the condition: whoever may change it (the owner and the
+    referee) may undo it."""
+    character = character_for_user(request, pk)
+
+    def undo() -> Outcome:
+        data = _read(play_forms.UndoForm(request.POST)).cleaned_data
+        undone = services.undo_last_condition_change(
+            character=character, by=request.user, expected_version=data["play_version"]
+        )
+        return Outcome(message=undone.message)
+
+    return _attempt(request, character, undo, "life")
 
 
 @login_required
