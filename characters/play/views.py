@@ -37,6 +37,7 @@ from characters.models import (
     ImprovementEntry,
     PlayState,
 )
+from characters.pdf.rendering import weapon_lines
 from characters.play import forms as play_forms
 from characters.play import selectors, services
 from rules import parse_document
@@ -373,6 +374,8 @@ def _play_context(
         "equipment_choices": equipment_choices(),
         "carried": load.lines,
         "load": load,
+        "weapons": weapon_lines(load),
+        "armor_av": selectors.worn_armor_av(load),
         # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
         "carry": carry,
         "encumbrance_penalty": penalty,
