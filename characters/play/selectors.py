@@ -3,10 +3,13 @@ gear, and the words the pages use for its state."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+
 import rules
 from characters.core.selectors import character_report
 from characters.models import (
     Character,
+    CharacterQuerySet,
     ConditionChange,
     PlayState,
 )
@@ -63,6 +66,19 @@ def undoable_change(
             "way since, and putting it back would lose that."
         )
     return last, ""
+
+
+def party_medics(user: User, character: Character) -> CharacterQuerySet:
+    """Who in the character's party may give it medical care on its sheet: the campaign's other
+    characters that ``user`` may see (their own, or every one for the campaign's referee)."""
+    if character.campaign_id is None:
+        return Character.objects.none()
+    return (
+        Character.objects.visible_to(user)
+        .filter(campaign_id=character.campaign_id)
+        .exclude(pk=character.pk)
+        .order_by("name", "pk")
+    )
 
 
 def ip_balance(character: Character) -> int:

@@ -284,6 +284,52 @@ def _odds(character: Character, form: play_forms.TestPlanForm, report=None):
         return None, str(refused)
 
 
+def _medics(request: AuthenticatedHttpRequest, character: Character, condition) -> dict[str, Any]:
+    """Who can give the character medical care, for the medical forms: the patient (unless it
+    cannot act), the party's other characters the user may see (each with its medical skills,
+    or why it cannot act now), or another medic described by figures. The default is the first
+    of them able to act, those with a medical skill first."""
+    party = []
+    for medic in selectors.party_medics(request.user, character):
+        report = core_selectors.character_report(medic)
+        skills = _medical_skills(report)
+        party.append(
+            {
+                "value": str(medic.pk),
+                "name": medic.name,
+                "skills": skills,
+                "unable": services.cannot_act(
+                    medic.name, selectors.condition_of(medic, report)[0], "give medical aid"
+                ),
+                "skilled": skills != NO_MEDICAL_SKILL,
+            }
+        )
+    patient_unable = services.cannot_act(character.name, condition, "give medical aid")
+    able = sorted((m for m in party if not m["unable"]), key=lambda m: not m["skilled"])
+    default = "own" if not patient_unable else able[0]["value"] if able else "other"
+    return {
+        "party": party,
+        "patient_unable": patient_unable,
+        "default": default,
+        "attribute": services.medical_attribute(),
+    }
+
+
+NO_MEDICAL_SKILL = "no Medical skill"
+
+
+def _medical_skills(report) -> str:
+    """The medical skills of a character, e.g. "Medical-2, Surgery-1"."""
+    return (
+        ", ".join(
+            line.name
+            for skill in services.MEDICAL_SKILLS
+            if (line := services.skill_line(report, skill))
+        )
+        or NO_MEDICAL_SKILL
+    )
+
+
 def _play_context(
     request: AuthenticatedHttpRequest, character: Character, outcome: Outcome | None = None
 ) -> dict[str, Any]:
@@ -347,12 +393,8 @@ def _play_context(
         "supplies": _supplies(),
         "unsanitary_dm": rules.play.injury_rules().unsanitary_dm,
         "dying_loss": rules.play.injury_rules().dying_loss_per_turn,
-        "own_medic": ", ".join(
-            line.name
-            for skill in services.MEDICAL_SKILLS
-            if (line := services.skill_line(report, skill))
-        )
-        or "no Medical skill",
+        "own_medic": _medical_skills(report),
+        "medics": _medics(request, character, condition),
         # Action tests.
         "difficulties": rules.difficulties(),
         "roller": _roller(request, character, report),
@@ -512,7 +554,9 @@ def character_condition(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
     """Damage and healing: ``action`` is damage, end_stun, dying_turn, bleed, stabilise,
     treat, recover or clear; the owner and the referee record them."""
     character = character_for_user(request, pk)
-    form = play_forms.ConditionForm(request.POST)
+    form = play_forms.ConditionForm(
+        request.POST, party=selectors.party_medics(request.user, character)
+    )
     form.is_valid()  # the action, if it is one, tells where the outcome shows
     place = CONDITION_PLACES.get(form.cleaned_data.get("action", ""), "life")
     return _attempt(request, character, lambda: _condition_action(request, character, form), place)
