@@ -87,6 +87,34 @@ def _derived_rows(report, effective) -> list[dict[str, Any]]:
     ]
 
 
+def _raisable_skills(
+    character: Character, parsed, report, price: Callable[[Any], int | None]
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The skills a level can be bought for, with the next level's price, and those at their
+    cap with the engine's reason: they are not offered, the reason is shown."""
+    skills, capped = [], []
+    house_rules = character.house_rules()
+    for line in report.skills.lines:
+        purchase = rules.RaiseSkill(line.skill, line.cascade, line.level + 1)
+        try:
+            _cost, problems = rules.check_improvement(parsed, purchase, house_rules=house_rules)
+        except rules.ImprovementError as error:
+            capped.append({"name": line.name, "reason": str(error)})
+            continue
+        if problems:
+            capped.append({"name": line.name, "reason": problems[0].message})
+            continue
+        skills.append(
+            {
+                "value": f"{line.skill}::{line.cascade or ''}",
+                "name": line.name,
+                "level": line.level,
+                "next_cost": price(purchase),
+            }
+        )
+    return skills, capped
+
+
 def _purchase_options(character: Character, report) -> dict[str, Any]:
     """What the owner can buy with IP, with the engine's price where it has one."""
     cat = rules.catalog()
@@ -99,17 +127,7 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         except rules.ImprovementError:
             return None
 
-    skills = []
-    for line in report.skills.lines:
-        purchase = rules.RaiseSkill(line.skill, line.cascade, line.level + 1)
-        skills.append(
-            {
-                "value": f"{line.skill}::{line.cascade or ''}",
-                "name": line.name,
-                "level": line.level,
-                "next_cost": price(purchase),
-            }
-        )
+    skills, capped = _raisable_skills(character, parsed, report, price)
     specialties = []
     for entry in parsed.skills:
         definition = cat.find_skill(entry.skill)
@@ -155,6 +173,7 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         )
     return {
         "skills": skills,
+        "capped_skills": capped,
         "specialties": specialties,
         "perks": [p for p in perks if any(level["cost"] for level in p["levels"])],
         "flaws": flaws,
@@ -398,6 +417,7 @@ def _play_context(
         # Action tests.
         "difficulties": rules.difficulties(),
         "roller": _roller(request, character, report),
+        "cannot_act": services.cannot_act(character.name, condition, "act"),
         "attribute_dice": rules.dice.dice_notation(rules.dice.ATTRIBUTE),
         "unskilled_dice": rules.dice.dice_notation(rules.dice.UNSKILLED),
         "attribute_codes": cat.attribute_order,
