@@ -10,6 +10,7 @@ from characters.models import (
     CampaignMembership,
     Character,
     CharacterEvent,
+    ConditionChange,
     CreditEntry,
     DiceRoll,
     ImprovementEntry,
@@ -123,6 +124,14 @@ class PlayStateAdmin(HistoryAdmin):
 
     list_display = ["character", "version", "updated_at"]
     search_fields = ["character__name"]
+
+
+@admin.register(ConditionChange)
+class ConditionChangeAdmin(HistoryAdmin):
+    """Changes of the condition are undone from the play sheet, which logs the undo."""
+
+    list_display = ["character", "what", "actor", "created_at", "undone_at"]
+    search_fields = ["character__name", "what"]
 
 
 @admin.register(ShareLink)

@@ -341,6 +341,38 @@ class PlayState(models.Model):
         return f"{self.character}: play state {self.version}"
 
 
+class ConditionChange(models.Model):
+    """One change of a character's condition in play, as ``PlayState`` held it before and
+    after (``rules.condition_as_dict``): a blow, the end of a stun, a dying turn, bleeding, a
+    medical test, recovery, a cleared wound.
+
+    Written with the change, in its transaction, so the last change can be undone: the undo
+    puts ``before`` back only while the condition is still ``after`` (nobody changed it since)
+    and marks the change ``undone_at``; the undo itself is in the character's log.
+    """
+
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, related_name="condition_changes"
+    )
+    before = models.JSONField()
+    after = models.JSONField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    what = models.CharField(max_length=150, help_text="The change, e.g. 'Took 7 lethal damage'.")
+    created_at = models.DateTimeField(default=timezone.now)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["character", "created_at", "id"]
+        indexes = [
+            models.Index(fields=["character", "created_at"], name="condition_change_time"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.character}: {self.what}"
+
+
 class ImprovementEntry(models.Model):
     """One line of a character's improvement-point ledger; the balance is the sum of ``amount``.
 

@@ -3,10 +3,14 @@ gear, and the words the pages use for its state."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+
 import rules
 from characters.core.selectors import character_report
 from characters.models import (
     Character,
+    CharacterQuerySet,
+    ConditionChange,
     PlayState,
 )
 from rules import (
@@ -39,6 +43,41 @@ def stored_condition(state: PlayState, report: Report) -> Condition:
         rules.condition_from_dict(state.condition),
         maximum=report.derived.LIF,
         wnd=report.derived.WND,
+    )
+
+
+def undoable_change(
+    character: Character, state: PlayState | None
+) -> tuple[ConditionChange | None, str]:
+    """The character's last change of condition not undone yet, and why it cannot be undone
+    ("" when it can): nothing was recorded, or the condition ``state`` holds is no longer what
+    that change left (it was changed some other way since)."""
+    last = (
+        character.condition_changes.filter(undone_at__isnull=True)
+        .select_related("actor")
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if last is None or state is None:
+        return None, f"Nothing to undo: no change of {character.name}'s condition is recorded."
+    if state.condition != last.after:
+        return last, (
+            f'"{last.what}" cannot be undone: {character.name}\'s condition was changed another '
+            "way since, and putting it back would lose that."
+        )
+    return last, ""
+
+
+def party_medics(user: User, character: Character) -> CharacterQuerySet:
+    """Who in the character's party may give it medical care on its sheet: the campaign's other
+    characters that ``user`` may see (their own, or every one for the campaign's referee)."""
+    if character.campaign_id is None:
+        return Character.objects.none()
+    return (
+        Character.objects.visible_to(user)
+        .filter(campaign_id=character.campaign_id)
+        .exclude(pk=character.pk)
+        .order_by("name", "pk")
     )
 
 
@@ -93,6 +132,15 @@ def carried_load(character: Character, report: Report | None = None) -> Equipmen
     if report is not None and not any(entry.quantity for entry in character.credit_entries.all()):
         return report.equipment
     return rules.carried_load(parse_document(character.document), carried_equipment(character))
+
+
+def worn_armor_av(load: Equipment) -> int:
+    """The AV of the armor the character wears as the engine picks it (the best AV among the
+    armor in ``load``, as the PDF and the load figures have it); 0 without armor."""
+    worn = rules.worn_armor(
+        rules.catalog().equipment_item(line.item, line.tl) for line in load.lines
+    )
+    return (worn.av or 0) if worn is not None else 0
 
 
 def equipment_now(character: Character, report: Report) -> Equipment:

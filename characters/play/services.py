@@ -15,7 +15,10 @@ showed; when the condition moved on since (another tab recorded a blow, healed a
 Dice. Every test is thrown on the server with ``dice_source()`` (the operating system's
 randomness); every function that throws takes ``rng`` so tests can pass a seeded one.
 
-Every action appends a line to the character's log (``CharacterEvent``).
+Every action appends a line to the character's log (``CharacterEvent``). Every change of the
+condition is kept as a ``ConditionChange`` (before and after), so the last one can be undone
+(``undo_last_condition_change``, for the play sheet and any other feature that changes a
+condition through these services).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from fractions import Fraction
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import F
+from django.utils import timezone
 
 import rules
 from characters.core.selectors import character_report
@@ -42,6 +46,7 @@ from characters.core.services import (
 from characters.models import (
     Character,
     CharacterEvent,
+    ConditionChange,
     CreditEntry,
     DiceRoll,
     ImprovementEntry,
@@ -54,6 +59,7 @@ from characters.play.selectors import (
     gear_key,
     ip_balance,
     stored_condition,
+    undoable_change,
 )
 from rules import (
     ActionTest,
@@ -67,6 +73,11 @@ from rules.catalog import EquipmentItem
 from rules.play import Purchase, injury_rules, severity_rules
 
 MEDICAL_SKILLS = ("Medical", "Surgery")
+
+
+def medical_attribute() -> str:
+    """The governing attribute a medical test suggests: the catalog's for Medical."""
+    return rules.catalog().skills_by_name[MEDICAL_SKILLS[0]].governing
 
 
 # Guards of the app against slips of the keyboard, not rules; the play sheet's inputs read them.
@@ -139,12 +150,59 @@ def _change_condition(
     before = stored_condition(state, report)
     after, events = change(locked, before, report)
     events = tuple(events)
-    PlayState.objects.filter(pk=state.pk).update(
-        condition=rules.condition_as_dict(after), version=F("version") + 1
+    stored_after = rules.condition_as_dict(after)
+    PlayState.objects.filter(pk=state.pk).update(condition=stored_after, version=F("version") + 1)
+    # What the row held, not the rescaled condition: undoing puts back exactly what was there.
+    ConditionChange.objects.create(
+        character=locked, before=state.condition, after=stored_after, actor=by, what=what[:150]
     )
     detail = f"{what}. " + " ".join(event.message for event in events)
     log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
     return PlayResult(condition=after, version=state.version + 1, events=events)
+
+
+@dataclass(frozen=True, slots=True)
+class Undone:
+    """What an undo did: the change it took back, and the condition and version now."""
+
+    change: ConditionChange
+    condition: Condition
+    version: int
+
+    @property
+    def message(self) -> str:
+        return f"Undone: {self.change.what}."
+
+
+@transaction.atomic
+def undo_last_condition_change(
+    *, character: Character, by: User | None, expected_version: int | None = None
+) -> Undone:
+    """Put the character's condition back as it was before its last change that is not
+    undone yet, mark that change undone and log the undo. Undoing again takes back the change
+    before it, and so on.
+
+    Refused when there is nothing to undo, when the page named a version the condition has
+    moved on from (``PlayConflict``), or when the condition is no longer what the change left
+    (it was changed some other way since): then nothing is written. Dice thrown for the
+    change (a medical test) stay in the log: they were thrown."""
+    locked = lock_character(character)
+    state = PlayState.objects.select_for_update().filter(character=locked).first()
+    if state is not None and expected_version is not None and state.version != expected_version:
+        raise PlayConflict(
+            f"{locked.name}'s condition changed since this page was loaded: nothing was undone. "
+            "Here it is as it stands now; undo again if it still applies."
+        )
+    last, blocked = undoable_change(locked, state)
+    if last is None or state is None or blocked:
+        raise Refused(blocked)
+    PlayState.objects.filter(pk=state.pk).update(condition=last.before, version=F("version") + 1)
+    last.undone_at = timezone.now()
+    last.save(update_fields=["undone_at"])
+    log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=f"Undone: {last.what}.")
+    report = character_report(locked)
+    state.condition = last.before
+    return Undone(change=last, condition=stored_condition(state, report), version=state.version + 1)
 
 
 def _wound_index(condition: Condition, wound: int) -> int:
@@ -272,10 +330,12 @@ def bleed(
 @dataclass(frozen=True, slots=True)
 class Medic:
     """Who throws a medical test: the character itself (``own``: its own Medical or Surgery
-    level from its report, its governing attribute's DM as its wounds leave it), or someone
-    else at ``skill_level`` (None: no level) with ``attribute_dm``; another medic of another
-    ``species`` (None: the patient's) takes Xeno Medicine's DM, offset by its ``xeno_medicine``
-    level (None: no such skill)."""
+    level from its report, its governing attribute's DM as its wounds leave it), another
+    character of the party (``character``: the same, from that character's report and
+    condition, with its own species and Xeno Medicine), or someone else at ``skill_level``
+    (None: no level) with ``attribute_dm``; another medic of another ``species`` (None: the
+    patient's) takes Xeno Medicine's DM, offset by its ``xeno_medicine`` level (None: no such
+    skill)."""
 
     own: bool
     attribute: str = "EDU"
@@ -283,6 +343,7 @@ class Medic:
     attribute_dm: int = 0
     species: str | None = None
     xeno_medicine: int | None = None
+    character: Character | None = None
 
 
 def skill_line(report: Report, skill: str, cascade: str | None = None):
@@ -293,11 +354,20 @@ def skill_line(report: Report, skill: str, cascade: str | None = None):
     return None
 
 
-def _refuse_if_cannot_act(name: str, condition: Condition, doing: str) -> None:
+def cannot_act(name: str, condition: Condition, doing: str) -> str:
+    """Why the character cannot do ``doing`` now ("Mara is unconscious and cannot act until
+    …"), or "" when it can: the refusal, and what the play sheet shows instead of the button."""
     reason = rules.incapacity(condition)
-    if reason is not None:
-        until = f" {reason.until}" if reason.until else ""
-        raise Refused(f"{name} is {reason.state} and cannot {doing}{until}.")
+    if reason is None:
+        return ""
+    until = f" {reason.until}" if reason.until else ""
+    return f"{name} is {reason.state} and cannot {doing}{until}."
+
+
+def _refuse_if_cannot_act(name: str, condition: Condition, doing: str) -> None:
+    reason = cannot_act(name, condition, doing)
+    if reason:
+        raise Refused(reason)
 
 
 def _medical_test(
@@ -314,14 +384,30 @@ def _medical_test(
     """Throw the medic's test; returns it and a label such as "Medical-2 EDU"."""
     if skill not in MEDICAL_SKILLS:
         raise Refused(f"A medical test uses {' or '.join(MEDICAL_SKILLS)}, not {skill}.")
-    if medic.own:
-        _refuse_if_cannot_act(locked.name, condition, "give medical aid")
+    if medic.own or medic.character is not None:
+        healer, healer_report, healer_condition = locked, report, condition
+        if medic.character is not None:
+            if medic.character.pk == locked.pk:
+                raise Refused("Choose the patient as the medic (own), not as one of the party.")
+            healer = medic.character
+            healer_report = character_report(healer)
+            healer_condition, _ = condition_of(healer, healer_report)
+        _refuse_if_cannot_act(healer.name, healer_condition, "give medical aid")
         if medic.attribute not in rules.catalog().attribute_order:
             raise Refused(f"Unknown attribute {medic.attribute}.")
-        line = skill_line(report, skill)
+        line = skill_line(healer_report, skill)
         level = line.level if line else None
-        attribute_dm = rules.effective(report, condition).test_dm(medic.attribute)
+        attribute_dm = rules.effective(healer_report, healer_condition).test_dm(medic.attribute)
         label = f"{line.name if line else f'{skill} (unskilled)'} {medic.attribute}"
+        if healer is not locked:
+            label = f"{healer.name}'s {label}"
+            xeno_line = skill_line(healer_report, "Xeno Medicine")
+            xeno = rules.xeno_medicine_dm(
+                healer_report.species, report.species, xeno_line.level if xeno_line else None
+            )
+            if xeno:
+                dm += xeno
+                label += f" (another species, Xeno Medicine DM {xeno:+d})"
     else:
         if medic.skill_level is not None and medic.skill_level < 0:
             raise Refused("A medic's skill level is 0 or more (leave it empty for no level).")

@@ -11,6 +11,11 @@ urlpatterns = [
         views.character_condition,
         name="character_condition",
     ),
+    path(
+        "characters/<id:pk>/play/condition/undo/",
+        views.character_condition_undo,
+        name="character_condition_undo",
+    ),
     path("characters/<id:pk>/play/roll/", views.character_roll, name="character_roll"),
     path("characters/<id:pk>/play/odds/", views.character_odds, name="character_odds"),
     path(

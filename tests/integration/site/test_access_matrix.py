@@ -22,6 +22,7 @@ from characters.models import (
     CampaignMembership,
     Character,
     CharacterEvent,
+    ConditionChange,
     CreditEntry,
     DiceRoll,
     ImprovementEntry,
@@ -105,6 +106,8 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("character_play", "post"):         (405, 405, 405, 405, LOGIN),
     ("character_condition", "get"):     (405, 405, 405, 405, LOGIN),
     ("character_condition", "post"):    (302, 302, 404, 404, LOGIN),
+    ("character_condition_undo", "get"): (405, 405, 405, 405, LOGIN),
+    ("character_condition_undo", "post"): (302, 302, 404, 404, LOGIN),
     ("character_roll", "get"):          (405, 405, 405, 405, LOGIN),
     ("character_roll", "post"):         (302, 302, 404, 404, LOGIN),
     ("character_odds", "get"):          (200, 200, 404, 404, LOGIN),
@@ -173,8 +176,11 @@ class World:
         )
         review_services.submit_character(character=theirs, by=self.users["member"])
         review_services.approve_character(character=theirs, by=self.users["referee"])
-        # In play: IP awarded, a new skill waiting for the referee, a share link, and a
-        # character the owner deleted.
+        # In play: a blow taken (which can be undone), IP awarded, a new skill waiting for the
+        # referee, a share link, and a character the owner deleted.
+        play_services.take_damage(
+            character=self.character, by=self.users["owner"], amount=3, form="S"
+        )
         play_services.award_improvement_points(
             character=self.character, by=self.users["referee"], amount=10, reason="A session"
         )
@@ -236,7 +242,9 @@ class World:
         if name == "campaign_npc_new":
             return {"name": "Pirate captain", "budget": "60", "species": "human"}
         if name == "character_condition":
-            return {"action": "damage", "amount": "3", "form": "L", "play_version": "1"}
+            return {"action": "damage", "amount": "3", "form": "L", "play_version": "2"}
+        if name == "character_condition_undo":
+            return {"play_version": "2"}
         if name in ("character_roll", "character_odds"):
             return {"skill": "", "attribute": "STR", "tn": "4"}
         if name == "character_credits":
@@ -279,6 +287,7 @@ def snapshot() -> tuple:
         list(MusteringRoll.objects.order_by("pk").values_list("pk", flat=True)),
         list(Revision.objects.order_by("pk").values_list("pk", flat=True)),
         list(PlayState.objects.order_by("pk").values_list("pk", "version", "condition")),
+        list(ConditionChange.objects.order_by("pk").values_list("pk", "undone_at")),
         list(ImprovementEntry.objects.order_by("pk").values_list("pk", "state")),
         list(CreditEntry.objects.order_by("pk").values_list("pk", flat=True)),
         list(DiceRoll.objects.order_by("pk").values_list("pk", flat=True)),

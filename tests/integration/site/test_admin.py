@@ -17,6 +17,7 @@ HISTORY_MODELS = [
     "ImprovementEntry",
     "CreditEntry",
     "PlayState",
+    "ConditionChange",
     "ShareLink",
 ]
 
