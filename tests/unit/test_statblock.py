@@ -229,7 +229,8 @@ def test_a_trait_off_the_tables_and_a_negative_skill_level_are_named_not_guessed
     text = reasons(parsed)
     assert "'Pilot--1' is not a skill" in text
     assert "Odd [invalid]: the trait's level and frequency are off the tables" in text
-    assert parsed.document["skills"] == [] and parsed.document["traits"] == []
+    assert parsed.document["skills"] == []
+    assert parsed.document["traits"] == []
 
 
 def test_text_without_a_upp_makes_no_draft_and_says_what_is_missing():
