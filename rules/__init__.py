@@ -103,7 +103,7 @@ from .purchases import (
     referee_prices,
 )
 from .report import Carrying, Problem, Report
-from .statblock import stat_block
+from .statblock import ParsedStatBlock, UnreadLine, parse_stat_block, stat_block
 
 __all__ = [
     "FORMAT",
@@ -128,6 +128,7 @@ __all__ = [
     "MalformedDocument",
     "MusteringOutError",
     "NotationError",
+    "ParsedStatBlock",
     "Period",
     "Problem",
     "Psionics",
@@ -137,6 +138,7 @@ __all__ = [
     "Report",
     "SkillEntry",
     "TraitEntry",
+    "UnreadLine",
     "Wound",
     "WoundBand",
     "action_test",
@@ -175,6 +177,7 @@ __all__ = [
     "normalise_document",
     "parse_document",
     "parse_skill",
+    "parse_stat_block",
     "parse_trait",
     "permission_needed",
     "psi_strength_limit",

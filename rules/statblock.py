@@ -1,9 +1,29 @@
-"""The stat block the rulebook describes for write-ups of characters and NPCs."""
+"""The stat block the rulebook describes for write-ups of characters and NPCs: written from a
+character and its report, and read back into a character document.
+
+The rulebook's layout: the name, terms and service; the age, the attributes in hex in groups
+of three, the credits and the derived attributes; the skills; the belongings; then a description
+with the traits in their bracket notation. :func:`stat_block` writes it with a header on each
+later line (``Skills:``, ``Belongings:``, ``Psionics:``, ``Traits:``); :func:`parse_stat_block`
+reads that, and hand-written blocks in the same order, into a draft whose stat block is the
+one read. What a stat block does not carry (points budget, notes, how credits were rolled) the
+draft takes from the rulebook's defaults; every part of the text that could not be carried
+into the draft is named, line by line, in ``unread``.
+"""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from itertools import combinations_with_replacement
+from typing import Any, NamedTuple
+
 from .catalog import Catalog, catalog
-from .model import Character
+from .document import MalformedDocument, parse_document, to_document
+from .engine import cash_for, check
+from .model import Character, EquipmentEntry, Psionics, SkillEntry, TraitEntry
+from .notation import NotationError, parse_skill, parse_trait
 from .report import Report
 
 
@@ -11,7 +31,7 @@ def stat_block(character: Character, report: Report, *, cat: Catalog | None = No
     """Name, terms and service; age, UPP, credits, derived; skills; belongings; traits."""
     cat = cat or catalog()
     service = cat.find_service(character.service) if character.service else None
-    service_name = service.name if service else (character.service or "no service")
+    service_name = service.name if service else (character.service or NO_SERVICE)
     first = (
         f"{report.name}, {character.terms} term{'s' if character.terms != 1 else ''} {service_name}"
     )
@@ -22,16 +42,20 @@ def stat_block(character: Character, report: Report, *, cat: Catalog | None = No
     if report.species != "human":
         first += f", {cat.species[report.species].name}"
     derived = " ".join(f"{code} {value}" for code, value in report.derived.as_dict().items())
-    age = f"Age {report.age}" if report.age is not None else "Age —"
+    age = f"Age {report.age}" if report.age is not None else f"Age {NO_AGE}"
     credits = report.equipment.credits_remaining
     second = f"{age}  {report.upp}  Cr{credits:,}  {derived}"
     skills = sorted(report.skills.lines, key=lambda line: line.name.lower())
-    third = ", ".join(line.name for line in skills) or "No skills"
+    third = ", ".join(line.name for line in skills) or NO_SKILLS
     belongings = []
     for line in report.equipment.lines:
-        name = line.item if line.quantity == 1 else f"{line.item} x{line.quantity}"
-        belongings.append(name)
-    fourth = ", ".join(belongings) if belongings else "No belongings"
+        # An item the catalog has at several tech levels is named with its TL, so the block
+        # says which one it is (and reads back as that one).
+        name = line.item
+        if line.tl is not None and len(cat.equipment_named(line.item)) > 1:
+            name += f" (TL {line.tl})"
+        belongings.append(name if line.quantity == 1 else f"{name} x{line.quantity}")
+    fourth = ", ".join(belongings) if belongings else NO_BELONGINGS
     traits = "; ".join(f"{t.name} {t.notation}" for t in report.traits)
     lines = [first, second, f"Skills: {third}.", f"Belongings: {fourth}."]
     if report.psionics:
@@ -42,3 +66,664 @@ def stat_block(character: Character, report: Report, *, cat: Catalog | None = No
     if traits:
         lines.append(f"Traits: {traits}.")
     return "\n".join(lines)
+
+
+NO_SERVICE = "no service"
+NO_AGE = "—"
+NO_SKILLS = "No skills"
+NO_BELONGINGS = "No belongings"
+
+
+# -- reading a stat block --------------------------------------------------------------------
+
+
+class UnreadLine(NamedTuple):
+    """A part of the pasted text the draft does not carry: its line (1 is the first), the
+    line as pasted, and why."""
+
+    line_no: int
+    line: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedStatBlock:
+    """A pasted stat block: the character document of the draft it makes (None when the text
+    has no name or no UPP to make one from) and every part of it that was not read."""
+
+    document: dict[str, Any] | None
+    unread: tuple[UnreadLine, ...]
+
+
+class _Line(NamedTuple):
+    number: int
+    text: str
+
+
+@dataclass(slots=True)
+class _Reading:
+    """What the lines gave so far, and what they could not give."""
+
+    cat: Catalog
+    unread: list[UnreadLine] = field(default_factory=list)
+    name: str | None = None
+    terms: int = 0
+    service: str | None = None
+    rank: int | None = None
+    species: str = "human"
+    attributes_line: _Line | None = None
+    age: int | None = None
+    final_levels: tuple[int, ...] | None = None
+    credits: int | None = None
+    derived: dict[str, int] = field(default_factory=dict)
+    skills: list[tuple[_Line, SkillEntry]] | None = None
+    equipment: list[EquipmentEntry] | None = None
+    psionics: Psionics | None = None
+    traits: list[tuple[_Line, TraitEntry]] = field(default_factory=list)
+    trait_notations: list[tuple[_Line, str, str]] = field(default_factory=list)  # name, notation
+    notes: list[str] = field(default_factory=list)
+
+    def skip(self, line: _Line, reason: str) -> None:
+        self.unread.append(UnreadLine(line.number, line.text, reason))
+
+
+def parse_stat_block(text: str, *, kind: str = "pc", cat: Catalog | None = None) -> ParsedStatBlock:
+    """Read a stat block (this app's, or one written by hand in the rulebook's order) into the
+    document of a draft ``kind`` ("pc" or "npc") character. Never raises on any text.
+
+    A player character's budget is the rulebook's; an NPC's is what the draft spends, as NPCs
+    are built on whatever points they need.
+    """
+    cat = cat or catalog()
+    reading = _Reading(cat=cat)
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if stripped:
+            _read_line(reading, _Line(number, stripped))
+    if reading.name is None or reading.final_levels is None:
+        return ParsedStatBlock(None, tuple(_missing(reading)))
+    return _draft(reading, "npc" if kind == "npc" else "pc")
+
+
+def _missing(reading: _Reading) -> list[UnreadLine]:
+    """Why no draft could be made: the unread parts, and what no line gave."""
+    unread = list(reading.unread)
+    if reading.name is None:
+        unread.append(
+            UnreadLine(
+                0,
+                "",
+                "No line gives a name: the first line of a stat block "
+                "is the name, terms and service, e.g. 'Jory Kade, 2 terms "
+                "Merchants'.",
+            )
+        )
+    elif reading.final_levels is None:
+        unread.append(
+            UnreadLine(
+                0,
+                "",
+                "No line gives the attributes: a stat block's second "
+                "line holds the UPP in three groups, e.g. 'Age 34  777-997-878  "
+                "Cr0  DEF 3 INI 3 MOV 6 TGH 3 LIF 21 WND 6'.",
+            )
+        )
+    return unread
+
+
+# The headers of the later lines, as this app writes them and as people do ("Equipment:").
+_HEADER = re.compile(r"^(?P<header>[A-Za-z]+)\s*:\s*(?P<body>.*)$", re.DOTALL)
+_UPP = re.compile(r"(?<![0-9A-Za-z-])[0-9A-Za-z]{3}-[0-9A-Za-z]{3}-[0-9A-Za-z]{3}(?![0-9A-Za-z-])")
+
+
+def _read_line(reading: _Reading, line: _Line) -> None:
+    header = _HEADER.match(line.text)
+    reader = _HEADED.get(header["header"].lower()) if header else None
+    if reader is not None and header is not None:
+        reader(reading, line, _without_full_stop(header["body"]))
+    elif reading.name is None:
+        _read_identity(reading, line)
+    elif reading.final_levels is None and _UPP.search(line.text):
+        _read_attributes(reading, line)
+    elif reading.skills is None and _all_read(line.text, _skill_item):
+        _read_skills(reading, line, _without_full_stop(line.text))
+    elif reading.equipment is None and _all_read(line.text, _known_item(reading.cat)):
+        _read_belongings(reading, line, _without_full_stop(line.text))
+    else:
+        _read_description(reading, line)
+
+
+def _without_full_stop(text: str) -> str:
+    return text[:-1].rstrip() if text.endswith(".") else text
+
+
+# -- the first line: name, terms, service, rank, species -------------------------------------
+
+_IDENTITY = re.compile(r"^(?P<name>.+),\s*(?P<terms>\d{1,4})\s+terms?\b[\s,]*(?P<rest>.*)$")
+_RANK = re.compile(r"^(?P<service>.*?)\s*\((?P<rank>[^()]*)\)$")
+_RANK_NUMBER = re.compile(r"^rank\s+(?P<level>-?\d{1,3})$", re.IGNORECASE)
+
+
+def _read_identity(reading: _Reading, line: _Line) -> None:
+    cat = reading.cat
+    match = _IDENTITY.match(line.text)
+    name = " ".join((match["name"] if match else line.text).split())
+    if len(name) > cat.bounds.name_length:
+        reading.skip(
+            line,
+            f"The name is {len(name):,} characters long; a name has at most "
+            f"{cat.bounds.name_length}.",
+        )
+        name = name[: cat.bounds.name_length].rstrip()
+    reading.name = name
+    if match is None:
+        return
+    terms = int(match["terms"])
+    if terms > cat.bounds.terms:
+        reading.skip(
+            line,
+            f"{terms} terms is more than the {cat.bounds.terms} a character "
+            "may serve; the draft has none.",
+        )
+    else:
+        reading.terms = terms
+    rest = match["rest"].strip()
+    species, comma, last = rest.rpartition(",")
+    found = cat.find_species(last) if comma else None
+    if found is not None:
+        reading.species, rest = found.key, species.strip()
+    _read_service(reading, line, rest)
+
+
+def _read_service(reading: _Reading, line: _Line, text: str) -> None:
+    cat = reading.cat
+    rank = _RANK.match(text)
+    service_text = rank["service"] if rank else text
+    if service_text and service_text.lower() != NO_SERVICE:
+        found = cat.find_service(service_text)
+        if found is None and len(service_text) > cat.bounds.label_length:
+            reading.skip(line, f"The service {service_text[:40]!r}… is too long to be one.")
+        else:
+            reading.service = found.key if found else service_text
+    if rank is None:
+        return
+    number = _RANK_NUMBER.match(rank["rank"].strip())
+    if number is not None:
+        reading.rank = int(number["level"])
+        return
+    service = cat.services.get(reading.service or "")
+    titles = {title.lower(): level for level, title in service.ranks.items()} if service else {}
+    level = titles.get(rank["rank"].strip().lower())
+    if level is None:
+        where = f"the {service.name} service's ranks" if service else "no service's ranks"
+        reading.skip(
+            line, f"The rank {rank['rank']!r} is not one of {where}; the draft has no former rank."
+        )
+    else:
+        reading.rank = level
+
+
+# -- the second line: age, UPP, credits, derived attributes -----------------------------------
+
+_AGE = re.compile(rf"\bAge\s+(?P<age>\d{{1,4}}|{NO_AGE}|-)", re.IGNORECASE)
+_CREDITS = re.compile(r"\bCr\s*(?P<credits>-?\d{1,3}(?:,\d{3}){0,4}|-?\d{1,15})(?![\d,])")
+
+
+def _derived_figure(cat: Catalog) -> re.Pattern[str]:
+    codes = "|".join(cat.derived_order)
+    return re.compile(rf"\b(?P<code>{codes})\s*(?P<value>-?\d{{1,4}})\b")
+
+
+def _read_attributes(reading: _Reading, line: _Line) -> None:
+    cat = reading.cat
+    reading.attributes_line = line
+    taken: list[tuple[int, int]] = []
+    upp = _UPP.search(line.text)
+    assert upp is not None  # _read_line saw it
+    taken.append(upp.span())
+    _read_upp(reading, line, upp.group())
+    age = _AGE.search(line.text)
+    if age is not None:
+        taken.append(age.span())
+        reading.age = int(age["age"]) if age["age"].isdigit() else None
+        if reading.age is not None and reading.age > cat.bounds.age:
+            reading.skip(
+                line,
+                f"Age {reading.age} is above the {cat.bounds.age} a document "
+                "keeps; the draft takes the minimum age.",
+            )
+            reading.age = None
+    credits = _CREDITS.search(line.text)
+    if credits is not None:
+        taken.append(credits.span())
+        reading.credits = int(credits["credits"].replace(",", ""))
+    for figure in _derived_figure(cat).finditer(line.text):
+        taken.append(figure.span())
+        reading.derived[figure["code"]] = int(figure["value"])
+    _left_over(reading, line, taken)
+
+
+def _read_upp(reading: _Reading, line: _Line, upp: str) -> None:
+    cat = reading.cat
+    read = [cat.from_hex(digit) for digit in upp.replace("-", "")]
+    if None in read:
+        reading.skip(
+            line,
+            f"{upp} is not a UPP: each attribute is one hex digit "
+            f"({cat.hex_digits[0]}-{cat.hex_digits[-1]}, without I and O); the "
+            f"draft has {cat.limits.attribute_average} for each digit it could not read.",
+        )
+    final = [0] * len(cat.attribute_order)
+    for position, level in zip(cat.upp_positions, read, strict=True):
+        final[position] = cat.limits.attribute_average if level is None else level
+    reading.final_levels = tuple(final)
+
+
+def _left_over(reading: _Reading, line: _Line, taken: list[tuple[int, int]]) -> None:
+    """Name what is left of ``line`` once the ``taken`` spans are read."""
+    text = line.text
+    rest = []
+    position = 0
+    for start, end in sorted(taken):
+        rest.append(text[position:start])
+        position = max(position, end)
+    rest.append(text[position:])
+    left = " ".join(" ".join(rest).split())
+    if left:
+        reading.skip(
+            line,
+            f"{left!r} was not read: this line holds the age, the UPP, the "
+            "credits (Cr) and the derived attributes.",
+        )
+
+
+# -- skills and belongings ---------------------------------------------------------------------
+
+
+def _items(text: str) -> list[str]:
+    """The comma-separated items of a list, commas inside brackets kept with their item."""
+    items, depth, start = [], 0, 0
+    for index, char in enumerate(text):
+        if char == "(":
+            depth += 1
+        elif char == ")":
+            depth = max(depth - 1, 0)
+        elif char == "," and depth == 0:
+            items.append(text[start:index].strip())
+            start = index + 1
+    items.append(text[start:].strip())
+    return [item for item in items if item]
+
+
+def _all_read(text: str, read: Callable[[str], object | None]) -> bool:
+    items = _items(_without_full_stop(text))
+    return bool(items) and all(read(item) is not None for item in items)
+
+
+_NEGATIVE_LEVEL = re.compile(r"-\s*-\s*\d")
+
+
+def _skill_item(item: str) -> SkillEntry | None:
+    if _NEGATIVE_LEVEL.search(item):
+        return None
+    try:
+        return parse_skill(item)
+    except NotationError:
+        return None
+
+
+def _read_skills(reading: _Reading, line: _Line, body: str) -> None:
+    cat = reading.cat
+    reading.skills = reading.skills or []
+    if body.strip().lower() == NO_SKILLS.lower():
+        return
+    for item in _items(body):
+        entry = _skill_item(item)
+        if entry is None:
+            reading.skip(
+                line,
+                f"{item!r} is not a skill in the rulebook's notation, such as "
+                "'Pilot-2 (small craft)' or 'Blade Combat (swords)-1' (levels from 0).",
+            )
+        elif not _skill_fits(entry, cat):
+            reading.skip(
+                line, f"{item!r} is longer, or its level higher, than a character document keeps."
+            )
+        elif len(reading.skills) >= cat.bounds.skills:
+            reading.skip(
+                line, f"{item!r} is past the {cat.bounds.skills} skills a character may list."
+            )
+        else:
+            reading.skills.append((line, entry))
+
+
+def _skill_fits(entry: SkillEntry, cat: Catalog) -> bool:
+    bounds = cat.bounds
+    texts = (entry.skill, entry.cascade or "", *entry.specialties)
+    return (
+        entry.level <= bounds.level
+        and len(entry.specialties) <= bounds.specialties
+        and all(len(text) <= bounds.label_length for text in texts)
+    )
+
+
+_ITEM = re.compile(
+    r"^(?P<name>.+?)(?:\s*\(TL\s*(?P<tl>\d{1,3})\))?(?:\s+x\s*(?P<quantity>\d{1,6}))?$"
+)
+
+
+def _known_item(cat: Catalog) -> Callable[[str], object | None]:
+    """An item reader for lists without a header: only names the catalog knows."""
+
+    def read(item: str) -> re.Match[str] | None:
+        match = _ITEM.match(item)
+        return match if match and cat.equipment_named(" ".join(match["name"].split())) else None
+
+    return read
+
+
+def _read_belongings(reading: _Reading, line: _Line, body: str) -> None:
+    cat = reading.cat
+    reading.equipment = reading.equipment or []
+    if body.strip().lower() == NO_BELONGINGS.lower():
+        return
+    bounds = cat.bounds
+    for item in _items(body):
+        match = _ITEM.match(item)
+        name = " ".join(match["name"].split()) if match else ""
+        quantity = int(match["quantity"] or 1) if match else 0
+        tl = int(match["tl"]) if match and match["tl"] else None
+        if not name or len(name) > bounds.label_length:
+            reading.skip(line, f"{item[:80]!r} is not an item the belongings can hold.")
+        elif not 1 <= quantity <= bounds.quantity or (tl is not None and tl > bounds.tl):
+            reading.skip(
+                line, f"{item!r}: a quantity is 1-{bounds.quantity} and a TL at most {bounds.tl}."
+            )
+        elif len(reading.equipment) >= bounds.equipment:
+            reading.skip(
+                line, f"{item!r} is past the {bounds.equipment} items a character may list."
+            )
+        else:
+            known = cat.equipment_named(name)
+            reading.equipment.append(
+                EquipmentEntry(item=known[0].name if known else name, quantity=quantity, tl=tl)
+            )
+
+
+# -- psionics ----------------------------------------------------------------------------------
+
+_PSI = re.compile(r"^PSI\s+(?P<strength>\d{1,3})\s*(?:;\s*(?P<talents>.*))?$", re.IGNORECASE)
+_TALENT = re.compile(r"^(?P<name>[^-]+?)\s*-\s*(?P<level>\d{1,3})$")
+
+
+def _read_psionics(reading: _Reading, line: _Line, body: str) -> None:
+    cat = reading.cat
+    match = _PSI.match(body.strip())
+    if match is None or int(match["strength"]) > cat.limits.psi_max_cap:
+        reading.skip(
+            line,
+            f"{body!r} is not read: psionics are written 'PSI 6; Telepathy-2, "
+            f"Awareness-1' (strength at most {cat.limits.psi_max_cap}).",
+        )
+        return
+    talents: dict[str, int] = {}
+    for item in _items(match["talents"] or ""):
+        talent = _TALENT.match(item)
+        level = int(talent["level"]) if talent else 0
+        if talent is None or level > cat.limits.psi_max_cap:
+            reading.skip(line, f"{item!r} is not a talent and its level, such as 'Telepathy-2'.")
+        elif len(talents) >= cat.bounds.talents or len(talent["name"]) > cat.bounds.label_length:
+            reading.skip(line, f"{item!r} is past what a character document keeps.")
+        else:
+            name = cat.find_talent(talent["name"]) or " ".join(talent["name"].split())
+            talents[name] = level
+    order = {name: position for position, name in enumerate(cat.talents)}
+    ordered = sorted(talents.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
+    reading.psionics = Psionics(strength=int(match["strength"]), talents=tuple(ordered))
+
+
+# -- traits, and the description around them ---------------------------------------------------
+
+_TRAIT_ITEM = re.compile(r"\s*(?P<name>[^\[\]]*?)\s*(?P<notation>\[[^\[\]]*\])\s*(?:;|$)")
+_NOTATION = re.compile(r"\[[^\[\]]*\]")
+# What joins a trait to the one before it in running text ("hearing [..] and sight [..]").
+_SENTENCE_END = re.compile(r"[.!?;:]\s+")
+_JOINING = re.compile(r"^(?:[\s,;:.]|and\b|or\b|but\b)+", re.IGNORECASE)
+
+
+def _read_traits(reading: _Reading, line: _Line, body: str) -> None:
+    position = 0
+    while position < len(body):
+        match = _TRAIT_ITEM.match(body, position)
+        if match is None:
+            reading.skip(
+                line,
+                f"{body[position:].strip()[:80]!r} is not a trait written as its name "
+                "and bracket notation, such as 'Steady under pressure [MP-C-S 2]'.",
+            )
+            return
+        reading.trait_notations.append((line, " ".join(match["name"].split()), match["notation"]))
+        position = match.end()
+
+
+def _read_description(reading: _Reading, line: _Line) -> None:
+    """A line of the description: kept in the notes, with any trait it defines ("exceptional
+    hearing [PP-C-S 2]") read as a trait named by the words before it."""
+    reading.notes.append(line.text)
+    start = 0
+    for notation in _NOTATION.finditer(line.text):
+        clause = _SENTENCE_END.split(line.text[start : notation.start()])[-1]
+        words = _JOINING.sub("", clause).strip()
+        start = notation.end()
+        code = notation.group()[1:3].upper()
+        if code in reading.cat.perk_types or code in reading.cat.flaw_types:
+            reading.trait_notations.append((line, words, notation.group()))
+
+
+def _resolve_traits(reading: _Reading) -> tuple[tuple[str, ...], int | None]:
+    """Read every trait written; return the species package's traits named among them, and the
+    former rank a rank line gives."""
+    cat = reading.cat
+    package = {(t.name, notation) for t, notation in _package_notations(cat, reading.species)}
+    named_package: list[str] = []
+    rank_level = None
+    for line, name, notation in reading.trait_notations:
+        rank = _RANK_LINE.match(notation)
+        if rank is not None and name.lower().startswith("former rank"):
+            rank_level = int(rank["level"])
+        elif (name, notation) in package:
+            named_package.append(name)
+        else:
+            _read_trait(reading, line, name, notation)
+    return tuple(named_package), rank_level
+
+
+_RANK_LINE = re.compile(r"^\[Rank-(?P<level>\d{1,3})\s+-?\d{1,4}\]$", re.IGNORECASE)
+
+
+def _read_trait(reading: _Reading, line: _Line, name: str, notation: str) -> None:
+    cat = reading.cat
+    label = name or "Trait from the description"
+    if notation.strip("[] ").lower() == "invalid":
+        reading.skip(
+            line,
+            f"{label} {notation}: the trait's level and frequency are off the "
+            "tables, so the stat block does not say what it is.",
+        )
+        return
+    try:
+        trait = parse_trait(notation, label[: cat.bounds.trait_name_length], cat=cat)
+    except NotationError as error:
+        reading.skip(line, f"{label}: {error}")
+        return
+    if len(reading.traits) >= cat.bounds.traits:
+        reading.skip(line, f"{label} is past the {cat.bounds.traits} traits a character may list.")
+    else:
+        reading.traits.append((line, trait))
+
+
+def _package_notations(cat: Catalog, species: str) -> tuple[tuple[Any, str], ...]:
+    """The species package's traits with their notations, as the report writes them."""
+    average = (cat.limits.attribute_average,) * len(cat.attribute_order)
+    base = Character(name="package", attributes=average, species=species)
+    lines = [t for t in check(base, cat=cat).traits if t.source == "package"]
+    by_name = {t.name: t for t in cat.species[species].traits}
+    return tuple((by_name[line.name], line.notation) for line in lines)
+
+
+_HEADED = {
+    "skills": _read_skills,
+    "belongings": _read_belongings,
+    "equipment": _read_belongings,
+    "psionics": _read_psionics,
+    "traits": _read_traits,
+}
+
+
+# -- the draft ---------------------------------------------------------------------------------
+
+
+def _draft(reading: _Reading, kind: str) -> ParsedStatBlock:
+    cat = reading.cat
+    named_package, rank_line = _resolve_traits(reading)
+    if reading.rank is None:
+        reading.rank = rank_line
+    deltas = cat.species[reading.species].attribute_deltas
+    assert reading.final_levels is not None
+    assert reading.name is not None
+    base = Character(
+        name=reading.name,
+        kind=kind,
+        attributes=tuple(f - d for f, d in zip(reading.final_levels, deltas, strict=True)),
+        species=reading.species,
+        service=reading.service,
+        terms=reading.terms,
+        rank=reading.rank or 0,
+        traits=tuple(trait for _line, trait in reading.traits),
+        package_flaws_bought_off=_bought_off(cat, reading.species, named_package),
+        psionics=reading.psionics,
+        equipment=tuple(reading.equipment or ()),
+        notes="\n".join(reading.notes)[: cat.bounds.notes_length],
+    )
+    character = _with_skills(base, [entry for _line, entry in reading.skills or ()], cat)
+    probe = check(character, cat=cat)
+    character = replace(
+        character,
+        age=None if reading.age == probe.age_minimum else reading.age,
+        mustering_rolls=_rolls_for(reading, character, probe),
+    )
+    report = check(character, cat=cat)
+    if kind == "npc":
+        budget = min(max(report.points.total, 0), cat.limits.max_budget)
+        character = replace(character, budget=budget)
+    else:
+        character = replace(character, budget=cat.limits.default_budget)
+    _compare(reading, report)
+    return _checked(reading, character)
+
+
+def _bought_off(cat: Catalog, species: str, named: tuple[str, ...]) -> tuple[str, ...]:
+    """The package flaws a traits line leaves out, where it lists the package at all."""
+    if not named:
+        return ()
+    return tuple(
+        t.name
+        for t in cat.species[species].traits
+        if t.type in cat.flaw_types and t.name not in named
+    )
+
+
+def _with_skills(base: Character, entries: list[SkillEntry], cat: Catalog) -> Character:
+    """``base`` with its background read from the automatic skills written, and only the skills
+    it has to buy: a skill the character has without buying (its homeworld's Area Knowledge,
+    its language, the species package's) is listed only where it is higher than that."""
+    # Keyed by the catalog's grounds of the automatic skills, which are Character fields.
+    background: dict[str, Any] = {}
+    species = cat.species[base.species]
+    for skill, grounds in cat.automatic_skills:
+        default = getattr(species, grounds, None)
+        candidates = [e for e in entries if _canonical(e.skill, cat) == skill and e.cascade]
+        candidates.sort(key=lambda e: (e.cascade or "").lower() != (default or "").lower())
+        for entry in candidates:
+            probe = replace(base, skills=(), **dict[str, Any]({grounds: entry.cascade}))
+            if entry.level >= _free_levels(probe, cat).get(_key(entry, cat), entry.level + 1):
+                same = (entry.cascade or "").lower() == (default or "").lower()
+                background[grounds] = None if same else entry.cascade
+                break
+    character = replace(base, **background)
+    free = _free_levels(character, cat)
+    kept = tuple(e for e in entries if e.level > free.get(_key(e, cat), -1) or e.specialties)
+    return replace(character, skills=kept)
+
+
+def _canonical(skill: str, cat: Catalog) -> str:
+    found = cat.find_skill(skill)
+    return found.name if found is not None else skill.lower()
+
+
+def _key(entry: SkillEntry, cat: Catalog) -> tuple[str, str]:
+    return _canonical(entry.skill, cat), (entry.cascade or "").lower()
+
+
+def _free_levels(character: Character, cat: Catalog) -> dict[tuple[str, str], int]:
+    """The skills ``character`` has without buying, by skill and cascade, at their levels."""
+    report = check(replace(character, skills=()), cat=cat)
+    return {
+        (_canonical(line.skill, cat), (line.cascade or "").lower()): line.free_level
+        for line in report.skills.lines
+        if line.automatic
+    }
+
+
+def _rolls_for(reading: _Reading, character: Character, probe: Report) -> tuple[int, ...]:
+    """Mustering-out dice whose cash, less what the belongings cost, is the credits written:
+    the fewest rolls, lowest dice first. A stat block gives the credits, not the dice."""
+    if reading.credits is None or probe.service is None:
+        return ()
+    service = reading.cat.services.get(probe.service)
+    if service is None:
+        return ()
+    lim = reading.cat.limits
+    target = reading.credits + probe.equipment.cost
+    dice = range(lim.die_min, lim.die_max + 1)
+    modifier = probe.mustering_out.modifier
+    for count in range(probe.mustering_out.rolls_allowed + 1):
+        for rolls in combinations_with_replacement(dice, count):
+            if sum(cash_for(service, die, modifier, reading.cat)[1] for die in rolls) == target:
+                return rolls
+    return ()
+
+
+def _compare(reading: _Reading, report: Report) -> None:
+    """Name every figure written that the draft does not come to."""
+    line = reading.attributes_line
+    assert line is not None
+    drawn = report.derived.as_dict()
+    for code, written in reading.derived.items():
+        if drawn[code] != written:
+            reading.skip(
+                line,
+                f"{code} {written} is written, but the draft's attributes and "
+                f"traits give {code} {drawn[code]}.",
+            )
+    credits = report.equipment.credits_remaining
+    if reading.credits is not None and credits != reading.credits:
+        reading.skip(
+            line,
+            f"Cr{reading.credits:,} is written, but no mustering-out rolls of "
+            f"the draft's service leave that after its belongings; the draft has "
+            f"Cr{credits:,}.",
+        )
+    if reading.age is not None and report.age != reading.age:
+        reading.skip(line, f"Age {reading.age} is written; the draft's age is {report.age}.")
+
+
+def _checked(reading: _Reading, character: Character) -> ParsedStatBlock:
+    """The draft's document, read back as any document is, so it is one the app can store."""
+    document = to_document(character, cat=reading.cat)
+    try:
+        parse_document(document, cat=reading.cat)
+    except MalformedDocument as error:
+        reading.unread.append(UnreadLine(0, "", f"The draft cannot be made: {error}"))
+        return ParsedStatBlock(None, tuple(reading.unread))
+    return ParsedStatBlock(document, tuple(sorted(reading.unread, key=lambda u: u.line_no)))

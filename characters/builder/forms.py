@@ -12,6 +12,7 @@ Field names: the nine attribute codes; ``name``, ``species``, ``terms``…; repe
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
@@ -669,6 +670,45 @@ class ImportForm(forms.Form):
                 f"{upload.name}: larger than {limit} kB; a character document is far smaller."
             )
         return upload
+
+
+class PasteStatBlockForm(forms.Form):
+    """A stat block to paste as a new draft: its text, player character or NPC, and whether to
+    read it (``preview``) or create the draft read from it (``create``). ``previewed`` is the
+    fingerprint of the text the person last saw read: a draft is made only from that text."""
+
+    text = forms.CharField(
+        strip=False,
+        # A stat block is a few lines; its description is kept as the notes, so no longer.
+        max_length=catalog().bounds.notes_length,
+        widget=forms.Textarea,
+        error_messages={
+            "required": "Stat block: paste the stat block's text.",
+            "max_length": f"Stat block: at most {catalog().bounds.notes_length:,} characters; "
+            "a stat block is far shorter.",
+        },
+    )
+    kind = forms.ChoiceField(
+        choices=[("pc", "Player character"), ("npc", "NPC")],
+        error_messages={
+            "required": "Kind: choose a player character or an NPC.",
+            "invalid_choice": "Kind: choose a player character or an NPC.",
+        },
+    )
+    action = forms.ChoiceField(
+        choices=[("preview", "Read it"), ("create", "Create")], required=False
+    )
+    previewed = forms.CharField(required=False, max_length=64)
+
+    def fingerprint(self) -> str:
+        """What the preview of the cleaned text and kind is known by."""
+        data = self.cleaned_data
+        return hashlib.sha256(f"{data['kind']}\n{data['text']}".encode()).hexdigest()
+
+    def creates(self) -> bool:
+        """Whether to create the draft: asked for, from the very text last previewed."""
+        data = self.cleaned_data
+        return data["action"] == "create" and data["previewed"] == self.fingerprint()
 
 
 class ButtonForm(forms.Form):

@@ -8,6 +8,7 @@ urlpatterns = [
     path("characters/", views.character_list, name="character_list"),
     path("characters/new/", views.character_new, name="character_new"),
     path("characters/import/", views.character_import, name="character_import"),
+    path("characters/import/stat-block/", views.character_paste, name="character_paste"),
     path("characters/<id:pk>/edit/", views.character_edit, name="character_edit"),
     path("characters/<id:pk>/preview/", views.character_preview, name="character_preview"),
     path(

@@ -139,6 +139,50 @@ def character_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     )
 
 
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_paste(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Paste a stat block: read it and show what was read and what was not; then, from the
+    same text, create the draft."""
+    posted = request.method == "POST"
+    form = forms.PasteStatBlockForm(request.POST if posted else None, initial={"kind": "pc"})
+    context: dict[str, Any] = {"form": form, "preview": None}
+    if posted and form.is_valid():
+        parsed = rules.parse_stat_block(form.cleaned_data["text"], kind=form.cleaned_data["kind"])
+        if parsed.document is None:
+            form.add_error("text", "Stat block: nothing here reads as a character (below).")
+            context["unread"] = parsed.unread
+        elif form.creates():
+            character = services.create_character(
+                owner=request.user, document=parsed.document, action="Pasted from a stat block"
+            )
+            messages.success(request, f"Created {character.name} as a draft from the stat block.")
+            return redirect("character_edit", character.pk)
+        else:
+            context["changed"] = form.cleaned_data["action"] == "create"
+            context["preview"] = _paste_preview(parsed)
+            context["unread"] = parsed.unread
+            context["fingerprint"] = form.fingerprint()
+    return render(
+        request,
+        "characters/builder/character_paste.html",
+        context,
+        status=400 if form.errors else 200,
+    )
+
+
+def _paste_preview(parsed: rules.ParsedStatBlock) -> dict[str, Any]:
+    """What the draft a stat block makes will be: its report and its own stat block."""
+    assert parsed.document is not None
+    character = parse_document(parsed.document)
+    report = check(character)
+    return {
+        "document": parsed.document,
+        "report": report,
+        "stat_block": rules.stat_block(character, report),
+    }
+
+
 # The builder is never shown from the browser's cache: after Back it must show what is stored
 # now (it saves by itself), not the page as it was first loaded with the inputs filled in again.
 @never_cache

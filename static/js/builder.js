@@ -50,9 +50,18 @@ if (builder) {
     timer = setTimeout(autosave, AUTOSAVE_PAUSE_MS);
   }
 
+  // Offline (offline.js marks the page and shuts its controls): nothing is sent, and the
+  // edits stay on the page, unsaved, until "ffa:online" says the connection is back.
+  const offline = () => document.documentElement.hasAttribute("data-offline");
+  const OFFLINE = "Not saved: offline. Your edits stay on this page and are saved when the connection returns.";
+
   function autosave({ leaving = false } = {}) {
     clearTimeout(timer);
     if (paused || stopped || edits === savedEdit) return;
+    if (offline()) {
+      showState(OFFLINE, "offline");
+      return;
+    }
     if (inFlight !== null && !leaving) return; // its answer schedules the next save
     const carried = edits;
     const body = new FormData(builder);
@@ -86,10 +95,15 @@ if (builder) {
       })
       .catch(() => {
         inFlight = null;
+        if (offline() || !navigator.onLine) {
+          showState(OFFLINE, "offline"); // "ffa:online" saves them
+          return;
+        }
         showState("Not saved: the server could not be reached. Retrying…", "offline");
         timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
       });
   }
+  document.addEventListener("ffa:online", () => autosave());
 
   const unsaved = () => edits !== savedEdit;
   // Leaving with an edit not yet stored: send it on its way before the next page is asked for
@@ -103,7 +117,7 @@ if (builder) {
       return;
     }
     if (!unsaved()) return;
-    if (paused || stopped) {
+    if (paused || stopped || offline()) {
       event.preventDefault();
       return;
     }

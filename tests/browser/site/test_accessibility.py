@@ -50,8 +50,9 @@ def _serious_violations(page) -> list[str]:
         ("player1", "/characters/{character}/play/"),
         ("player1", "/"),
         ("referee", "/campaigns/{campaign}/"),
+        ("player1", "/characters/import/stat-block/"),
     ],
-    ids=["builder", "sheet", "play sheet", "dashboard", "campaign"],
+    ids=["builder", "sheet", "play sheet", "dashboard", "campaign", "paste"],
 )
 def test_axe_finds_no_serious_or_critical_violation(page, party, viewport, user, path):
     campaign, character = party

@@ -77,7 +77,7 @@ def test_base_page_loads_vendored_htmx_and_sends_the_csrf_token_from_the_body(cl
 
     assert '<script src="/static/django_htmx/htmx-2.min.js"' in html
     token = response.context["csrf_token"]
-    assert f'<body hx-headers=\'{{"X-CSRFToken": "{token}"}}\'>' in html
+    assert f'<body hx-headers=\'{{"X-CSRFToken": "{token}"}}\' ' in html
 
 
 def test_pages_reference_no_remote_assets(client):

@@ -469,7 +469,8 @@ def test_the_pdf_lists_the_weapons_armor_and_possessions_carried_now(
     assert "Vacc suit · may carry any <1kg communicator" in text
     assert f"Cold weather clothing {pdf_rendering.TIMES}2 · protection from frigid weather" in text
     assert "1 8 10 Cr10,000 Vacc suit" in text  # a possession row: Qty, TL, kg, cost
-    assert "Belongings: Rifle, Vacc suit, Cold weather clothing" in text  # the stat block
+    # The stat block; a vacc suit is made at several TLs, so it says which.
+    assert "Belongings: Rifle, Vacc suit (TL 8), Cold weather clothing" in text
     assert "Automatic pistol" not in text
 
 

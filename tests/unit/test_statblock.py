@@ -1,0 +1,273 @@
+"""Reading a stat block back: export, paste, export gives the same block; what cannot be read
+is named line by line; no text makes the parser raise."""
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from rules import check, check_document, parse_document
+from rules.statblock import parse_stat_block, stat_block
+
+from .builders import document
+from .strategies import documents
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = sorted((ROOT / "fixtures" / "demo").glob("*.json"))
+EXAMPLES = sorted(
+    p
+    for p in (ROOT / "tests" / "fixtures" / "examples").glob("*.json")
+    if not p.name.endswith(".expected.json")
+)
+
+
+def block_of(doc) -> str:
+    character = parse_document(doc)
+    return stat_block(character, check(character))
+
+
+def reasons(parsed) -> str:
+    return "\n".join(f"{u.line_no}: {u.reason}" for u in parsed.unread)
+
+
+def test_the_demo_characters_and_worked_examples_are_found():
+    assert len(DEMO) >= 3
+    assert len(EXAMPLES) >= 4
+
+
+@pytest.mark.parametrize("path", [*DEMO, *EXAMPLES], ids=lambda p: p.stem)
+def test_a_stat_block_pasted_back_gives_the_same_stat_block(path):
+    block = block_of(json.loads(path.read_text()))
+
+    parsed = parse_stat_block(block)
+
+    assert parsed.unread == ()
+    assert block_of(parsed.document) == block
+
+
+@pytest.mark.parametrize("path", [*DEMO, *EXAMPLES], ids=lambda p: p.stem)
+def test_a_pasted_character_keeps_what_the_rules_make_of_it(path):
+    original = check_document(json.loads(path.read_text()))
+
+    draft = check_document(parse_stat_block(block_of(json.loads(path.read_text()))).document)
+
+    assert (draft.upp, draft.derived, draft.species, draft.service) == (
+        original.upp,
+        original.derived,
+        original.species,
+        original.service,
+    )
+    assert draft.points.total == original.points.total
+
+
+def round_trips(doc) -> bool:
+    """Whether a document's stat block says all the draft needs: a skill below level 0, a
+    trait off the tables and an attribute below 0 are written so that they cannot be read
+    back (they are named instead)."""
+    character = parse_document(doc)
+    block = stat_block(character, check(character))
+    return (
+        "[invalid]" not in block
+        and all(s.level >= 0 for s in character.skills)
+        and all(a.level >= 0 for a in check(character).attributes)  # no UPP digit below 0
+    )
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents)
+def test_any_document_s_stat_block_pasted_back_gives_the_same_stat_block(doc):
+    assume(round_trips(doc))
+    block = block_of(doc)
+
+    parsed = parse_stat_block(block)
+
+    assert parsed.unread == (), reasons(parsed)
+    assert block_of(parsed.document) == block
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_no_text_makes_the_parser_raise(text):
+    parsed = parse_stat_block(text)
+    if parsed.document is not None:
+        check_document(parsed.document)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents, st.data())
+def test_a_stat_block_spoiled_anywhere_still_reads_or_says_why(doc, data):
+    block = block_of(doc)
+    at = data.draw(st.integers(0, len(block)))
+    cut = data.draw(st.integers(0, 20))
+    junk = data.draw(st.text(max_size=20))
+    spoiled = block[:at] + junk + block[at + cut :]
+
+    parsed = parse_stat_block(spoiled)
+
+    if parsed.document is None:
+        assert parsed.unread, "no draft and no reason"
+    else:
+        check_document(parsed.document)
+
+
+# -- hand-written blocks in the rulebook's order ---------------------------------------------
+
+MERCENARY = """\
+Sergeant Hollis, 3 terms Army (Captain)
+Age 30  A98-777-767  Cr6,900  DEF 4 INI 4 MOV 8 TGH 4 LIF 27 WND 9
+Rifleman-2, Leadership-1, Tactics (ground)-1, Brawling-1
+Equipment: Autorifle, Flak jacket.
+A hard woman who has seen too many wars.
+She has an eye for terrain [PP-C-S 2] and a temper she keeps badly [PF-H-R CS4 -2].
+"""
+
+
+def test_a_hand_written_block_in_the_rulebook_s_order_makes_a_draft():
+    parsed = parse_stat_block(MERCENARY, kind="npc")
+
+    doc = parsed.document
+    assert (doc["name"], doc["terms"], doc["service"], doc["rank"]) == (
+        "Sergeant Hollis",
+        3,
+        "army",
+        2,
+    )
+    assert doc["attributes"] == {
+        "STR": 10,
+        "DEX": 9,
+        "END": 8,
+        "INT": 7,
+        "PRE": 7,
+        "AWA": 7,
+        "EDU": 7,
+        "SOC": 6,
+        "EXP": 7,
+    }
+    assert check_document(doc).age == 30  # the minimum for 3 terms, so left to follow them
+    assert "age" not in doc
+    assert {(s["skill"], s.get("cascade"), s["level"]) for s in doc["skills"]} == {
+        ("Rifleman", None, 2),
+        ("Leadership", None, 1),
+        ("Tactics", "ground", 1),
+        ("Brawling", None, 1),
+    }
+    assert [e["item"] for e in doc["equipment"]] == ["Autorifle", "Flak jacket"]
+    assert [(t["name"], t["type"], t["level"], t["frequency"]) for t in doc["traits"]] == [
+        ("She has an eye for terrain", "PP", "C", "S"),
+        ("a temper she keeps badly", "PF", "H", "R"),
+    ]
+    assert doc["notes"].startswith("A hard woman who has seen too many wars.")
+
+
+def test_an_npc_is_budgeted_what_it_spends_and_a_player_character_the_rulebook_s_budget():
+    npc = check_document(parse_stat_block(MERCENARY, kind="npc").document)
+    pc = parse_stat_block(MERCENARY).document
+
+    assert npc.points.budget == npc.points.total
+    assert pc["budget"] == 100
+
+
+def test_the_credits_are_found_as_mustering_out_rolls_that_leave_them():
+    parsed = parse_stat_block(MERCENARY, kind="npc")
+
+    report = check_document(parsed.document)
+    assert report.equipment.credits_remaining == 6900
+    assert len(parsed.document["mustering_out"]["rolls"]) <= 3
+
+
+def test_figures_the_draft_does_not_come_to_are_named_with_both_numbers():
+    block = MERCENARY.replace("DEF 4", "DEF 6").replace("Cr6,900", "Cr6,901")
+
+    parsed = parse_stat_block(block, kind="npc")
+
+    text = reasons(parsed)
+    assert "2: DEF 6 is written, but the draft's attributes and traits give DEF 4." in text
+    assert "Cr6,901 is written" in text
+    assert parsed.document is not None
+
+
+def test_every_unreadable_part_is_named_with_its_line_and_the_rest_is_read():
+    block = (
+        "Ana Reyes, 1 term Merchants\n"
+        "Age 22  777-777-777  Cr0  DEF 3 INI 3 MOV 6 TGH 3 LIF 21 WND 6  lucky\n"
+        "Skills: Broker-1, Haggling-two, Steward-1.\n"
+        "Belongings: No belongings.\n"
+        "Psionics: strong.\n"
+        "Traits: Honest [PP-C-S 3]; Kind [MP-C-S 2]; a loose end\n"
+    )
+
+    parsed = parse_stat_block(block)
+
+    lines = [(u.line_no, u.line.split(":")[0]) for u in parsed.unread]
+    assert lines == [
+        (2, "Age 22  777-777-777  Cr0  DEF 3 INI 3 MOV 6 TGH 3 LIF 21 WND 6  lucky"),
+        (3, "Skills"),
+        (5, "Psionics"),
+        (6, "Traits"),
+        (6, "Traits"),
+    ]
+    text = reasons(parsed)
+    assert "'lucky' was not read" in text
+    assert "'Haggling-two' is not a skill" in text
+    assert "[PP-C-S 3] is written as 3 points, but the tables give 2." in text
+    assert "'a loose end' is not a trait" in text
+    doc = parsed.document
+    assert [s["skill"] for s in doc["skills"]] == ["Broker", "Steward"]
+    assert [t["name"] for t in doc["traits"]] == ["Kind"]
+
+
+def test_a_trait_off_the_tables_and_a_negative_skill_level_are_named_not_guessed():
+    doc = document(
+        skills=[{"skill": "Pilot", "level": -1}],
+        traits=[{"type": "PP", "level": "X", "frequency": "R", "name": "Odd"}],
+    )
+
+    parsed = parse_stat_block(block_of(doc))
+
+    text = reasons(parsed)
+    assert "'Pilot--1' is not a skill" in text
+    assert "Odd [invalid]: the trait's level and frequency are off the tables" in text
+    assert parsed.document["skills"] == []
+    assert parsed.document["traits"] == []
+
+
+def test_text_without_a_upp_makes_no_draft_and_says_what_is_missing():
+    parsed = parse_stat_block("Jory Kade, 2 terms Merchants\nA trader from Mora.")
+
+    assert parsed.document is None
+    assert "No line gives the attributes" in reasons(parsed)
+    assert parse_stat_block("   \n\n").document is None
+
+
+def test_a_species_package_flaw_left_out_of_the_traits_was_bought_off():
+    doc = document(species="vargr", package_flaws_bought_off=["Racial pride"])
+
+    parsed = parse_stat_block(block_of(doc))
+
+    assert parsed.document["package_flaws_bought_off"] == ["Racial pride"]
+
+
+def test_an_item_the_catalog_has_at_several_tech_levels_is_written_and_read_with_its_tl():
+    doc = document(equipment=[{"item": "Vacc suit", "tl": 12, "quantity": 2}])
+
+    block = block_of(doc)
+
+    assert "Belongings: Vacc suit (TL 12) x2." in block
+    assert parse_stat_block(block).document["equipment"] == [
+        {"item": "Vacc suit", "quantity": 2, "tl": 12}
+    ]
+
+
+def test_a_background_is_read_from_its_automatic_skills():
+    doc = document(homeworld="Regina", native_language="Zhodani", native_culture="Zhodani")
+
+    parsed = parse_stat_block(block_of(doc))
+
+    assert {k: parsed.document.get(k) for k in ("homeworld", "native_language")} == {
+        "homeworld": "Regina",
+        "native_language": "Zhodani",
+    }
+    assert parsed.document["native_culture"] == "Zhodani"
+    assert parsed.document["skills"] == []
