@@ -16,6 +16,13 @@ def log_in(page, username: str) -> None:
     expect(page).to_have_url(re.compile(r"/$"))
 
 
+def log_out(page) -> None:
+    """Log out with the header's button and wait for the page it leads to (the button first
+    forgets the sheets kept for offline reading, so the navigation starts a moment later)."""
+    with page.expect_navigation():
+        page.get_by_role("button", name="Log out").click()
+
+
 def start_building(page, name: str) -> None:
     """Create a character from the new-character form and wait until its builder is live.
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from characters.builder.services import create_character
 from characters.models import Character
-from tests.browser.pages import log_in, start_building
+from tests.browser.pages import log_in, log_out, start_building
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -146,8 +146,7 @@ def test_logging_out_forgets_the_sheets_kept_on_this_device(page, mara):
     open_under_the_worker(page, sheet)
     assert page.evaluate(KEPT_URLS) == [sheet]
 
-    with page.expect_navigation():
-        page.get_by_role("button", name="Log out").click()
+    log_out(page)
 
     assert kept_once_settled(page) == []
     page.context.set_offline(True)
@@ -173,7 +172,7 @@ def test_only_the_sheets_opened_are_kept_never_account_pages_or_answers_to_posts
     open_under_the_worker(page, play)
     page.get_by_label("Damage", exact=True).fill("2")
     page.get_by_role("button", name="Mark the damage").click()  # a POST from the play sheet
-    expect(page.get_by_text("Took 2 lethal damage")).to_be_visible()
+    expect(page.get_by_role("button", name="Undo: Took 2 lethal damage")).to_be_visible()
     for url in ("/", "/characters/", "/accounts/password/", f"/characters/{mara.pk}/history/"):
         page.goto(url)
 

@@ -5,7 +5,7 @@ pages, and the builder's points bar still draws its parts to scale."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import log_in, start_building
+from tests.browser.pages import log_in, log_out, start_building
 from tests.factories import UserFactory, character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,7 +87,7 @@ def test_the_sheet_play_sheet_and_campaign_pages_refuse_nothing(
     page.goto("/characters/")
     page.goto("/campaigns/")
 
-    page.get_by_role("button", name="Log out").click()
+    log_out(page)
     log_in(page, "referee")
     page.goto(f"/campaigns/{campaign.pk}/")
     expect(page.get_by_role("heading", level=1)).to_have_text("Spinward Marches")
