@@ -15,6 +15,7 @@ follows ``docs/combat.md``. Typical use::
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -558,6 +559,12 @@ def dice_needed(plan: AttackPlan) -> int:
     return count
 
 
+def throw_dice(plan: AttackPlan, rng: random.Random) -> list[int]:
+    """Throw the plan's dice (:func:`dice_needed` of them) with ``rng``."""
+    rules = dice_rules()
+    return [rng.randint(rules.lowest, rules.highest) for _ in range(dice_needed(plan))]
+
+
 def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], int]:
     """The dice the throw used and its result; CombatRefused ("dice") when they cannot be read."""
     rules = dice_rules()
@@ -749,22 +756,35 @@ def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
     }
 
 
+# The largest count or DM a situation takes: far beyond any fight, small enough to print.
+LARGEST_SITUATION_FIGURE = 1000
+
+
+def _situation_value(key: str, value: Any, default: Any) -> Any:
+    field_name = f"situation.{key}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise CombatRefused(field_name, "must be true or false")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CombatRefused(field_name, "must be a whole number")
+        if abs(value) > LARGEST_SITUATION_FIGURE:
+            raise CombatRefused(
+                field_name, f"must be at most {LARGEST_SITUATION_FIGURE} either way"
+            )
+    elif not isinstance(value, str):
+        raise CombatRefused(field_name, "must be text or null")
+    return value
+
+
 def situation_from_mapping(data: Mapping[str, Any]) -> Situation:
-    """A Situation from a JSON object; CombatRefused names a key or value it cannot take."""
+    """A Situation from a JSON object; CombatRefused names a key or value it cannot take. A
+    null value leaves the key's default."""
     values: dict[str, Any] = {}
     defaults = Situation()
     for key, value in data.items():
         if key not in SITUATION_KEYS:
             raise CombatRefused(f"situation.{key}", f"unknown key; use {', '.join(SITUATION_KEYS)}")
-        expected = type(getattr(defaults, key))
-        if (value is None and key in SITUATION_DMS) or (key == "ammunition" and value is None):
-            values[key] = None
-            continue
-        if expected is bool and not isinstance(value, bool):
-            raise CombatRefused(f"situation.{key}", "must be true or false")
-        if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise CombatRefused(f"situation.{key}", "must be a whole number")
-        if expected in (str, type(None)) and not isinstance(value, str):
-            raise CombatRefused(f"situation.{key}", "must be text or null")
-        values[key] = value
+        if value is not None:
+            values[key] = _situation_value(key, value, getattr(defaults, key))
     return Situation(**values)

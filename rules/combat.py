@@ -31,6 +31,7 @@ from .attack import (
     read_dice,
     resolve_attack,
     situation_from_mapping,
+    throw_dice,
 )
 from .encounter import (
     InitiativeRoll,
@@ -108,6 +109,7 @@ __all__ = [
     "resolve_attack",
     "situation_from_mapping",
     "surprise",
+    "throw_dice",
     "throw_initiative",
     "weapon_from_item",
     "weapon_named",
