@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from typing import Any
 
+from .catalog import catalog
 from .condition import (
     Condition,
     Event,
@@ -53,7 +54,7 @@ from .fighters import (
     band_index,
     combat_tables,
 )
-from .injury import LETHAL, STUN, Period, injury_rules
+from .injury import LETHAL, STUN, Period, injury_rules, severity_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,7 +107,6 @@ class Situation:
 
 
 SITUATION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Situation))
-DEF_FLOOR = 1  # DEF never goes below 1 (PERSONAL COMBAT, FACING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,8 +248,6 @@ def _effective(fighter: Fighter, condition: Condition | None) -> tuple[int, int,
     strength = now.levels["STR"]
     if armor is not None and armor.provides_str is not None:
         strength = max(strength, armor.provides_str)
-    from .catalog import catalog
-
     return now.derived.DEF, now.test_dm("DEX"), catalog().dm_dv(strength)[1]
 
 
@@ -266,7 +264,7 @@ def _tn(target_def: int, situation: Situation) -> tuple[int, tuple[Modifier, ...
         changes.append(Modifier("attacked from its rear", tables["attacked_from_rear_def"]))
     if situation.def_dm:
         changes.append(Modifier("target's DEF changed by the referee", situation.def_dm))
-    tn = max(base + sum(m.dm for m in changes), DEF_FLOOR)
+    tn = max(base + sum(m.dm for m in changes), catalog().derived_floors["DEF"])
     return tn, (*shown, *changes)
 
 
@@ -722,8 +720,6 @@ def resolve_attack(
 
 
 def _bleeds_for_a_time(severity: str) -> bool:
-    from .injury import severity_rules
-
     return severity_rules(severity).bleed_lasts is not None
 
 
