@@ -53,6 +53,7 @@ from .fighters import (
     Weapon,
     band_index,
     combat_tables,
+    field_name,
 )
 from .injury import LETHAL, STUN, Period, injury_rules, severity_rules
 
@@ -780,7 +781,9 @@ def situation_from_mapping(data: Mapping[str, Any]) -> Situation:
     defaults = Situation()
     for key, value in data.items():
         if key not in SITUATION_KEYS:
-            raise CombatRefused(f"situation.{key}", f"unknown key; use {', '.join(SITUATION_KEYS)}")
+            raise CombatRefused(
+                f"situation.{field_name(key)}", f"unknown key; use {', '.join(SITUATION_KEYS)}"
+            )
         if value is not None:
             values[key] = _situation_value(key, value, getattr(defaults, key))
     return Situation(**values)

@@ -15,7 +15,7 @@ from .animals import animal, fighter_from_animal
 from .attack import AttackPlan, plan_attack, situation_from_mapping
 from .condition import Condition, condition_from_dict
 from .document import MalformedDocument, parse_document
-from .fighters import CombatRefused, Fighter, fighter_from_document, weapon_named
+from .fighters import CombatRefused, Fighter, field_name, fighter_from_document, weapon_named
 
 ATTACK_KEYS = frozenset(
     {
@@ -84,7 +84,9 @@ def _animal(data: Any, field: str) -> Fighter:
     values: dict[str, Any] = {}
     for key, value in described.items():
         if key not in _ANIMAL_KEYS:
-            raise CombatRefused(f"{field}.{key}", f"unknown key; use {', '.join(_ANIMAL_KEYS)}")
+            raise CombatRefused(
+                f"{field}.{field_name(key)}", f"unknown key; use {', '.join(_ANIMAL_KEYS)}"
+            )
         values[key] = _animal_field(key, value, f"{field}.{key}")
     for key in ("type", "weight_kg"):
         if values.get(key) is None:
@@ -132,7 +134,9 @@ def read_attack(data: Any) -> tuple[AttackPlan, list[int] | None]:
     request = _object(data, "")
     for key in request:
         if key not in ATTACK_KEYS:
-            raise CombatRefused(str(key), f"unknown key; use {', '.join(sorted(ATTACK_KEYS))}")
+            raise CombatRefused(
+                field_name(key), f"unknown key; use {', '.join(sorted(ATTACK_KEYS))}"
+            )
     for key in ("attacker", "target", "weapon", "range"):
         if key not in request:
             raise CombatRefused(key, "missing")

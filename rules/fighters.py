@@ -30,6 +30,12 @@ class CombatRefused(ValueError):
         self.message = message
 
 
+def field_name(key: object) -> str:
+    """A key of the input as a field name a person can read (unprintable ones escaped)."""
+    text = str(key)
+    return text if text.isprintable() else ascii(text)
+
+
 def combat_tables(cat: Catalog | None = None) -> Mapping[str, Any]:
     """The personal-combat tables of ``data/combat.json``."""
     return (cat or catalog()).combat
