@@ -19,6 +19,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 from .catalog import catalog
@@ -485,13 +486,19 @@ def _damage_type(attacker: Fighter, weapon: Weapon, notes: frozenset[str]) -> st
 def hit_chance(kind: str, skill_level: int | None, *, dm: int, tn: int) -> Fraction:
     """The exact chance that a throw hits: the dice result plus ``dm`` reaches ``tn`` and the
     result is not a fumble, by enumerating every outcome of the dice."""
+    return _chance_of_result(kind, dice_thrown(kind, skill_level), tn - dm)
+
+
+@cache
+def _chance_of_result(kind: str, count: int, least: int) -> Fraction:
+    """The chance that ``count`` dice of ``kind`` read ``least`` or more and are no fumble
+    (cached: an encounter asks the same odds again and again)."""
     lowest = dice_rules().lowest
-    count = dice_thrown(kind, skill_level)
     return sum(
         (
             chance
             for result, chance in result_distribution(kind, count).items()
-            if result != lowest and result + dm >= tn
+            if result != lowest and result >= least
         ),
         Fraction(0),
     )
