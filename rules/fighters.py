@@ -298,8 +298,12 @@ def fighter_from_document(character: Character, *, cat: Catalog | None = None) -
     attributes = {value.code: value for value in report.attributes}
     equipment = report.equipment
     encumbered = equipment.encumbered_derived
-    # The armor too heavy for its wearer lowers the body attributes' DMs (2 levels a point).
+    # The armor too heavy for its wearer lowers the body attributes (2 levels a point); battle
+    # dress wields weapons with its own STR.
     dex_level = attributes["DEX"].level - equipment.armor_body_penalty
+    strength = attributes["STR"].level - equipment.armor_body_penalty
+    if armor is not None and armor.provides_str is not None:
+        strength = max(strength, armor.provides_str)
     experience = match_key(combat_tables(cat)["combat_experience_trait"])
     return Fighter(
         name=character.name,
@@ -311,7 +315,7 @@ def fighter_from_document(character: Character, *, cat: Catalog | None = None) -
         WND=report.derived.WND,
         LIF=report.derived.LIF,
         dex_dm=cat.dm_dv(max(dex_level, 0))[0],
-        str_dv=cat.level_row(equipment.carrying_str)[1],
+        str_dv=cat.dm_dv(max(strength, 0))[1],
         awa_dm=attributes["AWA"].dm,
         exp_dm=attributes["EXP"].dm,
         skills=MappingProxyType(

@@ -300,3 +300,40 @@ def test_a_plans_chance_is_its_dice_against_its_tn_with_its_dms():
     attack = plan(attacker=skilled("Rifleman", 2))
     assert attack.dm == -2
     assert attack.chance == 1 - Fraction(16, 36)
+
+
+def test_an_unhurt_condition_changes_nothing():
+    heavy = fighter(armor={"item": "Combat armor", "tl": 11, "quantity": 1})  # STRmin 4, DV 3
+    weapon = weapon_named("Sword")
+    fresh = Condition(heavy.LIF, heavy.WND)
+    bare = plan_attack(heavy, weapon, heavy, "close", Situation())
+    given = plan_attack(
+        heavy,
+        weapon,
+        heavy,
+        "close",
+        Situation(),
+        attacker_condition=fresh,
+        target_condition=fresh,
+    )
+    assert (given.tn, given.dms, given.str_dv) == (bare.tn, bare.dms, bare.str_dv)
+
+
+def test_armor_too_heavy_lowers_the_wearers_dex_dm_def_and_str_dv():
+    heavy = fighter(armor={"item": "Combat armor", "tl": 11, "quantity": 1}, attributes={"DEX": 9})
+    # One point short: DEX 9 and STR 7 each 2 levels lower (DEX DM +1 -> 0, STR DV 3 -> 2), DEF -1.
+    assert (heavy.dex_dm, heavy.str_dv, heavy.DEF) == (0, 2, 3)
+
+
+def test_an_integrated_scope_cancels_the_lighting_dm_when_aiming():
+    assert dm_of(plan("Laser rifle", "long", tl=9, lighting="dark"), "lighting") == -4
+    assert (
+        dm_of(plan("Laser rifle", "long", tl=9, lighting="dark", aim_turns=1), "lighting") is None
+    )
+    assert dm_of(plan("Rifle", "long", lighting="dark", aim_turns=1), "lighting") == -4
+
+
+def test_a_discarding_sabot_load_adds_1_to_the_rmod():
+    # ACR: Rmod +4; at distant range (-6), stationary and aimed.
+    assert dm_of(plan("ACR", "distant", aim_turns=1), "Rmod") == 4
+    assert dm_of(plan("ACR", "distant", aim_turns=1, ammunition="DS"), "Rmod") == 5
