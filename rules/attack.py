@@ -355,9 +355,8 @@ def _reach_dms(weapon: Weapon, attacker: Fighter, band: str) -> list[Modifier]:
         )
     if band in optimal:
         return []
-    return [
-        Modifier(f"nearer than the {weapon.label}'s optimal distance", tables["not_optimal_dm"])
-    ]
+    nearer = f"nearer than optimal distance ({' or '.join(optimal)}) for the {weapon.label}"
+    return [Modifier(nearer, tables["not_optimal_dm"])]
 
 
 def _situation_dms(
@@ -731,6 +730,14 @@ def _bleeds_for_a_time(severity: str) -> bool:
     return severity_rules(severity).bleed_lasts is not None
 
 
+def chance_percent(chance: Fraction) -> float:
+    """A chance as a percentage to one decimal, never shown as 0 or 100 unless it is."""
+    shown = round(float(chance) * 100, 1)
+    if 0 < chance < 1:
+        return min(max(shown, 0.1), 99.9)
+    return shown
+
+
 def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
     """The attack command's JSON (docs/combat.md)."""
     plan = result.plan
@@ -745,7 +752,7 @@ def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
         "dm": plan.dm,
         "dice_rule": plan.dice_rule,
         "chance": str(plan.chance),
-        "chance_percent": round(float(plan.chance) * 100, 1),
+        "chance_percent": chance_percent(plan.chance),
         "dice": list(result.dice),
         "result": result.result,
         "total": result.total,

@@ -13,7 +13,7 @@ from rules import (
     take_damage,
     weapon_named,
 )
-from rules.combat import dice_needed, hit_chance, read_dice, weapons_for
+from rules.combat import chance_percent, dice_needed, hit_chance, read_dice, weapons_for
 
 from .combat_builders import AVERAGE, dm_of, fighter, plan, skilled
 
@@ -337,3 +337,10 @@ def test_a_discarding_sabot_load_adds_1_to_the_rmod():
     # ACR: Rmod +4; at distant range (-6), stationary and aimed.
     assert dm_of(plan("ACR", "distant", aim_turns=1), "Rmod") == 4
     assert dm_of(plan("ACR", "distant", aim_turns=1, ammunition="DS"), "Rmod") == 5
+
+
+def test_a_chance_in_percent_is_never_shown_as_certain_or_impossible_unless_it_is():
+    assert chance_percent(Fraction(7775, 7776)) == 99.9
+    assert chance_percent(Fraction(1, 7776)) == 0.1
+    assert chance_percent(Fraction(1, 2)) == 50.0
+    assert (chance_percent(Fraction(1)), chance_percent(Fraction(0))) == (100.0, 0.0)
