@@ -1,6 +1,8 @@
 """Planning and resolving one attack: the TN, the DMs and why, the dice, and the odds."""
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -8,6 +10,8 @@ from rules import (
     CombatRefused,
     Condition,
     Situation,
+    fighter_from_document,
+    parse_document,
     plan_attack,
     resolve_attack,
     take_damage,
@@ -16,6 +20,8 @@ from rules import (
 from rules.combat import chance_percent, dice_needed, hit_chance, read_dice, weapons_for
 
 from .combat_builders import AVERAGE, dm_of, fighter, plan, skilled
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "fixtures" / "examples"
 
 # -- the target number -------------------------------------------------------------------------
 
@@ -344,3 +350,15 @@ def test_a_chance_in_percent_is_never_shown_as_certain_or_impossible_unless_it_i
     assert chance_percent(Fraction(1, 7776)) == 0.1
     assert chance_percent(Fraction(1, 2)) == 50.0
     assert (chance_percent(Fraction(1)), chance_percent(Fraction(0))) == (100.0, 0.0)
+
+
+def test_a_characters_fighter_carries_what_surprise_and_morale_need():
+    pilot = fighter_from_document(
+        parse_document(json.loads((EXAMPLES / "navy-pilot.json").read_text()))
+    )
+    # DEX B (DV 5, DM +2), AWA 9 (DV 4, DM +1), EXP 9 (DM +1); the trait Combat experience.
+    assert (pilot.DEF, pilot.INI, pilot.dex_dm, pilot.awa_dm, pilot.exp_dm) == (5, 4, 2, 1, 1)
+    assert pilot.combat_experience is True
+    assert AVERAGE.combat_experience is False
+    assert weapon_named("Automatic pistol").notes == {"SA"}
+    assert weapon_named("Snub pistol").notes == {"RD", "TR", "GS", "EX", "HEAP", "ZG"}
