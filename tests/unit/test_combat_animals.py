@@ -3,7 +3,17 @@ attacked like a character. The expectations are the notes' tables, typed once he
 
 import pytest
 
-from rules import ANIMAL_TYPES, CombatRefused, animal, fighter_from_animal, resolve_attack
+from rules import (
+    ANIMAL_TYPES,
+    CombatRefused,
+    Condition,
+    Situation,
+    animal,
+    fighter_from_animal,
+    plan_attack,
+    resolve_attack,
+    weapon_named,
+)
 
 from .combat_builders import AVERAGE, dm_of, fighter, plan
 
@@ -128,3 +138,17 @@ def test_an_animal_the_tables_cannot_read_is_refused_by_field(kwargs, field):
 def test_plural_type_names_are_read():
     assert animal("Hunters", 50).type == "hunter"
     assert fighter().kind == "character"
+
+
+def test_a_stunned_animal_has_def_1_and_its_wounds_leave_its_dex_dm():
+    killer = fighter_from_animal(animal("killer", 100))  # DEF 4, DEX DM +3
+    dazed = Condition(killer.LIF, killer.WND, stun=10, stunned=True)
+    shot = plan_attack(
+        AVERAGE, weapon_named("Rifle"), killer, "short", Situation(), target_condition=dazed
+    )
+    assert shot.tn == 1
+    hurt = Condition(killer.LIF, killer.WND, lethal=10)
+    bite = plan_attack(
+        killer, weapon_named("Teeth"), AVERAGE, "close", Situation(), attacker_condition=hurt
+    )
+    assert dm_of(bite, "DEX DM") == 3

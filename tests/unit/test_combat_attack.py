@@ -362,3 +362,11 @@ def test_a_characters_fighter_carries_what_surprise_and_morale_need():
     assert AVERAGE.combat_experience is False
     assert weapon_named("Automatic pistol").notes == {"SA"}
     assert weapon_named("Snub pistol").notes == {"RD", "TR", "GS", "EX", "HEAP", "ZG"}
+
+
+def test_a_stunned_attacker_cannot_attack():
+    dazed = Condition(21, 6, stun=2, stunned=True)
+    with pytest.raises(CombatRefused, match="stunned"):
+        plan_attack(
+            AVERAGE, weapon_named("Rifle"), AVERAGE, "short", Situation(), attacker_condition=dazed
+        )

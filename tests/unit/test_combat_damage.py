@@ -7,6 +7,7 @@ import pytest
 
 from rules import CombatRefused, Condition, resolve_attack
 from rules.combat import Armor, animal, attack_damage, fighter_from_animal
+from rules.injury import Period
 
 from .combat_builders import fighter, plan
 
@@ -172,3 +173,29 @@ def test_an_effect_of_6_or_more_is_exceptional():
     assert resolve_attack(attack, [4, 4]).effect == 4
     assert resolve_attack(attack, [4, 4]).exceptional is False
     assert resolve_attack(attack, [6, 6]).exceptional is True
+
+
+def test_stunning_damage_on_a_target_at_0_lif_is_lethal_and_wounds():
+    # Hands: (0 + STR DV 3) x EN; a surprised target (TN 1), 2DL reads 4 + 3 = 7: EN 6, 18 - TGH 3.
+    attack = plan("Hands", "contact", target_surprised=True, dm=3)
+    out = Condition(21, 6, stun=21)
+    result = resolve_attack(attack, [4, 4], target_condition=out)
+    assert result.damage.lif == 15
+    assert result.wound == "serious"
+    assert result.condition_after.lethal == 15
+    assert "stun_as_lethal" in [e.code for e in result.events]
+
+
+def test_a_light_wound_bleeds_for_the_days_thrown_for_it():
+    # Rifle at short, surprised target: 2DL reads 2, +1 referee +2 ACC -2 -1 STRmin: EN 1, 8.
+    attack = plan("Rifle", "short", target_surprised=True, dm=1)
+    result = resolve_attack(attack, [2, 2], bleed_lasts=Period(3, "day"))
+    assert result.wound == "light"
+    assert result.condition_after.wounds[0].bleed_periods == 3
+    assert resolve_attack(attack, [2, 2]).condition_after.wounds[0].bleed_periods is None
+
+
+def test_a_sling_stone_meets_half_the_av_of_a_jack_of_reflec_and_of_mesh():
+    assert damage("Sling", 1, target=fighter(armor="Jack")).armor == 1  # blunt: 3 // 2
+    assert damage("Sling", 1, target=fighter(armor="Reflec")).armor == 15  # not a laser
+    assert damage("Sling", 1, target=MESH).armor == 6  # blunt
