@@ -254,7 +254,8 @@ def _effective(fighter: Fighter, condition: Condition | None) -> tuple[int, int,
 
 
 def _tn(target_def: int, situation: Situation) -> tuple[int, tuple[Modifier, ...]]:
-    """The TN: the target's DEF (1 when surprised), then its modifiers, never below 1."""
+    """The TN: the target's DEF (1 when surprised), then its modifiers, never below 1
+    (docs/combat.md, readings 10 and 11)."""
     tables = combat_tables()
     base = target_def
     shown: list[Modifier] = []
@@ -271,7 +272,8 @@ def _tn(target_def: int, situation: Situation) -> tuple[int, tuple[Modifier, ...
 
 
 def _active_notes(weapon: Weapon, situation: Situation) -> frozenset[str]:
-    """The weapon's notes in force: an ammunition note only when that load is chosen."""
+    """The weapon's notes in force: an ammunition note only when that load is chosen
+    (reading 15)."""
     notes_table = combat_tables()["weapon_notes"]
     loads = {code for code in weapon.notes if notes_table.get(code, {}).get("ammunition")}
     chosen = situation.ammunition
@@ -299,7 +301,8 @@ def _range_dms(
     situation: Situation,
     notes: frozenset[str],
 ) -> list[Modifier]:
-    """Range, Rmod and aiming for a shot; the optimal distance for a melee attack."""
+    """Range, Rmod and aiming for a shot; the optimal distance for a melee attack (readings 2,
+    3 and 7)."""
     tables = combat_tables()
     if weapon.melee:
         return _reach_dms(weapon, attacker, band)
@@ -326,7 +329,7 @@ def _range_dms(
 
 
 def _within_max_range(weapon: Weapon, band: str) -> None:
-    """A shot whose whole band lies beyond the weapon's MAX is refused."""
+    """A shot whose whole band lies beyond the weapon's MAX is refused (reading 12)."""
     index = band_index(band)
     if weapon.max_range_m is None or index == 0:
         return
@@ -386,7 +389,7 @@ def _situation_dms(
         if dm:
             out.append(Modifier(f"{key}: {value}", dm))
     out.extend(_position_dms(weapon, band, situation))
-    if situation.extra_actions:
+    if situation.extra_actions:  # each action costs, the first included (reading 9)
         actions = situation.extra_actions + 1
         out.append(
             Modifier(f"{actions} actions this turn", actions * tables["actions"]["dm_per_action"])
@@ -418,7 +421,7 @@ def _weapon_dms(
     out: list[Modifier] = []
     movement = next(m for m in tables["movements"] if m["name"] == situation.movement)
     # A negative ACC is the weapon's fault whatever the attacker does; a positive one needs a
-    # steady attacker (docs/combat.md).
+    # steady attacker (docs/combat.md, reading 8).
     if weapon.acc < 0 or (weapon.acc > 0 and movement["acc"]):
         out.append(Modifier(f"ACC of the {weapon.label}", weapon.acc))
     if weapon.str_min is not None and str_dv < weapon.str_min:
@@ -434,6 +437,7 @@ def _weapon_dms(
 
 
 def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
+    """Autofire's bonus and the DMs for several targets (reading 18)."""
     auto = combat_tables()["autofire"]
     rounds = situation.autofire_rounds
     if not rounds:
@@ -609,7 +613,8 @@ def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], i
 
 
 def armor_after_notes(plan: AttackPlan) -> tuple[int, tuple[str, ...]]:
-    """The target's AV that applies to this attack, and why it is less than the armor's."""
+    """The target's AV that applies to this attack, and why it is less than the armor's
+    (reading 13)."""
     armor = plan.target.armor
     if armor is None or armor.av == 0:
         return 0, ()
@@ -635,7 +640,7 @@ def armor_after_notes(plan: AttackPlan) -> tuple[int, tuple[str, ...]]:
 
 
 def attack_damage(plan: AttackPlan, effect: int) -> Damage:
-    """The damage of a hit with effect number ``effect``."""
+    """The damage of a hit with effect number ``effect`` (readings 4, 14 and 15)."""
     tables = combat_tables()
     weapon, attacker = plan.weapon, plan.attacker
     if weapon.natural and attacker.damage is not None:
