@@ -70,8 +70,9 @@ def _animal_field(key: str, value: Any, field: str) -> Any:
         return None
     if isinstance(value, bool) or not isinstance(value, kinds):
         raise CombatRefused(field, f"has the wrong type for {key}")
+    # Infinity and NaN are floats only; an int too large for a float is refused by its size.
     if isinstance(value, int | float) and (
-        not math.isfinite(value) or abs(value) > _LARGEST_FIGURE
+        (isinstance(value, float) and not math.isfinite(value)) or abs(value) > _LARGEST_FIGURE
     ):
         raise CombatRefused(field, f"must be a number of at most {_LARGEST_FIGURE}")
     if isinstance(value, list) and not all(isinstance(name, str) for name in value):

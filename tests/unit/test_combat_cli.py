@@ -95,6 +95,11 @@ def _case(**changes):
         ({"situation": {"hiding": True}}, "situation.hiding"),
         ({"target": {"animal": {"type": "dragon", "weight_kg": 90}}}, "target.animal.type"),
         ({"surprise": True}, "surprise"),
+        # Too large for a float: refused by its size, not by a converter's overflow.
+        (
+            {"target": {"animal": {"type": "hunter", "weight_kg": 10**400}}},
+            "target.animal.weight_kg",
+        ),
     ],
 )
 def test_malformed_input_exits_two_with_one_line_naming_the_field(changes, field):
