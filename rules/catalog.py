@@ -482,6 +482,13 @@ class Catalog:
             )  # natural weapons (hands, claws) are part of a body, never bought
         items.extend(_ammunition(raw) for raw in equipment["ranged"] if _has_ammunition(raw))
         self.equipment: tuple[EquipmentItem, ...] = tuple(items)
+        # Hands, feet, claws and teeth: weapons in a fight (rules.combat), never in the shop.
+        self.natural_weapons: tuple[EquipmentItem, ...] = tuple(
+            _equipment_item("melee", raw) for raw in equipment["melee"] if raw.get("natural")
+        )
+        # The personal-combat tables (range bands, situation DMs, morale, animals), read by
+        # rules.combat and rules.animals.
+        self.combat: Mapping[str, Any] = _freeze(load("combat.json"))
         by_name: dict[str, list[EquipmentItem]] = {}
         for item in items:
             by_name.setdefault(_plain_key(item.name), []).append(item)

@@ -1,0 +1,770 @@
+"""One attack, planned and then resolved: the TN and every DM with its reason, the exact chance
+of a hit before the dice are thrown, then the dice, the damage through armor and TGH, the wound
+and the target's new condition.
+
+The figures come from ``data/combat.json`` (the situation tables), ``data/equipment.json`` (the
+weapons and armor) and ``data/injury.json`` (wounds); where the chapter is unclear this module
+follows ``docs/combat.md``. Typical use::
+
+    plan = plan_attack(attacker, weapon, target, "medium", Situation(aim_turns=1))
+    plan.chance                                  # Fraction: the odds the web shows
+    dice = [rng.randint(1, 6) for _ in range(dice_needed(plan))]
+    result = resolve_attack(plan, dice)
+    attack_result_as_dict(result)                # the CLI's JSON
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields
+from fractions import Fraction
+from typing import Any
+
+from .condition import (
+    Condition,
+    Event,
+    blow_severity,
+    condition_as_dict,
+    damage_after_protection,
+    effective,
+    incapacity,
+    take_damage,
+)
+from .dice import (
+    LEVEL_ZERO,
+    dice_notation,
+    dice_rules,
+    dice_thrown,
+    kind_of_test,
+    read_highest,
+    read_lowest,
+    reads_highest,
+    result_distribution,
+)
+from .fighters import (
+    MOVEMENTS,
+    RANGE_BANDS,
+    RANGE_DMS,
+    SITUATION_DMS,
+    CombatRefused,
+    Fighter,
+    Weapon,
+    band_index,
+    combat_tables,
+)
+from .injury import LETHAL, STUN, Period, injury_rules
+
+
+@dataclass(frozen=True, slots=True)
+class Modifier:
+    """One DM and why it applies."""
+
+    label: str
+    dm: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "dm": self.dm}
+
+
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What the referee says about the attack; every field's default is the ordinary case.
+
+    ``movement``: the attacker's this turn (stationary, stepping, moving). ``aim_turns``: full
+    turns spent aiming before this one. ``cover``, ``lighting``, ``visibility``,
+    ``target_size``: a row of their tables or None. ``facing``: where the target is from the
+    attacker (front, side, rear squares). ``attacker_in_target_rear``: the attack comes from
+    the target's rear squares (its DEF -2). ``target_surprised``: DEF 1. ``extra_actions``:
+    actions beyond the first this turn. ``dm``: any other DM the referee adds; ``def_dm``: any
+    change to the target's DEF (diving, crawling, evading). ``autofire_rounds``: rounds fired
+    on autofire (0: a single shot); ``targets`` and ``squares_between_targets`` for autofire at
+    several targets. ``target_squares_per_turn``: how fast the target moves. ``ammunition``: a
+    load the weapon's notes offer (HEAP, DS, TR, GS, EX).
+    """
+
+    movement: str = "stationary"
+    aim_turns: int = 0
+    cover: str | None = None
+    lighting: str | None = None
+    visibility: str | None = None
+    target_size: str | None = None
+    facing: str = "front"
+    target_surprised: bool = False
+    extra_actions: int = 0
+    dm: int = 0
+    autofire_rounds: int = 0
+    targets: int = 1
+    squares_between_targets: int = 0
+    attacker_braced: bool = False
+    target_prone: bool = False
+    target_higher: bool = False
+    attacker_in_target_rear: bool = False
+    target_squares_per_turn: int = 0
+    def_dm: int = 0
+    ammunition: str | None = None
+
+
+SITUATION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Situation))
+DEF_FLOOR = 1  # DEF never goes below 1 (PERSONAL COMBAT, FACING)
+
+
+@dataclass(frozen=True, slots=True)
+class AttackPlan:
+    """An attack before its dice: the TN (the target's DEF after ``tn_dms``), the attack's
+    ``dms``, the dice it throws (``kind``, ``skill_level``, ``dice_rule``) and the exact
+    ``chance`` of a hit."""
+
+    attacker: Fighter
+    weapon: Weapon
+    target: Fighter
+    range_band: str
+    situation: Situation
+    tn: int
+    tn_dms: tuple[Modifier, ...]
+    dms: tuple[Modifier, ...]
+    kind: str
+    skill_level: int | None
+    dice_rule: str
+    chance: Fraction
+    str_dv: int
+    damage_type: str
+    notes: frozenset[str]
+    target_condition: Condition | None = None
+
+    @property
+    def dm(self) -> int:
+        return sum(m.dm for m in self.dms)
+
+
+@dataclass(frozen=True, slots=True)
+class Damage:
+    """What a hit does. ``raw``: min(EN, 6) x the damage per point; ``armor``: the AV that
+    applied after the notes; ``tgh``: the TGH taken off (blunt damage only); ``lif``: what
+    reaches LIF; ``type``: as the tables write it ("P/L")."""
+
+    raw: int
+    armor: int
+    tgh: int
+    lif: int
+    type: str
+    multiplier: int
+    per_point: int
+    notes: tuple[str, ...] = ()
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "raw": self.raw,
+            "armor": self.armor,
+            "tgh": self.tgh,
+            "lif": self.lif,
+            "type": self.type,
+            "multiplier": self.multiplier,
+            "per_point": self.per_point,
+            "notes": list(self.notes),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class AttackResult:
+    plan: AttackPlan
+    dice: tuple[int, ...]
+    result: int
+    total: int
+    hit: bool
+    effect: int | None
+    fumble: bool
+    exceptional: bool
+    damage: Damage | None
+    wound: str | None
+    condition_before: Condition
+    condition_after: Condition
+    events: tuple[Event, ...] = field(default=())
+
+    @property
+    def tn(self) -> int:
+        return self.plan.tn
+
+    @property
+    def dms(self) -> tuple[Modifier, ...]:
+        return self.plan.dms
+
+
+# -- the plan ----------------------------------------------------------------------------------
+
+
+def _table_dm(key: str, value: str | None) -> int:
+    if value is None:
+        return 0
+    table = SITUATION_DMS[key]
+    if value not in table:
+        raise CombatRefused(
+            f"situation.{key}", f"unknown {value!r}; use one of {', '.join(table)} or null"
+        )
+    return table[value]
+
+
+def _check_counts(situation: Situation) -> None:
+    for name in (
+        "aim_turns",
+        "extra_actions",
+        "autofire_rounds",
+        "squares_between_targets",
+        "target_squares_per_turn",
+    ):
+        if getattr(situation, name) < 0:
+            raise CombatRefused(f"situation.{name}", "cannot be negative")
+    if situation.targets < 1:
+        raise CombatRefused("situation.targets", "an attack has at least 1 target")
+    if situation.movement not in MOVEMENTS:
+        raise CombatRefused(
+            "situation.movement",
+            f"unknown {situation.movement!r}; use one of {', '.join(MOVEMENTS)}",
+        )
+
+
+def _able(fighter: Fighter, condition: Condition | None) -> None:
+    state = incapacity(condition) if condition is not None else None
+    if state is not None:
+        raise CombatRefused("attacker", f"{fighter.name} is {state.state} and cannot attack")
+
+
+def _effective(fighter: Fighter, condition: Condition | None) -> tuple[int, int, int]:
+    """DEF, DEX DM and STR DV under the fighter's wounds (a character's, through the engine)."""
+    if condition is None:
+        return fighter.DEF, fighter.dex_dm, fighter.str_dv
+    report = fighter.report
+    if report is None:
+        stunned_def = injury_rules().stunned_def
+        return (stunned_def if condition.stunned else fighter.DEF), fighter.dex_dm, fighter.str_dv
+    equipment = report.equipment
+    now = effective(
+        report,
+        condition,
+        encumbrance_penalty=equipment.encumbrance_penalty,
+        armor_str_short=equipment.armor_str_short,
+    )
+    armor = fighter.armor
+    strength = now.levels["STR"]
+    if armor is not None and armor.provides_str is not None:
+        strength = max(strength, armor.provides_str)
+    from .catalog import catalog
+
+    return now.derived.DEF, now.test_dm("DEX"), catalog().dm_dv(strength)[1]
+
+
+def _tn(target_def: int, situation: Situation) -> tuple[int, tuple[Modifier, ...]]:
+    """The TN: the target's DEF (1 when surprised), then its modifiers, never below 1."""
+    tables = combat_tables()
+    base = target_def
+    shown: list[Modifier] = []
+    if situation.target_surprised:
+        base = tables["surprise"]["surprised_def"]
+        shown.append(Modifier("target surprised: base DEF", base - target_def))
+    changes: list[Modifier] = []
+    if situation.attacker_in_target_rear:
+        changes.append(Modifier("attacked from its rear", tables["attacked_from_rear_def"]))
+    if situation.def_dm:
+        changes.append(Modifier("target's DEF changed by the referee", situation.def_dm))
+    tn = max(base + sum(m.dm for m in changes), DEF_FLOOR)
+    return tn, (*shown, *changes)
+
+
+def _active_notes(weapon: Weapon, situation: Situation) -> frozenset[str]:
+    """The weapon's notes in force: an ammunition note only when that load is chosen."""
+    notes_table = combat_tables()["weapon_notes"]
+    loads = {code for code in weapon.notes if notes_table.get(code, {}).get("ammunition")}
+    chosen = situation.ammunition
+    if chosen is not None and chosen not in loads:
+        offered = ", ".join(sorted(loads)) or "none"
+        raise CombatRefused(
+            "situation.ammunition",
+            f"the {weapon.label} takes no {chosen!r} load (it takes {offered})",
+        )
+    active = weapon.notes - loads
+    if chosen is not None:
+        if notes_table[chosen].get("explosion"):
+            raise CombatRefused(
+                "situation.ammunition",
+                f"{chosen} attacks use the explosion rules, not resolved here",
+            )
+        active |= {chosen}
+    return active
+
+
+def _range_dms(
+    weapon: Weapon,
+    attacker: Fighter,
+    band: str,
+    situation: Situation,
+    notes: frozenset[str],
+) -> list[Modifier]:
+    """Range, Rmod and aiming for a shot; the optimal distance for a melee attack."""
+    tables = combat_tables()
+    if weapon.melee:
+        return _reach_dms(weapon, attacker, band)
+    _within_max_range(weapon, band)
+    range_dm = RANGE_DMS[band]
+    out = [Modifier(f"range: {band}", range_dm)] if range_dm else []
+    movement = next(m for m in tables["movements"] if m["name"] == situation.movement)
+    aimed = situation.aim_turns > 0
+    offset = 0
+    rmod = weapon.rmod + sum(
+        tables["weapon_notes"][n].get("rmod", 0) for n in notes if n in tables["weapon_notes"]
+    )
+    if movement["rmod"] and aimed and rmod > 0 and range_dm < 0:
+        offset = min(rmod, -range_dm)
+        out.append(Modifier(f"Rmod {rmod:+d} offsets range (stationary, aimed)", offset))
+    if aimed:
+        level = attacker.skill_level(weapon) or 0
+        aim = tables["aim"]
+        bonus = max(aim["least_dm"], min(situation.aim_turns * aim["dm_per_turn"], level))
+        bonus = min(bonus, -(range_dm + offset))
+        if bonus > 0:
+            out.append(Modifier(f"aiming {situation.aim_turns} turn(s) offsets range", bonus))
+    return out
+
+
+def _within_max_range(weapon: Weapon, band: str) -> None:
+    """A shot whose whole band lies beyond the weapon's MAX is refused."""
+    index = band_index(band)
+    if weapon.max_range_m is None or index == 0:
+        return
+    start = combat_tables()["range_bands"]["bands"][index - 1]["metres"]
+    if start >= weapon.max_range_m:
+        raise CombatRefused(
+            "range",
+            f"the {weapon.label} reaches {weapon.max_range_m:g} m; {band} range starts beyond "
+            f"{start:g} m",
+        )
+
+
+def _reach_dms(weapon: Weapon, attacker: Fighter, band: str) -> list[Modifier]:
+    tables = combat_tables()["optimal_distance"]
+    if weapon.size in tables["sizes"]:
+        optimal = tuple(tables["sizes"][weapon.size])
+    else:  # a natural weapon of size "var": the animal's reach; a character's hand is S
+        optimal = (attacker.reach or RANGE_BANDS[0],)
+    index = band_index(band)
+    farthest = max(band_index(b) for b in optimal)
+    if index > farthest:
+        raise CombatRefused(
+            "range",
+            f"the {weapon.label} reaches {' or '.join(optimal)}; a target at {band} is out of "
+            "reach",
+        )
+    if band in optimal:
+        return []
+    return [
+        Modifier(f"nearer than the {weapon.label}'s optimal distance", tables["not_optimal_dm"])
+    ]
+
+
+def _situation_dms(
+    weapon: Weapon, target: Fighter, band: str, situation: Situation, notes: frozenset[str]
+) -> list[Modifier]:
+    tables = combat_tables()
+    out: list[Modifier] = []
+    speed = tables["target_speed"]
+    steps = situation.target_squares_per_turn // speed["squares_per_step"]
+    if steps:
+        out.append(Modifier("target moving fast", steps * speed["dm_per_step"]))
+    if situation.target_size is not None:
+        out.append(
+            Modifier(
+                f"target size: {situation.target_size}",
+                _table_dm("target_size", situation.target_size),
+            )
+        )
+    elif target.size_dm:
+        out.append(Modifier("target's size", target.size_dm))
+    lighting = _table_dm("lighting", situation.lighting)
+    if lighting and not ("IS" in notes and situation.aim_turns > 0):
+        out.append(Modifier(f"lighting: {situation.lighting}", lighting))
+    for key in ("visibility", "cover", "facing"):
+        value = getattr(situation, key)
+        dm = _table_dm(key, value)
+        if dm:
+            out.append(Modifier(f"{key}: {value}", dm))
+    out.extend(_position_dms(weapon, band, situation))
+    if situation.extra_actions:
+        actions = situation.extra_actions + 1
+        out.append(
+            Modifier(f"{actions} actions this turn", actions * tables["actions"]["dm_per_action"])
+        )
+    return out
+
+
+def _position_dms(weapon: Weapon, band: str, situation: Situation) -> list[Modifier]:
+    position = combat_tables()["position"]
+    out = []
+    if situation.attacker_braced and weapon.ranged and situation.aim_turns > 0:
+        out.append(Modifier("attacker braced or prone, aiming", position["attacker_braced"]["dm"]))
+    prone = position["target_prone"]
+    if (
+        situation.target_prone
+        and weapon.ranged
+        and band_index(band) >= band_index(prone["from_band"])
+    ):
+        out.append(Modifier("target prone", prone["dm"]))
+    if situation.target_higher:
+        out.append(Modifier("target higher than the attacker", position["target_higher"]["dm"]))
+    return out
+
+
+def _weapon_dms(
+    attacker: Fighter, weapon: Weapon, str_dv: int, situation: Situation
+) -> list[Modifier]:
+    tables = combat_tables()
+    out: list[Modifier] = []
+    movement = next(m for m in tables["movements"] if m["name"] == situation.movement)
+    # A negative ACC is the weapon's fault whatever the attacker does; a positive one needs a
+    # steady attacker (docs/combat.md).
+    if weapon.acc < 0 or (weapon.acc > 0 and movement["acc"]):
+        out.append(Modifier(f"ACC of the {weapon.label}", weapon.acc))
+    if weapon.str_min is not None and str_dv < weapon.str_min:
+        short = weapon.str_min - str_dv
+        out.append(
+            Modifier(
+                f"STR DV {str_dv} below STRmin {weapon.str_min}",
+                short * tables["str_min"]["dm_per_point"],
+            )
+        )
+    out.extend(_autofire_dms(weapon, situation))
+    return out
+
+
+def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
+    auto = combat_tables()["autofire"]
+    rounds = situation.autofire_rounds
+    if not rounds:
+        if situation.targets > 1:
+            raise CombatRefused("situation.targets", "only autofire attacks several targets")
+        return []
+    if auto["mode_note"] not in weapon.notes:
+        raise CombatRefused("situation.autofire_rounds", f"the {weapon.label} has no autofire")
+    if rounds > weapon.most_rounds:
+        raise CombatRefused(
+            "situation.autofire_rounds",
+            f"the {weapon.label} fires at most {weapon.most_rounds} rounds a turn, not {rounds}",
+        )
+    if situation.aim_turns:
+        raise CombatRefused("situation.aim_turns", "no aiming bonus combines with autofire")
+    steps = -(-rounds // auto["rounds_per_step"])
+    out = [Modifier(f"autofire, {rounds} rounds", steps * auto["dm_per_step"])]
+    if situation.targets > steps:
+        raise CombatRefused(
+            "situation.targets",
+            f"{rounds} rounds reach at most {steps} target(s), one per "
+            f"{auto['rounds_per_step']} rounds",
+        )
+    if situation.targets > 1:
+        out.append(
+            Modifier(f"{situation.targets} targets", situation.targets * auto["dm_per_target"])
+        )
+    if situation.squares_between_targets:
+        out.append(
+            Modifier(
+                f"{situation.squares_between_targets} square(s) between the targets",
+                situation.squares_between_targets * auto["dm_per_square_between"],
+            )
+        )
+    return out
+
+
+def _damage_type(attacker: Fighter, weapon: Weapon, notes: frozenset[str]) -> str:
+    notes_table = combat_tables()["weapon_notes"]
+    for code in sorted(notes):
+        changed = notes_table.get(code, {}).get("damage_type")
+        if changed:
+            return str(changed)
+    if weapon.armored_type and attacker.armor is not None and attacker.armor.armors_hands:
+        return weapon.armored_type
+    return weapon.damage_type
+
+
+def hit_chance(kind: str, skill_level: int | None, *, dm: int, tn: int) -> Fraction:
+    """The exact chance that a throw hits: the dice result plus ``dm`` reaches ``tn`` and the
+    result is not a fumble, by enumerating every outcome of the dice."""
+    lowest = dice_rules().lowest
+    count = dice_thrown(kind, skill_level)
+    return sum(
+        (
+            chance
+            for result, chance in result_distribution(kind, count).items()
+            if result != lowest and result + dm >= tn
+        ),
+        Fraction(0),
+    )
+
+
+def plan_attack(
+    attacker: Fighter,
+    weapon: Weapon,
+    target: Fighter,
+    range_band: str,
+    situation: Situation,
+    *,
+    attacker_condition: Condition | None = None,
+    target_condition: Condition | None = None,
+) -> AttackPlan:
+    """Everything about an attack but its dice. CombatRefused (naming the field) when the rules
+    do not allow it: an attacker who cannot act, a target out of reach or beyond the weapon's
+    range, autofire the weapon cannot fire, a situation value no table has."""
+    band_index(range_band)
+    _check_counts(situation)
+    _able(attacker, attacker_condition)
+    _, dex_dm, str_dv = _effective(attacker, attacker_condition)
+    target_def, _, _ = _effective(target, target_condition)
+    tn, tn_dms = _tn(target_def, situation)
+    notes = _active_notes(weapon, situation)
+    dms = [Modifier("DEX DM", dex_dm)] if dex_dm else []
+    dms.extend(_range_dms(weapon, attacker, range_band, situation, notes))
+    dms.extend(_weapon_dms(attacker, weapon, str_dv, situation))
+    dms.extend(_situation_dms(weapon, target, range_band, situation, notes))
+    if situation.dm:
+        dms.append(Modifier("referee's DM", situation.dm))
+    level = attacker.skill_level(weapon)
+    kind = kind_of_test(level)
+    total_dm = sum(m.dm for m in dms)
+    return AttackPlan(
+        attacker=attacker,
+        weapon=weapon,
+        target=target,
+        range_band=range_band,
+        situation=situation,
+        tn=tn,
+        tn_dms=tn_dms,
+        dms=tuple(dms),
+        kind=kind,
+        skill_level=level,
+        dice_rule=dice_notation(kind, level),
+        chance=hit_chance(kind, level, dm=total_dm, tn=tn),
+        str_dv=str_dv,
+        damage_type=_damage_type(attacker, weapon, notes),
+        notes=notes,
+        target_condition=target_condition,
+    )
+
+
+# -- the dice ----------------------------------------------------------------------------------
+
+
+def dice_needed(plan: AttackPlan) -> int:
+    """How many dice to throw for the plan: a level-0 throw may need its re-throw, so it
+    asks for both throws' dice (the second pair is read only after a 1)."""
+    count = dice_thrown(plan.kind, plan.skill_level)
+    if plan.kind == LEVEL_ZERO:
+        return count * (1 + dice_rules().level_zero_rethrows)
+    return count
+
+
+def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], int]:
+    """The dice the throw used and its result; CombatRefused ("dice") when they cannot be read."""
+    rules = dice_rules()
+    thrown = tuple(dice)
+    if any(
+        isinstance(die, bool)
+        or not isinstance(die, int)
+        or not rules.lowest <= die <= rules.highest
+        for die in thrown
+    ):
+        raise CombatRefused("dice", f"each die is a whole number {rules.lowest} to {rules.highest}")
+    count = dice_thrown(plan.kind, plan.skill_level)
+    most = dice_needed(plan)
+    if not count <= len(thrown) <= most:
+        wanted = str(count) if count == most else f"{count} to {most}"
+        raise CombatRefused(
+            "dice", f"a {plan.dice_rule} throw reads {wanted} dice, not {len(thrown)}"
+        )
+    if reads_highest(plan.kind):
+        return thrown, read_highest(thrown)
+    used = thrown[:count]
+    result = read_lowest(used)
+    for _ in range(rules.level_zero_rethrows if plan.kind == LEVEL_ZERO else 0):
+        if result != rules.lowest:
+            break
+        again = thrown[len(used) : len(used) + count]
+        if len(again) < count:
+            raise CombatRefused(
+                "dice", f"a level-0 throw that shows a 1 is thrown again: give {most} dice"
+            )
+        used += again
+        result = read_lowest(again)
+    return used, result
+
+
+# -- the damage --------------------------------------------------------------------------------
+
+
+def armor_after_notes(plan: AttackPlan) -> tuple[int, tuple[str, ...]]:
+    """The target's AV that applies to this attack, and why it is less than the armor's."""
+    armor = plan.target.armor
+    if armor is None or armor.av == 0:
+        return 0, ()
+    notes_table = combat_tables()["weapon_notes"]
+    kind = plan.damage_type.split("/")[0]
+    divisor = 1
+    why: list[str] = []
+    lasers = plan.notes & armor.full_against_notes
+    if armor.half_against == "blunt" and kind == "B":
+        divisor *= 2
+        why.append(f"{armor.name}: half AV against blunt damage")
+    if armor.half_against == "all" and not lasers:
+        divisor *= 2
+        why.append(
+            f"{armor.name}: half AV against all but {'/'.join(sorted(armor.full_against_notes))}"
+        )
+    for code in sorted(plan.notes - armor.full_against_notes):
+        by = notes_table.get(code, {}).get("armor_divisor")
+        if by:
+            divisor *= by
+            why.append(f"{code}: AV divided by {by}")
+    return armor.av // divisor, tuple(why)
+
+
+def attack_damage(plan: AttackPlan, effect: int) -> Damage:
+    """The damage of a hit with effect number ``effect``."""
+    tables = combat_tables()
+    weapon, attacker = plan.weapon, plan.attacker
+    if weapon.natural and attacker.damage is not None:
+        per_point = attacker.damage
+    elif weapon.melee:
+        per_point = weapon.dmg + plan.str_dv
+    else:
+        per_point = weapon.dmg
+    multiplier = min(effect, tables["damage"]["max_multiplier"])
+    raw = multiplier * per_point
+    kind = plan.damage_type.split("/")[0]
+    if kind not in injury_rules().protection:  # special damage: no LIF lost
+        return Damage(raw, 0, 0, 0, plan.damage_type, multiplier, per_point, ("special damage",))
+    armor, why = armor_after_notes(plan)
+    tgh = plan.target.TGH if "TGH" in injury_rules().protection[kind] else 0
+    lif = damage_after_protection(raw, damage_type=kind, armor=armor, tgh=tgh)
+    for code in sorted(plan.notes):
+        times = tables["weapon_notes"].get(code, {}).get("damage_multiplier")
+        if times and lif:
+            lif *= times
+            why = (*why, f"{code}: the damage past armor x{times}")
+    return Damage(raw, armor, tgh, lif, plan.damage_type, multiplier, per_point, why)
+
+
+def resolve_attack(
+    plan: AttackPlan,
+    dice: Sequence[int],
+    *,
+    target_condition: Condition | None = None,
+    bleed_lasts: Period | None = None,
+) -> AttackResult:
+    """Read the dice against the plan; on a hit, the damage, the wound and the target's new
+    condition (through :func:`rules.condition.take_damage`). ``target_condition`` defaults to
+    the plan's, else the target unhurt; ``bleed_lasts`` is passed on for a light wound."""
+    used, result = read_dice(plan, dice)
+    rules = dice_rules()
+    total = result + plan.dm
+    fumble = result == rules.lowest
+    hit = total >= plan.tn and not fumble
+    before = (
+        target_condition or plan.target_condition or Condition(plan.target.LIF, plan.target.WND)
+    )
+    events: list[Event] = []
+    if fumble:
+        events.append(Event("fumble", "A 1 on the dice: a fumble, the attack misses."))
+    if not hit:
+        return AttackResult(
+            plan,
+            used,
+            result,
+            total,
+            False,
+            None,
+            fumble,
+            False,
+            None,
+            None,
+            before,
+            before,
+            tuple(events),
+        )
+    effect = total - plan.tn
+    damage = attack_damage(plan, effect)
+    form = plan.damage_type.split("/")[-1]
+    wound = None
+    after = before
+    if form in (STUN, LETHAL) and damage.lif:
+        wound = blow_severity(before, amount=damage.lif, form=form)
+        periods = bleed_lasts if wound is not None and _bleeds_for_a_time(wound) else None
+        after, taken = take_damage(before, amount=damage.lif, form=form, bleed_lasts=periods)
+        events.extend(taken)
+    elif not damage.lif:
+        events.append(Event("no_damage", "The hit does no damage past armor and TGH."))
+    return AttackResult(
+        plan,
+        used,
+        result,
+        total,
+        True,
+        effect,
+        False,
+        effect >= rules.exceptional_effect,
+        damage,
+        wound,
+        before,
+        after,
+        tuple(events),
+    )
+
+
+def _bleeds_for_a_time(severity: str) -> bool:
+    from .injury import severity_rules
+
+    return severity_rules(severity).bleed_lasts is not None
+
+
+def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
+    """The attack command's JSON (docs/combat.md)."""
+    plan = result.plan
+    return {
+        "attacker": plan.attacker.name,
+        "target": plan.target.name,
+        "weapon": plan.weapon.label,
+        "range": plan.range_band,
+        "tn": plan.tn,
+        "tn_dms": [m.as_dict() for m in plan.tn_dms],
+        "dms": [m.as_dict() for m in plan.dms],
+        "dm": plan.dm,
+        "dice_rule": plan.dice_rule,
+        "chance": str(plan.chance),
+        "chance_percent": round(float(plan.chance) * 100, 1),
+        "dice": list(result.dice),
+        "result": result.result,
+        "total": result.total,
+        "hit": result.hit,
+        "effect": result.effect,
+        "fumble": result.fumble,
+        "exceptional": result.exceptional,
+        "damage": result.damage.as_dict() if result.damage else None,
+        "wound": result.wound,
+        "condition_after": condition_as_dict(result.condition_after),
+        "events": [{"code": e.code, "message": e.message} for e in result.events],
+    }
+
+
+def situation_from_mapping(data: Mapping[str, Any]) -> Situation:
+    """A Situation from a JSON object; CombatRefused names a key or value it cannot take."""
+    values: dict[str, Any] = {}
+    defaults = Situation()
+    for key, value in data.items():
+        if key not in SITUATION_KEYS:
+            raise CombatRefused(f"situation.{key}", f"unknown key; use {', '.join(SITUATION_KEYS)}")
+        expected = type(getattr(defaults, key))
+        if (value is None and key in SITUATION_DMS) or (key == "ammunition" and value is None):
+            values[key] = None
+            continue
+        if expected is bool and not isinstance(value, bool):
+            raise CombatRefused(f"situation.{key}", "must be true or false")
+        if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise CombatRefused(f"situation.{key}", "must be a whole number")
+        if expected in (str, type(None)) and not isinstance(value, str):
+            raise CombatRefused(f"situation.{key}", "must be text or null")
+        values[key] = value
+    return Situation(**values)

@@ -1,0 +1,218 @@
+"""The rest of a fight around the attacks: initiative (1D + INI once per combat, ties thrown
+off, delaying), surprise (a contested AWA test won by 3 or more) and morale (the EXP test a
+side makes once a fifth of it is out of action). Figures from ``data/combat.json``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .attack import Modifier
+from .dice import dice_rules, read_highest
+from .fighters import CombatRefused, combat_tables
+
+
+@dataclass(frozen=True, slots=True)
+class InitiativeRoll:
+    """One combatant's place: ``total`` = ``die`` + ``ini``; ``tie_breaks``: the dice thrown to
+    break ties with others of the same total, in order."""
+
+    key: str
+    ini: int
+    die: int
+    total: int
+    tie_breaks: tuple[int, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "key": self.key,
+            "ini": self.ini,
+            "die": self.die,
+            "total": self.total,
+            "tie_breaks": list(self.tie_breaks),
+        }
+
+
+def _die(rng: random.Random) -> int:
+    rules = dice_rules()
+    return rng.randint(rules.lowest, rules.highest)
+
+
+def _break_ties(group: list[InitiativeRoll], rng: random.Random) -> list[InitiativeRoll]:
+    """Throw 1D for each of a group tied so far until each stands alone, highest first."""
+    if len(group) < 2:
+        return group
+    thrown = [
+        InitiativeRoll(r.key, r.ini, r.die, r.total, (*r.tie_breaks, _die(rng))) for r in group
+    ]
+    ordered: list[InitiativeRoll] = []
+    for face in sorted({r.tie_breaks[-1] for r in thrown}, reverse=True):
+        ordered.extend(_break_ties([r for r in thrown if r.tie_breaks[-1] == face], rng))
+    return ordered
+
+
+def throw_initiative(
+    entries: Sequence[tuple[str, int]], rng: random.Random
+) -> tuple[InitiativeRoll, ...]:
+    """Each combatant's 1D + INI, in the order they act (highest first); ties are thrown off
+    with 1D each until resolved. ``entries``: (key, INI) pairs, keys distinct."""
+    keys = [key for key, _ in entries]
+    if len(set(keys)) != len(keys):
+        raise CombatRefused("entries", "each combatant's key must be distinct")
+    rolls = []
+    for key, ini in entries:
+        die = _die(rng)
+        rolls.append(InitiativeRoll(key, ini, die, die + ini))
+    ordered: list[InitiativeRoll] = []
+    for total in sorted({r.total for r in rolls}, reverse=True):
+        ordered.extend(_break_ties([r for r in rolls if r.total == total], rng))
+    return tuple(ordered)
+
+
+def delay(
+    order: Sequence[InitiativeRoll], key: str, *, acts: str, other: str
+) -> tuple[InitiativeRoll, ...]:
+    """The order after ``key`` delays to act just ``"before"`` or ``"after"`` ``other``."""
+    if acts not in ("before", "after"):
+        raise CombatRefused("acts", f"a delay acts before or after, not {acts!r}")
+    found = {roll.key: roll for roll in order}
+    for name in (key, other):
+        if name not in found:
+            raise CombatRefused("key", f"{name!r} is not in the initiative order")
+    if key == other:
+        raise CombatRefused("other", "a combatant cannot delay for itself")
+    rest = [roll for roll in order if roll.key != key]
+    at = next(i for i, roll in enumerate(rest) if roll.key == other) + (acts == "after")
+    return (*rest[:at], found[key], *rest[at:])
+
+
+@dataclass(frozen=True, slots=True)
+class SurpriseResult:
+    """A contested AWA test: each side's total, the margin, and the side that surprises the
+    other (None: neither)."""
+
+    totals: tuple[int, int]
+    margin: int
+    surprising: str | None
+    surprised: str | None
+
+
+def surprise(
+    first: tuple[str, int],
+    second: tuple[str, int],
+    *,
+    first_dice: Sequence[int],
+    second_dice: Sequence[int],
+) -> SurpriseResult:
+    """Each side (name, AWA DM + any DMs) throws its dice (2DH for AWA; a skill's dice when
+    the side may throw Survival or Tactics instead); the higher total surprises the other when
+    it wins by the table's margin (3) or more."""
+    rules = dice_rules()
+    for label, dice in (("first_dice", first_dice), ("second_dice", second_dice)):
+        if not dice or any(
+            isinstance(d, bool) or not isinstance(d, int) or not rules.lowest <= d <= rules.highest
+            for d in dice
+        ):
+            raise CombatRefused(
+                label, f"give one or more dice, each {rules.lowest} to {rules.highest}"
+            )
+    totals = (
+        read_highest(tuple(first_dice)) + first[1],
+        read_highest(tuple(second_dice)) + second[1],
+    )
+    margin = abs(totals[0] - totals[1])
+    if margin < combat_tables()["surprise"]["margin"]:
+        return SurpriseResult(totals, margin, None, None)
+    winner, loser = (first, second) if totals[0] > totals[1] else (second, first)
+    return SurpriseResult(totals, margin, winner[0], loser[0])
+
+
+def _share(key: str) -> Fraction:
+    numerator, denominator = combat_tables()["morale"][key]
+    return Fraction(numerator, denominator)
+
+
+def morale_check(side_size: int, out_of_action: int) -> bool:
+    """Whether a side must test its morale: a fifth (20%) or more of it is out of action."""
+    if side_size < 1 or not 0 <= out_of_action <= side_size:
+        raise CombatRefused(
+            "out_of_action", f"{out_of_action} out of action on a side of {side_size}"
+        )
+    return Fraction(out_of_action, side_size) >= _share("casualty_share")
+
+
+@dataclass(frozen=True, slots=True)
+class MoraleResult:
+    tn: int
+    dms: tuple[Modifier, ...]
+    dice: tuple[int, ...]
+    result: int
+    total: int
+    fumble: bool
+    passed: bool
+
+
+def morale_dms(
+    *,
+    side_size: int,
+    out_of_action: int,
+    combat_experience: bool = False,
+    leader_present: bool = False,
+    leader_has_tactics: bool = False,
+    leader_killed: bool = False,
+) -> tuple[Modifier, ...]:
+    """The morale test's DMs, each with its reason."""
+    morale_check(side_size, out_of_action)
+    table = combat_tables()["morale"]["dms"]
+    applies = {
+        "combat_experience": combat_experience,
+        "leader_present": leader_present and not leader_killed,
+        "leader_tactics": leader_has_tactics and leader_present and not leader_killed,
+        "leader_killed": leader_killed,
+        "heavy_casualties": Fraction(out_of_action, side_size) > _share("heavy_casualty_share"),
+    }
+    return tuple(
+        Modifier(table[key]["label"], table[key]["dm"]) for key, on in applies.items() if on
+    )
+
+
+def morale_test(
+    dice: Sequence[int],
+    *,
+    exp_dm: int,
+    side_size: int,
+    out_of_action: int,
+    combat_experience: bool = False,
+    leader_present: bool = False,
+    leader_has_tactics: bool = False,
+    leader_killed: bool = False,
+) -> MoraleResult:
+    """The side's average (TN 4) EXP test to stand: an attribute test (2DH) + EXP DM + the
+    DMs of :func:`morale_dms`. A fumble fails, as a fumbled attack misses."""
+    rules = dice_rules()
+    count = rules.attribute_test_dice
+    if len(dice) != count or any(
+        isinstance(d, bool) or not isinstance(d, int) or not rules.lowest <= d <= rules.highest
+        for d in dice
+    ):
+        raise CombatRefused(
+            "dice", f"an EXP test reads {count} dice, each {rules.lowest} to {rules.highest}"
+        )
+    dms = (
+        Modifier("EXP DM", exp_dm),
+        *morale_dms(
+            side_size=side_size,
+            out_of_action=out_of_action,
+            combat_experience=combat_experience,
+            leader_present=leader_present,
+            leader_has_tactics=leader_has_tactics,
+            leader_killed=leader_killed,
+        ),
+    )
+    result = read_highest(tuple(dice))
+    total = result + sum(m.dm for m in dms)
+    tn = combat_tables()["morale"]["tn"]
+    fumble = result == rules.lowest
+    return MoraleResult(tn, dms, tuple(dice), result, total, fumble, total >= tn and not fumble)

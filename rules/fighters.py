@@ -1,0 +1,318 @@
+"""Who fights and with what: the combat view of a character (or an animal, :mod:`rules.animals`),
+its weapons and its armor, and the vocabularies of a fight read from ``data/combat.json``.
+
+A :class:`Fighter` holds every figure an attack needs, so :mod:`rules.attack` never looks at a
+character document: DEF, INI, TGH, WND and LIF, the DEX DM and the STR DV that wields weapons,
+the skills that throw the dice, the weapons and the armor worn.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from .catalog import Catalog, EquipmentItem, catalog, match_key
+from .engine import check, worn_armor
+from .model import Character
+from .report import Report
+
+
+class CombatRefused(ValueError):
+    """An attack the rules do not allow, or input that cannot be read: ``field`` names what
+    is wrong (``weapon``, ``range``, ``situation.cover``, ``dice``, ``attacker``...)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}" if field else message)
+        self.field = field
+        self.message = message
+
+
+def combat_tables(cat: Catalog | None = None) -> Mapping[str, Any]:
+    """The personal-combat tables of ``data/combat.json``."""
+    return (cat or catalog()).combat
+
+
+def _names(rows: Any) -> tuple[str, ...]:
+    return tuple(row["name"] for row in rows)
+
+
+def _dms(rows: Any) -> Mapping[str, int]:
+    return MappingProxyType({row["name"]: row["dm"] for row in rows})
+
+
+_TABLES = combat_tables()
+RANGE_BANDS: tuple[str, ...] = _names(_TABLES["range_bands"]["bands"])
+RANGE_DMS: Mapping[str, int] = _dms(_TABLES["range_bands"]["bands"])
+COVER: tuple[str, ...] = _names(_TABLES["cover"])
+LIGHTING: tuple[str, ...] = _names(_TABLES["lighting"])
+VISIBILITY: tuple[str, ...] = _names(_TABLES["visibility"])
+TARGET_SIZES: tuple[str, ...] = _names(_TABLES["target_size"])
+FACINGS: tuple[str, ...] = _names(_TABLES["facing"])
+MOVEMENTS: tuple[str, ...] = _names(_TABLES["movements"])
+# Each situation key with a table, and that table's DM by name.
+SITUATION_DMS: Mapping[str, Mapping[str, int]] = MappingProxyType(
+    {
+        "cover": _dms(_TABLES["cover"]),
+        "lighting": _dms(_TABLES["lighting"]),
+        "visibility": _dms(_TABLES["visibility"]),
+        "target_size": _dms(_TABLES["target_size"]),
+        "facing": _dms(_TABLES["facing"]),
+    }
+)
+
+
+def band_index(band: str) -> int:
+    """The position of a range band, nearest first; CombatRefused names the bands."""
+    if band not in RANGE_BANDS:
+        raise CombatRefused("range", f"unknown range {band!r}; use one of {', '.join(RANGE_BANDS)}")
+    return RANGE_BANDS.index(band)
+
+
+@dataclass(frozen=True, slots=True)
+class Armor:
+    """The armor a fighter wears: its AV and what its notes do to that AV.
+
+    ``half_against``: ``"blunt"`` (half AV against blunt damage), ``"all"`` (half AV against
+    any weapon but those whose notes are in ``full_against_notes``: ablat and reflec against
+    lasers) or None. ``armors_hands``: punches and kicks in it are B/L (combat armor, battle
+    dress). ``provides_str``: the STR level it gives its wearer (battle dress).
+    """
+
+    name: str
+    av: int
+    half_against: str | None = None
+    full_against_notes: frozenset[str] = frozenset()
+    armors_hands: bool = False
+    provides_str: int | None = None
+
+
+def armor_from_item(item: EquipmentItem) -> Armor:
+    row = item.row
+    return Armor(
+        name=item.label,
+        av=item.av or 0,
+        half_against=row.get("half_av_against"),
+        full_against_notes=frozenset(row.get("full_av_against_notes", ())),
+        armors_hands=bool(row.get("armors_hands")),
+        provides_str=item.provides_str,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Weapon:
+    """One weapon as an attack uses it, from a row of the melee or ranged weapons table.
+
+    ``dmg``: the damage multiplier; for melee and natural weapons the figure added to the
+    wielder's STR DV. ``notes``: the codes of the weapon's notes (AP, LZ, SH, AF...);
+    ``alternatives`` groups those written as alternatives ("SA/AF", "TR/GS/EX/HEAP").
+    ``size``: a melee weapon's size (S, M, L, S/M; "var" for natural weapons whose reach is the
+    body's). ``armored_type``: the damage type of a punch or kick in armor that armors hands.
+    """
+
+    name: str
+    tl: int | None
+    skill: str
+    dmg: int
+    damage_type: str
+    acc: int
+    rmod: int
+    str_min: int | None
+    rof: str | None
+    ammo: int | None
+    notes: frozenset[str]
+    melee: bool
+    natural: bool
+    size: str | None = None
+    max_range_m: float | None = None
+    armored_type: str | None = None
+    alternatives: tuple[frozenset[str], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} (TL {self.tl})" if self.tl is not None else self.name
+
+    @property
+    def ranged(self) -> bool:
+        return not self.melee
+
+    @property
+    def most_rounds(self) -> int:
+        """The most rounds one attack fires: the largest figure of the RoF ("1:4:10" is 10);
+        1 for a weapon that fires once in several turns ("1/2")."""
+        if not self.rof:
+            return 1
+        figures = [int(part) for part in re.split(r"[:/]", self.rof) if part.isdigit()]
+        return max(figures) if ":" in self.rof else 1
+
+
+_NOTE_CODE = re.compile(r"[A-Z]{2,4}")
+
+
+def _note_groups(notes: str) -> tuple[frozenset[str], ...]:
+    """The codes of a ranged weapon's notes, one group per note ("SA/AF; AP" gives {SA, AF},
+    {AP}); a single code is a group of one."""
+    groups = []
+    for part in re.split(r"[;:]", notes):
+        codes = frozenset(code for code in part.split("/") if _NOTE_CODE.fullmatch(code.strip()))
+        if codes:
+            groups.append(frozenset(code.strip() for code in codes))
+    return tuple(groups)
+
+
+def weapon_from_item(item: EquipmentItem) -> Weapon:
+    """The weapon of a melee or ranged table row (natural weapons included)."""
+    row = item.row
+    melee = item.table == "melee"
+    groups = () if melee else _note_groups(row.get("notes") or "")
+    return Weapon(
+        name=item.name,
+        tl=item.tl,
+        skill=row["skill"],
+        dmg=row["dmg_bonus"] if melee else row["dmg"],
+        damage_type=row["damage_type"],
+        acc=row.get("acc") or 0,
+        rmod=row.get("rmod") or 0,
+        str_min=item.str_min,
+        rof=row.get("rof"),
+        ammo=row.get("ammo"),
+        notes=frozenset().union(*groups),
+        melee=melee,
+        natural=bool(row.get("natural")),
+        size=row.get("size"),
+        max_range_m=row.get("max_range_m"),
+        armored_type=row.get("armored_type"),
+        alternatives=tuple(group for group in groups if len(group) > 1),
+    )
+
+
+def _catalog_weapons(cat: Catalog) -> tuple[EquipmentItem, ...]:
+    return (*cat.natural_weapons, *(item for item in cat.equipment if item.is_weapon))
+
+
+def weapon_named(name: str, tl: int | None = None, *, cat: Catalog | None = None) -> Weapon:
+    """The catalog weapon ``name`` (natural weapons too: "Hands", "Feet", "Teeth"), at tech
+    level ``tl`` where several TLs carry the name; CombatRefused otherwise."""
+    cat = cat or catalog()
+    key = match_key(name)
+    found = [item for item in _catalog_weapons(cat) if match_key(item.name) == key]
+    if not found:
+        raise CombatRefused("weapon", f"no weapon is called {name!r} in the weapons tables")
+    if tl is not None:
+        found = [item for item in found if item.tl == tl]
+        if not found:
+            raise CombatRefused("tl", f"{name} is not made at TL {tl}")
+    if len(found) > 1:
+        tls = ", ".join(str(item.tl) for item in found)
+        raise CombatRefused("tl", f"{found[0].name} is made at TL {tls}: give the TL")
+    return weapon_from_item(found[0])
+
+
+@dataclass(frozen=True, slots=True)
+class Fighter:
+    """A character or an animal as a fight sees it.
+
+    ``DEF``, ``INI`` and ``MOV`` are the unhurt figures after the load and the armor worn;
+    an attack recomputes them under the fighter's wounds (through ``report``; an animal's
+    are not recomputed). ``str_dv`` is the STR DV that wields weapons and adds to melee
+    damage (battle dress's where it is worn). ``skills`` maps a weapon's skill as the tables
+    write it ("Blade Combat (swords)", "Brawling") to the level; a skill not there is thrown
+    unskilled. ``size_dm``: the DM to hit this fighter for its size (an animal's weight);
+    ``reach``: the range band where an animal's natural weapons are at optimal distance;
+    ``damage``: an animal's listed damage per EN, which replaces DMG + STR DV.
+    """
+
+    name: str
+    kind: str  # "character" or "animal"
+    DEF: int
+    INI: int
+    MOV: int
+    TGH: int
+    WND: int
+    LIF: int
+    dex_dm: int
+    str_dv: int
+    awa_dm: int
+    exp_dm: int | None
+    skills: Mapping[str, int]
+    weapons: tuple[Weapon, ...]
+    armor: Armor | None
+    size_dm: int = 0
+    reach: str | None = None
+    damage: int | None = None
+    combat_experience: bool = False
+    report: Report | None = None
+
+    def skill_level(self, weapon: Weapon) -> int | None:
+        """The level the fighter throws for ``weapon`` (None: no level, thrown unskilled)."""
+        return self.skills.get(weapon.skill)
+
+
+def weapons_for(fighter: Fighter) -> tuple[Weapon, ...]:
+    """The weapons a fighter can attack with: what it carries, then its natural weapons."""
+    return fighter.weapons
+
+
+def _skill_key(skill: str, cascade: str | None) -> str:
+    return f"{skill} ({cascade})" if cascade else skill
+
+
+def _carried(character: Character, cat: Catalog) -> list[EquipmentItem]:
+    items = (cat.equipment_item(entry.item, entry.tl) for entry in character.equipment)
+    return [item for item in items if item is not None]
+
+
+def _natural_for(report: Report, cat: Catalog) -> list[Weapon]:
+    """Hands and feet for everyone; another natural weapon (claws, teeth) for a character with
+    a trait of that name (the Vargr package's claws and teeth)."""
+    traits = {match_key(line.name) for line in report.traits}
+    tables = combat_tables(cat)
+    everyone = {match_key(name) for name in tables["natural_weapons_of_everyone"]}
+    return [
+        weapon_from_item(item)
+        for item in cat.natural_weapons
+        if match_key(item.name) in everyone or match_key(item.name) in traits
+    ]
+
+
+def fighter_from_document(character: Character, *, cat: Catalog | None = None) -> Fighter:
+    """The combat view of a character, from the engine's report of it."""
+    cat = cat or catalog()
+    report = check(character, cat=cat)
+    carried = _carried(character, cat)
+    worn = worn_armor(carried)
+    armor = armor_from_item(worn) if worn is not None else None
+    weapons: list[Weapon] = []
+    for item in carried:
+        if item.is_weapon and all(w.label != item.label for w in weapons):
+            weapons.append(weapon_from_item(item))
+    weapons.extend(_natural_for(report, cat))
+    attributes = {value.code: value for value in report.attributes}
+    equipment = report.equipment
+    encumbered = equipment.encumbered_derived
+    # The armor too heavy for its wearer lowers the body attributes' DMs (2 levels a point).
+    dex_level = attributes["DEX"].level - equipment.armor_body_penalty
+    experience = match_key(combat_tables(cat)["combat_experience_trait"])
+    return Fighter(
+        name=character.name,
+        kind="character",
+        DEF=encumbered.DEF,
+        INI=encumbered.INI,
+        MOV=encumbered.MOV,
+        TGH=report.derived.TGH,
+        WND=report.derived.WND,
+        LIF=report.derived.LIF,
+        dex_dm=cat.dm_dv(max(dex_level, 0))[0],
+        str_dv=cat.level_row(equipment.carrying_str)[1],
+        awa_dm=attributes["AWA"].dm,
+        exp_dm=attributes["EXP"].dm,
+        skills=MappingProxyType(
+            {_skill_key(line.skill, line.cascade): line.level for line in report.skills.lines}
+        ),
+        weapons=tuple(weapons),
+        armor=armor,
+        combat_experience=any(match_key(line.name) == experience for line in report.traits),
+        report=report,
+    )
