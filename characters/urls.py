@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("characters.history.urls")),
     path("", include("characters.review.urls")),
     path("", include("characters.campaigns.urls")),
+    path("", include("characters.encounters.urls")),
 ]

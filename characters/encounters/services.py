@@ -1,0 +1,622 @@
+"""Writes of an encounter: starting it, initiative, attacks, delays, rounds, morale tests and
+undoing the last of them. Views change encounters only through here.
+
+Like every feature's services, each function takes keyword arguments only and runs in one
+transaction: a refused action (``Refused``, its message for the user) writes nothing. Every rule
+is the engine's (``rules.combat``, ``rules.condition``). What an attack does to a character
+with a play sheet goes through the play services (``take_damage``, ``give_up_gear``, the
+condition undo), so its revisions, log and ``PlayState`` stay the one record of it; group
+members and animals keep their condition in the encounter, changed by the same rules functions.
+
+Concurrency. Every write locks the encounter's row and names the ``Encounter.version`` its
+page showed; when the encounter moved on since (another tab, the referee), ``EncounterConflict``
+refuses the action instead of applying it twice. Dice are thrown on the server with the play
+services' ``dice_source``; every function that throws takes ``rng`` for tests.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+import rules
+from characters.core.selectors import character_report
+from characters.core.services import Refused
+from characters.encounters.selectors import (
+    Board,
+    Row,
+    animal_condition,
+    board,
+    fighter_for,
+    weapon_key,
+)
+from characters.models import Campaign, Character, Combatant, Encounter, EncounterEntry
+from characters.play import services as play_services
+from characters.play.selectors import carried_equipment, gear_key
+from rules import Condition
+from rules.catalog import AMMUNITION, EquipmentItem
+from rules.combat import AttackPlan, AttackResult, CombatRefused, Damage, Situation, Weapon
+
+Kind = EncounterEntry.Kind
+Side = Combatant.Side
+
+# Guards against slips, not rules: the most one group or one herd may field.
+MAX_GROUP = 20
+MAX_COMBATANTS = 40
+
+
+class EncounterConflict(Refused):
+    """The encounter changed since the page was loaded: nothing was done."""
+
+
+def dice_source() -> random.Random:
+    """The play services' dice: the operating system's randomness (tests pass ``rng``)."""
+    return play_services.dice_source()
+
+
+def _throw(rng: random.Random, count: int) -> list[int]:
+    faces = rules.dice.dice_rules()
+    return [rng.randint(faces.lowest, faces.highest) for _ in range(count)]
+
+
+@dataclass(frozen=True)
+class Group:
+    """Fighters fielded from one stat block: ``count`` of an NPC, or of an animal."""
+
+    count: int
+    side: str
+    character: Character | None = None
+    animal_type: str = ""
+    weight_kg: float = 0.0
+
+
+def _names(name: str, count: int) -> list[str]:
+    return [name] if count == 1 else [f"{name} {n}" for n in range(1, count + 1)]
+
+
+@transaction.atomic
+def start_encounter(
+    *, campaign: Campaign, by: User, name: str, groups: Sequence[Group]
+) -> Encounter:
+    """The referee's new encounter with its combatants: a lone character keeps its condition
+    on its play sheet; each member of a group of one NPC's stat block, and each animal, has a
+    condition of its own in the encounter."""
+    total = sum(group.count for group in groups)
+    if total < 2:
+        raise Refused("Combatants: an encounter needs at least two combatants.")
+    if total > MAX_COMBATANTS:
+        raise Refused(f"Combatants: at most {MAX_COMBATANTS} in one encounter, not {total}.")
+    encounter = Encounter.objects.create(campaign=campaign, name=name.strip(), started_by=by)
+    combatants = []
+    for group in groups:
+        if group.character is not None:
+            character = group.character
+            if character.campaign_id != campaign.pk:
+                raise Refused(f"{character.name} is not in {campaign.name}.")
+            report = None if group.count == 1 else character_report(character)
+            condition = (
+                None if report is None else rules.condition_as_dict(rules.condition_for(report))
+            )
+            for label in _names(character.name, group.count):
+                combatants.append(
+                    Combatant(
+                        encounter=encounter,
+                        character=character,
+                        name=label,
+                        side=group.side,
+                        condition=condition,
+                    )
+                )
+        else:
+            animal = {"type": group.animal_type, "weight_kg": group.weight_kg}
+            probe = Combatant(animal=animal)
+            try:
+                fighter = fighter_for(probe, None)
+            except ValueError as error:
+                raise Refused(f"Animals: {error}") from None
+            condition = rules.condition_as_dict(animal_condition(fighter))
+            for label in _names(fighter.name, group.count):
+                combatants.append(
+                    Combatant(
+                        encounter=encounter,
+                        name=label,
+                        side=group.side,
+                        animal=animal,
+                        condition=condition,
+                    )
+                )
+    for position, combatant in enumerate(combatants):
+        combatant.position = position
+    Combatant.objects.bulk_create(combatants)
+    return encounter
+
+
+def _lock(encounter: Encounter, expected_version: int | None) -> Encounter:
+    locked = Encounter.objects.select_for_update().get(pk=encounter.pk)
+    locked.campaign = encounter.campaign
+    if locked.ended_at is not None:
+        raise Refused(f"{locked.name} is over.")
+    refuse_if_stale(locked, expected_version)
+    return locked
+
+
+def refuse_if_stale(encounter: Encounter, expected_version: int | None) -> None:
+    """EncounterConflict when the page's version is not the encounter's."""
+    if expected_version is not None and encounter.version != expected_version:
+        raise EncounterConflict(
+            f"{encounter.name} changed since this page was loaded (someone else acted, or "
+            "another tab did): nothing was done. Here it is as it stands now; do it again if it "
+            "still applies."
+        )
+
+
+def _is_referee(encounter: Encounter, user: User) -> bool:
+    return encounter.campaign.referee_id == user.pk
+
+
+def _require_referee(encounter: Encounter, user: User, doing: str) -> None:
+    if not _is_referee(encounter, user):
+        raise Refused(f"Only the referee can {doing}.")
+
+
+def _snapshot(state: Board) -> dict[str, Any]:
+    """What undoing the next entry restores of the encounter itself: round, turn and order."""
+    return {
+        "round": state.encounter.round,
+        "turn": state.encounter.turn,
+        "order": {
+            str(row.pk): [row.combatant.position, row.combatant.initiative] for row in state.rows
+        },
+        "conditions": {},
+        "ammunition": {},
+        "sheets": [],
+        "magazines": [],
+    }
+
+
+def _log(
+    state: Board,
+    *,
+    kind: str,
+    by: User,
+    summary: str,
+    before: dict[str, Any],
+    actor: Row | None = None,
+    target: Row | None = None,
+    detail: dict[str, Any] | None = None,
+) -> EncounterEntry:
+    """Write the log line and move the encounter to its next version."""
+    encounter = state.encounter
+    Encounter.objects.filter(pk=encounter.pk).update(
+        round=encounter.round, turn=encounter.turn, version=F("version") + 1
+    )
+    encounter.version += 1
+    return EncounterEntry.objects.create(
+        encounter=encounter,
+        round=encounter.round,
+        kind=kind,
+        actor=actor.combatant if actor else None,
+        target=target.combatant if target else None,
+        summary=summary[:300],
+        detail=detail or {},
+        before=before,
+        by=by,
+    )
+
+
+def _save_order(state: Board) -> None:
+    for position, row in enumerate(state.rows):
+        row.combatant.position = position
+    Combatant.objects.bulk_update([row.combatant for row in state.rows], ["position", "initiative"])
+
+
+def _next_able(state: Board, start: int) -> int:
+    """The place of the first fighter from ``start`` on whose turn comes (past the end: the
+    round is over)."""
+    for index in range(start, len(state.rows)):
+        if state.rows[index].can_act:
+            return index
+    return len(state.rows)
+
+
+@transaction.atomic
+def throw_initiative(
+    *,
+    encounter: Encounter,
+    by: User,
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> EncounterEntry:
+    """The referee throws everyone's initiative on the server (the engine breaks ties); the
+    first round begins with the highest."""
+    locked = _lock(encounter, expected_version)
+    _require_referee(locked, by, "throw initiative")
+    state = board(locked, entries=0)
+    before = _snapshot(state)
+    thrown = rules.combat.throw_initiative(
+        [(str(row.pk), row.fighter.INI) for row in state.rows], rng or dice_source()
+    )
+    by_key = {str(row.pk): row for row in state.rows}
+    state.rows = [by_key[roll.key] for roll in thrown]
+    for roll, row in zip(thrown, state.rows, strict=True):
+        row.combatant.initiative = roll.total
+    _save_order(state)
+    locked.round, locked.turn = 1, _next_able(state, 0)
+    order = ", ".join(f"{row.combatant.name} {row.combatant.initiative}" for row in state.rows)
+    return _log(
+        state,
+        kind=Kind.INITIATIVE,
+        by=by,
+        summary=f"Initiative: {order}.",
+        before=before,
+        detail={"rolls": [roll.as_dict() for roll in thrown]},
+    )
+
+
+def acting(state: Board, by: User, doing: str) -> Row:
+    """The fighter whose turn it is, if ``by`` may act for it: the referee for anyone, a player
+    for their own character."""
+    current = state.current
+    if current is None:
+        raise Refused(
+            "Nobody's turn: throw initiative first."
+            if state.encounter.round == 0
+            else "The round is over: start the next round."
+        )
+    if not _is_referee(state.encounter, by) and not current.owned_by(by.pk):
+        raise Refused(
+            f"It is {current.combatant.name}'s turn: only its player or the referee can {doing}."
+        )
+    return current
+
+
+@dataclass(frozen=True)
+class AttackOrder:
+    """An attack as a form asks for it."""
+
+    target: int
+    weapon: str
+    range_band: str
+    situation: Situation
+
+
+def _weapon(row: Row, key: str) -> Weapon:
+    for weapon in row.weapons:
+        if weapon_key(weapon) == key:
+            return weapon
+    raise Refused(f"Weapon: {row.combatant.name} has no {key.split('|')[0]}.")
+
+
+def plan(state: Board, attacker: Row, order: AttackOrder) -> tuple[AttackPlan, Row, Weapon]:
+    """The engine's plan of the attack (its TN, DMs and exact chance), before any die."""
+    target = state.row(order.target)
+    if target is None:
+        raise Refused("Target: that combatant is not in this encounter.")
+    if target.pk == attacker.pk:
+        raise Refused("Target: a fighter does not attack itself.")
+    weapon = _weapon(attacker, order.weapon)
+    try:
+        planned = rules.combat.plan_attack(
+            attacker.fighter,
+            weapon,
+            target.fighter,
+            order.range_band,
+            order.situation,
+            attacker_condition=attacker.condition,
+            target_condition=target.condition,
+        )
+    except CombatRefused as refused:
+        raise Refused(str(refused)) from None
+    return planned, target, weapon
+
+
+def chance_text(chance: Fraction) -> str:
+    """An exact chance as a page shows it: a percentage to one place, never 0 or 100 when the
+    dice can still go either way."""
+    percent = float(chance) * 100
+    if 0 < chance < 1:
+        percent = min(max(percent, 0.1), 99.9)
+    return f"{percent:.1f}%"
+
+
+def _ammunition_item(weapon: Weapon) -> EquipmentItem | None:
+    """The catalog's ammunition for the weapon, when it is bought apart and counts rounds."""
+    item = rules.catalog().equipment_item(AMMUNITION.format(weapon=weapon.name), weapon.tl)
+    if item is None or item.row.get("unlimited") or not item.row.get("rounds"):
+        return None
+    return item
+
+
+def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
+    """Count down the rounds the attack fires, loading a magazine from the sheet when the
+    loaded one is empty; returns a note for the log ("" when the sheet keeps no count).
+
+    Only a fighter with a play sheet of its own counts: a group shares one stat block, whose
+    ammunition is no one member's. A magazine comes out of what the character carries through
+    the credits ledger (``give_up_gear``, as any gear used up in play), so the document, paid
+    for at creation, is not rewritten and the credits stay right."""
+    item = _ammunition_item(weapon)
+    character = row.combatant.character
+    if item is None or character is None or row.combatant.condition is not None:
+        return ""
+    key = weapon_key(weapon)
+    loaded = dict(row.combatant.ammunition)
+    carried = sum(
+        entry.quantity
+        for entry in carried_equipment(character)
+        if gear_key(entry.item, entry.tl) == (item.name, item.tl)
+    )
+    if key not in loaded and not carried:
+        return ""  # the sheet carries none of it: it keeps no count for this weapon
+    before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
+    left = loaded.get(key, 0)
+    note = ""
+    if left < rounds:
+        if not carried:
+            raise Refused(f"{row.combatant.name} is out of {item.name}: {left} round(s) left.")
+        entry = play_services.give_up_gear(
+            character=character,
+            by=by,
+            item=item.name,
+            tl=item.tl,
+            note=f"Loaded into the {weapon.name} in {encounter.name}",
+        )
+        before["magazines"].append({"character": character.pk, "item": entry.item, "tl": entry.tl})
+        left = int(item.row["rounds"])
+        note = f" Loaded a new {item.name} ({carried - 1} left)."
+    loaded[key] = left - rounds
+    row.combatant.ammunition = loaded
+    Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
+    return f"{note} {loaded[key]} round(s) left in the {weapon.name}."
+
+
+def _apply(result: AttackResult, target: Row, by: User, before, rng: random.Random) -> Condition:
+    """Mark what reaches LIF on the target: through the play services for a character with a
+    play sheet, on the encounter's own record for a group member or an animal."""
+    damage = result.damage
+    if damage is None or not result.hit or damage.lif <= 0:
+        return target.condition
+    form = _form(damage)
+    if target.combatant.condition is None:
+        assert target.combatant.character is not None
+        taken = play_services.take_damage(
+            character=target.combatant.character, by=by, amount=damage.lif, form=form, rng=rng
+        )
+        before["sheets"].append(target.combatant.character_id)
+        return taken.condition
+    before["conditions"][str(target.pk)] = target.combatant.condition
+    # The same blow the play sheet records, bleeding time thrown and all, on the encounter's
+    # own record of the group member or animal.
+    after, _ = play_services.blow(target.condition, damage.lif, form, rng)
+    Combatant.objects.filter(pk=target.pk).update(condition=rules.condition_as_dict(after))
+    return after
+
+
+def _form(damage: Damage) -> str:
+    """Stunning or lethal: the form the tables write after the damage type ("P/L")."""
+    return damage.type.split("/")[-1]
+
+
+def _advance(state: Board) -> None:
+    state.encounter.turn = _next_able(state, state.encounter.turn + 1)
+
+
+@transaction.atomic
+def attack(
+    *,
+    encounter: Encounter,
+    by: User,
+    order: AttackOrder,
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> EncounterEntry:
+    """The fighter whose turn it is attacks: planned and resolved by the engine with dice
+    thrown here, the damage marked on the target, ammunition counted, and the turn passed on."""
+    locked = _lock(encounter, expected_version)
+    state = board(locked, entries=0)
+    attacker = acting(state, by, "attack")
+    planned, target, weapon = plan(state, attacker, order)
+    before = _snapshot(state)
+    rng = rng or dice_source()
+    fired = max(order.situation.autofire_rounds, 1)
+    ammunition = _fire(attacker, weapon, fired, by, locked, before)
+    dice = _throw(rng, rules.combat.dice_needed(planned))
+    result = rules.combat.resolve_attack(planned, dice, target_condition=target.condition)
+    target.condition = _apply(result, target, by, before, rng)
+    _advance(state)
+    detail = rules.combat.attack_result_as_dict(result) | {
+        "chance": chance_text(planned.chance),
+        "weapon": weapon.name,
+        "range": order.range_band,
+        "states": [words for _, words in target.states],
+    }
+    verdict = f"hit, EN {result.effect}" if result.hit else "miss"
+    damage = ""
+    if result.hit and result.damage is not None:
+        damage = f": {result.damage.lif} {_form(result.damage)} reach LIF"
+        if result.wound:
+            damage += f", a {result.wound} wound"
+    summary = (
+        f"{attacker.combatant.name} attacks {target.combatant.name} with the {weapon.name} "
+        f"at {order.range_band} range: {result.total} vs TN {result.tn}, {verdict}{damage}."
+        f"{ammunition}"
+    )
+    return _log(
+        state,
+        kind=Kind.ATTACK,
+        by=by,
+        summary=summary,
+        before=before,
+        actor=attacker,
+        target=target,
+        detail=detail,
+    )
+
+
+@transaction.atomic
+def take_turn(
+    *, encounter: Encounter, by: User, action: str, expected_version: int | None = None
+) -> EncounterEntry:
+    """Another way through a turn: ``pass`` (the fighter did something else), ``delay`` (it
+    acts after the next fighter instead) or, for the referee, ``next_round``."""
+    locked = _lock(encounter, expected_version)
+    state = board(locked, entries=0)
+    before = _snapshot(state)
+    if action == "next_round":
+        _require_referee(locked, by, "start the next round")
+        locked.round, locked.turn = locked.round + 1, _next_able(state, 0)
+        current = state.current
+        first = f" {current.combatant.name} acts first." if current else ""
+        return _log(
+            state,
+            kind=Kind.ROUND,
+            by=by,
+            summary=f"Round {locked.round} begins.{first}",
+            before=before,
+        )
+    actor = acting(state, by, "end its turn")
+    if action == "delay":
+        later = _next_able(state, locked.turn + 1)
+        if later >= len(state.rows):
+            raise Refused(f"{actor.combatant.name} is the last to act: nobody to wait for.")
+        rows = state.rows
+        rows[locked.turn], rows[later] = rows[later], rows[locked.turn]
+        _save_order(state)
+        summary = f"{actor.combatant.name} delays, acting after {rows[locked.turn].combatant.name}."
+        return _log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=actor)
+    _advance(state)
+    return _log(
+        state,
+        kind=Kind.PASS,
+        by=by,
+        summary=f"{actor.combatant.name} ends its turn.",
+        before=before,
+        actor=actor,
+    )
+
+
+def morale_due(state: Board) -> list[str]:
+    """The sides whose morale the engine says is tested now, and not yet at this count of
+    fighters out of action."""
+    tested = {
+        (entry.detail.get("side"), entry.detail.get("out"))
+        for entry in state.encounter.entries.filter(kind=Kind.MORALE, undone_at__isnull=True)
+    }
+    due = []
+    for side in Side.values:
+        rows = state.side(side)
+        out = sum(row.out_of_action for row in rows)
+        if rows and rules.combat.morale_check(len(rows), out) and (side, out) not in tested:
+            due.append(side)
+    return due
+
+
+@transaction.atomic
+def throw_morale(
+    *,
+    encounter: Encounter,
+    by: User,
+    side: str,
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> EncounterEntry:
+    """The referee throws a side's morale test, when the engine says one is due: its best EXP
+    stands for the side (its leader)."""
+    locked = _lock(encounter, expected_version)
+    _require_referee(locked, by, "test morale")
+    state = board(locked, entries=0)
+    if side not in morale_due(state):
+        raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
+    standing = [row for row in state.side(side) if row.can_act]
+    if not standing:
+        raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.")
+    # The side tests on its best EXP: its leader's (an animal has none: DM 0).
+    leader = max(standing, key=lambda row: row.fighter.exp_dm or 0)
+    rng = rng or dice_source()
+    out = sum(row.out_of_action for row in state.side(side))
+    dice = _throw(rng, rules.dice.dice_rules().attribute_test_dice)
+    result = rules.combat.morale_test(
+        dice,
+        exp_dm=leader.fighter.exp_dm or 0,
+        side_size=len(state.side(side)),
+        out_of_action=out,
+        combat_experience=leader.fighter.combat_experience,
+        leader_present=True,
+    )
+    verdict = "holds" if result.passed else "breaks"
+    summary = (
+        f"Morale of {Side(side).label.lower()} ({leader.combatant.name} leads): "
+        f"{result.total} vs TN {result.tn}: it {verdict}."
+    )
+    detail = {
+        "side": side,
+        "out": out,
+        "tn": result.tn,
+        "dms": [dm.as_dict() for dm in result.dms],
+        "dice": list(result.dice),
+        "total": result.total,
+        "passed": result.passed,
+    }
+    return _log(
+        state,
+        kind=Kind.MORALE,
+        by=by,
+        summary=summary,
+        before=_snapshot(state),
+        actor=leader,
+        detail=detail,
+    )
+
+
+@transaction.atomic
+def undo_last(
+    *, encounter: Encounter, by: User, expected_version: int | None = None
+) -> EncounterEntry:
+    """Undo the encounter's last action: the turn, round and order as they were, the target's
+    condition (a play sheet's through the play undo service), and the ammunition it used. The
+    referee undoes anything; a player only what they did themselves."""
+    locked = _lock(encounter, expected_version)
+    last = (
+        locked.entries.filter(undone_at__isnull=True)
+        .exclude(kind=Kind.UNDO)
+        .order_by("-created_at", "-id")
+        .first()
+    )
+    if last is None:
+        raise Refused("Nothing to undo.")
+    if not _is_referee(locked, by) and last.by_id != by.pk:
+        raise Refused("Only the referee can undo what someone else did.")
+    before = last.before
+    for character_id in before.get("sheets", ()):
+        play_services.undo_last_condition_change(
+            character=Character.objects.get(pk=character_id), by=by
+        )
+    for magazine in before.get("magazines", ()):
+        play_services.buy_gear(
+            character=Character.objects.get(pk=magazine["character"]),
+            by=by,
+            item=magazine["item"],
+            tl=magazine["tl"],
+            price=0,
+            note=f"Back from an undone attack in {locked.name}",
+        )
+    for pk, condition in before.get("conditions", {}).items():
+        Combatant.objects.filter(pk=pk, encounter=locked).update(condition=condition)
+    for pk, ammunition in before.get("ammunition", {}).items():
+        Combatant.objects.filter(pk=pk, encounter=locked).update(ammunition=ammunition)
+    for pk, (position, initiative) in before.get("order", {}).items():
+        Combatant.objects.filter(pk=pk, encounter=locked).update(
+            position=position, initiative=initiative
+        )
+    locked.round, locked.turn = before["round"], before["turn"]
+    EncounterEntry.objects.filter(pk=last.pk).update(undone_at=timezone.now())
+    state = Board(locked, [])
+    return _log(state, kind=Kind.UNDO, by=by, summary=f"Undone: {last.summary}", before={})
