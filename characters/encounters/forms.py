@@ -60,6 +60,7 @@ class StartForm(forms.Form):
         label="Party",
         queryset=Character.objects.none(),
         required=False,
+        widget=forms.CheckboxSelectMultiple,
         error_messages=named("Party") | {"invalid_choice": "Party: choose from the list."},
     )
 
@@ -226,16 +227,8 @@ class AttackForm(VersionForm):
         required=False,
     )
 
-    # The situation's chip groups, in the order a page draws them.
-    SITUATION = (
-        "cover",
-        "lighting",
-        "visibility",
-        "movement",
-        "facing",
-        "aim_turns",
-        "extra_actions",
-    )
+    # The rarer parts of the situation, folded away on a page until one is changed.
+    MORE = ("lighting", "visibility", "movement", "facing", "aim_turns", "extra_actions")
 
     def __init__(self, board: Board, attacker: Row, data: Any = None) -> None:
         super().__init__(data)
@@ -274,8 +267,18 @@ class AttackForm(VersionForm):
         data = {name: "" if value is None else str(value) for name, value in fresh.initial.items()}
         return cls(board, attacker, data)
 
-    def situation_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.SITUATION]
+    def more_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.MORE]
+
+    def more_chosen(self) -> bool:
+        """Whether any of the rarer parts is set apart from the ordinary case (the page then
+        shows them unfolded)."""
+        if not self.is_bound:
+            return False
+        return any(
+            str(self.data.get(name, "")) != str(self.initial.get(name, ""))
+            for name in (*self.MORE, "dm")
+        ) or bool(self.data.get("target_surprised"))
 
     def order(self) -> AttackOrder:
         data = self.cleaned_data

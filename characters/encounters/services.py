@@ -405,6 +405,24 @@ def _form(damage: Damage) -> str:
     return damage.type.split("/")[-1]
 
 
+def _verdict(result: AttackResult) -> str:
+    """The throw in words: a miss (or fumble), or a hit with what reached LIF."""
+    if not result.hit:
+        return "a fumble, a miss" if result.fumble else "a miss"
+    damage = result.damage
+    if damage is None or not damage.lif:
+        return f"a hit, EN {result.effect}, but no damage gets through"
+    form = "stunning" if _form(damage) == rules.play.STUN else "lethal"
+    wound = f", a {result.wound} wound" if result.wound else ""
+    return f"a hit, EN {result.effect}: {damage.lif} {form} damage reaches LIF{wound}"
+
+
+def _state_after(target: Row) -> str:
+    """The target's worst state after the blow, when it is worse than hurt."""
+    code, words = target.states[0]
+    return "" if code in ("ok", "wounded") else f" {target.combatant.name}: {words.lower()}."
+
+
 def _advance(state: Board) -> None:
     state.encounter.turn = _next_able(state, state.encounter.turn + 1)
 
@@ -438,16 +456,10 @@ def attack(
         "range": order.range_band,
         "states": [words for _, words in target.states],
     }
-    verdict = f"hit, EN {result.effect}" if result.hit else "miss"
-    damage = ""
-    if result.hit and result.damage is not None:
-        damage = f": {result.damage.lif} {_form(result.damage)} reach LIF"
-        if result.wound:
-            damage += f", a {result.wound} wound"
     summary = (
         f"{attacker.combatant.name} attacks {target.combatant.name} with the {weapon.name} "
-        f"at {order.range_band} range: {result.total} vs TN {result.tn}, {verdict}{damage}."
-        f"{ammunition}"
+        f"at {order.range_band} range: {result.total} vs TN {result.tn}, {_verdict(result)}."
+        f"{_state_after(target)}{ammunition}"
     )
     return _log(
         state,

@@ -32,7 +32,7 @@ from characters.core.services import Refused
 from characters.encounters import forms as encounter_forms
 from characters.encounters import selectors, services
 from characters.encounters.selectors import Board, encounter_for_user
-from characters.models import Encounter
+from characters.models import Encounter, EncounterEntry
 
 PAGE = "characters/encounters/encounter.html"
 
@@ -94,8 +94,12 @@ def _context(
     if may_act and attack_form is None and current is not None:
         attack_form = encounter_forms.AttackForm.as_chosen(state, current)
     planned = None
-    if attack_form is not None and attack_form.is_bound and attack_form.is_valid():
-        planned = _odds(state, current, attack_form)
+    if attack_form is not None and current is not None:
+        planned = (
+            _odds(state, current, attack_form)
+            if attack_form.is_valid()
+            else {"error": first_problem(attack_form)}
+        )
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -113,6 +117,15 @@ def _context(
         "outcome": outcome or Outcome(),
         "morale_due": services.morale_due(state) if is_referee else [],
         "turn_key": _turn_key(state),
+        # What "Undo" takes back, when it is among the lines the page shows.
+        "undoable": next(
+            (
+                e
+                for e in state.entries
+                if e.undone_at is None and e.kind != EncounterEntry.Kind.UNDO
+            ),
+            None,
+        ),
         "sides": dict(encounter_forms.Combatant.Side.choices),
     }
 
