@@ -8,15 +8,14 @@ from tests.factories import UserFactory, character_document
 
 
 def kira_document() -> dict:
-    """A gunslinger: DEX 9, Handgun-2, an automatic pistol with two magazines, a jack."""
+    """A gunslinger: DEX 10, Handgun-3, an automatic pistol with two magazines, no armor."""
     return character_document(
         name="Kira Valen",
-        attributes={**character_document()["attributes"], "DEX": 9},
-        skills=[{"skill": "Handgun", "level": 2}],
+        attributes={**character_document()["attributes"], "DEX": 10},
+        skills=[{"skill": "Handgun", "level": 3}],
         equipment=[
             {"item": "Automatic pistol", "quantity": 1},
             {"item": "Automatic pistol ammunition", "quantity": 2},
-            {"item": "Jack", "quantity": 1},
         ],
     )
 
@@ -31,11 +30,13 @@ def dorn_document() -> dict:
 
 
 def corsair_document() -> dict:
-    """The referee's stat block for a Vargr corsair: a cutlass and a jack."""
+    """The referee's stat block for a Vargr corsair: STR 9, Blade Combat (swords)-2, a cutlass
+    and a jack."""
     return character_document(
         name="Vargr corsair",
         kind="npc",
-        skills=[{"skill": "Blade Combat", "cascade": "swords", "level": 1}],
+        attributes={**character_document()["attributes"], "STR": 9},
+        skills=[{"skill": "Blade Combat", "cascade": "swords", "level": 2}],
         equipment=[{"item": "Cutlass", "quantity": 1}, {"item": "Jack", "quantity": 1}],
     )
 
