@@ -170,7 +170,12 @@ class VersionForm(forms.Form):
 class TurnForm(VersionForm):
     action = forms.ChoiceField(
         label="Action",
-        choices=[("pass", "End the turn"), ("delay", "Delay"), ("next_round", "Next round")],
+        choices=[
+            ("pass", "End the turn"),
+            ("delay", "Delay"),
+            ("recover", "Recover from the stun"),
+            ("next_round", "Next round"),
+        ],
         error_messages=named("Action"),
     )
 

@@ -17,7 +17,7 @@ services' ``dice_source``; every function that throws takes ``rng`` for tests.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -378,26 +378,45 @@ def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter,
     return f"{note} {loaded[key]} round(s) left in the {weapon.name}."
 
 
-def _apply(result: AttackResult, target: Row, by: User, before, rng: random.Random) -> Condition:
-    """Mark what reaches LIF on the target: through the play services for a character with a
-    play sheet, on the encounter's own record for a group member or an animal."""
+def _mark(
+    row: Row,
+    before: dict[str, Any],
+    *,
+    on_sheet: Callable[[Character], play_services.PlayResult],
+    here: Callable[[Condition], tuple[Condition, Iterable[rules.Event]]],
+) -> tuple[rules.Event, ...]:
+    """Change a fighter's condition where it is kept: through the play services (``on_sheet``)
+    for a character with a play sheet, so its revisions, log and undo are the play sheet's;
+    by the same rules function (``here``) on the encounter's own record of a group member or
+    an animal. ``before`` learns what undoing it takes. Returns the engine's events."""
+    if row.combatant.condition is None:
+        assert row.combatant.character is not None
+        result = on_sheet(row.combatant.character)
+        before["sheets"].append(row.combatant.character_id)
+        row.condition = result.condition
+        return result.events
+    before["conditions"][str(row.pk)] = row.combatant.condition
+    after, events = here(row.condition)
+    row.combatant.condition = rules.condition_as_dict(after)
+    Combatant.objects.filter(pk=row.pk).update(condition=row.combatant.condition)
+    row.condition = after
+    return tuple(events)
+
+
+def _apply(result: AttackResult, target: Row, by: User, before, rng: random.Random) -> None:
+    """Mark what reaches LIF on the target, its bleeding time thrown as the play sheet does."""
     damage = result.damage
     if damage is None or not result.hit or damage.lif <= 0:
-        return target.condition
+        return
     form = _form(damage)
-    if target.combatant.condition is None:
-        assert target.combatant.character is not None
-        taken = play_services.take_damage(
-            character=target.combatant.character, by=by, amount=damage.lif, form=form, rng=rng
-        )
-        before["sheets"].append(target.combatant.character_id)
-        return taken.condition
-    before["conditions"][str(target.pk)] = target.combatant.condition
-    # The same blow the play sheet records, bleeding time thrown and all, on the encounter's
-    # own record of the group member or animal.
-    after, _ = play_services.blow(target.condition, damage.lif, form, rng)
-    Combatant.objects.filter(pk=target.pk).update(condition=rules.condition_as_dict(after))
-    return after
+    _mark(
+        target,
+        before,
+        on_sheet=lambda character: play_services.take_damage(
+            character=character, by=by, amount=damage.lif, form=form, rng=rng
+        ),
+        here=lambda condition: play_services.blow(condition, damage.lif, form, rng),
+    )
 
 
 def _form(damage: Damage) -> str:
@@ -448,7 +467,7 @@ def attack(
     ammunition = _fire(attacker, weapon, fired, by, locked, before)
     dice = _throw(rng, rules.combat.dice_needed(planned))
     result = rules.combat.resolve_attack(planned, dice, target_condition=target.condition)
-    target.condition = _apply(result, target, by, before, rng)
+    _apply(result, target, by, before, rng)
     _advance(state)
     detail = rules.combat.attack_result_as_dict(result) | {
         "chance": chance_text(planned.chance),
@@ -473,37 +492,72 @@ def attack(
     )
 
 
+def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
+    """The referee starts the next round: every dying fighter loses its turn's LIF first."""
+    encounter = state.encounter
+    _require_referee(encounter, by, "start the next round")
+    news = []
+    for row in state.rows:
+        if row.condition.dying:
+            events = _mark(
+                row,
+                before,
+                on_sheet=lambda character: play_services.dying_turn(character=character, by=by),
+                here=rules.dying_turn,
+            )
+            news.append(f"{row.combatant.name}: {' '.join(e.message for e in events)}")
+    encounter.round, encounter.turn = encounter.round + 1, _next_able(state, 0)
+    current = state.current
+    first = f" {current.combatant.name} acts first." if current else ""
+    summary = " ".join((f"Round {encounter.round} begins.{first}", *news))
+    return _log(state, kind=Kind.ROUND, by=by, summary=summary, before=before)
+
+
+def _delay(state: Board, actor: Row, by: User, before: dict[str, Any]) -> EncounterEntry:
+    """The fighter acts after the next one who can act instead."""
+    now = state.encounter.turn
+    later = _next_able(state, now + 1)
+    if later >= len(state.rows):
+        raise Refused(f"{actor.combatant.name} is the last to act: nobody to wait for.")
+    rows = state.rows
+    rows[now], rows[later] = rows[later], rows[now]
+    _save_order(state)
+    summary = f"{actor.combatant.name} delays, acting after {rows[now].combatant.name}."
+    return _log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=actor)
+
+
+def _recover(state: Board, actor: Row, by: User, before: dict[str, Any]) -> EncounterEntry:
+    """A stunned fighter spends its turn recovering: the stun ends, and the turn passes."""
+    if not actor.condition.stunned:
+        raise Refused(f"{actor.combatant.name} is not stunned.")
+    _mark(
+        actor,
+        before,
+        on_sheet=lambda character: play_services.end_stun(character=character, by=by),
+        here=lambda condition: (rules.end_stun(condition), ()),
+    )
+    _advance(state)
+    summary = f"{actor.combatant.name} spends the turn recovering from the stun."
+    return _log(state, kind=Kind.PASS, by=by, summary=summary, before=before, actor=actor)
+
+
 @transaction.atomic
 def take_turn(
     *, encounter: Encounter, by: User, action: str, expected_version: int | None = None
 ) -> EncounterEntry:
     """Another way through a turn: ``pass`` (the fighter did something else), ``delay`` (it
-    acts after the next fighter instead) or, for the referee, ``next_round``."""
+    acts after the next fighter instead), ``recover`` (a stunned fighter's turn) or, for the
+    referee, ``next_round``."""
     locked = _lock(encounter, expected_version)
     state = board(locked, entries=0)
     before = _snapshot(state)
     if action == "next_round":
-        _require_referee(locked, by, "start the next round")
-        locked.round, locked.turn = locked.round + 1, _next_able(state, 0)
-        current = state.current
-        first = f" {current.combatant.name} acts first." if current else ""
-        return _log(
-            state,
-            kind=Kind.ROUND,
-            by=by,
-            summary=f"Round {locked.round} begins.{first}",
-            before=before,
-        )
+        return _next_round(state, by, before)
     actor = acting(state, by, "end its turn")
     if action == "delay":
-        later = _next_able(state, locked.turn + 1)
-        if later >= len(state.rows):
-            raise Refused(f"{actor.combatant.name} is the last to act: nobody to wait for.")
-        rows = state.rows
-        rows[locked.turn], rows[later] = rows[later], rows[locked.turn]
-        _save_order(state)
-        summary = f"{actor.combatant.name} delays, acting after {rows[locked.turn].combatant.name}."
-        return _log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=actor)
+        return _delay(state, actor, by, before)
+    if action == "recover":
+        return _recover(state, actor, by, before)
     _advance(state)
     return _log(
         state,

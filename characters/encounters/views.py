@@ -91,7 +91,10 @@ def _context(
     is_referee = encounter.campaign.referee_id == user_id
     current = state.current
     may_act = current is not None and (is_referee or current.owned_by(user_id))
-    if may_act and attack_form is None and current is not None:
+    # A stunned fighter's turn goes to recovering: it gets no attack form.
+    if current is not None and current.condition.stunned:
+        attack_form = None
+    elif may_act and attack_form is None and current is not None:
         attack_form = encounter_forms.AttackForm.as_chosen(state, current)
     planned = None
     if attack_form is not None and current is not None:

@@ -478,3 +478,51 @@ def test_the_encounter_page_takes_a_fixed_number_of_queries(
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.decode().count("data-combatant=") == 2 + corsairs
+
+
+# -- the stunned and the dying ------------------------------------------------------------------
+
+
+def test_a_stunned_fighter_spends_its_turn_recovering_and_undo_stuns_it_again(
+    client, fight, kira, player1
+):
+    from characters.play import services as play_services
+
+    # More than half her LIF in one stunning blow stuns her.
+    blow = condition_of(kira)[0].maximum // 2 + 1
+    play_services.take_damage(character=kira, by=player1, amount=blow, form="S")
+    assert condition_of(kira)[0].stunned
+    as_user(client, player1)
+    page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    assert 'data-action="recover"' in page
+    assert 'data-action="attack"' not in page
+
+    services.take_turn(encounter=fight, by=player1, action="recover")
+
+    assert not condition_of(kira)[0].stunned
+    fight.refresh_from_db()
+    assert board(fight).current.combatant.name == "Dorn Hask"
+    services.undo_last(encounter=fight, by=player1)
+    assert condition_of(kira)[0].stunned
+
+
+def test_only_a_stunned_fighter_recovers(fight, player1):
+    with pytest.raises(services.Refused, match="Kira Valen is not stunned"):
+        services.take_turn(encounter=fight, by=player1, action="recover")
+
+
+def test_a_dying_corsair_loses_lif_when_the_next_round_begins(fight, referee):
+    corsair = combatant(fight, "Vargr corsair 4")
+    hurt = rules.condition_from_dict(corsair.condition)
+    hurt, _ = rules.take_damage(hurt, amount=hurt.maximum + 1, form="L")
+    assert hurt.dying
+    Combatant.objects.filter(pk=corsair.pk).update(condition=rules.condition_as_dict(hurt))
+
+    entry = services.take_turn(encounter=fight, by=referee, action="next_round")
+
+    after = rules.condition_from_dict(combatant(fight, "Vargr corsair 4").condition)
+    assert after.lif < hurt.lif
+    assert "Vargr corsair 4:" in entry.summary
+    fight.refresh_from_db()
+    services.undo_last(encounter=fight, by=referee)
+    assert combatant(fight, "Vargr corsair 4").condition == rules.condition_as_dict(hurt)
