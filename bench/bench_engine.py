@@ -1,4 +1,5 @@
-"""The rules engine: time to check a character in-process, and the CLI's throughput.
+"""The rules engine: time to check a character in-process, to resolve an attack, and the CLI's
+throughput.
 
 Targets (issue 13), for the navy-pilot worked example in-process: ``check`` of a parsed
 character at most 30 us; parsing the document and checking it at most 60 us. The
@@ -17,12 +18,15 @@ import time
 from pathlib import Path
 
 from bench.core import Figure
-from rules import check, check_document, parse_document
+from rules import check, check_document, parse_document, plan_attack, resolve_attack
+from rules.attack_input import read_attack
 
 ROOT = Path(__file__).resolve().parents[1]
 # The worked examples are test fixtures in the repository; the bench times the one the issue names.
 EXAMPLES = ROOT / "tests" / "fixtures" / "examples"
 NAVY_PILOT_PATH = EXAMPLES / "navy-pilot.json"
+# A hand-worked attack: a skilled, aimed rifle shot at long range through mesh, a critical wound.
+ATTACK_PATH = ROOT / "tests" / "fixtures" / "combat" / "rifle-aimed-at-long-range.json"
 CHECK_TARGET_US = 30
 PARSE_AND_CHECK_TARGET_US = 60
 
@@ -82,7 +86,8 @@ def _cli_throughput(count: int, rounds: int) -> Figure:
 # Runs ``check`` (or ``check_document``) of the document argv[1] argv[2] times after a warm-up.
 _CALLGRIND_PROGRAM = """
 import json, sys
-from rules import check, check_document, parse_document
+from rules import check, check_document, parse_document, plan_attack, resolve_attack
+from rules.attack_input import read_attack
 document = json.loads(open(sys.argv[1]).read())
 character = parse_document(document)
 operation = check_document if sys.argv[3] == "document" else check
@@ -124,6 +129,10 @@ def run(quick: bool) -> list[Figure]:
     character = parse_document(navy_pilot)
     assert check(character).valid
     report = check(character)
+    plan, dice = read_attack(json.loads(ATTACK_PATH.read_text()))
+    assert dice is not None
+    assert resolve_attack(plan, dice).hit
+    situation = (plan.attacker, plan.weapon, plan.target, plan.range_band, plan.situation)
     return [
         _microseconds(
             "check(navy pilot), parsed character",
@@ -141,6 +150,18 @@ def run(quick: bool) -> list[Figure]:
         ),
         _microseconds(
             "report.as_dict() (JSON-ready report)", report.as_dict, calls=calls, rounds=rounds
+        ),
+        _microseconds(
+            "resolve_attack(aimed rifle shot), planned: dice, damage, wound",
+            lambda: resolve_attack(plan, dice),
+            calls=calls,
+            rounds=rounds,
+        ),
+        _microseconds(
+            "plan_attack + resolve_attack (aimed rifle shot), fighters built",
+            lambda: resolve_attack(plan_attack(*situation), dice),
+            calls=calls,
+            rounds=rounds,
         ),
         _microseconds(
             "interpreter reference: sum(range(100))",

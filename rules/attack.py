@@ -15,11 +15,14 @@ follows ``docs/combat.md``. Typical use::
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
+from .catalog import catalog
 from .condition import (
     Condition,
     Event,
@@ -51,8 +54,9 @@ from .fighters import (
     Weapon,
     band_index,
     combat_tables,
+    field_name,
 )
-from .injury import LETHAL, STUN, Period, injury_rules
+from .injury import LETHAL, STUN, Period, injury_rules, severity_rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +109,6 @@ class Situation:
 
 
 SITUATION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Situation))
-DEF_FLOOR = 1  # DEF never goes below 1 (PERSONAL COMBAT, FACING)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,13 +250,12 @@ def _effective(fighter: Fighter, condition: Condition | None) -> tuple[int, int,
     strength = now.levels["STR"]
     if armor is not None and armor.provides_str is not None:
         strength = max(strength, armor.provides_str)
-    from .catalog import catalog
-
     return now.derived.DEF, now.test_dm("DEX"), catalog().dm_dv(strength)[1]
 
 
 def _tn(target_def: int, situation: Situation) -> tuple[int, tuple[Modifier, ...]]:
-    """The TN: the target's DEF (1 when surprised), then its modifiers, never below 1."""
+    """The TN: the target's DEF (1 when surprised), then its modifiers, never below 1
+    (docs/combat.md, readings 10 and 11)."""
     tables = combat_tables()
     base = target_def
     shown: list[Modifier] = []
@@ -265,12 +267,13 @@ def _tn(target_def: int, situation: Situation) -> tuple[int, tuple[Modifier, ...
         changes.append(Modifier("attacked from its rear", tables["attacked_from_rear_def"]))
     if situation.def_dm:
         changes.append(Modifier("target's DEF changed by the referee", situation.def_dm))
-    tn = max(base + sum(m.dm for m in changes), DEF_FLOOR)
+    tn = max(base + sum(m.dm for m in changes), catalog().derived_floors["DEF"])
     return tn, (*shown, *changes)
 
 
 def _active_notes(weapon: Weapon, situation: Situation) -> frozenset[str]:
-    """The weapon's notes in force: an ammunition note only when that load is chosen."""
+    """The weapon's notes in force: an ammunition note only when that load is chosen
+    (reading 15)."""
     notes_table = combat_tables()["weapon_notes"]
     loads = {code for code in weapon.notes if notes_table.get(code, {}).get("ammunition")}
     chosen = situation.ammunition
@@ -298,7 +301,8 @@ def _range_dms(
     situation: Situation,
     notes: frozenset[str],
 ) -> list[Modifier]:
-    """Range, Rmod and aiming for a shot; the optimal distance for a melee attack."""
+    """Range, Rmod and aiming for a shot; the optimal distance for a melee attack (readings 2,
+    3 and 7)."""
     tables = combat_tables()
     if weapon.melee:
         return _reach_dms(weapon, attacker, band)
@@ -325,7 +329,7 @@ def _range_dms(
 
 
 def _within_max_range(weapon: Weapon, band: str) -> None:
-    """A shot whose whole band lies beyond the weapon's MAX is refused."""
+    """A shot whose whole band lies beyond the weapon's MAX is refused (reading 12)."""
     index = band_index(band)
     if weapon.max_range_m is None or index == 0:
         return
@@ -354,9 +358,8 @@ def _reach_dms(weapon: Weapon, attacker: Fighter, band: str) -> list[Modifier]:
         )
     if band in optimal:
         return []
-    return [
-        Modifier(f"nearer than the {weapon.label}'s optimal distance", tables["not_optimal_dm"])
-    ]
+    nearer = f"nearer than optimal distance ({' or '.join(optimal)}) for the {weapon.label}"
+    return [Modifier(nearer, tables["not_optimal_dm"])]
 
 
 def _situation_dms(
@@ -386,7 +389,7 @@ def _situation_dms(
         if dm:
             out.append(Modifier(f"{key}: {value}", dm))
     out.extend(_position_dms(weapon, band, situation))
-    if situation.extra_actions:
+    if situation.extra_actions:  # each action costs, the first included (reading 9)
         actions = situation.extra_actions + 1
         out.append(
             Modifier(f"{actions} actions this turn", actions * tables["actions"]["dm_per_action"])
@@ -418,7 +421,7 @@ def _weapon_dms(
     out: list[Modifier] = []
     movement = next(m for m in tables["movements"] if m["name"] == situation.movement)
     # A negative ACC is the weapon's fault whatever the attacker does; a positive one needs a
-    # steady attacker (docs/combat.md).
+    # steady attacker (docs/combat.md, reading 8).
     if weapon.acc < 0 or (weapon.acc > 0 and movement["acc"]):
         out.append(Modifier(f"ACC of the {weapon.label}", weapon.acc))
     if weapon.str_min is not None and str_dv < weapon.str_min:
@@ -434,6 +437,7 @@ def _weapon_dms(
 
 
 def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
+    """Autofire's bonus and the DMs for several targets (reading 18)."""
     auto = combat_tables()["autofire"]
     rounds = situation.autofire_rounds
     if not rounds:
@@ -485,13 +489,19 @@ def _damage_type(attacker: Fighter, weapon: Weapon, notes: frozenset[str]) -> st
 def hit_chance(kind: str, skill_level: int | None, *, dm: int, tn: int) -> Fraction:
     """The exact chance that a throw hits: the dice result plus ``dm`` reaches ``tn`` and the
     result is not a fumble, by enumerating every outcome of the dice."""
+    return _chance_of_result(kind, dice_thrown(kind, skill_level), tn - dm)
+
+
+@cache
+def _chance_of_result(kind: str, count: int, least: int) -> Fraction:
+    """The chance that ``count`` dice of ``kind`` read ``least`` or more and are no fumble
+    (cached: an encounter asks the same odds again and again)."""
     lowest = dice_rules().lowest
-    count = dice_thrown(kind, skill_level)
     return sum(
         (
             chance
             for result, chance in result_distribution(kind, count).items()
-            if result != lowest and result + dm >= tn
+            if result != lowest and result >= least
         ),
         Fraction(0),
     )
@@ -558,6 +568,12 @@ def dice_needed(plan: AttackPlan) -> int:
     return count
 
 
+def throw_dice(plan: AttackPlan, rng: random.Random) -> list[int]:
+    """Throw the plan's dice (:func:`dice_needed` of them) with ``rng``."""
+    rules = dice_rules()
+    return [rng.randint(rules.lowest, rules.highest) for _ in range(dice_needed(plan))]
+
+
 def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], int]:
     """The dice the throw used and its result; CombatRefused ("dice") when they cannot be read."""
     rules = dice_rules()
@@ -597,7 +613,8 @@ def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], i
 
 
 def armor_after_notes(plan: AttackPlan) -> tuple[int, tuple[str, ...]]:
-    """The target's AV that applies to this attack, and why it is less than the armor's."""
+    """The target's AV that applies to this attack, and why it is less than the armor's
+    (reading 13)."""
     armor = plan.target.armor
     if armor is None or armor.av == 0:
         return 0, ()
@@ -623,7 +640,7 @@ def armor_after_notes(plan: AttackPlan) -> tuple[int, tuple[str, ...]]:
 
 
 def attack_damage(plan: AttackPlan, effect: int) -> Damage:
-    """The damage of a hit with effect number ``effect``."""
+    """The damage of a hit with effect number ``effect`` (readings 4, 14 and 15)."""
     tables = combat_tables()
     weapon, attacker = plan.weapon, plan.attacker
     if weapon.natural and attacker.damage is not None:
@@ -715,9 +732,15 @@ def resolve_attack(
 
 
 def _bleeds_for_a_time(severity: str) -> bool:
-    from .injury import severity_rules
-
     return severity_rules(severity).bleed_lasts is not None
+
+
+def chance_percent(chance: Fraction) -> float:
+    """A chance as a percentage to one decimal, never shown as 0 or 100 unless it is."""
+    shown = round(float(chance) * 100, 1)
+    if 0 < chance < 1:
+        return min(max(shown, 0.1), 99.9)
+    return shown
 
 
 def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
@@ -734,7 +757,7 @@ def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
         "dm": plan.dm,
         "dice_rule": plan.dice_rule,
         "chance": str(plan.chance),
-        "chance_percent": round(float(plan.chance) * 100, 1),
+        "chance_percent": chance_percent(plan.chance),
         "dice": list(result.dice),
         "result": result.result,
         "total": result.total,
@@ -749,22 +772,37 @@ def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
     }
 
 
+# The largest count or DM a situation takes: far beyond any fight, small enough to print.
+LARGEST_SITUATION_FIGURE = 1000
+
+
+def _situation_value(key: str, value: Any, default: Any) -> Any:
+    field_name = f"situation.{key}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise CombatRefused(field_name, "must be true or false")
+    elif isinstance(default, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise CombatRefused(field_name, "must be a whole number")
+        if abs(value) > LARGEST_SITUATION_FIGURE:
+            raise CombatRefused(
+                field_name, f"must be at most {LARGEST_SITUATION_FIGURE} either way"
+            )
+    elif not isinstance(value, str):
+        raise CombatRefused(field_name, "must be text or null")
+    return value
+
+
 def situation_from_mapping(data: Mapping[str, Any]) -> Situation:
-    """A Situation from a JSON object; CombatRefused names a key or value it cannot take."""
+    """A Situation from a JSON object; CombatRefused names a key or value it cannot take. A
+    null value leaves the key's default."""
     values: dict[str, Any] = {}
     defaults = Situation()
     for key, value in data.items():
         if key not in SITUATION_KEYS:
-            raise CombatRefused(f"situation.{key}", f"unknown key; use {', '.join(SITUATION_KEYS)}")
-        expected = type(getattr(defaults, key))
-        if (value is None and key in SITUATION_DMS) or (key == "ammunition" and value is None):
-            values[key] = None
-            continue
-        if expected is bool and not isinstance(value, bool):
-            raise CombatRefused(f"situation.{key}", "must be true or false")
-        if expected is int and (isinstance(value, bool) or not isinstance(value, int)):
-            raise CombatRefused(f"situation.{key}", "must be a whole number")
-        if expected in (str, type(None)) and not isinstance(value, str):
-            raise CombatRefused(f"situation.{key}", "must be text or null")
-        values[key] = value
+            raise CombatRefused(
+                f"situation.{field_name(key)}", f"unknown key; use {', '.join(SITUATION_KEYS)}"
+            )
+        if value is not None:
+            values[key] = _situation_value(key, value, getattr(defaults, key))
     return Situation(**values)

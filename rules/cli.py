@@ -1,14 +1,19 @@
-"""``python -m rules check FILE.json [...]``: JSON reports; exit 0 valid, 1 errors, 2 malformed."""
+"""``python -m rules check FILE.json [...]``: JSON reports; exit 0 valid, 1 errors, 2 malformed.
+``python -m rules attack FILE.json``: one attack resolved (docs/combat.md); exit 0, 2 malformed."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from typing import Any
 
+from .attack import attack_result_as_dict, resolve_attack, throw_dice
+from .attack_input import read_attack
 from .document import MalformedDocument, decode_json, parse_document
 from .engine import check
+from .fighters import CombatRefused
 from .report import Report
 from .statblock import stat_block
 
@@ -60,6 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     output = checker.add_mutually_exclusive_group()
     output.add_argument("--text", action="store_true", help="print a human-readable summary")
     output.add_argument("--stat-block", action="store_true", help="print the stat block")
+    attacker = commands.add_parser("attack", help="resolve one attack (docs/combat.md)")
+    attacker.add_argument("file", metavar="FILE", help="the attack as JSON, or - for stdin")
     args = parser.parse_args(argv)
 
     # UTF-8 whatever the locale; a character no encoding can write (a file name's undecodable
@@ -67,6 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+    if args.command == "attack":
+        return _attack(args.file)
     status = EXIT_VALID
     outputs: list[Any] = []
     for source in args.files:
@@ -110,3 +119,20 @@ def _print_outputs(outputs: list[Any], args: argparse.Namespace) -> None:
             print(json.dumps(outputs[0], indent=2, ensure_ascii=False))
     else:
         print(json.dumps(outputs, indent=2, ensure_ascii=False))
+
+
+def _attack(source: str) -> int:
+    """Resolve the attack of one input file: its JSON result, or one line naming the field."""
+    label = "<stdin>" if source == "-" else source
+    try:
+        plan, dice = read_attack(_read(source))
+        if dice is None:
+            dice = throw_dice(plan, random.SystemRandom())
+        result = resolve_attack(plan, dice)
+    except (MalformedDocument, CombatRefused) as error:
+        field = getattr(error, "field", None) or getattr(error, "path", "")
+        where = f"{label}: {field}" if field else label
+        print(f"{where}: {error.message}", file=sys.stderr)
+        return EXIT_MALFORMED
+    print(json.dumps(attack_result_as_dict(result), indent=2, ensure_ascii=False))
+    return EXIT_VALID

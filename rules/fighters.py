@@ -30,6 +30,12 @@ class CombatRefused(ValueError):
         self.message = message
 
 
+def field_name(key: object) -> str:
+    """A key of the input as a field name a person can read (unprintable ones escaped)."""
+    text = str(key)
+    return text if text.isprintable() else ascii(text)
+
+
 def combat_tables(cat: Catalog | None = None) -> Mapping[str, Any]:
     """The personal-combat tables of ``data/combat.json``."""
     return (cat or catalog()).combat
@@ -106,8 +112,8 @@ class Weapon:
     """One weapon as an attack uses it, from a row of the melee or ranged weapons table.
 
     ``dmg``: the damage multiplier; for melee and natural weapons the figure added to the
-    wielder's STR DV. ``notes``: the codes of the weapon's notes (AP, LZ, SH, AF...);
-    ``alternatives`` groups those written as alternatives ("SA/AF", "TR/GS/EX/HEAP").
+    wielder's STR DV. ``notes``: the codes of the weapon's notes (AP, LZ, SH, AF...; those
+    written as alternatives, "SA/AF" or "TR/GS/EX/HEAP", each on its own).
     ``size``: a melee weapon's size (S, M, L, S/M; "var" for natural weapons whose reach is the
     body's). ``armored_type``: the damage type of a punch or kick in armor that armors hands.
     """
@@ -128,7 +134,6 @@ class Weapon:
     size: str | None = None
     max_range_m: float | None = None
     armored_type: str | None = None
-    alternatives: tuple[frozenset[str], ...] = ()
 
     @property
     def label(self) -> str:
@@ -151,22 +156,19 @@ class Weapon:
 _NOTE_CODE = re.compile(r"[A-Z]{2,4}")
 
 
-def _note_groups(notes: str) -> tuple[frozenset[str], ...]:
-    """The codes of a ranged weapon's notes, one group per note ("SA/AF; AP" gives {SA, AF},
-    {AP}); a single code is a group of one."""
-    groups = []
-    for part in re.split(r"[;:]", notes):
-        codes = frozenset(code for code in part.split("/") if _NOTE_CODE.fullmatch(code.strip()))
-        if codes:
-            groups.append(frozenset(code.strip() for code in codes))
-    return tuple(groups)
+def _note_codes(notes: str) -> frozenset[str]:
+    """The codes of a ranged weapon's notes: "SA/AF; AP" gives SA, AF and AP."""
+    return frozenset(
+        code
+        for code in (part.strip() for part in re.split(r"[;:/]", notes))
+        if _NOTE_CODE.fullmatch(code)
+    )
 
 
 def weapon_from_item(item: EquipmentItem) -> Weapon:
     """The weapon of a melee or ranged table row (natural weapons included)."""
     row = item.row
     melee = item.table == "melee"
-    groups = () if melee else _note_groups(row.get("notes") or "")
     return Weapon(
         name=item.name,
         tl=item.tl,
@@ -178,13 +180,12 @@ def weapon_from_item(item: EquipmentItem) -> Weapon:
         str_min=item.str_min,
         rof=row.get("rof"),
         ammo=row.get("ammo"),
-        notes=frozenset().union(*groups),
+        notes=frozenset() if melee else _note_codes(row.get("notes") or ""),
         melee=melee,
         natural=bool(row.get("natural")),
         size=row.get("size"),
         max_range_m=row.get("max_range_m"),
         armored_type=row.get("armored_type"),
-        alternatives=tuple(group for group in groups if len(group) > 1),
     )
 
 
@@ -292,8 +293,12 @@ def fighter_from_document(character: Character, *, cat: Catalog | None = None) -
     attributes = {value.code: value for value in report.attributes}
     equipment = report.equipment
     encumbered = equipment.encumbered_derived
-    # The armor too heavy for its wearer lowers the body attributes' DMs (2 levels a point).
+    # The armor too heavy for its wearer lowers the body attributes (2 levels a point); battle
+    # dress wields weapons with its own STR.
     dex_level = attributes["DEX"].level - equipment.armor_body_penalty
+    strength = attributes["STR"].level - equipment.armor_body_penalty
+    if armor is not None and armor.provides_str is not None:
+        strength = max(strength, armor.provides_str)
     experience = match_key(combat_tables(cat)["combat_experience_trait"])
     return Fighter(
         name=character.name,
@@ -305,7 +310,7 @@ def fighter_from_document(character: Character, *, cat: Catalog | None = None) -
         WND=report.derived.WND,
         LIF=report.derived.LIF,
         dex_dm=cat.dm_dv(max(dex_level, 0))[0],
-        str_dv=cat.level_row(equipment.carrying_str)[1],
+        str_dv=cat.dm_dv(max(strength, 0))[1],
         awa_dm=attributes["AWA"].dm,
         exp_dm=attributes["EXP"].dm,
         skills=MappingProxyType(

@@ -1,0 +1,164 @@
+"""``python -m rules attack``: the hand-worked cases of tests/fixtures/combat, the errors that
+name their field, and any JSON at all read or refused without a traceback."""
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from random import Random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from rules import CombatRefused, resolve_attack
+from rules.attack_input import read_attack
+from rules.combat import attack_result_as_dict, throw_dice
+
+from .builders import document
+from .test_hostile_documents import json_values
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "tests" / "fixtures" / "combat"
+CASE_NAMES = sorted(
+    p.name[: -len(".json")] for p in CASES.glob("*.json") if ".expected" not in p.name
+)
+COMPARED = ("tn", "dms", "total", "hit", "effect", "fumble", "wound", "chance")
+
+
+def attack(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "rules", "attack", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        cwd=ROOT,
+        check=False,
+    )
+
+
+def test_there_are_hand_worked_cases():
+    assert len(CASE_NAMES) >= 6
+
+
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_each_hand_worked_case_gives_the_result_worked_out_from_the_chapter(name):
+    expected = json.loads((CASES / f"{name}.expected.json").read_text())
+    plan, dice = read_attack(json.loads((CASES / f"{name}.json").read_text()))
+    got = attack_result_as_dict(resolve_attack(plan, dice))
+    assert {key: got[key] for key in COMPARED} == {key: expected[key] for key in COMPARED}
+    if expected["damage"] is None:
+        assert got["damage"] is None
+    else:
+        assert {k: got["damage"][k] for k in expected["damage"]} == expected["damage"]
+
+
+def test_the_command_prints_the_json_result_and_exits_zero():
+    result = attack(str(CASES / "rifle-aimed-at-long-range.json"))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert (out["tn"], out["total"], out["hit"], out["effect"]) == (4, 8, True, 4)
+    assert out["damage"]["lif"] == 20
+    assert out["condition_after"]["lethal"] == 20
+
+
+def test_the_command_reads_standard_input_and_throws_dice_when_none_are_given():
+    case = json.loads((CASES / "punch-through-a-jack.json").read_text())
+    del case["dice"]
+    result = attack("-", stdin=json.dumps(case))
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert len(out["dice"]) == 1
+    assert 1 <= out["dice"][0] <= 6
+    assert out["hit"] == (out["dice"][0] >= 3)
+
+
+def _case(**changes):
+    case = json.loads((CASES / "punch-through-a-jack.json").read_text())
+    case.update(changes)
+    return json.dumps(case)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"weapon": "Phaser"}, "weapon"),
+        ({"weapon": "Laser rifle"}, "tl"),  # made at TL 9 and TL 13
+        ({"range": "over there"}, "range"),
+        ({"attacker": document(attributes={"DEX": "Q7"})}, "attacker.attributes.DEX"),
+        ({"target": {"format": "ffa-character/1"}}, "target.name"),
+        ({"dice": [9]}, "dice"),
+        ({"dice": "5"}, "dice"),
+        ({"situation": {"cover": "wall"}}, "situation.cover"),
+        ({"situation": {"aim_turns": "two"}}, "situation.aim_turns"),
+        ({"situation": {"hiding": True}}, "situation.hiding"),
+        ({"target": {"animal": {"type": "dragon", "weight_kg": 90}}}, "target.animal.type"),
+        ({"surprise": True}, "surprise"),
+    ],
+)
+def test_malformed_input_exits_two_with_one_line_naming_the_field(changes, field):
+    result = attack("-", stdin=_case(**changes))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"<stdin>: {field}: "), result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_text_that_is_not_json_and_a_missing_file_exit_two():
+    assert attack("-", stdin="{nope").returncode == 2
+    missing = attack("/nonexistent/attack.json")
+    assert missing.returncode == 2
+    assert missing.stderr.startswith("/nonexistent/attack.json: ")
+
+
+# -- hostile input -----------------------------------------------------------------------------
+
+FULL = json.loads((CASES / "rifle-aimed-at-long-range.json").read_text())
+FULL["target_condition"] = {"maximum": 23, "wnd": 6, "stun": 2, "lethal": 0, "wounds": []}
+FULL_ANIMAL = {**FULL, "target": {"animal": {"type": "hunter", "weight_kg": 40, "speed": 2}}}
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _paths(item, (*prefix, index))
+
+
+def _put(doc, path, value):
+    if not path:
+        return value
+    target = doc
+    for step in path[:-1]:
+        target = target[step]
+    target[path[-1]] = value
+    return doc
+
+
+@st.composite
+def spoiled_attacks(draw):
+    request = copy.deepcopy(draw(st.sampled_from([FULL, FULL_ANIMAL])))
+    for _ in range(draw(st.integers(1, 3))):
+        paths = tuple(_paths(request)) if isinstance(request, (dict, list)) else ((),)
+        request = _put(request, draw(st.sampled_from(paths)), draw(json_values))
+    return request
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(spoiled_attacks())
+def test_any_json_value_anywhere_is_resolved_or_refused_by_field(request):
+    try:
+        plan, dice = read_attack(request)
+        result = resolve_attack(plan, dice if dice is not None else throw_dice(plan, Random(0)))
+    except CombatRefused as error:
+        message = str(error)
+    else:
+        message = None
+        json.dumps(attack_result_as_dict(result))
+    if message is not None:
+        assert message.isprintable(), message

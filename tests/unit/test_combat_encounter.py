@@ -1,0 +1,98 @@
+"""Initiative, delaying, surprise and morale."""
+
+import random
+
+import pytest
+
+from rules import CombatRefused, delay, morale_check, morale_test, surprise, throw_initiative
+from rules.combat import morale_dms
+
+
+class Dice(random.Random):
+    """A Random whose dice are the given faces, in order."""
+
+    def __init__(self, *faces: int) -> None:
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)
+
+
+def test_initiative_is_1d_plus_ini_highest_first():
+    order = throw_initiative([("Ann", 3), ("Bo", 5), ("Cy", 1)], Dice(4, 1, 2))
+    assert [(r.key, r.die, r.total) for r in order] == [("Ann", 4, 7), ("Bo", 1, 6), ("Cy", 2, 3)]
+
+
+def test_ties_are_thrown_off_with_1d_each_until_resolved():
+    # Ann 3+4 and Cy 1+6 tie at 7; the first tie-break ties again (3, 3), the second does not.
+    order = throw_initiative([("Ann", 3), ("Bo", 5), ("Cy", 1)], Dice(4, 1, 6, 3, 3, 2, 5))
+    assert [r.key for r in order] == ["Cy", "Ann", "Bo"]
+    assert [r.tie_breaks for r in order] == [(3, 5), (3, 2), ()]
+    assert [r.total for r in order] == [7, 7, 6]
+
+
+def test_initiative_keys_must_be_distinct():
+    with pytest.raises(CombatRefused):
+        throw_initiative([("Ann", 3), ("Ann", 2)], random.Random(1))
+
+
+def test_a_seeded_throw_is_the_same_every_time():
+    entries = [(f"c{i}", i % 4) for i in range(9)]
+    assert throw_initiative(entries, random.Random(7)) == throw_initiative(
+        entries, random.Random(7)
+    )
+
+
+def test_delaying_moves_a_combatant_just_before_or_after_another():
+    order = throw_initiative([("Ann", 9), ("Bo", 5), ("Cy", 1)], Dice(1, 1, 1))
+    assert [r.key for r in delay(order, "Ann", acts="after", other="Cy")] == ["Bo", "Cy", "Ann"]
+    assert [r.key for r in delay(order, "Cy", acts="before", other="Bo")] == ["Ann", "Cy", "Bo"]
+    with pytest.raises(CombatRefused):
+        delay(order, "Ann", acts="after", other="Dee")
+    with pytest.raises(CombatRefused):
+        delay(order, "Ann", acts="after", other="Ann")
+
+
+def test_surprise_needs_a_margin_of_3_or_more():
+    # AWA tests, 2DH: 5 + 1 = 6 against 3 + 0 = 3: surprise by 3.
+    won = surprise(("Party", 1), ("Pirates", 0), first_dice=[5, 2], second_dice=[3, 1])
+    assert (won.totals, won.surprising, won.surprised) == ((6, 3), "Party", "Pirates")
+    close = surprise(("Party", 1), ("Pirates", 0), first_dice=[4, 2], second_dice=[3, 1])
+    assert close.surprising is None
+    # Negative totals count as they are.
+    lost = surprise(("Party", -4), ("Pirates", 0), first_dice=[1, 2], second_dice=[2, 1])
+    assert (lost.totals, lost.surprising) == ((-2, 2), "Pirates")
+
+
+def test_a_fifth_out_of_action_calls_for_a_morale_test():
+    assert morale_check(10, 1) is False
+    assert morale_check(10, 2) is True
+    assert morale_check(4, 1) is True  # 25%
+    assert morale_check(6, 1) is False  # 16.7%
+    with pytest.raises(CombatRefused):
+        morale_check(3, 4)
+
+
+def test_the_morale_dms_are_the_chapters():
+    dms = morale_dms(
+        side_size=10,
+        out_of_action=6,
+        combat_experience=True,
+        leader_present=True,
+        leader_has_tactics=True,
+    )
+    assert [m.dm for m in dms] == [2, 1, 1, -2]  # experience, leader, tactics, over 50%
+    killed = morale_dms(side_size=10, out_of_action=5, leader_present=True, leader_killed=True)
+    assert [m.dm for m in killed] == [-2]  # 50% is not more than half
+
+
+def test_the_morale_test_is_an_average_exp_test():
+    stand = morale_test([3, 2], exp_dm=1, side_size=5, out_of_action=1)
+    assert (stand.tn, stand.total, stand.passed) == (4, 4, True)
+    broken = morale_test([3, 2], exp_dm=0, side_size=5, out_of_action=1)
+    assert broken.passed is False
+    fumbled = morale_test([1, 1], exp_dm=5, side_size=5, out_of_action=1)
+    assert (fumbled.fumble, fumbled.passed) == (True, False)
+    with pytest.raises(CombatRefused):
+        morale_test([3], exp_dm=0, side_size=5, out_of_action=1)
