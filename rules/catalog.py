@@ -41,6 +41,9 @@ class SkillDef:
     kind: str  # "plain", "cascade" or "spec"
     group: str
     summary: str  # what the skill is for, in one line (the builder shows it)
+    # The attribute the dice roller suggests for the skill: a ruling (in-play ruling 5a), the
+    # rulebook leaving it to what the character does; the player may choose another.
+    governing: str
     open: bool
     cascades: tuple[str, ...]
     cascade_labels: tuple[str, ...]
@@ -105,6 +108,7 @@ def _skill(raw: dict[str, Any]) -> SkillDef:
         kind=raw["kind"],
         group=raw.get("group", ""),
         summary=raw["summary"],
+        governing=raw["governing"],
         open=bool(raw.get("open", False)),
         cascades=tuple(c["name"] for c in cascades),
         cascade_labels=tuple(c.get("label", c["name"]) for c in cascades),

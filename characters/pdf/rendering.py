@@ -821,9 +821,31 @@ def _money_row(sheet: Sheet) -> str:
     )
 
 
-def _weapon_rows(equipment: Equipment) -> list[str]:
-    """TL, DMG, type, ACC, Rmod, range, RoF and ammunition, then the weapon, skill and notes."""
-    rows = []
+@dataclass(frozen=True, slots=True)
+class WeaponLine:
+    """One weapon the character carries as the sheets print it: its figures as text ("—" where
+    the table gives none), then the weapon and its notes (skill, size, the table's notes)."""
+
+    tl: str
+    dmg: str
+    damage_type: str
+    acc: str
+    rmod: str
+    reach: str
+    rof: str
+    ammo: str
+    weapon: str
+    notes: tuple[str, ...]
+
+    @property
+    def label(self) -> str:
+        return " · ".join((self.weapon, *self.notes))
+
+
+def weapon_lines(equipment: Equipment) -> list[WeaponLine]:
+    """The weapons among ``equipment``'s lines, in its order, with the catalog's figures: the
+    PDF's weapons box and the play sheet's weapon table."""
+    lines = []
     for line in equipment.lines:
         item = _catalog_item(line)
         if item is None or item.table not in ("melee", "ranged"):
@@ -842,21 +864,29 @@ def _weapon_rows(equipment: Equipment) -> list[str]:
             rmod = _signed(figures.get("rmod"))
             rof = _figure(figures.get("rof"))
             ammo = "∞" if figures.get("ammo_unlimited") else _figure(figures.get("ammo"))
-        label = " · ".join([_item_label(line), *(note for note in notes if note)])
-        rows.append(
-            _row(
-                _figure(item.tl),
-                dmg,
-                _figure(figures.get("damage_type")),
-                _signed(figures.get("acc")),
-                rmod,
-                reach,
-                rof,
-                ammo,
-                label,
+        lines.append(
+            WeaponLine(
+                tl=_figure(item.tl),
+                dmg=dmg,
+                damage_type=_figure(figures.get("damage_type")),
+                acc=_signed(figures.get("acc")),
+                rmod=rmod,
+                reach=reach,
+                rof=rof,
+                ammo=ammo,
+                weapon=_item_label(line),
+                notes=tuple(str(note) for note in notes if note),
             )
         )
-    return rows
+    return lines
+
+
+def _weapon_rows(equipment: Equipment) -> list[str]:
+    """TL, DMG, type, ACC, Rmod, range, RoF and ammunition, then the weapon, skill and notes."""
+    return [
+        _row(w.tl, w.dmg, w.damage_type, w.acc, w.rmod, w.reach, w.rof, w.ammo, w.label)
+        for w in weapon_lines(equipment)
+    ]
 
 
 def _armor_rows(equipment: Equipment) -> list[str]:

@@ -113,6 +113,25 @@ class ConditionForm(forms.Form):
     unsanitary = forms.BooleanField(required=False)
     dm = _test_figure("Other DM", default=0, required=False)
 
+    def __init__(self, *args: Any, party: Any = None, **kwargs: Any) -> None:
+        """``party``: the characters who may be chosen as the medic (``party_medics``)."""
+        super().__init__(*args, **kwargs)
+        self.party = party if party is not None else Character.objects.none()
+
+    def clean_medic(self) -> str | Character:
+        """ "own" (the patient), "other" (a medic described by the figures below) or the id of a
+        character of the party, read as that character."""
+        chosen = self.cleaned_data["medic"] or "own"
+        if chosen in ("own", "other"):
+            return chosen
+        pk = natural_number(chosen)
+        medic = self.party.filter(pk=pk).first() if pk is not None else None
+        if medic is None:
+            raise forms.ValidationError(
+                "Medic: choose the patient, someone in the party, or another medic."
+            )
+        return medic
+
     def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data
@@ -125,8 +144,11 @@ class ConditionForm(forms.Form):
 
     def medical_options(self) -> dict[str, Any]:
         data = self.cleaned_data
-        if (data["medic"] or "own") == "own":
-            medic = services.Medic(own=True, attribute=data["attribute"] or "EDU")
+        attribute = data["attribute"] or services.medical_attribute()
+        if isinstance(data["medic"], Character):
+            medic = services.Medic(own=False, attribute=attribute, character=data["medic"])
+        elif data["medic"] == "own":
+            medic = services.Medic(own=True, attribute=attribute)
         else:
             medic = services.Medic(
                 own=False,

@@ -3,10 +3,13 @@ gear, and the words the pages use for its state."""
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
+
 import rules
 from characters.core.selectors import character_report
 from characters.models import (
     Character,
+    CharacterQuerySet,
     ConditionChange,
     PlayState,
 )
@@ -65,6 +68,19 @@ def undoable_change(
     return last, ""
 
 
+def party_medics(user: User, character: Character) -> CharacterQuerySet:
+    """Who in the character's party may give it medical care on its sheet: the campaign's other
+    characters that ``user`` may see (their own, or every one for the campaign's referee)."""
+    if character.campaign_id is None:
+        return Character.objects.none()
+    return (
+        Character.objects.visible_to(user)
+        .filter(campaign_id=character.campaign_id)
+        .exclude(pk=character.pk)
+        .order_by("name", "pk")
+    )
+
+
 def ip_balance(character: Character) -> int:
     # Summed from .all(), so entries prefetched for the play sheet are reused.
     return sum(entry.amount for entry in character.improvement_entries.all())
@@ -116,6 +132,15 @@ def carried_load(character: Character, report: Report | None = None) -> Equipmen
     if report is not None and not any(entry.quantity for entry in character.credit_entries.all()):
         return report.equipment
     return rules.carried_load(parse_document(character.document), carried_equipment(character))
+
+
+def worn_armor_av(load: Equipment) -> int:
+    """The AV of the armor the character wears as the engine picks it (the best AV among the
+    armor in ``load``, as the PDF and the load figures have it); 0 without armor."""
+    worn = rules.worn_armor(
+        rules.catalog().equipment_item(line.item, line.tl) for line in load.lines
+    )
+    return (worn.av or 0) if worn is not None else 0
 
 
 def equipment_now(character: Character, report: Report) -> Equipment:

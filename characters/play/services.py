@@ -75,6 +75,11 @@ from rules.play import Purchase, injury_rules, severity_rules
 MEDICAL_SKILLS = ("Medical", "Surgery")
 
 
+def medical_attribute() -> str:
+    """The governing attribute a medical test suggests: the catalog's for Medical."""
+    return rules.catalog().skills_by_name[MEDICAL_SKILLS[0]].governing
+
+
 # Guards of the app against slips of the keyboard, not rules; the play sheet's inputs read them.
 MAX_IP_AWARD = 100
 MAX_IP_PRICE = 1000  # what a referee may set an unpriced purchase at
@@ -325,10 +330,12 @@ def bleed(
 @dataclass(frozen=True, slots=True)
 class Medic:
     """Who throws a medical test: the character itself (``own``: its own Medical or Surgery
-    level from its report, its governing attribute's DM as its wounds leave it), or someone
-    else at ``skill_level`` (None: no level) with ``attribute_dm``; another medic of another
-    ``species`` (None: the patient's) takes Xeno Medicine's DM, offset by its ``xeno_medicine``
-    level (None: no such skill)."""
+    level from its report, its governing attribute's DM as its wounds leave it), another
+    character of the party (``character``: the same, from that character's report and
+    condition, with its own species and Xeno Medicine), or someone else at ``skill_level``
+    (None: no level) with ``attribute_dm``; another medic of another ``species`` (None: the
+    patient's) takes Xeno Medicine's DM, offset by its ``xeno_medicine`` level (None: no such
+    skill)."""
 
     own: bool
     attribute: str = "EDU"
@@ -336,6 +343,7 @@ class Medic:
     attribute_dm: int = 0
     species: str | None = None
     xeno_medicine: int | None = None
+    character: Character | None = None
 
 
 def skill_line(report: Report, skill: str, cascade: str | None = None):
@@ -346,11 +354,20 @@ def skill_line(report: Report, skill: str, cascade: str | None = None):
     return None
 
 
-def _refuse_if_cannot_act(name: str, condition: Condition, doing: str) -> None:
+def cannot_act(name: str, condition: Condition, doing: str) -> str:
+    """Why the character cannot do ``doing`` now ("Mara is unconscious and cannot act until
+    …"), or "" when it can: the refusal, and what the play sheet shows instead of the button."""
     reason = rules.incapacity(condition)
-    if reason is not None:
-        until = f" {reason.until}" if reason.until else ""
-        raise Refused(f"{name} is {reason.state} and cannot {doing}{until}.")
+    if reason is None:
+        return ""
+    until = f" {reason.until}" if reason.until else ""
+    return f"{name} is {reason.state} and cannot {doing}{until}."
+
+
+def _refuse_if_cannot_act(name: str, condition: Condition, doing: str) -> None:
+    reason = cannot_act(name, condition, doing)
+    if reason:
+        raise Refused(reason)
 
 
 def _medical_test(
@@ -367,14 +384,30 @@ def _medical_test(
     """Throw the medic's test; returns it and a label such as "Medical-2 EDU"."""
     if skill not in MEDICAL_SKILLS:
         raise Refused(f"A medical test uses {' or '.join(MEDICAL_SKILLS)}, not {skill}.")
-    if medic.own:
-        _refuse_if_cannot_act(locked.name, condition, "give medical aid")
+    if medic.own or medic.character is not None:
+        healer, healer_report, healer_condition = locked, report, condition
+        if medic.character is not None:
+            if medic.character.pk == locked.pk:
+                raise Refused("Choose the patient as the medic (own), not as one of the party.")
+            healer = medic.character
+            healer_report = character_report(healer)
+            healer_condition, _ = condition_of(healer, healer_report)
+        _refuse_if_cannot_act(healer.name, healer_condition, "give medical aid")
         if medic.attribute not in rules.catalog().attribute_order:
             raise Refused(f"Unknown attribute {medic.attribute}.")
-        line = skill_line(report, skill)
+        line = skill_line(healer_report, skill)
         level = line.level if line else None
-        attribute_dm = rules.effective(report, condition).test_dm(medic.attribute)
+        attribute_dm = rules.effective(healer_report, healer_condition).test_dm(medic.attribute)
         label = f"{line.name if line else f'{skill} (unskilled)'} {medic.attribute}"
+        if healer is not locked:
+            label = f"{healer.name}'s {label}"
+            xeno_line = skill_line(healer_report, "Xeno Medicine")
+            xeno = rules.xeno_medicine_dm(
+                healer_report.species, report.species, xeno_line.level if xeno_line else None
+            )
+            if xeno:
+                dm += xeno
+                label += f" (another species, Xeno Medicine DM {xeno:+d})"
     else:
         if medic.skill_level is not None and medic.skill_level < 0:
             raise Refused("A medic's skill level is 0 or more (leave it empty for no level).")

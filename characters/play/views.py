@@ -10,7 +10,7 @@ JavaScript (it redirects back to the sheet with a message); with htmx the form s
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from django import forms
@@ -27,7 +27,7 @@ import rules
 from characters.builder.forms import equipment_choices
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
-from characters.core.forms import first_problem
+from characters.core.forms import first_problem, natural_number
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.models import (
@@ -37,6 +37,7 @@ from characters.models import (
     ImprovementEntry,
     PlayState,
 )
+from characters.pdf.rendering import weapon_lines
 from characters.play import forms as play_forms
 from characters.play import selectors, services
 from rules import parse_document
@@ -86,6 +87,34 @@ def _derived_rows(report, effective) -> list[dict[str, Any]]:
     ]
 
 
+def _raisable_skills(
+    character: Character, parsed, report, price: Callable[[Any], int | None]
+) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
+    """The skills a level can be bought for, with the next level's price, and those at their
+    cap with the engine's reason: they are not offered, the reason is shown."""
+    skills, capped = [], []
+    house_rules = character.house_rules()
+    for line in report.skills.lines:
+        purchase = rules.RaiseSkill(line.skill, line.cascade, line.level + 1)
+        try:
+            _cost, problems = rules.check_improvement(parsed, purchase, house_rules=house_rules)
+        except rules.ImprovementError as error:
+            capped.append({"name": line.name, "reason": str(error)})
+            continue
+        if problems:
+            capped.append({"name": line.name, "reason": problems[0].message})
+            continue
+        skills.append(
+            {
+                "value": f"{line.skill}::{line.cascade or ''}",
+                "name": line.name,
+                "level": line.level,
+                "next_cost": price(purchase),
+            }
+        )
+    return skills, capped
+
+
 def _purchase_options(character: Character, report) -> dict[str, Any]:
     """What the owner can buy with IP, with the engine's price where it has one."""
     cat = rules.catalog()
@@ -98,17 +127,7 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         except rules.ImprovementError:
             return None
 
-    skills = []
-    for line in report.skills.lines:
-        purchase = rules.RaiseSkill(line.skill, line.cascade, line.level + 1)
-        skills.append(
-            {
-                "value": f"{line.skill}::{line.cascade or ''}",
-                "name": line.name,
-                "level": line.level,
-                "next_cost": price(purchase),
-            }
-        )
+    skills, capped = _raisable_skills(character, parsed, report, price)
     specialties = []
     for entry in parsed.skills:
         definition = cat.find_skill(entry.skill)
@@ -154,6 +173,7 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         )
     return {
         "skills": skills,
+        "capped_skills": capped,
         "specialties": specialties,
         "perks": [p for p in perks if any(level["cost"] for level in p["levels"])],
         "flaws": flaws,
@@ -171,11 +191,162 @@ FormT = TypeVar("FormT", bound=forms.Form)
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What the last action did, for the top of the play region."""
+    """What the last action did, shown at ``place``: beside the form whose button did it
+    (one of ``PLACES``), so the player sees the result where they clicked."""
 
     message: str = ""
     error: str = ""
     roll: Any = None
+    place: str = ""
+
+
+# Where an outcome shows on the play sheet, by the form that asked: the undo button, the wounds
+# table (bleeding and medical care), the damage, recovery and turns forms, the dice roller, the
+# improvement points and the credits.
+PLACES = ("life", "wounds", "damage", "recover", "turns", "dice", "ip", "credits")
+CONDITION_PLACES = {
+    "damage": "damage",
+    "recover": "recover",
+    "end_stun": "turns",
+    "dying_turn": "turns",
+    **dict.fromkeys(play_forms.WOUND_ACTIONS, "wounds"),
+}
+# Without JavaScript the outcome comes back as a message tagged with its place (and the roll it
+# threw), so the redirected page shows it in the same place.
+PLACE_TAG = "play-place:"
+ROLL_TAG = "play-roll:"
+
+
+# The dice roller's last test per character, in the user's session: a throw leaves the roller
+# as it was, and each skill keeps the governing attribute the player last chose for it.
+ROLLER_SESSION_KEY = "play_roller"
+
+
+def _remember_test(request: AuthenticatedHttpRequest, character: Character, data: dict) -> None:
+    remembered = request.session.get(ROLLER_SESSION_KEY, {})
+    last = remembered.get(str(character.pk), {})
+    skill = data["other_skill"].strip() if data["skill"] == "other" else data["skill"]
+    attributes = {**last.get("attributes", {}), skill: data["attribute"]}
+    remembered[str(character.pk)] = {
+        "skill": data["skill"],
+        "other_skill": data["other_skill"].strip(),
+        "attribute": data["attribute"],
+        "tn": data["tn"],
+        "dm": data["dm"],
+        "attributes": attributes,
+    }
+    request.session[ROLLER_SESSION_KEY] = remembered
+
+
+def _roller(request: AuthenticatedHttpRequest, character: Character, report) -> dict[str, Any]:
+    """The dice roller as it starts: the last test thrown from this session, else the
+    character's first skill; each skill with the attribute to suggest (the one the player last
+    chose for it, else the catalog's), and the odds of the test as it stands."""
+    cat = rules.catalog()
+    last = request.session.get(ROLLER_SESSION_KEY, {}).get(str(character.pk), {})
+    chosen = last.get("attributes", {})
+
+    def suggested(skill: str, key: str) -> str:
+        found = cat.find_skill(skill)
+        default = found.governing if found else cat.attribute_order[0]
+        return chosen.get(key, default) if chosen.get(key) in cat.attribute_order else default
+
+    skills = [
+        {
+            "value": (value := f"{line.skill}::{line.cascade or ''}"),
+            "name": line.name,
+            "attribute": suggested(line.skill, value),
+        }
+        for line in report.skills.lines
+    ]
+    values = {skill["value"] for skill in skills} | {"", "other"}
+    skill = last.get("skill") if last.get("skill") in values else None
+    if skill is None:
+        skill = skills[0]["value"] if skills else ""
+    other = last.get("other_skill", "")
+    if skill == "other":
+        attribute = suggested(other, other)
+    elif skill:
+        attribute = next(s["attribute"] for s in skills if s["value"] == skill)
+    else:
+        attribute = last.get("attribute") or cat.attribute_order[0]
+    form = play_forms.TestPlanForm(
+        {
+            "skill": skill,
+            "other_skill": other,
+            "attribute": attribute,
+            "tn": last.get("tn", rules.dice.usual_difficulty().tn),
+            "dm": last.get("dm", 0),
+        }
+    )
+    planned, error = _odds(character, form, report)
+    return {
+        "skills": skills,
+        "skill": skill,
+        "other_skill": other,
+        "attribute": attribute,
+        "tn": form.cleaned_data.get("tn"),
+        "dm": form.cleaned_data.get("dm", 0),
+        "planned": planned,
+        "odds_error": error,
+        "suggested": [{"name": s.name, "attribute": suggested(s.name, s.name)} for s in cat.skills],
+    }
+
+
+def _odds(character: Character, form: play_forms.TestPlanForm, report=None):
+    """The planned test of the roller's form and its chance, or why there is none."""
+    if not form.is_valid():
+        return None, first_problem(form)
+    try:
+        return services.plan_test(character, form.plan(), report=report), ""
+    except core_services.Refused as refused:
+        return None, str(refused)
+
+
+def _medics(request: AuthenticatedHttpRequest, character: Character, condition) -> dict[str, Any]:
+    """Who can give the character medical care, for the medical forms: the patient (unless it
+    cannot act), the party's other characters the user may see (each with its medical skills,
+    or why it cannot act now), or another medic described by figures. The default is the first
+    of them able to act, those with a medical skill first."""
+    party = []
+    for medic in selectors.party_medics(request.user, character):
+        report = core_selectors.character_report(medic)
+        skills = _medical_skills(report)
+        party.append(
+            {
+                "value": str(medic.pk),
+                "name": medic.name,
+                "skills": skills,
+                "unable": services.cannot_act(
+                    medic.name, selectors.condition_of(medic, report)[0], "give medical aid"
+                ),
+                "skilled": skills != NO_MEDICAL_SKILL,
+            }
+        )
+    patient_unable = services.cannot_act(character.name, condition, "give medical aid")
+    able = sorted((m for m in party if not m["unable"]), key=lambda m: not m["skilled"])
+    default = "own" if not patient_unable else able[0]["value"] if able else "other"
+    return {
+        "party": party,
+        "patient_unable": patient_unable,
+        "default": default,
+        "attribute": services.medical_attribute(),
+    }
+
+
+NO_MEDICAL_SKILL = "no Medical skill"
+
+
+def _medical_skills(report) -> str:
+    """The medical skills of a character, e.g. "Medical-2, Surgery-1"."""
+    return (
+        ", ".join(
+            line.name
+            for skill in services.MEDICAL_SKILLS
+            if (line := services.skill_line(report, skill))
+        )
+        or NO_MEDICAL_SKILL
+    )
 
 
 def _play_context(
@@ -241,21 +412,16 @@ def _play_context(
         "supplies": _supplies(),
         "unsanitary_dm": rules.play.injury_rules().unsanitary_dm,
         "dying_loss": rules.play.injury_rules().dying_loss_per_turn,
-        "own_medic": ", ".join(
-            line.name
-            for skill in services.MEDICAL_SKILLS
-            if (line := services.skill_line(report, skill))
-        )
-        or "no Medical skill",
+        "own_medic": _medical_skills(report),
+        "medics": _medics(request, character, condition),
         # Action tests.
         "difficulties": rules.difficulties(),
-        "default_tn": rules.dice.usual_difficulty().tn,
+        "roller": _roller(request, character, report),
+        "cannot_act": services.cannot_act(character.name, condition, "act"),
         "attribute_dice": rules.dice.dice_notation(rules.dice.ATTRIBUTE),
         "unskilled_dice": rules.dice.dice_notation(rules.dice.UNSKILLED),
         "attribute_codes": cat.attribute_order,
         "species_choices": list(cat.species.items()),
-        "skill_lines": report.skills.lines,
-        "skill_names": [skill.name for skill in cat.skills],
         "rolls": list(character.dice_rolls.select_related("actor")[:RECENT_ROLLS]),
         # Improvement points.
         "ip_balance": selectors.ip_balance(character),
@@ -270,6 +436,8 @@ def _play_context(
         "equipment_choices": equipment_choices(),
         "carried": load.lines,
         "load": load,
+        "weapons": weapon_lines(load),
+        "armor_av": selectors.worn_armor_av(load),
         # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
         "carry": carry,
         "encumbrance_penalty": penalty,
@@ -303,40 +471,56 @@ def _supplies() -> list[tuple[str, str]]:
 def character_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The play sheet, for the owner and the referee of the character's campaign."""
     character = character_for_user(request, pk)
-    return render(request, "characters/play/play.html", _play_context(request, character))
+    outcome = _outcome_from_messages(request, character)
+    return render(request, "characters/play/play.html", _play_context(request, character, outcome))
 
 
 def _respond(
-    request: AuthenticatedHttpRequest, character: Character, outcome: Outcome, anchor: str = ""
+    request: AuthenticatedHttpRequest, character: Character, outcome: Outcome
 ) -> HttpResponse:
-    """htmx: the play region with the outcome at its top. Otherwise: back to the play sheet
-    (Post/Redirect/Get) with the outcome as a message."""
+    """htmx: the play region with the outcome at its place. Otherwise: back to the play sheet
+    (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its message."""
     if request.htmx:
         character = Character.objects.select_related("campaign").get(pk=character.pk)
         context = _play_context(request, character, outcome)
         return render(request, "characters/play/play.html#play", context)
+    tags = f"{PLACE_TAG}{outcome.place}" + (f" {ROLL_TAG}{outcome.roll.pk}" if outcome.roll else "")
     if outcome.error:
-        messages.error(request, outcome.error)
+        messages.error(request, outcome.error, extra_tags=tags)
     elif outcome.message:
-        messages.success(request, outcome.message)
-    return redirect(
-        reverse("character_play", args=[character.pk]) + (f"#{anchor}" if anchor else "")
-    )
+        messages.success(request, outcome.message, extra_tags=tags)
+    return redirect(reverse("character_play", args=[character.pk]) + "#outcome")
+
+
+def _outcome_from_messages(request: AuthenticatedHttpRequest, character: Character) -> Outcome:
+    """The outcome an action without JavaScript left as a message for this page, if any."""
+    for message in messages.get_messages(request):
+        tags = dict(tag.split(":", 1) for tag in message.extra_tags.split() if ":" in tag)
+        place = tags.get(PLACE_TAG.rstrip(":"))
+        if place not in PLACES:
+            continue
+        roll_pk = natural_number(tags.get(ROLL_TAG.rstrip(":"), ""))
+        roll = character.dice_rolls.filter(pk=roll_pk).first() if roll_pk else None
+        text = str(message)
+        if message.level == messages.ERROR:
+            return Outcome(error=text, place=place)
+        return Outcome(message=text, roll=roll, place=place)
+    return Outcome()
 
 
 def _attempt(
     request: AuthenticatedHttpRequest,
     character: Character,
     action: Callable[[], Outcome],
-    anchor: str,
+    place: str,
 ) -> HttpResponse:
     try:
-        outcome = action()
+        outcome = replace(action(), place=place)
     except core_services.Refused as refused:
-        outcome = Outcome(error=str(refused))
+        outcome = Outcome(error=str(refused), place=place)
     except ValidationError as invalid:
-        outcome = Outcome(error=" ".join(invalid.messages))
-    return _respond(request, character, outcome, anchor)
+        outcome = Outcome(error=" ".join(invalid.messages), place=place)
+    return _respond(request, character, outcome)
 
 
 def _read(form: FormT) -> FormT:
@@ -346,9 +530,10 @@ def _read(form: FormT) -> FormT:
     return form
 
 
-def _condition_action(request: AuthenticatedHttpRequest, character: Character) -> Outcome:
-    form = _read(play_forms.ConditionForm(request.POST))
-    data = form.cleaned_data
+def _condition_action(
+    request: AuthenticatedHttpRequest, character: Character, form: play_forms.ConditionForm
+) -> Outcome:
+    data = _read(form).cleaned_data
     action = data["action"]
     common = {"character": character, "by": request.user, "expected_version": data["play_version"]}
     if action == "damage":
@@ -389,7 +574,12 @@ def character_condition(request: AuthenticatedHttpRequest, pk: int) -> HttpRespo
     """Damage and healing: ``action`` is damage, end_stun, dying_turn, bleed, stabilise,
     treat, recover or clear; the owner and the referee record them."""
     character = character_for_user(request, pk)
-    return _attempt(request, character, lambda: _condition_action(request, character), "life")
+    form = play_forms.ConditionForm(
+        request.POST, party=selectors.party_medics(request.user, character)
+    )
+    form.is_valid()  # the action, if it is one, tells where the outcome shows
+    place = CONDITION_PLACES.get(form.cleaned_data.get("action", ""), "life")
+    return _attempt(request, character, lambda: _condition_action(request, character, form), place)
 
 
 @login_required
@@ -417,6 +607,7 @@ def character_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
     def roll() -> Outcome:
         form = _read(play_forms.TestPlanForm(request.POST))
+        _remember_test(request, character, form.cleaned_data)
         thrown = services.roll_action_test(
             character=character,
             by=request.user,
@@ -438,15 +629,7 @@ def character_roll(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def character_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The dice roller's odds for the test as the form stands (htmx, on every change)."""
     character = character_for_user(request, pk)
-    form = play_forms.TestPlanForm(request.GET)
-    planned, error = None, ""
-    if not form.is_valid():
-        error = first_problem(form)
-    else:
-        try:
-            planned = services.plan_test(character, form.plan())
-        except core_services.Refused as refused:
-            error = str(refused)
+    planned, error = _odds(character, play_forms.TestPlanForm(request.GET))
     return render(
         request, "characters/play/play.html#odds", {"planned": planned, "odds_error": error}
     )

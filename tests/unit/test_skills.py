@@ -208,3 +208,16 @@ def test_every_skill_says_in_one_short_line_what_it_is_for():
     summaries = [skill.summary for skill in catalog().skills]
     assert all(0 < len(summary) <= 90 for summary in summaries)
     assert len(set(summaries)) == len(summaries)
+
+
+def test_every_skill_suggests_a_governing_attribute_of_the_nine():
+    cat = catalog()
+    assert {s.name for s in cat.skills if s.governing not in cat.attribute_order} == set()
+    suggested = {s.name: s.governing for s in cat.skills}
+    # The rulebook's own examples: a ground vehicle DEX test, Knowledge added to EDU.
+    assert (suggested["Ground Vehicle"], suggested["Knowledge"]) == ("DEX", "EDU")
+    assert (suggested["Pilot"], suggested["Medical"], suggested["Brawling"]) == (
+        "DEX",
+        "EDU",
+        "STR",
+    )

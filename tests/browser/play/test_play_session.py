@@ -85,7 +85,7 @@ def test_a_short_session_in_play(page, referee_page, mara, monkeypatch):
     page.evaluate("() => { window.__samePage = true }")
 
     # An action test: Pilot-2 DEX, average (TN 4). 2DH shows 4; DEX DM +1: 5, EN 1.
-    page.select_option("#roll-skill", label="Pilot-2")
+    page.select_option("#roll-skill", label="Pilot-2 (DEX)")
     page.select_option("#roll-attribute", value="DEX")
     expect(page.locator("[data-odds]")).to_contain_text("%")
     page.locator('[data-action="roll"]').click()

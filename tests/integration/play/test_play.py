@@ -770,7 +770,9 @@ def test_the_play_sheet_carries_the_load_at_the_worlds_gravity(client, mara, pla
     assert f"unencumbered to {at_one_g.unencumbered_kg} kg" in unreadable
 
 
-def test_a_play_action_without_javascript_redirects_with_a_message(client, mara, player):
+def test_a_play_action_without_javascript_lands_on_its_outcome_beside_its_form(
+    client, mara, player
+):
     client.force_login(player)
     url = reverse("character_condition", args=[mara.pk])
 
@@ -778,8 +780,13 @@ def test_a_play_action_without_javascript_redirects_with_a_message(client, mara,
         url, {"action": "damage", "amount": "9", "form": "L", "play_version": "1"}, follow=True
     )
 
-    assert response.redirect_chain[-1][0] == reverse("character_play", args=[mara.pk]) + "#life"
-    assert "A light wound" in next(iter(response.context["messages"])).message
+    assert response.redirect_chain[-1][0] == reverse("character_play", args=[mara.pk]) + "#outcome"
+    page = response.content.decode()
+    notice = page.index('id="outcome"')
+    assert 'data-place="damage"' in page[notice - 200 : notice + 200]
+    assert page.index('data-action="damage"') < notice < page.index('id="recover-heading"')
+    assert "A light wound" in page[notice : notice + 300]
+    assert 'class="message ' not in page  # not again in the messages at the top
     assert condition(mara).lethal == 9
 
 
@@ -1004,7 +1011,7 @@ def test_the_credits_form_records_pay_buys_and_sells_gear(client, mara, player):
         price="150",
     )
 
-    assert paid.redirect_chain[-1][0] == reverse("character_play", args=[mara.pk]) + "#credits"
+    assert paid.redirect_chain[-1][0] == reverse("character_play", args=[mara.pk]) + "#outcome"
     assert last_message(paid) == "Cr+2,000: Pay."
     assert last_message(bought) == "Bought Cold weather clothing x3: Cr600."
     assert last_message(sold) == "Sold Cold weather clothing for Cr150."

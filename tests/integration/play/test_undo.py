@@ -197,7 +197,7 @@ def test_the_sheet_offers_to_undo_the_last_change_by_name(client, mara, player):
     assert "Undo: Took 7 lethal damage" in page
 
 
-def test_undo_without_javascript_redirects_to_the_life_box_with_the_outcome(
+def test_undo_without_javascript_lands_on_the_outcome_by_the_life_track(
     client, mara, player, referee
 ):
     play_services.take_damage(character=mara, by=player, amount=7, form="L", rng=Scripted([2]))
@@ -208,9 +208,11 @@ def test_undo_without_javascript_redirects_to_the_life_box_with_the_outcome(
     )
 
     assert response.status_code == 302
-    assert response.url.endswith("#life")
+    assert response.url.endswith("#outcome")
     page = client.get(response.url).content.decode()
-    assert "Undone: Took 7 lethal damage." in page
+    notice = page.index('id="outcome"')
+    assert page.index('id="life-heading"') < notice < page.index("<h3>Wounds</h3>")
+    assert "Undone: Took 7 lethal damage." in page[notice : notice + 300]
     assert play_selectors.condition_of(mara)[0].lethal == 0
 
 

@@ -1,0 +1,80 @@
+// The play sheet: an action swaps the whole play region (#play) for the new one. The browser
+// would scroll on its own while the region is replaced (scroll anchoring follows the old nodes
+// as the new ones are inserted above them: thousands of pixels on a phone), leaving the player
+// far from the result. So the button that was clicked is kept where it was on the screen, the
+// outcome (shown beside that button's form) is brought into view if it is not, and the focus
+// goes back to the button (or, when it is gone, to the outcome) for keyboard users.
+(() => {
+  "use strict";
+
+  let clicked = null; // {action, wound, top}: the button the last action was sent with
+
+  const find = ({ action, wound }) => {
+    const scope = wound === null ? "#play" : `#play [data-wound="${wound}"]`;
+    return document.querySelector(`${scope} [data-action="${action}"]`);
+  };
+
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const button = event.submitter;
+      const play = document.getElementById("play");
+      if (!play || !play.contains(event.target) || !button || !button.dataset.action) {
+        clicked = null;
+        return;
+      }
+      const row = button.closest("[data-wound]");
+      clicked = {
+        action: button.dataset.action,
+        wound: row ? row.dataset.wound : null,
+        top: button.getBoundingClientRect().top,
+      };
+    },
+    true,
+  );
+
+  document.addEventListener("htmx:afterSwap", () => {
+    if (!clicked) return;
+    const was = clicked;
+    clicked = null; // the odds that load into the new region are not an action
+    const button = find(was);
+    if (button) {
+      window.scrollBy(0, button.getBoundingClientRect().top - was.top);
+    }
+    const notice = document.getElementById("outcome");
+    if (notice) {
+      const box = notice.getBoundingClientRect();
+      if (box.top < 0 || box.bottom > window.innerHeight) {
+        notice.scrollIntoView({ block: "nearest" });
+      }
+    }
+    const focus = button && !button.disabled ? button : notice;
+    if (focus) focus.focus({ preventScroll: true });
+  });
+
+  // The dice roller: choosing a skill (or typing one the character lacks) picks the governing
+  // attribute suggested for it, the one the player last chose for that skill or the catalog's.
+  // Listened to while the event comes down (capture), so the attribute is set before htmx,
+  // listening on the form as the event bubbles up, asks for the odds.
+  document.addEventListener(
+    "change",
+    (event) => {
+      const field = event.target;
+      if (!(field instanceof HTMLElement) || !field.dataset.suggests) return;
+      const attribute = document.querySelector(field.dataset.suggests);
+      let suggested = null;
+      if (field instanceof HTMLSelectElement) {
+        const option = field.selectedOptions[0];
+        suggested = option ? option.dataset.attribute : null;
+      } else if (field instanceof HTMLInputElement && field.list) {
+        const skill = document.getElementById("roll-skill");
+        if (skill && skill.value !== "other") return;
+        const typed = field.value.trim().toLowerCase();
+        const match = [...field.list.options].find((o) => o.value.toLowerCase() === typed);
+        suggested = match ? match.dataset.attribute : null;
+      }
+      if (attribute && suggested) attribute.value = suggested;
+    },
+    true,
+  );
+})();

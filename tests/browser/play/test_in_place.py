@@ -1,0 +1,108 @@
+"""The play sheet answers where the player clicked: marking damage or throwing the dice leaves
+the page where it was, with the result beside the button, at desktop and phone widths, with
+and without JavaScript. The roller suggests each skill's attribute as it is chosen."""
+
+import pytest
+from playwright.sync_api import expect
+
+from characters.play import services as play_services
+from tests.browser.pages import log_in
+from tests.dice import Scripted
+from tests.factories import PASSWORD, character_in_campaign, medic_document
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+VIEWPORTS = {"desktop": {"width": 1280, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def mara():
+    return character_in_campaign(medic_document(), approved=True)
+
+
+def scroll_y(page) -> float:
+    return page.evaluate("() => window.scrollY")
+
+
+def top_of(locator) -> float:
+    return locator.evaluate("(element) => element.getBoundingClientRect().top")
+
+
+def assert_in_view(page, locator) -> None:
+    box = locator.evaluate(
+        "(element) => { const r = element.getBoundingClientRect(); return [r.top, r.bottom]; }"
+    )
+    height = page.evaluate("() => window.innerHeight")
+    assert box[0] >= 0, f"{box} starts above the window"
+    assert box[1] <= height, f"{box} ends below the window ({height} px)"
+
+
+def click_in_place(page, action: str) -> tuple[float, float]:
+    """Bring the button to the middle of the window, click it, wait for the answer; returns how
+    far the page scrolled and how far the button moved on the screen."""
+    button = page.locator(f'[data-action="{action}"]')
+    button.evaluate("(element) => element.scrollIntoView({block: 'center'})")
+    before, top = scroll_y(page), top_of(button)
+    button.click()
+    expect(page.locator("[data-notice]")).to_be_visible()
+    expect(page.locator(f'[data-action="{action}"]')).to_be_focused()
+    return scroll_y(page) - before, top_of(page.locator(f'[data-action="{action}"]')) - top
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_damage_and_dice_answer_beside_the_button_and_the_page_stays(
+    page, mara, monkeypatch, viewport
+):
+    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([4, 2]))
+    page.set_viewport_size(VIEWPORTS[viewport])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    page.wait_for_load_state("load")
+    allowed = VIEWPORTS[viewport]["height"] / 2
+
+    page.fill("#damage-amount", "3")
+    scrolled, moved = click_in_place(page, "damage")
+    notice = page.locator("[data-notice]")
+    expect(notice).to_have_attribute("data-place", "damage")
+    assert_in_view(page, notice)
+    assert abs(scrolled) < allowed, f"the page scrolled {scrolled} px"
+    assert abs(moved) < allowed, f"the button moved {moved} px on the screen"
+
+    # The roller suggests DEX for Pilot as it is chosen, and keeps it after the throw.
+    page.select_option("#roll-skill", label="Pilot-1 (DEX)")
+    expect(page.locator("#roll-attribute")).to_have_value("DEX")
+    expect(page.locator("#odds")).to_contain_text("Pilot-1 DEX")
+    scrolled, moved = click_in_place(page, "roll")
+    notice = page.locator("[data-notice]")
+    expect(notice).to_have_attribute("data-place", "dice")
+    expect(notice.locator("[data-roll]")).to_contain_text("Pilot-1 DEX")
+    assert_in_view(page, notice)
+    assert abs(scrolled) < allowed, f"the page scrolled {scrolled} px"
+    assert abs(moved) < allowed, f"the button moved {moved} px on the screen"
+    expect(page.locator("#roll-skill")).to_have_value("Pilot::")
+    expect(page.locator("#roll-attribute")).to_have_value("DEX")
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_without_javascript_the_answer_is_in_view_after_the_redirect(
+    browser, live_server, mara, viewport
+):
+    context = browser.new_context(
+        base_url=live_server.url, java_script_enabled=False, viewport=VIEWPORTS[viewport]
+    )
+    page = context.new_page()
+    page.goto("/accounts/login/")
+    page.fill("input[name=username]", "player1")
+    page.fill("input[name=password]", PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.goto(f"/characters/{mara.pk}/play/")
+
+    page.fill("#damage-amount", "3")
+    page.locator('[data-action="damage"]').click()
+
+    notice = page.locator("[data-notice]")
+    expect(notice).to_contain_text("A superficial wound")
+    assert page.url.endswith("#outcome")
+    assert_in_view(page, notice)
+    assert_in_view(page, page.locator('[data-action="damage"]'))
+    context.close()

@@ -1,0 +1,65 @@
+"""The play sheet offers only what can be done: a character that cannot act is told why
+instead of being offered the dice, and "Raise a skill" leaves out skills at their cap."""
+
+import pytest
+from django.urls import reverse
+
+from characters.builder import services as builder_services
+from characters.core.selectors import character_report
+from characters.play import services as play_services
+from tests.dice import Scripted
+from tests.factories import medic_document
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def mara(player):
+    return builder_services.create_character(owner=player, document=medic_document())
+
+
+def play_page(client, character) -> str:
+    return client.get(reverse("character_play", args=[character.pk])).content.decode()
+
+
+def refusal_to_throw(character, by) -> str:
+    plan = play_services.TestPlan(attribute="DEX", tn=4)
+    with pytest.raises(play_services.Refused) as refused:
+        play_services.roll_action_test(character=character, by=by, plan=plan)
+    return str(refused.value)
+
+
+@pytest.mark.parametrize(("amount", "form"), [(30, "L"), (13, "S")], ids=["unconscious", "stunned"])
+def test_a_character_that_cannot_act_is_told_why_instead_of_offered_the_dice(
+    client, mara, player, amount, form
+):
+    client.force_login(player)
+    assert 'data-action="roll"' in play_page(client, mara)
+    play_services.take_damage(character=mara, by=player, amount=amount, form=form, rng=Scripted([]))
+
+    page = play_page(client, mara)
+
+    assert 'data-action="roll"' not in page
+    assert 'id="odds"' not in page
+    assert f'<p class="text-alert" data-cannot-act>{refusal_to_throw(mara, player)}</p>' in page
+
+
+def test_raise_a_skill_leaves_out_a_skill_at_its_cap_and_says_why(client, player):
+    probe = builder_services.create_character(owner=player, document=medic_document())
+    cap = character_report(probe).skills.max_level
+    skills = [{"skill": "Medical", "level": cap}, {"skill": "Pilot", "level": 1}]
+    capped = builder_services.create_character(
+        owner=player, document=medic_document(name="Capped Medic", skills=skills)
+    )
+    client.force_login(player)
+
+    page = play_page(client, capped)
+
+    select = page[
+        page.index('id="spend-skill"') : page.index("</select>", page.index('id="spend-skill"'))
+    ]
+    assert "Pilot-1" in select
+    assert "Medical" not in select
+    assert (
+        f'data-capped="Medical-{cap}">Medical-{cap}: Medical-{cap + 1} is above the maximum' in page
+    )
