@@ -19,7 +19,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -41,6 +40,7 @@ from characters.encounters.selectors import (
 from characters.models import Campaign, Character, Combatant, Encounter, EncounterEntry
 from characters.play import services as play_services
 from characters.play.selectors import carried_equipment, gear_key
+from characters.templatetags.ffa_format import percent
 from rules import Condition
 from rules.catalog import AMMUNITION, EquipmentItem
 from rules.combat import AttackPlan, AttackResult, CombatRefused, Damage, Situation, Weapon
@@ -318,15 +318,6 @@ def plan(state: Board, attacker: Row, order: AttackOrder) -> tuple[AttackPlan, R
     return planned, target, weapon
 
 
-def chance_text(chance: Fraction) -> str:
-    """An exact chance as a page shows it: a percentage to one place, never 0 or 100 when the
-    dice can still go either way."""
-    percent = float(chance) * 100
-    if 0 < chance < 1:
-        percent = min(max(percent, 0.1), 99.9)
-    return f"{percent:.1f}%"
-
-
 def _ammunition_item(weapon: Weapon) -> EquipmentItem | None:
     """The catalog's ammunition for the weapon, when it is bought apart and counts rounds."""
     item = rules.catalog().equipment_item(AMMUNITION.format(weapon=weapon.name), weapon.tl)
@@ -470,7 +461,8 @@ def attack(
     _apply(result, target, by, before, rng)
     _advance(state)
     detail = rules.combat.attack_result_as_dict(result) | {
-        "chance": chance_text(planned.chance),
+        # The odds as the page showed them before the throw (the engine's "chance" is exact).
+        "odds": percent(planned.chance),
         "weapon": weapon.name,
         "range": order.range_band,
         "states": [words for _, words in target.states],

@@ -140,7 +140,6 @@ def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str,
         return {"error": str(refused)}
     return {
         "plan": planned,
-        "chance": services.chance_text(planned.chance),
         "target": target.combatant.name,
         "weapon": weapon.name,
     }
