@@ -526,3 +526,29 @@ def test_a_dying_corsair_loses_lif_when_the_next_round_begins(fight, referee):
     fight.refresh_from_db()
     services.undo_last(encounter=fight, by=referee)
     assert combatant(fight, "Vargr corsair 4").condition == rules.condition_as_dict(hurt)
+
+
+def test_a_gun_without_rounds_or_magazines_is_refused_before_any_die(fight, kira, player1):
+    from characters.play import services as play_services
+
+    play_services.give_up_gear(character=kira, by=player1, item=MAGAZINE, tl=6, quantity=2)
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(ammunition={PISTOL: 0})
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    with pytest.raises(services.Refused, match="Kira Valen is out of Automatic pistol ammunition"):
+        services.attack(encounter=fight, by=player1, order=order, rng=Scripted([]))
+
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+def test_a_sheet_that_carries_no_ammunition_keeps_no_count(fight, kira, player1):
+    from characters.play import services as play_services
+
+    play_services.give_up_gear(character=kira, by=player1, item=MAGAZINE, tl=6, quantity=2)
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    services.attack(encounter=fight, by=player1, order=order, rng=Scripted([1, 1, 1]))
+
+    assert combatant(fight, "Kira Valen").ammunition == {}
