@@ -68,6 +68,9 @@ def attack(page, *, target: str, range_band: str, cover: str = "None") -> str:
     choose(page, "cover", cover)
     odds = page.locator("[data-odds]").inner_text()
     page.locator('[data-action="attack"]').click()
+    # The result shows where the button was: the page stays where it is, the result in view.
+    expect(page.locator("#outcome")).to_contain_text(" attacks ")
+    expect(page.locator("#outcome")).to_be_in_viewport()
     return odds
 
 
