@@ -290,12 +290,15 @@ class World:
             return {"amount": "1", "reason": "A session", "character": [str(character.pk)]}
         if name == "character_ip_spend":
             return {"purchase": "raise_skill", "skill": "Language::Anglic", "to_level": "4"}
+        if name.startswith("encounter_"):
+            return self.encounter_post_data(name)
+        return {"comment": "A comment."}
+
+    def encounter_post_data(self, name: str) -> dict:
         if name == "encounter_new":
             party = [str(pk) for pk in self.campaign.characters.values_list("pk", flat=True)]
             return {"name": "Another fight", "party": party}
-        if name.startswith("encounter_"):
-            return {"version": str(self.encounter.version), "action": "pass", "side": "party"}
-        return {"comment": "A comment."}
+        return {"version": str(self.encounter.version), "action": "pass", "side": "party"}
 
 
 @pytest.fixture
