@@ -515,7 +515,6 @@ class Encounter(models.Model):
     round = models.PositiveIntegerField(default=0)
     turn = models.PositiveSmallIntegerField(default=0)
     version = models.PositiveIntegerField(default=1)
-    ended_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,7 +11,7 @@ from typing import Any, cast
 from django import forms
 
 import rules
-from characters.core.forms import VersionField, WholeNumberField
+from characters.core.forms import MAX_VERSION, VersionField, WholeNumberField
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.encounters.services import MAX_GROUP, AttackOrder, Group
 from characters.models import Campaign, Character, Combatant
@@ -187,9 +187,12 @@ class MoraleForm(VersionForm):
 
 
 class LiveForm(forms.Form):
-    """A poll: the version of the encounter the page shows (a missing one is never current)."""
+    """A poll: the version of the encounter the page shows (a missing one is never current),
+    and whose turn its action panel is for."""
 
-    v = WholeNumberField(label="Version", minimum=0, maximum=10**9 - 1, required=False)
+    v = WholeNumberField(label="Version", minimum=0, maximum=MAX_VERSION, required=False)
+    # Whose turn the page shows ("round-combatant"): another means the action panel is stale.
+    t = forms.CharField(label="Turn", max_length=40, required=False)
 
 
 def chips(label: str, choices=(), *, required: bool = True, coerce=str) -> forms.TypedChoiceField:

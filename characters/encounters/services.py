@@ -142,8 +142,6 @@ def start_encounter(
 def _lock(encounter: Encounter, expected_version: int | None) -> Encounter:
     locked = Encounter.objects.select_for_update().get(pk=encounter.pk)
     locked.campaign = encounter.campaign
-    if locked.ended_at is not None:
-        raise Refused(f"{locked.name} is over.")
     refuse_if_stale(locked, expected_version)
     return locked
 

@@ -160,10 +160,11 @@ def encounter_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     moved on: the form it showed belongs to a turn that is over)."""
     encounter = encounter_for_user(request, pk)
     form = encounter_forms.LiveForm(request.GET)
-    if form.is_valid() and form.cleaned_data["v"] == encounter.version:
+    shown = form.cleaned_data if form.is_valid() else {"v": None, "t": ""}
+    if shown["v"] == encounter.version:
         return HttpResponse(status=204)
     context = _context(request, encounter)
-    context["swap_act"] = request.GET.get("t") != context["turn_key"]
+    context["swap_act"] = shown["t"] != context["turn_key"]
     return render(request, f"{PAGE}#live", context)
 
 
