@@ -208,6 +208,19 @@ def chips(label: str, choices=(), *, required: bool = True, coerce=str) -> forms
     )
 
 
+def _bursts(attacker: Row) -> list[tuple[int, str]]:
+    """The autofire bursts the attacker's weapons can fire: a single shot, then each step of
+    the autofire table up to the most rounds any of its autofire weapons fires in a turn (the
+    engine refuses a burst the chosen weapon cannot fire)."""
+    table = rules.combat.combat_tables()["autofire"]
+    most = max(
+        (w.most_rounds for w in attacker.weapons if table["mode_note"] in w.notes), default=0
+    )
+    step = table["rounds_per_step"]
+    bursts = sorted({*range(step, most + 1, step), most} - {0})
+    return [(0, "Single shot"), *((n, f"{n} rounds") for n in bursts)]
+
+
 def _counts(maximum: int) -> list[tuple[int, str]]:
     return [(n, str(n)) for n in range(maximum + 1)]
 
@@ -226,6 +239,7 @@ class AttackForm(VersionForm):
     facing = chips("Facing the target's", _choices(rules.combat.FACINGS))
     aim_turns = chips("Turns aimed", _counts(MAX_AIM_TURNS), coerce=int)
     extra_actions = chips("Further actions this turn", _counts(MAX_EXTRA_ACTIONS), coerce=int)
+    autofire_rounds = chips("Autofire", coerce=int, required=False)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
     dm = WholeNumberField(
         label="Referee's DM",
@@ -247,6 +261,7 @@ class AttackForm(VersionForm):
         cast(forms.ChoiceField, self.fields["weapon"]).choices = [
             (weapon_key(weapon), weapon.name) for weapon in attacker.weapons
         ]
+        cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = _bursts(attacker)
         # The first standing enemy, the first weapon and the ordinary case are chosen already.
         enemies = [
             row.pk
@@ -259,6 +274,7 @@ class AttackForm(VersionForm):
             "weapon": weapon_key(attacker.weapons[0]) if attacker.weapons else None,
             "aim_turns": 0,
             "extra_actions": 0,
+            "autofire_rounds": 0,
             "dm": 0,
         }
         first = {
@@ -274,6 +290,10 @@ class AttackForm(VersionForm):
         fresh = cls(board, attacker)
         data = {name: "" if value is None else str(value) for name, value in fresh.initial.items()}
         return cls(board, attacker, data)
+
+    @property
+    def offers_autofire(self) -> bool:
+        return len(cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices) > 1
 
     def more_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.MORE]
@@ -299,6 +319,7 @@ class AttackForm(VersionForm):
             facing=data["facing"],
             target_surprised=data["target_surprised"],
             extra_actions=data["extra_actions"],
+            autofire_rounds=data["autofire_rounds"] or 0,
             dm=data["dm"],
         )
         return AttackOrder(data["target"], data["weapon"], data["range_band"], situation)

@@ -552,3 +552,41 @@ def test_a_sheet_that_carries_no_ammunition_keeps_no_count(fight, kira, player1)
     services.attack(encounter=fight, by=player1, order=order, rng=Scripted([1, 1, 1]))
 
     assert combatant(fight, "Kira Valen").ammunition == {}
+
+
+# -- autofire -----------------------------------------------------------------------------------
+
+
+def test_a_burst_is_offered_for_an_autofire_weapon_and_fires_its_rounds(
+    client, campaign, kira, dorn, corsair, referee, player1
+):
+    from characters.core.services import store_document
+
+    smg = {"item": "SMG", "quantity": 1}
+    magazines_of_smg = {"item": "SMG ammunition", "quantity": 1}
+    document = kira.document | {"equipment": [smg, magazines_of_smg]}
+    document["skills"] = [{"skill": "SMG", "level": 2}]
+    store_document(kira, document, by=player1, action="Traded the pistol for an SMG")
+    encounter = start(campaign, kira, dorn, corsair)
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
+    encounter.refresh_from_db()
+    as_user(client, player1)
+    page = client.get(reverse("encounter_detail", args=[encounter.pk])).content.decode()
+    assert 'name="autofire_rounds" value="4"' in page
+    target = combatant(encounter, "Vargr corsair 1")
+
+    client.post(
+        reverse("encounter_attack", args=[encounter.pk]),
+        attack_post(encounter, target, weapon="SMG|6", autofire_rounds="4"),
+    )
+
+    entry = EncounterEntry.objects.get(kind="attack")
+    assert any(dm["label"] == "autofire, 4 rounds" for dm in entry.detail["dms"])
+    rounds = rules.catalog().equipment_item("SMG ammunition", 6).row["rounds"]
+    assert combatant(encounter, "Kira Valen").ammunition == {"SMG|6": rounds - 4}
+
+
+def test_the_pistol_offers_no_burst(client, fight, player1):
+    as_user(client, player1)
+    page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    assert 'name="autofire_rounds"' not in page
