@@ -261,7 +261,8 @@ class AttackForm(VersionForm):
         cast(forms.ChoiceField, self.fields["weapon"]).choices = [
             (weapon_key(weapon), weapon.name) for weapon in attacker.weapons
         ]
-        cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = _bursts(attacker)
+        self.bursts = _bursts(attacker)
+        cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = self.bursts
         # The first standing enemy, the first weapon and the ordinary case are chosen already.
         enemies = [
             row.pk
@@ -293,7 +294,7 @@ class AttackForm(VersionForm):
 
     @property
     def offers_autofire(self) -> bool:
-        return len(cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices) > 1
+        return len(self.bursts) > 1
 
     def more_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.MORE]
