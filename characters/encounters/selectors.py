@@ -62,6 +62,27 @@ class Row:
         return reason is None or (self.condition.stunned and reason.state == "stunned")
 
     @property
+    def ini_now(self) -> int:
+        """INI as the fighter's wounds leave it, for initiative. The engine's Fighter.INI is
+        the unhurt figure; for a character the wounds' change comes from ``rules.effective``
+        under the same load and armor the engine's own attack uses (an adapter until the
+        engine offers the figure itself). An animal's INI is not recomputed."""
+        report = self.fighter.report
+        if report is None:
+            return self.fighter.INI
+        unhurt = rules.condition_for(report)
+        now, whole = (
+            rules.effective(
+                report,
+                condition,
+                encumbrance_penalty=report.equipment.encumbrance_penalty,
+                armor_str_short=report.equipment.armor_str_short,
+            ).derived.INI
+            for condition in (self.condition, unhurt)
+        )
+        return self.fighter.INI + now - whole
+
+    @property
     def out_of_action(self) -> bool:
         return not self.can_act
 

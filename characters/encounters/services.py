@@ -82,6 +82,41 @@ def _names(name: str, count: int) -> list[str]:
     return [name] if count == 1 else [f"{name} {n}" for n in range(1, count + 1)]
 
 
+def _fielded(group: Group, encounter: Encounter, campaign: Campaign) -> list[Combatant]:
+    """The combatants a group fields: named after their stat block, numbered when several."""
+    if group.character is None:
+        animal = {"type": group.animal_type, "weight_kg": group.weight_kg}
+        try:
+            fighter = fighter_for(Combatant(animal=animal), None)
+        except ValueError as error:  # the engine's CombatRefused names the figure
+            raise Refused(f"Animals: {error}") from None
+        unhurt = rules.condition_as_dict(animal_condition(fighter))
+        return [
+            Combatant(
+                encounter=encounter, name=label, side=group.side, animal=animal, condition=unhurt
+            )
+            for label in _names(fighter.name, group.count)
+        ]
+    character = group.character
+    if character.campaign_id != campaign.pk:
+        raise Refused(f"{character.name} is not in {campaign.name}.")
+    # Fielded alone, a character fights with its play sheet; a group member, unhurt, on its own.
+    alone = group.count == 1
+    condition = (
+        None if alone else rules.condition_as_dict(rules.condition_for(character_report(character)))
+    )
+    return [
+        Combatant(
+            encounter=encounter,
+            character=character,
+            name=label,
+            side=group.side,
+            condition=condition,
+        )
+        for label in _names(character.name, group.count)
+    ]
+
+
 @transaction.atomic
 def start_encounter(
     *, campaign: Campaign, by: User, name: str, groups: Sequence[Group]
@@ -95,44 +130,9 @@ def start_encounter(
     if total > MAX_COMBATANTS:
         raise Refused(f"Combatants: at most {MAX_COMBATANTS} in one encounter, not {total}.")
     encounter = Encounter.objects.create(campaign=campaign, name=name.strip(), started_by=by)
-    combatants = []
-    for group in groups:
-        if group.character is not None:
-            character = group.character
-            if character.campaign_id != campaign.pk:
-                raise Refused(f"{character.name} is not in {campaign.name}.")
-            report = None if group.count == 1 else character_report(character)
-            condition = (
-                None if report is None else rules.condition_as_dict(rules.condition_for(report))
-            )
-            for label in _names(character.name, group.count):
-                combatants.append(
-                    Combatant(
-                        encounter=encounter,
-                        character=character,
-                        name=label,
-                        side=group.side,
-                        condition=condition,
-                    )
-                )
-        else:
-            animal = {"type": group.animal_type, "weight_kg": group.weight_kg}
-            probe = Combatant(animal=animal)
-            try:
-                fighter = fighter_for(probe, None)
-            except ValueError as error:
-                raise Refused(f"Animals: {error}") from None
-            condition = rules.condition_as_dict(animal_condition(fighter))
-            for label in _names(fighter.name, group.count):
-                combatants.append(
-                    Combatant(
-                        encounter=encounter,
-                        name=label,
-                        side=group.side,
-                        animal=animal,
-                        condition=condition,
-                    )
-                )
+    combatants = [
+        combatant for group in groups for combatant in _fielded(group, encounter, campaign)
+    ]
     for position, combatant in enumerate(combatants):
         combatant.position = position
     Combatant.objects.bulk_create(combatants)
@@ -237,10 +237,12 @@ def throw_initiative(
     first round begins with the highest."""
     locked = _lock(encounter, expected_version)
     _require_referee(locked, by, "throw initiative")
+    if locked.round:
+        raise Refused(f"Initiative was thrown for {locked.name}: it is round {locked.round}.")
     state = board(locked, entries=0)
     before = _snapshot(state)
     thrown = rules.combat.throw_initiative(
-        [(str(row.pk), row.fighter.INI) for row in state.rows], rng or dice_source()
+        [(str(row.pk), row.ini_now) for row in state.rows], rng or dice_source()
     )
     by_key = {str(row.pk): row for row in state.rows}
     state.rows = [by_key[roll.key] for roll in thrown]

@@ -590,3 +590,19 @@ def test_the_pistol_offers_no_burst(client, fight, player1):
     as_user(client, player1)
     page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
     assert 'name="autofire_rounds"' not in page
+
+
+def test_initiative_is_thrown_once(fight, referee):
+    with pytest.raises(services.Refused, match="Initiative was thrown for Ambush at the docks"):
+        services.throw_initiative(encounter=fight, by=referee)
+
+
+def test_a_wounded_character_throws_initiative_on_its_ini_as_the_wounds_leave_it(
+    encounter, kira, referee, player1
+):
+    from characters.play import services as play_services
+
+    whole = board(encounter).row(combatant(encounter, "Kira Valen").pk)
+    play_services.take_damage(character=kira, by=player1, amount=whole.condition.wnd * 2, form="L")
+    hurt = board(encounter).row(whole.pk)
+    assert hurt.ini_now < whole.ini_now == whole.fighter.INI
