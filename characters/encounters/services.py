@@ -506,15 +506,29 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
 
 
 def _delay(state: Board, actor: Row, by: User, before: dict[str, Any]) -> EncounterEntry:
-    """The fighter acts after the next one who can act instead."""
+    """The fighter acts just after the next one who can act (the engine's delay)."""
     now = state.encounter.turn
     later = _next_able(state, now + 1)
     if later >= len(state.rows):
         raise Refused(f"{actor.combatant.name} is the last to act: nobody to wait for.")
-    rows = state.rows
-    rows[now], rows[later] = rows[later], rows[now]
+    other = state.rows[later]
+    # The engine's delay, on the order as it stands (its dice are thrown already).
+    order = rules.combat.delay(
+        [
+            rules.combat.InitiativeRoll(
+                str(row.pk), row.fighter.INI, 0, row.combatant.initiative or 0
+            )
+            for row in state.rows
+        ],
+        str(actor.pk),
+        acts="after",
+        other=str(other.pk),
+    )
+    by_key = {str(row.pk): row for row in state.rows}
+    state.rows = [by_key[roll.key] for roll in order]
     _save_order(state)
-    summary = f"{actor.combatant.name} delays, acting after {rows[now].combatant.name}."
+    state.encounter.turn = _next_able(state, now)
+    summary = f"{actor.combatant.name} delays, acting after {other.combatant.name}."
     return _log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=actor)
 
 

@@ -606,3 +606,21 @@ def test_a_wounded_character_throws_initiative_on_its_ini_as_the_wounds_leave_it
     play_services.take_damage(character=kira, by=player1, amount=whole.condition.wnd * 2, form="L")
     hurt = board(encounter).row(whole.pk)
     assert hurt.ini_now < whole.ini_now == whole.fighter.INI
+
+
+def test_a_delay_past_an_unconscious_fighter_gives_the_turn_to_the_next_who_can_act(
+    fight, dorn, referee, player1
+):
+    from characters.play import services as play_services
+
+    out = condition_of(dorn)[0].maximum
+    play_services.take_damage(character=dorn, by=referee, amount=out, form="S")
+    assert not board(fight).row(combatant(fight, "Dorn Hask").pk).can_act
+
+    services.take_turn(encounter=fight, by=player1, action="delay")
+
+    fight.refresh_from_db()
+    state = board(fight)
+    names = [row.combatant.name for row in state.rows]
+    assert names[:3] == ["Dorn Hask", "Vargr corsair 1", "Kira Valen"]
+    assert state.current.combatant.name == "Vargr corsair 1"
