@@ -120,7 +120,8 @@ def _context(
         "outcome": outcome or Outcome(),
         "morale_due": services.morale_due(state) if is_referee else [],
         "turn_key": _turn_key(state),
-        # What "Undo" takes back, when it is among the lines the page shows.
+        # What "Undo" takes back, when it is among the lines the page shows: the referee
+        # undoes anything, a player what they did.
         "undoable": next(
             (
                 e
@@ -129,20 +130,15 @@ def _context(
             ),
             None,
         ),
-        "sides": dict(encounter_forms.Combatant.Side.choices),
     }
 
 
 def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str, Any]:
     try:
-        planned, target, weapon = services.plan(state, attacker, form.order())
+        planned, _, _ = services.plan(state, attacker, form.order())
     except Refused as refused:
         return {"error": str(refused)}
-    return {
-        "plan": planned,
-        "target": target.combatant.name,
-        "weapon": weapon.name,
-    }
+    return {"plan": planned}
 
 
 @login_required

@@ -624,3 +624,13 @@ def test_a_delay_past_an_unconscious_fighter_gives_the_turn_to_the_next_who_can_
     names = [row.combatant.name for row in state.rows]
     assert names[:3] == ["Dorn Hask", "Vargr corsair 1", "Kira Valen"]
     assert state.current.combatant.name == "Vargr corsair 1"
+
+
+def test_a_player_is_offered_the_undo_of_their_own_action_only(client, fight, player1, player2):
+    services.take_turn(encounter=fight, by=player1, action="pass")
+    as_user(client, player1)
+    mine = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    as_user(client, player2)
+    theirs = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    assert "Undo: Kira Valen ends its turn." in mine
+    assert 'data-action="undo"' not in theirs
