@@ -25,7 +25,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from characters.core.forms import first_problem
+from characters.core.forms import first_problem, natural_number
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user
 from characters.core.services import Refused
@@ -35,6 +35,9 @@ from characters.encounters.selectors import Board, encounter_for_user
 from characters.models import Encounter, EncounterEntry
 
 PAGE = "characters/encounters/encounter.html"
+# A message that carries an action's outcome to the page without JavaScript, and its entry.
+OUTCOME_TAG = "encounter-outcome"
+ENTRY_TAG = "entry:"
 
 
 @login_required
@@ -145,7 +148,8 @@ def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str,
 @require_GET
 def encounter_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     encounter = encounter_for_user(request, pk)
-    return render(request, PAGE, _context(request, encounter))
+    outcome = _outcome_from_messages(request, encounter)
+    return render(request, PAGE, _context(request, encounter, outcome=outcome))
 
 
 @login_required
@@ -185,16 +189,36 @@ def _respond(
     attack_form: encounter_forms.AttackForm | None = None,
 ) -> HttpResponse:
     """htmx: the encounter region, the outcome where the button was. Otherwise back to the
-    page (Post/Redirect/Get) with the outcome as a message."""
+    page (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its
+    message."""
     if request.htmx:
         encounter = Encounter.objects.select_related("campaign").get(pk=encounter.pk)
         context = _context(request, encounter, outcome=outcome, attack_form=attack_form)
         return render(request, f"{PAGE}#encounter", context)
+    tags = OUTCOME_TAG + (f" {ENTRY_TAG}{outcome.entry.pk}" if outcome.entry else "")
     if outcome.error:
-        messages.error(request, outcome.error)
+        messages.error(request, outcome.error, extra_tags=tags)
     elif outcome.message:
-        messages.success(request, outcome.message)
-    return redirect(reverse("encounter_detail", args=[encounter.pk]) + "#act")
+        messages.success(request, outcome.message, extra_tags=tags)
+    return redirect(reverse("encounter_detail", args=[encounter.pk]) + "#outcome")
+
+
+def _outcome_from_messages(request: AuthenticatedHttpRequest, encounter: Encounter) -> Outcome:
+    """The outcome an action without JavaScript left as a message for this page, if any: it
+    shows where the button was, like an htmx answer's."""
+    for message in messages.get_messages(request):
+        tags = message.extra_tags.split()
+        if OUTCOME_TAG not in tags:
+            continue
+        if message.level == messages.ERROR:
+            return Outcome(error=str(message))
+        pk = next(
+            (natural_number(t.removeprefix(ENTRY_TAG)) for t in tags if t.startswith(ENTRY_TAG)),
+            None,
+        )
+        entry = encounter.entries.filter(pk=pk).first() if pk is not None else None
+        return Outcome(message=str(message), entry=entry)
+    return Outcome()
 
 
 def _outcome_of(action: Callable[[], Any]) -> Outcome:

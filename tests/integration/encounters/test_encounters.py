@@ -406,8 +406,24 @@ def test_without_javascript_an_action_redirects_back_with_its_outcome(client, fi
         {"version": fight.version, "action": "pass"},
         follow=True,
     )
-    assert response.redirect_chain[-1][0].endswith(f"/encounters/{fight.pk}/#act")
-    assert "Kira Valen ends its turn." in response.content.decode()
+    assert response.redirect_chain[-1][0].endswith(f"/encounters/{fight.pk}/#outcome")
+    html = response.content.decode()
+    assert re.search(r'id="outcome"[^>]*>\s*Kira Valen ends its turn\.', html)
+    assert '<li class="message' not in html  # not at the top of the page as well
+
+
+def test_without_javascript_an_attack_shows_its_dice_where_the_button_was(
+    client, fight, player1, monkeypatch
+):
+    monkeypatch.setattr(services, "dice_source", lambda: Scripted([6, 6, 6, 2]))
+    as_user(client, player1)
+    target = combatant(fight, "Vargr corsair 1")
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]), attack_post(fight, target), follow=True
+    )
+    html = response.content.decode()
+    assert 'data-hit="yes"' in html
+    assert '<span class="die">6</span>' in html
 
 
 def test_a_player_sees_their_own_state_but_not_the_corsairs_figures(client, fight, player1):
