@@ -381,7 +381,7 @@ def _situation_dms(
     elif target.size_dm:
         out.append(Modifier("target's size", target.size_dm))
     lighting = _table_dm("lighting", situation.lighting)
-    if lighting and not ("IS" in notes and situation.aim_turns > 0):
+    if lighting and not (situation.aim_turns > 0 and _notes_say(notes, "aimed_lighting")):
         out.append(Modifier(f"lighting: {situation.lighting}", lighting))
     for key in ("visibility", "cover", "facing"):
         value = getattr(situation, key)
@@ -398,19 +398,23 @@ def _situation_dms(
 
 
 def _position_dms(weapon: Weapon, band: str, situation: Situation) -> list[Modifier]:
-    position = combat_tables()["position"]
+    """The position table's rows that apply: each row says whether it needs an aimed attack,
+    a shot, or a range band at least as far as its ``from_band``."""
+    labels = {
+        "attacker_braced": "attacker braced or prone",
+        "target_prone": "target prone",
+        "target_higher": "target higher than the attacker",
+    }
     out = []
-    if situation.attacker_braced and weapon.ranged and situation.aim_turns > 0:
-        out.append(Modifier("attacker braced or prone, aiming", position["attacker_braced"]["dm"]))
-    prone = position["target_prone"]
-    if (
-        situation.target_prone
-        and weapon.ranged
-        and band_index(band) >= band_index(prone["from_band"])
-    ):
-        out.append(Modifier("target prone", prone["dm"]))
-    if situation.target_higher:
-        out.append(Modifier("target higher than the attacker", position["target_higher"]["dm"]))
+    for key, row in combat_tables()["position"].items():
+        applies = (
+            getattr(situation, key)
+            and (weapon.ranged or not row.get("shots_only"))
+            and (situation.aim_turns > 0 or not row.get("needs_aim"))
+            and ("from_band" not in row or band_index(band) >= band_index(row["from_band"]))
+        )
+        if applies:
+            out.append(Modifier(labels[key], row["dm"]))
     return out
 
 
@@ -429,7 +433,7 @@ def _weapon_dms(
         out.append(
             Modifier(
                 f"STR DV {str_dv} below STRmin {weapon.str_min}",
-                short * tables["str_min"]["dm_per_point"],
+                short * catalog().limits.weapon_dm_per_point,
             )
         )
     out.extend(_autofire_dms(weapon, situation))
@@ -473,6 +477,12 @@ def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
             )
         )
     return out
+
+
+def _notes_say(notes: frozenset[str], flag: str) -> bool:
+    """Whether one of the notes in force carries ``flag`` in the weapon notes table."""
+    table = combat_tables()["weapon_notes"]
+    return any(table.get(code, {}).get(flag) for code in notes)
 
 
 def _damage_type(attacker: Fighter, weapon: Weapon, notes: frozenset[str]) -> str:
