@@ -240,6 +240,8 @@ class AttackForm(VersionForm):
     aim_turns = chips("Turns aimed", _counts(MAX_AIM_TURNS), coerce=int)
     extra_actions = chips("Further actions this turn", _counts(MAX_EXTRA_ACTIONS), coerce=int)
     autofire_rounds = chips("Autofire", coerce=int, required=False)
+    # The turn the form was filled in for: after a conflict its choices are kept for that turn.
+    turn = forms.CharField(label="Turn", max_length=40, required=False, widget=forms.HiddenInput)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
     dm = WholeNumberField(
         label="Referee's DM",
@@ -271,6 +273,7 @@ class AttackForm(VersionForm):
         ]
         self.initial = {
             "version": board.encounter.version,
+            "turn": board.turn_key,
             "target": enemies[0] if enemies else None,
             "weapon": weapon_key(attacker.weapons[0]) if attacker.weapons else None,
             "aim_turns": 0,

@@ -121,6 +121,12 @@ class Board:
         return self.rows[self.encounter.turn]
 
     @property
+    def turn_key(self) -> str:
+        """Whose turn it is, as "round-combatant": a page that shows another turn is stale."""
+        current = self.current
+        return f"{self.encounter.round}-{current.pk if current else 'none'}"
+
+    @property
     def round_over(self) -> bool:
         return self.encounter.round > 0 and self.current is None
 

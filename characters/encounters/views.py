@@ -20,7 +20,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -76,29 +76,29 @@ class Outcome:
     conflict: bool = False
 
 
-def _turn_key(board: Board) -> str:
-    """Whose turn a page shows: a poll that finds another swaps the action panel too."""
-    current = board.current
-    return f"{board.encounter.round}-{current.pk if current else 'none'}"
-
-
 def _context(
     request: AuthenticatedHttpRequest,
     encounter: Encounter,
     *,
     outcome: Outcome | None = None,
-    attack_form: encounter_forms.AttackForm | None = None,
+    chosen: QueryDict | None = None,
 ) -> dict[str, Any]:
+    """The page's context; ``chosen``: an attack form's choices to keep (a refused attack's,
+    or one refused for a conflict while it is still the same turn), at the version now."""
     state = selectors.board(encounter)
     user_id = request.user.pk
     is_referee = encounter.campaign.referee_id == user_id
     current = state.current
     may_act = current is not None and (is_referee or current.owned_by(user_id))
+    attack_form = None
     # A stunned fighter's turn goes to recovering: it gets no attack form.
-    if current is not None and current.condition.stunned:
-        attack_form = None
-    elif may_act and attack_form is None and current is not None:
-        attack_form = encounter_forms.AttackForm.as_chosen(state, current)
+    if may_act and current is not None and not current.condition.stunned:
+        if chosen is not None:
+            data = chosen.copy()
+            data["version"] = str(encounter.version)
+            kept = encounter_forms.AttackForm(state, current, data)
+            attack_form = kept if kept["turn"].value() == state.turn_key else None
+        attack_form = attack_form or encounter_forms.AttackForm.as_chosen(state, current)
     planned = None
     if attack_form is not None and current is not None:
         planned = (
@@ -118,11 +118,11 @@ def _context(
         "current": current,
         "is_referee": is_referee,
         "may_act": may_act,
-        "attack_form": attack_form if may_act else None,
+        "attack_form": attack_form,
         "planned": planned,
         "outcome": outcome or Outcome(),
         "morale_due": services.morale_due(state) if is_referee else [],
-        "turn_key": _turn_key(state),
+        "turn_key": state.turn_key,
         # What "Undo" takes back, when it is among the lines the page shows: the referee
         # undoes anything, a player what they did.
         "undoable": next(
@@ -186,14 +186,14 @@ def _respond(
     request: AuthenticatedHttpRequest,
     encounter: Encounter,
     outcome: Outcome,
-    attack_form: encounter_forms.AttackForm | None = None,
+    chosen: QueryDict | None = None,
 ) -> HttpResponse:
     """htmx: the encounter region, the outcome where the button was. Otherwise back to the
     page (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its
     message."""
     if request.htmx:
         encounter = Encounter.objects.select_related("campaign").get(pk=encounter.pk)
-        context = _context(request, encounter, outcome=outcome, attack_form=attack_form)
+        context = _context(request, encounter, outcome=outcome, chosen=chosen)
         return render(request, f"{PAGE}#encounter", context)
     tags = OUTCOME_TAG + (f" {ENTRY_TAG}{outcome.entry.pk}" if outcome.entry else "")
     if outcome.error:
@@ -266,25 +266,20 @@ def encounter_attack(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     """The fighter whose turn it is attacks; the dice are thrown here."""
     encounter = encounter_for_user(request, pk)
     state = selectors.board(encounter, entries=0)
-    chosen: list[encounter_forms.AttackForm] = []
 
     def throw():
         version = _read(encounter_forms.VersionForm(request.POST)).cleaned_data["version"]
         # The version and whose turn first: the form offers that fighter's weapons.
         services.refuse_if_stale(encounter, version)
         attacker = services.acting(state, request.user, "attack")
-        chosen.append(encounter_forms.AttackForm(state, attacker, request.POST))
+        form = _read(encounter_forms.AttackForm(state, attacker, request.POST))
         return services.attack(
-            encounter=encounter,
-            by=request.user,
-            order=_read(chosen[0]).order(),
-            expected_version=version,
+            encounter=encounter, by=request.user, order=form.order(), expected_version=version
         )
 
     outcome = _outcome_of(throw)
-    # A refused attack keeps what was chosen; a conflict shows the encounter as it is now.
-    keep = chosen[0] if chosen and outcome.error and not outcome.conflict else None
-    return _respond(request, encounter, outcome, keep)
+    # A refused attack keeps what was chosen, for the turn it was chosen for.
+    return _respond(request, encounter, outcome, request.POST if outcome.error else None)
 
 
 @login_required

@@ -35,6 +35,7 @@ def attack_post(encounter: Encounter, target: Combatant, **changes) -> dict[str,
     """The attack form as a browser posts it, the ordinary case chosen."""
     return {
         "version": str(encounter.version),
+        "turn": board(encounter, entries=0).turn_key,
         "target": str(target.pk),
         "weapon": PISTOL,
         "range_band": "short",
@@ -650,3 +651,30 @@ def test_a_player_is_offered_the_undo_of_their_own_action_only(client, fight, pl
     theirs = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
     assert "Undo: Kira Valen ends its turn." in mine
     assert 'data-action="undo"' not in theirs
+
+
+def test_a_conflict_in_the_same_turn_keeps_the_choices_at_the_new_version(
+    client, fight, player1, referee
+):
+    target = combatant(fight, "Vargr corsair 2")
+    as_user(client, player1)
+    stale = attack_post(fight, target, cover="good", range_band="medium")
+    # Meanwhile the referee does something that leaves it Kira's turn: a morale test is due.
+    corsair = combatant(fight, "Vargr corsair 4")
+    dead = rules.condition_from_dict(corsair.condition)
+    dead, _ = rules.take_damage(dead, amount=dead.maximum * 2, form="L")
+    Combatant.objects.filter(pk=corsair.pk).update(condition=rules.condition_as_dict(dead))
+    services.throw_morale(encounter=fight, by=referee, side="opposition", rng=Scripted([6, 6]))
+    fight.refresh_from_db()
+
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]), stale, HTTP_HX_REQUEST="true"
+    )
+
+    html = response.content.decode()
+    assert "changed since this page was loaded" in html
+    assert re.search(r'name="cover" value="good" checked', html)
+    assert re.search(r'name="range_band" value="medium" checked', html)
+    assert re.search(rf'name="target" value="{target.pk}" checked', html)
+    assert f'name="version" value="{fight.version}"' in html
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
