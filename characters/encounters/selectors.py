@@ -18,7 +18,7 @@ from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
 from characters.play.selectors import condition_in, states
-from rules import Condition, Report, parse_document
+from rules import Condition, parse_document
 from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
 
 # How many lines of the log a page shows.
@@ -42,9 +42,6 @@ class Row:
     combatant: Combatant
     fighter: Fighter
     condition: Condition
-    # The play sheet's version of the condition; None when the encounter keeps it.
-    sheet_version: int | None
-    report: Report | None = None
 
     @property
     def pk(self) -> int:
@@ -139,7 +136,7 @@ def weapon_key(weapon: Weapon) -> str:
     return f"{weapon.name}|{weapon.tl}" if weapon.tl is not None else weapon.name
 
 
-def fighter_for(combatant: Combatant, report: Report | None) -> Fighter:
+def fighter_for(combatant: Combatant) -> Fighter:
     """The engine's combat view of a combatant: an animal's from its type and weight, a
     character's (or a group member's) from its stat block."""
     if combatant.animal is not None:
@@ -163,27 +160,21 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     )
     characters = {c.character_id for c in combatants if c.character_id is not None}
     sheets = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
-    reports: dict[int, Report] = {}
     fighters: dict[object, Fighter] = {}
     rows = []
     for combatant in combatants:
-        character = combatant.character
-        report = None
-        if character is not None:
-            if character.pk not in reports:
-                reports[character.pk] = character_report(character)
-            report = reports[character.pk]
         # One fighter per stat block: a group of four is worked out once.
-        key = character.pk if character is not None else repr(combatant.animal)
+        key = combatant.character_id or repr(combatant.animal)
         if key not in fighters:
-            fighters[key] = fighter_for(combatant, report)
-        fighter = fighters[key]
+            fighters[key] = fighter_for(combatant)
         if combatant.condition is not None:
-            condition, version = rules.condition_from_dict(combatant.condition), None
+            condition = rules.condition_from_dict(combatant.condition)
         else:
-            assert report is not None
-            condition, version = condition_in(sheets.get(combatant.character_id), report)
-        rows.append(Row(combatant, fighter, condition, version, report))
+            # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
+            assert combatant.character is not None
+            report = character_report(combatant.character)
+            condition, _ = condition_in(sheets.get(combatant.character_id), report)
+        rows.append(Row(combatant, fighters[key], condition))
     recent = encounter.entries.select_related("actor", "target", "by")
     log = list(recent.order_by("-created_at", "-id")[:entries]) if entries else []
     return Board(encounter, rows, log)

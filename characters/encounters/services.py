@@ -87,7 +87,7 @@ def _fielded(group: Group, encounter: Encounter, campaign: Campaign) -> list[Com
     if group.character is None:
         animal = {"type": group.animal_type, "weight_kg": group.weight_kg}
         try:
-            fighter = fighter_for(Combatant(animal=animal), None)
+            fighter = fighter_for(Combatant(animal=animal))
         except ValueError as error:  # the engine's CombatRefused names the figure
             raise Refused(f"Animals: {error}") from None
         unhurt = rules.condition_as_dict(animal_condition(fighter))
