@@ -10,9 +10,12 @@ from characters.models import (
     CampaignMembership,
     Character,
     CharacterEvent,
+    Combatant,
     ConditionChange,
     CreditEntry,
     DiceRoll,
+    Encounter,
+    EncounterEntry,
     ImprovementEntry,
     MusteringRoll,
     PlayState,
@@ -140,3 +143,35 @@ class ShareLinkAdmin(HistoryAdmin):
 
     list_display = ["character", "created_by", "created_at", "revoked_at"]
     search_fields = ["character__name"]
+
+
+class CombatantInline(admin.TabularInline):
+    model = Combatant
+    extra = 0
+    fields = readonly_fields = ("name", "side", "character", "initiative", "position")
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Encounter)
+class EncounterAdmin(HistoryAdmin):
+    """Encounters change on their page only, under their version and with their log."""
+
+    list_display = ["name", "campaign", "round", "version", "created_at"]
+    search_fields = ["name", "campaign__name"]
+    inlines = [CombatantInline]
+
+
+@admin.register(Combatant)
+class CombatantAdmin(HistoryAdmin):
+    list_display = ["name", "encounter", "side", "initiative", "position"]
+    search_fields = ["name", "encounter__name"]
+
+
+@admin.register(EncounterEntry)
+class EncounterEntryAdmin(HistoryAdmin):
+    list_display = ["encounter", "round", "kind", "summary", "by", "created_at", "undone_at"]
+    list_filter = ["kind"]
+    search_fields = ["encounter__name", "summary"]

@@ -494,3 +494,110 @@ class DiceRoll(models.Model):
 
     def __str__(self) -> str:
         return f"{self.character}: {self.label} {self.total} vs TN {self.tn}"
+
+
+class Encounter(models.Model):
+    """A fight in a campaign, run by its referee: who takes part, the order they act in, and
+    what happened (``EncounterEntry``).
+
+    ``round`` is 0 until initiative is thrown; ``turn`` is the place in the order of the
+    combatant who acts now (past the last one when the round is over). ``version`` rises with
+    every change, so an action taken on a page that fell behind (another tab, a phone that
+    missed a poll) is refused instead of applied twice, and a poll that finds the version it
+    has answers in a few bytes.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="encounters")
+    name = models.CharField(max_length=100)
+    started_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    round = models.PositiveIntegerField(default=0)
+    turn = models.PositiveSmallIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.campaign}: {self.name}"
+
+
+class Combatant(models.Model):
+    """One fighter in an encounter: a character (a PC, or an NPC of the campaign), one of a
+    group fielded from one NPC's stat block, or an animal of the engine's vocabulary.
+
+    ``condition`` (``rules.condition_as_dict``) is kept here for group members and animals;
+    None means the character's own play sheet (``PlayState``) holds it, so damage to a PC goes
+    through the play services with their revisions and log. ``ammunition``: the rounds left in
+    the magazine loaded in each weapon, by weapon key, for a sheet that tracks its ammunition.
+    """
+
+    class Side(models.TextChoices):
+        PARTY = "party", "The party"
+        OPPOSITION = "opposition", "The opposition"
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="combatants")
+    character = models.ForeignKey(
+        Character, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
+    name = models.CharField(max_length=120)
+    side = models.CharField(max_length=10, choices=Side)
+    animal = models.JSONField(null=True, blank=True, help_text='{"type": …, "weight_kg": …}')
+    condition = models.JSONField(null=True, blank=True)
+    initiative = models.SmallIntegerField(null=True, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+    ammunition = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["encounter", "position", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.encounter}: {self.name}"
+
+
+class EncounterEntry(models.Model):
+    """One line of an encounter's log: initiative, an attack with every DM and die, a delay,
+    a round's end, a morale test, an undo.
+
+    ``before`` keeps what undoing the entry restores: the round, turn and order ("round",
+    "turn", "order"), the conditions and ammunition of the combatants it changed
+    ("conditions", "ammunition"), the characters whose play sheet condition it changed
+    ("sheets": undone through the play services) and the magazines it took from what a
+    character carries ("magazines": given back through the credits ledger).
+    """
+
+    class Kind(models.TextChoices):
+        INITIATIVE = "initiative", "Initiative"
+        ATTACK = "attack", "Attack"
+        DELAY = "delay", "Delay"
+        PASS = "pass", "Turn passed"
+        ROUND = "round", "Next round"
+        MORALE = "morale", "Morale test"
+        UNDO = "undo", "Undo"
+
+    encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="entries")
+    round = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind)
+    actor = models.ForeignKey(
+        Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    target = models.ForeignKey(
+        Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    summary = models.CharField(max_length=300)
+    detail = models.JSONField(default=dict, blank=True, help_text="DMs, dice, odds, damage.")
+    before = models.JSONField(default=dict, blank=True, help_text="What undo restores.")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    undone_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["encounter", "-created_at", "-id"]
+        verbose_name_plural = "encounter entries"
+
+    def __str__(self) -> str:
+        return f"{self.encounter}: {self.summary}"

@@ -12,4 +12,5 @@ urlpatterns = [
     path("", include("characters.review.urls")),
     path("", include("characters.campaigns.urls")),
     path("", include("characters.offline.urls")),
+    path("", include("characters.encounters.urls")),
 ]

@@ -39,6 +39,7 @@ from characters.core import services as core_services
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report, key_skills
+from characters.encounters.selectors import encounters_of
 from characters.models import (
     Campaign,
     Character,
@@ -357,6 +358,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "waiting": waiting,
             "attachable": attachable,
             "house_rules": _house_rules_summary(campaign),
+            "encounters": encounters_of(campaign.pk),
             # The referee's NPCs are the referee's: members never see their rolls.
             "rolls": rolls.filter(character__kind=Character.Kind.PC)[:CAMPAIGN_ROLLS],
         }
@@ -395,6 +397,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         ),
         # Lazy: a sort with htmx renders only the tables and never reads the rolls.
         "rolls": rolls[:CAMPAIGN_ROLLS],
+        "encounters": encounters_of(campaign.pk),
         "maxima": play_services.INPUT_MAXIMA,
     }
     template = "characters/campaigns/campaign_review.html"

@@ -211,7 +211,7 @@ def _wound_index(condition: Condition, wound: int) -> int:
     return wound
 
 
-def _blow(
+def blow(
     condition: Condition, amount: int, form: str, rng: random.Random
 ) -> tuple[Condition, tuple[Event, ...]]:
     """The engine's ``take_damage``, with the bleeding time thrown for the wound it makes when
@@ -247,7 +247,7 @@ def take_damage(
 
     def change(_, condition, report):
         if damage_type is None:
-            return _blow(condition, amount, form, rng)
+            return blow(condition, amount, form, rng)
         try:
             reaching = rules.damage_after_protection(
                 amount, damage_type=damage_type, armor=armor, tgh=report.derived.TGH
@@ -260,7 +260,7 @@ def take_damage(
             else (f"armor {armor}")
         )
         note = Event("protection", f"{amount} less {less}: {reaching} reach LIF.")
-        after, events = _blow(condition, reaching, form, rng)
+        after, events = blow(condition, reaching, form, rng)
         return after, (note, *events)
 
     kind = "stunning" if form == rules.play.STUN else "lethal"

@@ -2,6 +2,7 @@
 
 import re
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
 from tests.factories import PASSWORD
@@ -35,3 +36,18 @@ def start_building(page, name: str) -> None:
     page.get_by_role("button", name="Create and start building").click()
     expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))
     page.wait_for_load_state("load")
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, with where they are."""
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): "
+        + "; ".join(node["target"][0] for node in violation["nodes"][:5])
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]

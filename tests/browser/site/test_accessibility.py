@@ -3,16 +3,12 @@ the builder fits a phone: axe-core finds no serious or critical violation, every
 name, and nothing scrolls sideways at 390 px."""
 
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 
-from tests.browser.pages import log_in
+from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations
 from tests.factories import character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 
 
 @pytest.fixture
@@ -29,16 +25,6 @@ def party():
         )
     )
     return character.campaign, character
-
-
-def _serious_violations(page) -> list[str]:
-    results = Axe().run(page)
-    return [
-        f"{violation['id']} ({violation['impact']}): "
-        + "; ".join(node["target"][0] for node in violation["nodes"][:5])
-        for violation in results.response["violations"]
-        if violation["impact"] in ("serious", "critical")
-    ]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -60,7 +46,7 @@ def test_axe_finds_no_serious_or_critical_violation(page, party, viewport, user,
     log_in(page, user)
     page.goto(path.format(character=character.pk, campaign=campaign.pk))
     page.wait_for_load_state("load")
-    assert _serious_violations(page) == []
+    assert serious_violations(page) == []
 
 
 def test_the_builder_fits_a_phone_and_keeps_the_points_and_save_state_in_view(page, party):

@@ -16,6 +16,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
+from characters.encounters import services as encounters_services
 from characters.history import services as history_services
 from characters.models import (
     Campaign,
@@ -25,6 +26,8 @@ from characters.models import (
     ConditionChange,
     CreditEntry,
     DiceRoll,
+    Encounter,
+    EncounterEntry,
     ImprovementEntry,
     MusteringRoll,
     PlayState,
@@ -140,6 +143,27 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("shared_sheet", "get"):            (200, 200, 200, 200, 200),
     ("shared_sheet", "post"):           (405, 405, 405, 405, 405),
     ("shared_sheet_pdf", "get"):        (200, 200, 200, 200, 200),
+    # Encounters: the referee starts and runs them; the campaign's players see them and act
+    # only for their own characters on their turn (refused with a message otherwise: before
+    # initiative it is nobody's turn).
+    ("encounter_new", "get"):           (404, 200, 404, 404, LOGIN),
+    ("encounter_new", "post"):          (404, 302, 404, 404, LOGIN),
+    ("encounter_detail", "get"):        (200, 200, 200, 404, LOGIN),
+    ("encounter_detail", "post"):       (405, 405, 405, 405, LOGIN),
+    ("encounter_live", "get"):          (200, 200, 200, 404, LOGIN),
+    ("encounter_live", "post"):         (405, 405, 405, 405, LOGIN),
+    ("encounter_odds", "get"):          (200, 200, 200, 404, LOGIN),
+    ("encounter_odds", "post"):         (405, 405, 405, 405, LOGIN),
+    ("encounter_initiative", "get"):    (405, 405, 405, 405, LOGIN),
+    ("encounter_initiative", "post"):   (302, 302, 302, 404, LOGIN),
+    ("encounter_attack", "get"):        (405, 405, 405, 405, LOGIN),
+    ("encounter_attack", "post"):       (302, 302, 302, 404, LOGIN),
+    ("encounter_turn", "get"):          (405, 405, 405, 405, LOGIN),
+    ("encounter_turn", "post"):         (302, 302, 302, 404, LOGIN),
+    ("encounter_morale", "get"):        (405, 405, 405, 405, LOGIN),
+    ("encounter_morale", "post"):       (302, 302, 302, 404, LOGIN),
+    ("encounter_undo", "get"):          (405, 405, 405, 405, LOGIN),
+    ("encounter_undo", "post"):         (302, 302, 302, 404, LOGIN),
 }
 # fmt: on
 
@@ -197,6 +221,15 @@ class World:
         )
         builder_services.delete_character(character=self.deleted, by=self.users["owner"])
         self.character.refresh_from_db()
+        self.encounter = encounters_services.start_encounter(
+            campaign=self.campaign,
+            by=self.users["referee"],
+            name="Ambush",
+            groups=[
+                encounters_services.Group(1, "party", character=self.character),
+                encounters_services.Group(1, "opposition", character=theirs),
+            ],
+        )
 
     def url(self, name: str) -> str:
         character = self.character.pk
@@ -213,6 +246,10 @@ class World:
         }
         if name in special:
             return reverse(name, args=special[name])
+        if name == "encounter_new":
+            return reverse(name, args=[self.campaign.pk])
+        if name.startswith("encounter_"):
+            return reverse(name, args=[self.encounter.pk])
         target = self.campaign if name.startswith("campaign_") else self.character
         return reverse(name, args=[target.pk])
 
@@ -253,7 +290,15 @@ class World:
             return {"amount": "1", "reason": "A session", "character": [str(character.pk)]}
         if name == "character_ip_spend":
             return {"purchase": "raise_skill", "skill": "Language::Anglic", "to_level": "4"}
+        if name.startswith("encounter_"):
+            return self.encounter_post_data(name)
         return {"comment": "A comment."}
+
+    def encounter_post_data(self, name: str) -> dict:
+        if name == "encounter_new":
+            party = [str(pk) for pk in self.campaign.characters.values_list("pk", flat=True)]
+            return {"name": "Another fight", "party": party}
+        return {"version": str(self.encounter.version), "action": "pass", "side": "party"}
 
 
 @pytest.fixture
@@ -292,6 +337,8 @@ def snapshot() -> tuple:
         list(CreditEntry.objects.order_by("pk").values_list("pk", flat=True)),
         list(DiceRoll.objects.order_by("pk").values_list("pk", flat=True)),
         list(ShareLink.objects.order_by("pk").values_list("pk", "revoked_at")),
+        list(Encounter.objects.order_by("pk").values_list("pk", "version", "round", "turn")),
+        list(EncounterEntry.objects.order_by("pk").values_list("pk", "undone_at")),
     )
 
 

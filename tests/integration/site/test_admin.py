@@ -19,6 +19,9 @@ HISTORY_MODELS = [
     "PlayState",
     "ConditionChange",
     "ShareLink",
+    "Encounter",
+    "Combatant",
+    "EncounterEntry",
 ]
 
 

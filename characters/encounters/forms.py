@@ -1,0 +1,329 @@
+"""Every input of an encounter page, read by a form whose errors name their field.
+
+The attack's situation is a set of chips (radio buttons and checkboxes): its choices are the
+engine's vocabularies (``rules.combat``), so a page offers only what the engine can read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from django import forms
+
+import rules
+from characters.core.forms import MAX_VERSION, VersionField, WholeNumberField
+from characters.encounters.selectors import Board, Row, weapon_key
+from characters.encounters.services import MAX_GROUP, AttackOrder, Group
+from characters.models import Campaign, Character, Combatant
+from rules.combat import Situation
+
+# The app's guards for the situation's figures and the animals' weights, not the rulebook's.
+MAX_AIM_TURNS = 6
+MAX_EXTRA_ACTIONS = 3
+MAX_REFEREE_DM = 12
+MAX_ANIMAL_KG = 100_000
+ANIMAL_ROWS = 3
+NONE = ""
+
+
+def named(label: str) -> dict[str, str]:
+    """Error messages that name their field, for Django's own fields."""
+    return {
+        "required": f"{label}: choose one.",
+        "invalid_choice": f"{label}: choose one of those offered (%(value)s is not).",
+        "invalid_pk_value": f"{label}: choose from the list (%(pk)s is not in it).",
+        "max_length": f"{label}: at most %(limit_value)d characters.",
+    }
+
+
+def _choices(vocabulary, none: str | None = None) -> list[tuple[str, str]]:
+    """A vocabulary as choices, each word its own label; ``none`` first for "the ordinary case"."""
+    words = [(word, word.capitalize()) for word in vocabulary]
+    return [(NONE, none), *words] if none is not None else words
+
+
+def _side(chosen: str) -> str:
+    """The side a group fights on: the opposition unless the referee chose otherwise."""
+    return chosen or Combatant.Side.OPPOSITION
+
+
+class StartForm(forms.Form):
+    """A new encounter: its name, the party's characters in it, how many of each NPC and of up
+    to ``ANIMAL_ROWS`` kinds of animal, and on which side each group fights."""
+
+    name = forms.CharField(
+        label="Name",
+        max_length=100,
+        error_messages=named("Name") | {"required": "Name: give the encounter a name."},
+    )
+    party = forms.ModelMultipleChoiceField(
+        label="Party",
+        queryset=Character.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages=named("Party") | {"invalid_choice": "Party: choose from the list."},
+    )
+
+    def __init__(
+        self,
+        campaign: Campaign,
+        pcs: list[Character],
+        npcs: list[Character],
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.campaign = campaign
+        self.npcs = npcs
+        party = cast(forms.ModelMultipleChoiceField, self.fields["party"])
+        party.queryset = Character.objects.filter(pk__in=[c.pk for c in pcs])
+        self.fields["party"].initial = [c.pk for c in pcs]
+        sides = Combatant.Side.choices
+        for npc in npcs:
+            self.fields[f"npc-{npc.pk}"] = WholeNumberField(
+                label=f"How many {npc.name}",
+                minimum=0,
+                maximum=MAX_GROUP,
+                default=0,
+                required=False,
+            )
+            self.fields[f"npc-{npc.pk}-side"] = forms.ChoiceField(
+                label=f"{npc.name}'s side",
+                choices=sides,
+                initial=Combatant.Side.OPPOSITION,
+                required=False,
+                error_messages=named(f"{npc.name}'s side"),
+            )
+        for n in range(ANIMAL_ROWS):
+            self.fields[f"animal-{n}-type"] = forms.ChoiceField(
+                label=f"Animal {n + 1}",
+                choices=_choices(rules.combat.ANIMAL_TYPES, "None"),
+                required=False,
+                error_messages=named(f"Animal {n + 1}"),
+            )
+            self.fields[f"animal-{n}-weight"] = WholeNumberField(
+                label=f"Animal {n + 1}'s weight (kg)",
+                minimum=1,
+                maximum=MAX_ANIMAL_KG,
+                required=False,
+            )
+            self.fields[f"animal-{n}-count"] = WholeNumberField(
+                label=f"How many of animal {n + 1}",
+                minimum=1,
+                maximum=MAX_GROUP,
+                default=1,
+                required=False,
+            )
+            self.fields[f"animal-{n}-side"] = forms.ChoiceField(
+                label=f"Animal {n + 1}'s side",
+                choices=sides,
+                initial=Combatant.Side.OPPOSITION,
+                required=False,
+                error_messages=named(f"Animal {n + 1}'s side"),
+            )
+
+    def npc_rows(self) -> list[tuple[Character, forms.BoundField, forms.BoundField]]:
+        return [(npc, self[f"npc-{npc.pk}"], self[f"npc-{npc.pk}-side"]) for npc in self.npcs]
+
+    def animal_rows(self) -> list[list[forms.BoundField]]:
+        return [
+            [self[f"animal-{n}-{part}"] for part in ("type", "weight", "count", "side")]
+            for n in range(ANIMAL_ROWS)
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        for n in range(ANIMAL_ROWS):
+            if data.get(f"animal-{n}-type") and data.get(f"animal-{n}-weight") is None:
+                self.add_error(
+                    f"animal-{n}-weight", f"Animal {n + 1}'s weight (kg): give the animal's weight."
+                )
+        return data
+
+    def groups(self) -> list[Group]:
+        data = self.cleaned_data
+        groups = [Group(1, Combatant.Side.PARTY, character=pc) for pc in data["party"]]
+        for npc in self.npcs:
+            if data[f"npc-{npc.pk}"]:
+                groups.append(
+                    Group(data[f"npc-{npc.pk}"], _side(data[f"npc-{npc.pk}-side"]), character=npc)
+                )
+        for n in range(ANIMAL_ROWS):
+            if data[f"animal-{n}-type"]:
+                groups.append(
+                    Group(
+                        data[f"animal-{n}-count"],
+                        _side(data[f"animal-{n}-side"]),
+                        animal_type=data[f"animal-{n}-type"],
+                        weight_kg=float(data[f"animal-{n}-weight"]),
+                    )
+                )
+        return groups
+
+
+class VersionForm(forms.Form):
+    """An action with nothing to choose: the version of the encounter the page showed."""
+
+    version = VersionField()
+
+
+class TurnForm(VersionForm):
+    action = forms.ChoiceField(
+        label="Action",
+        choices=[
+            ("pass", "End the turn"),
+            ("delay", "Delay"),
+            ("recover", "Recover from the stun"),
+            ("next_round", "Next round"),
+        ],
+        error_messages=named("Action"),
+    )
+
+
+class MoraleForm(VersionForm):
+    side = forms.ChoiceField(
+        label="Side", choices=Combatant.Side.choices, error_messages=named("Side")
+    )
+
+
+class LiveForm(forms.Form):
+    """A poll: the version of the encounter the page shows (a missing one is never current),
+    and whose turn its action panel is for."""
+
+    v = WholeNumberField(label="Version", minimum=0, maximum=MAX_VERSION, required=False)
+    # Whose turn the page shows ("round-combatant"): another means the action panel is stale.
+    t = forms.CharField(label="Turn", max_length=40, required=False)
+
+
+def chips(label: str, choices=(), *, required: bool = True, coerce=str) -> forms.TypedChoiceField:
+    """A choice drawn as chips (radio buttons): its errors name the field."""
+    return forms.TypedChoiceField(
+        label=label,
+        choices=choices,
+        coerce=coerce,
+        required=required,
+        empty_value=None if coerce is int else "",
+        widget=forms.RadioSelect,
+        error_messages=named(label),
+    )
+
+
+def _bursts(attacker: Row) -> list[tuple[int, str]]:
+    """The autofire bursts the attacker's weapons can fire: a single shot, then each step of
+    the autofire table up to the most rounds any of its autofire weapons fires in a turn (the
+    engine refuses a burst the chosen weapon cannot fire)."""
+    table = rules.combat.combat_tables()["autofire"]
+    most = max(
+        (w.most_rounds for w in attacker.weapons if table["mode_note"] in w.notes), default=0
+    )
+    step = table["rounds_per_step"]
+    bursts = sorted({*range(step, most + 1, step), most} - {0})
+    return [(0, "Single shot"), *((n, f"{n} rounds") for n in bursts)]
+
+
+def _counts(maximum: int) -> list[tuple[int, str]]:
+    return [(n, str(n)) for n in range(maximum + 1)]
+
+
+class AttackForm(VersionForm):
+    """One attack by the fighter whose turn it is: target, weapon, range band and the
+    situation's DMs, all as chips (the referee may add a DM of their own)."""
+
+    target = chips("Target", coerce=int)
+    weapon = chips("Weapon")
+    range_band = chips("Range", _choices(rules.combat.RANGE_BANDS))
+    cover = chips("Cover", _choices(rules.combat.COVER, "None"), required=False)
+    lighting = chips("Lighting", _choices(rules.combat.LIGHTING, "Daylight"), required=False)
+    visibility = chips("Visibility", _choices(rules.combat.VISIBILITY, "Clear"), required=False)
+    movement = chips("Attacker's movement", _choices(rules.combat.MOVEMENTS))
+    facing = chips("Facing the target's", _choices(rules.combat.FACINGS))
+    aim_turns = chips("Turns aimed", _counts(MAX_AIM_TURNS), coerce=int)
+    extra_actions = chips("Further actions this turn", _counts(MAX_EXTRA_ACTIONS), coerce=int)
+    autofire_rounds = chips("Autofire", coerce=int, required=False)
+    # The turn the form was filled in for: after a conflict its choices are kept for that turn.
+    turn = forms.CharField(label="Turn", max_length=40, required=False, widget=forms.HiddenInput)
+    target_surprised = forms.BooleanField(label="Target surprised", required=False)
+    dm = WholeNumberField(
+        label="Referee's DM",
+        minimum=-MAX_REFEREE_DM,
+        maximum=MAX_REFEREE_DM,
+        default=0,
+        required=False,
+    )
+
+    # The rarer parts of the situation, folded away on a page until one is changed.
+    MORE = ("lighting", "visibility", "movement", "facing", "aim_turns", "extra_actions")
+
+    def __init__(self, board: Board, attacker: Row, data: Any = None) -> None:
+        super().__init__(data)
+        targets = [row for row in board.rows if row.pk != attacker.pk]
+        cast(forms.ChoiceField, self.fields["target"]).choices = [
+            (row.pk, row.combatant.name) for row in targets
+        ]
+        cast(forms.ChoiceField, self.fields["weapon"]).choices = [
+            (weapon_key(weapon), weapon.name) for weapon in attacker.weapons
+        ]
+        self.bursts = _bursts(attacker)
+        cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = self.bursts
+        # The first standing enemy, the first weapon and the ordinary case are chosen already.
+        enemies = [
+            row.pk
+            for row in targets
+            if row.combatant.side != attacker.combatant.side and row.can_act
+        ]
+        self.initial = {
+            "version": board.encounter.version,
+            "turn": board.turn_key,
+            "target": enemies[0] if enemies else None,
+            "weapon": weapon_key(attacker.weapons[0]) if attacker.weapons else None,
+            "aim_turns": 0,
+            "extra_actions": 0,
+            "autofire_rounds": 0,
+            "dm": 0,
+        }
+        first = {
+            "range_band": rules.combat.RANGE_BANDS[0],
+            "movement": rules.combat.MOVEMENTS[0],
+            "facing": rules.combat.FACINGS[0],
+        }
+        self.initial |= first | dict.fromkeys(("cover", "lighting", "visibility"), NONE)
+
+    @classmethod
+    def as_chosen(cls, board: Board, attacker: Row) -> AttackForm:
+        """The form bound to its initial choices: a page shows their odds before any change."""
+        fresh = cls(board, attacker)
+        data = {name: "" if value is None else str(value) for name, value in fresh.initial.items()}
+        return cls(board, attacker, data)
+
+    @property
+    def offers_autofire(self) -> bool:
+        return len(self.bursts) > 1
+
+    def more_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.MORE]
+
+    def more_chosen(self) -> bool:
+        """Whether any of the rarer parts is set apart from the ordinary case (the page then
+        shows them unfolded)."""
+        if not self.is_bound:
+            return False
+        return any(
+            str(self.data.get(name, "")) != str(self.initial.get(name, ""))
+            for name in (*self.MORE, "dm")
+        ) or bool(self.data.get("target_surprised"))
+
+    def order(self) -> AttackOrder:
+        data = self.cleaned_data
+        situation = Situation(
+            movement=data["movement"],
+            aim_turns=data["aim_turns"],
+            cover=data["cover"] or None,
+            lighting=data["lighting"] or None,
+            visibility=data["visibility"] or None,
+            facing=data["facing"],
+            target_surprised=data["target_surprised"],
+            extra_actions=data["extra_actions"],
+            autofire_rounds=data["autofire_rounds"] or 0,
+            dm=data["dm"],
+        )
+        return AttackOrder(data["target"], data["weapon"], data["range_band"], situation)

@@ -1,0 +1,193 @@
+"""Reads of an encounter: the one way to fetch one (``encounter_for_user``), and the board a
+page shows: every combatant with its combat view from the engine (``rules.combat.Fighter``),
+its condition now and what that condition lets it do, in turn order.
+
+A board is read in a fixed number of queries however many fight: the combatants with their
+characters, the play sheets' conditions, the latest log entries. The engine's work (each
+character's report and fighter, once per stat block) runs in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.shortcuts import get_object_or_404
+
+import rules
+from characters.core.requests import AuthenticatedHttpRequest
+from characters.core.selectors import campaign_for_user, character_report
+from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
+from characters.play.selectors import condition_in, states
+from rules import Condition, parse_document
+from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
+
+# How many lines of the log a page shows.
+RECENT_ENTRIES = 15
+
+
+def encounter_for_user(
+    request: AuthenticatedHttpRequest, pk: int, *, referee: bool = False
+) -> Encounter:
+    """The encounter if this user referees its campaign, or (without ``referee``) plays in it;
+    anyone else gets 404, as for the campaign itself (``campaign_for_user`` decides)."""
+    encounter = get_object_or_404(Encounter, pk=pk)
+    encounter.campaign = campaign_for_user(request, encounter.campaign_id, referee=referee)
+    return encounter
+
+
+@dataclass
+class Row:
+    """One combatant as a page and the services see it now."""
+
+    combatant: Combatant
+    fighter: Fighter
+    condition: Condition
+
+    @property
+    def pk(self) -> int:
+        return self.combatant.pk
+
+    @property
+    def incapacity(self) -> rules.Incapacity | None:
+        return rules.incapacity(self.condition)
+
+    @property
+    def can_act(self) -> bool:
+        """Whether its turn comes: the dead, the dying and the unconscious are passed over (a
+        stunned fighter gets its turn, to recover)."""
+        reason = self.incapacity
+        return reason is None or (self.condition.stunned and reason.state == "stunned")
+
+    @property
+    def ini_now(self) -> int:
+        """INI as the fighter's wounds leave it, for initiative. The engine's Fighter.INI is
+        the unhurt figure; for a character the wounds' change comes from ``rules.effective``
+        under the same load and armor the engine's own attack uses (an adapter until the
+        engine offers the figure itself). An animal's INI is not recomputed."""
+        report = self.fighter.report
+        if report is None:
+            return self.fighter.INI
+        unhurt = rules.condition_for(report)
+        now, whole = (
+            rules.effective(
+                report,
+                condition,
+                encumbrance_penalty=report.equipment.encumbrance_penalty,
+                armor_str_short=report.equipment.armor_str_short,
+            ).derived.INI
+            for condition in (self.condition, unhurt)
+        )
+        return self.fighter.INI + now - whole
+
+    @property
+    def out_of_action(self) -> bool:
+        return not self.can_act
+
+    @property
+    def states(self) -> list[tuple[str, str]]:
+        return states(self.condition)
+
+    @property
+    def weapons(self) -> tuple[Weapon, ...]:
+        return rules.combat.weapons_for(self.fighter)
+
+    def owned_by(self, user_id: int) -> bool:
+        character = self.combatant.character
+        return (
+            character is not None
+            and self.combatant.condition is None
+            and character.owner_id == user_id
+        )
+
+
+@dataclass
+class Board:
+    """The encounter as it stands: its rows in turn order, the one whose turn it is, the log."""
+
+    encounter: Encounter
+    rows: list[Row]
+    entries: list[EncounterEntry] = field(default_factory=list)
+
+    def row(self, pk: int) -> Row | None:
+        return next((row for row in self.rows if row.pk == pk), None)
+
+    @property
+    def current(self) -> Row | None:
+        if self.encounter.round == 0 or self.encounter.turn >= len(self.rows):
+            return None
+        return self.rows[self.encounter.turn]
+
+    @property
+    def turn_key(self) -> str:
+        """Whose turn it is, as "round-combatant": a page that shows another turn is stale."""
+        current = self.current
+        return f"{self.encounter.round}-{current.pk if current else 'none'}"
+
+    @property
+    def round_over(self) -> bool:
+        return self.encounter.round > 0 and self.current is None
+
+    def side(self, side: str) -> list[Row]:
+        return [row for row in self.rows if row.combatant.side == side]
+
+
+def weapon_key(weapon: Weapon) -> str:
+    """How a form names one of a fighter's weapons: its name, and its TL where it has one."""
+    return f"{weapon.name}|{weapon.tl}" if weapon.tl is not None else weapon.name
+
+
+def fighter_for(combatant: Combatant) -> Fighter:
+    """The engine's combat view of a combatant: an animal's from its type and weight, a
+    character's (or a group member's) from its stat block."""
+    if combatant.animal is not None:
+        return fighter_from_animal(
+            animal(combatant.animal["type"], float(combatant.animal["weight_kg"]))
+        )
+    assert combatant.character is not None
+    return fighter_from_document(parse_document(combatant.character.document))
+
+
+def animal_condition(fighter: Fighter) -> Condition:
+    """An animal's condition unhurt: its LIF track and WND from the engine's fighter."""
+    return Condition(maximum=fighter.LIF, wnd=fighter.WND)
+
+
+def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
+    """The encounter's combatants in turn order with their fighters and conditions now, and
+    its latest ``entries`` log lines (newest first)."""
+    combatants = list(
+        encounter.combatants.select_related("character__campaign").order_by("position", "id")
+    )
+    characters = {c.character_id for c in combatants if c.character_id is not None}
+    sheets = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
+    fighters: dict[object, Fighter] = {}
+    rows = []
+    for combatant in combatants:
+        # One fighter per stat block: a group of four is worked out once.
+        key = combatant.character_id or repr(combatant.animal)
+        if key not in fighters:
+            fighters[key] = fighter_for(combatant)
+        if combatant.condition is not None:
+            condition = rules.condition_from_dict(combatant.condition)
+        else:
+            # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
+            assert combatant.character is not None
+            report = character_report(combatant.character)
+            condition, _ = condition_in(sheets.get(combatant.character_id), report)
+        rows.append(Row(combatant, fighters[key], condition))
+    recent = encounter.entries.select_related("actor", "target", "by")
+    log = list(recent.order_by("-created_at", "-id")[:entries]) if entries else []
+    return Board(encounter, rows, log)
+
+
+def encounters_of(campaign_id: int, *, limit: int = 5) -> list[Encounter]:
+    """The campaign's latest encounters, newest first, for its page."""
+    return list(Encounter.objects.filter(campaign_id=campaign_id)[:limit])
+
+
+def party_and_npcs(campaign) -> tuple[list[Character], list[Character]]:
+    """The campaign's player characters and its NPCs, which an encounter can field."""
+    characters = list(campaign.characters.select_related("owner").order_by("name", "id"))
+    pcs = [c for c in characters if c.kind == Character.Kind.PC]
+    npcs = [c for c in characters if c.kind == Character.Kind.NPC]
+    return pcs, npcs

@@ -1,0 +1,21 @@
+"""Encounters: started from a campaign, played at /encounters/<pk>/…"""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("campaigns/<id:pk>/encounters/new/", views.encounter_new, name="encounter_new"),
+    path("encounters/<id:pk>/", views.encounter_detail, name="encounter_detail"),
+    path("encounters/<id:pk>/live/", views.encounter_live, name="encounter_live"),
+    path("encounters/<id:pk>/odds/", views.encounter_odds, name="encounter_odds"),
+    path(
+        "encounters/<id:pk>/initiative/",
+        views.encounter_initiative,
+        name="encounter_initiative",
+    ),
+    path("encounters/<id:pk>/attack/", views.encounter_attack, name="encounter_attack"),
+    path("encounters/<id:pk>/turn/", views.encounter_turn, name="encounter_turn"),
+    path("encounters/<id:pk>/morale/", views.encounter_morale, name="encounter_morale"),
+    path("encounters/<id:pk>/undo/", views.encounter_undo, name="encounter_undo"),
+]

@@ -1,0 +1,331 @@
+"""Encounters: the referee starts one from the campaign page, and the table plays it at
+``/encounters/<id>/``: initiative, attacks with their odds, delays, rounds, morale, undo.
+
+Every view finds the encounter through ``encounter_for_user`` (the campaign's referee and its
+players; anyone else gets 404). The referee acts for every fighter; a player acts only for
+their own character, on its turn (the services refuse anything else, with the reason). Every
+action is a POST form that works without JavaScript (it redirects back with a message); with
+htmx it swaps the ``encounter`` region in place, the outcome where the button was. Phones keep
+up by polling the ``live`` region (turn order, the player's own state, the log), which answers
+204 with no body while the encounter's version is the one the page has; the action panel is
+never polled, so a half-filled attack form survives every poll of the same turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.http import HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from characters.core.forms import first_problem, natural_number
+from characters.core.requests import AuthenticatedHttpRequest
+from characters.core.selectors import campaign_for_user
+from characters.core.services import Refused
+from characters.encounters import forms as encounter_forms
+from characters.encounters import selectors, services
+from characters.encounters.selectors import Board, encounter_for_user
+from characters.models import Encounter, EncounterEntry
+
+PAGE = "characters/encounters/encounter.html"
+# A message that carries an action's outcome to the page without JavaScript, and its entry.
+OUTCOME_TAG = "encounter-outcome"
+ENTRY_TAG = "entry:"
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def encounter_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The referee picks who fights: the party, groups of the campaign's NPCs, animals."""
+    campaign = campaign_for_user(request, pk, referee=True)
+    pcs, npcs = selectors.party_and_npcs(campaign)
+    form = encounter_forms.StartForm(campaign, pcs, npcs, request.POST or None)
+    problem = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            encounter = services.start_encounter(
+                campaign=campaign,
+                by=request.user,
+                name=form.cleaned_data["name"],
+                groups=form.groups(),
+            )
+        except Refused as refused:
+            problem = str(refused)
+        else:
+            messages.success(request, f"{encounter.name} is set: throw initiative to begin.")
+            return redirect("encounter_detail", encounter.pk)
+    status = 400 if form.errors or problem else 200
+    context = {"campaign": campaign, "form": form, "problem": problem or first_problem(form)}
+    return render(request, "characters/encounters/encounter_new.html", context, status=status)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the last action did, shown where its button was."""
+
+    message: str = ""
+    error: str = ""
+    entry: Any = None
+    conflict: bool = False
+
+
+def _context(
+    request: AuthenticatedHttpRequest,
+    encounter: Encounter,
+    *,
+    outcome: Outcome | None = None,
+    chosen: QueryDict | None = None,
+) -> dict[str, Any]:
+    """The page's context; ``chosen``: an attack form's choices to keep (a refused attack's,
+    or one refused for a conflict while it is still the same turn), at the version now."""
+    state = selectors.board(encounter)
+    user_id = request.user.pk
+    is_referee = encounter.campaign.referee_id == user_id
+    current = state.current
+    may_act = current is not None and (is_referee or current.owned_by(user_id))
+    attack_form = None
+    # A stunned fighter's turn goes to recovering: it gets no attack form.
+    if may_act and current is not None and not current.condition.stunned:
+        if chosen is not None:
+            data = chosen.copy()
+            data["version"] = str(encounter.version)
+            kept = encounter_forms.AttackForm(state, current, data)
+            attack_form = kept if kept["turn"].value() == state.turn_key else None
+        attack_form = attack_form or encounter_forms.AttackForm.as_chosen(state, current)
+    planned = None
+    if attack_form is not None and current is not None:
+        planned = (
+            _odds(state, current, attack_form)
+            if attack_form.is_valid()
+            else {"error": first_problem(attack_form)}
+        )
+    return {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "board": state,
+        "rows": [
+            {"row": row, "mine": row.owned_by(user_id), "sees": is_referee or row.owned_by(user_id)}
+            for row in state.rows
+        ],
+        "mine": [row for row in state.rows if row.owned_by(user_id)],
+        "current": current,
+        "is_referee": is_referee,
+        "may_act": may_act,
+        "attack_form": attack_form,
+        "planned": planned,
+        "outcome": outcome or Outcome(),
+        "morale_due": services.morale_due(state) if is_referee else [],
+        "turn_key": state.turn_key,
+        # What "Undo" takes back, when it is among the lines the page shows: the referee
+        # undoes anything, a player what they did.
+        "undoable": next(
+            (
+                e
+                for e in state.entries
+                if e.undone_at is None and e.kind != EncounterEntry.Kind.UNDO
+            ),
+            None,
+        ),
+    }
+
+
+def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str, Any]:
+    try:
+        planned, _, _ = services.plan(state, attacker, form.order())
+    except Refused as refused:
+        return {"error": str(refused)}
+    return {"plan": planned}
+
+
+@login_required
+@require_GET
+def encounter_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    encounter = encounter_for_user(request, pk)
+    outcome = _outcome_from_messages(request, encounter)
+    return render(request, PAGE, _context(request, encounter, outcome=outcome))
+
+
+@login_required
+@require_GET
+def encounter_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The polled region: 204 and no body while the page has the encounter's version, else
+    the turn order, the player's own state and the log (and the action panel, when the turn
+    moved on: the form it showed belongs to a turn that is over)."""
+    encounter = encounter_for_user(request, pk)
+    form = encounter_forms.LiveForm(request.GET)
+    shown = form.cleaned_data if form.is_valid() else {"v": None, "t": ""}
+    if shown["v"] == encounter.version:
+        return HttpResponse(status=204)
+    context = _context(request, encounter)
+    context["swap_act"] = shown["t"] != context["turn_key"]
+    return render(request, f"{PAGE}#live", context)
+
+
+@login_required
+@require_GET
+def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The attack's exact chance as the form stands, before any die (htmx, on every change)."""
+    encounter = encounter_for_user(request, pk)
+    state = selectors.board(encounter, entries=0)
+    current = state.current
+    planned: dict[str, Any] = {"error": "Nobody's turn."}
+    if current is not None:
+        form = encounter_forms.AttackForm(state, current, request.GET)
+        planned = _odds(state, current, form) if form.is_valid() else {"error": first_problem(form)}
+    return render(request, f"{PAGE}#odds", {"planned": planned})
+
+
+def _respond(
+    request: AuthenticatedHttpRequest,
+    encounter: Encounter,
+    outcome: Outcome,
+    chosen: QueryDict | None = None,
+) -> HttpResponse:
+    """htmx: the encounter region, the outcome where the button was. Otherwise back to the
+    page (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its
+    message."""
+    if request.htmx:
+        encounter = Encounter.objects.select_related("campaign").get(pk=encounter.pk)
+        context = _context(request, encounter, outcome=outcome, chosen=chosen)
+        return render(request, f"{PAGE}#encounter", context)
+    tags = OUTCOME_TAG + (f" {ENTRY_TAG}{outcome.entry.pk}" if outcome.entry else "")
+    if outcome.error:
+        messages.error(request, outcome.error, extra_tags=tags)
+    elif outcome.message:
+        messages.success(request, outcome.message, extra_tags=tags)
+    return redirect(reverse("encounter_detail", args=[encounter.pk]) + "#outcome")
+
+
+def _outcome_from_messages(request: AuthenticatedHttpRequest, encounter: Encounter) -> Outcome:
+    """The outcome an action without JavaScript left as a message for this page, if any: it
+    shows where the button was, like an htmx answer's."""
+    for message in messages.get_messages(request):
+        tags = message.extra_tags.split()
+        if OUTCOME_TAG not in tags:
+            continue
+        if message.level == messages.ERROR:
+            return Outcome(error=str(message))
+        pk = next(
+            (natural_number(t.removeprefix(ENTRY_TAG)) for t in tags if t.startswith(ENTRY_TAG)),
+            None,
+        )
+        entry = encounter.entries.filter(pk=pk).first() if pk is not None else None
+        return Outcome(message=str(message), entry=entry)
+    return Outcome()
+
+
+def _outcome_of(action: Callable[[], Any]) -> Outcome:
+    """Run the action; a refusal or a form's problem is the outcome's error, never a 500."""
+    try:
+        entry = action()
+    except services.EncounterConflict as conflict:
+        return Outcome(error=str(conflict), conflict=True)
+    except Refused as refused:
+        return Outcome(error=str(refused))
+    except ValidationError as invalid:
+        return Outcome(error=" ".join(invalid.messages))
+    return Outcome(message=entry.summary, entry=entry)
+
+
+def _attempt(
+    request: AuthenticatedHttpRequest, encounter: Encounter, action: Callable[[], Any]
+) -> HttpResponse:
+    return _respond(request, encounter, _outcome_of(action))
+
+
+def _read(form):
+    if not form.is_valid():
+        raise ValidationError(first_problem(form))
+    return form
+
+
+@login_required
+@require_POST
+def encounter_initiative(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    encounter = encounter_for_user(request, pk)
+
+    def throw():
+        form = _read(encounter_forms.VersionForm(request.POST))
+        return services.throw_initiative(
+            encounter=encounter, by=request.user, expected_version=form.cleaned_data["version"]
+        )
+
+    return _attempt(request, encounter, throw)
+
+
+@login_required
+@require_POST
+def encounter_attack(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The fighter whose turn it is attacks; the dice are thrown here."""
+    encounter = encounter_for_user(request, pk)
+    state = selectors.board(encounter, entries=0)
+
+    def throw():
+        version = _read(encounter_forms.VersionForm(request.POST)).cleaned_data["version"]
+        # The version and whose turn first: the form offers that fighter's weapons.
+        services.refuse_if_stale(encounter, version)
+        attacker = services.acting(state, request.user, "attack")
+        form = _read(encounter_forms.AttackForm(state, attacker, request.POST))
+        return services.attack(
+            encounter=encounter, by=request.user, order=form.order(), expected_version=version
+        )
+
+    outcome = _outcome_of(throw)
+    # A refused attack keeps what was chosen, for the turn it was chosen for.
+    return _respond(request, encounter, outcome, request.POST if outcome.error else None)
+
+
+@login_required
+@require_POST
+def encounter_turn(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """End the turn, delay, or (the referee) start the next round."""
+    encounter = encounter_for_user(request, pk)
+
+    def turn():
+        data = _read(encounter_forms.TurnForm(request.POST)).cleaned_data
+        return services.take_turn(
+            encounter=encounter,
+            by=request.user,
+            action=data["action"],
+            expected_version=data["version"],
+        )
+
+    return _attempt(request, encounter, turn)
+
+
+@login_required
+@require_POST
+def encounter_morale(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    encounter = encounter_for_user(request, pk)
+
+    def test():
+        data = _read(encounter_forms.MoraleForm(request.POST)).cleaned_data
+        return services.throw_morale(
+            encounter=encounter,
+            by=request.user,
+            side=data["side"],
+            expected_version=data["version"],
+        )
+
+    return _attempt(request, encounter, test)
+
+
+@login_required
+@require_POST
+def encounter_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    encounter = encounter_for_user(request, pk)
+
+    def undo():
+        data = _read(encounter_forms.VersionForm(request.POST)).cleaned_data
+        return services.undo_last(
+            encounter=encounter, by=request.user, expected_version=data["version"]
+        )
+
+    return _attempt(request, encounter, undo)

@@ -1,0 +1,67 @@
+"""The encounter pages for a keyboard, a screen reader and a phone: axe-core finds no serious
+or critical violation, nothing scrolls sideways at 390 px, and every chip is a named control
+big enough to tap."""
+
+import pytest
+
+from characters.encounters import services
+from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations
+from tests.encounter_people import party_against_corsairs
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# The smallest tap target a phone page should have, in CSS pixels (WCAG 2.5.8 asks for 24).
+TAP = 40
+
+
+@pytest.fixture
+def fight():
+    campaign, kira, dorn, corsair = party_against_corsairs()
+    encounter = services.start_encounter(
+        campaign=campaign,
+        by=campaign.referee,
+        name="Ambush",
+        groups=[
+            services.Group(1, "party", character=kira),
+            services.Group(1, "party", character=dorn),
+            services.Group(4, "opposition", character=corsair),
+        ],
+    )
+    services.throw_initiative(encounter=encounter, by=campaign.referee)
+    return campaign, encounter
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize(
+    ("user", "path"),
+    [
+        ("referee", "/encounters/{encounter}/"),
+        ("player1", "/encounters/{encounter}/"),
+        ("referee", "/campaigns/{campaign}/encounters/new/"),
+    ],
+    ids=["referee", "player", "new"],
+)
+def test_the_encounter_pages_pass_axe_and_fit_a_phone(page, fight, viewport, user, path):
+    campaign, encounter = fight
+    page.set_viewport_size(viewport)
+    log_in(page, user)
+    page.goto(path.format(encounter=encounter.pk, campaign=campaign.pk))
+    page.wait_for_load_state("load")
+    assert serious_violations(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def test_every_chip_is_a_big_named_target_on_a_phone(page, fight):
+    _campaign, encounter = fight
+    page.set_viewport_size(PHONE)
+    log_in(page, "referee")
+    page.goto(f"/encounters/{encounter.pk}/")
+    page.locator(".attack__more > summary").click()
+    chips = page.locator(".chip-option")
+    assert chips.count() > 20
+    for index in range(chips.count()):
+        chip = chips.nth(index)
+        box = chip.bounding_box()
+        assert box["height"] >= TAP, chip.inner_text()
+        assert box["width"] >= TAP, chip.inner_text()
+        assert chip.inner_text().strip(), "a chip without a name"

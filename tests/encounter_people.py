@@ -1,0 +1,61 @@
+"""The people of the encounter tests: a party of two against a group of Vargr corsairs, in
+the referee's campaign (integration and browser tests share them)."""
+
+from characters.builder import services as builder_services
+from characters.campaigns import services as campaigns_services
+from characters.models import Campaign, Character
+from tests.factories import UserFactory, character_document
+
+
+def kira_document() -> dict:
+    """A gunslinger: DEX 10, Handgun-3, an automatic pistol with two magazines, no armor."""
+    return character_document(
+        name="Kira Valen",
+        attributes={**character_document()["attributes"], "DEX": 10},
+        skills=[{"skill": "Handgun", "level": 3}],
+        equipment=[
+            {"item": "Automatic pistol", "quantity": 1},
+            {"item": "Automatic pistol ammunition", "quantity": 2},
+        ],
+    )
+
+
+def dorn_document() -> dict:
+    """A brawler with a cutlass and no armor."""
+    return character_document(
+        name="Dorn Hask",
+        skills=[{"skill": "Blade Combat", "cascade": "swords", "level": 1}],
+        equipment=[{"item": "Cutlass", "quantity": 1}],
+    )
+
+
+def corsair_document() -> dict:
+    """The referee's stat block for a Vargr corsair: STR 9, Blade Combat (swords)-2, a cutlass
+    and a jack."""
+    return character_document(
+        name="Vargr corsair",
+        kind="npc",
+        attributes={**character_document()["attributes"], "STR": 9},
+        skills=[{"skill": "Blade Combat", "cascade": "swords", "level": 2}],
+        equipment=[{"item": "Cutlass", "quantity": 1}, {"item": "Jack", "quantity": 1}],
+    )
+
+
+def party_against_corsairs() -> tuple[Campaign, Character, Character, Character]:
+    """The referee's campaign with player1's Kira, player2's Dorn and the referee's corsair."""
+    referee = UserFactory(username="referee")
+    player1 = UserFactory(username="player1")
+    player2 = UserFactory(username="player2")
+    campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
+    for player in (player1, player2):
+        campaigns_services.join_campaign(user=player, code=campaign.invite_code)
+    kira = builder_services.create_character(
+        owner=player1, document=kira_document(), campaign=campaign
+    )
+    dorn = builder_services.create_character(
+        owner=player2, document=dorn_document(), campaign=campaign
+    )
+    corsair = builder_services.create_character(
+        owner=referee, document=corsair_document(), campaign=campaign
+    )
+    return campaign, kira, dorn, corsair

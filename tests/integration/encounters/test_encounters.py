@@ -1,0 +1,680 @@
+"""Encounters through the web: starting one, initiative, attacks whose damage lands on the play
+sheet or on a group member's own record, ammunition, undo, conflicts, morale, polling, access,
+and the page's fixed number of queries."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+import rules
+from characters.encounters import services
+from characters.encounters.selectors import board
+from characters.models import (
+    CharacterEvent,
+    Combatant,
+    ConditionChange,
+    CreditEntry,
+    Encounter,
+    EncounterEntry,
+    PlayState,
+)
+from characters.play.selectors import carried_equipment, condition_of
+from tests.dice import Scripted
+from tests.factories import UserFactory
+
+from .conftest import INITIATIVE_DICE, combatant, start
+
+pytestmark = pytest.mark.django_db
+
+PISTOL = "Automatic pistol|6"
+MAGAZINE = "Automatic pistol ammunition"
+
+
+def attack_post(encounter: Encounter, target: Combatant, **changes) -> dict[str, str]:
+    """The attack form as a browser posts it, the ordinary case chosen."""
+    return {
+        "version": str(encounter.version),
+        "turn": board(encounter, entries=0).turn_key,
+        "target": str(target.pk),
+        "weapon": PISTOL,
+        "range_band": "short",
+        "cover": "",
+        "lighting": "",
+        "visibility": "",
+        "movement": "stationary",
+        "facing": "front",
+        "aim_turns": "0",
+        "extra_actions": "0",
+        "dm": "0",
+        **changes,
+    }
+
+
+def as_user(client, user):
+    client.force_login(user)
+    return client
+
+
+def chance(response) -> float:
+    """The chance to hit an odds region shows, in percent."""
+    return float(re.search(r"<strong data-odds>([\d.]+)%", response.content.decode())[1])
+
+
+def magazines(character) -> int:
+    return sum(e.quantity for e in carried_equipment(character) if e.item == MAGAZINE)
+
+
+# -- starting -----------------------------------------------------------------------------------
+
+
+def test_the_referee_starts_an_encounter_with_the_party_and_a_group_of_corsairs(
+    client, campaign, kira, dorn, corsair, referee
+):
+    as_user(client, referee)
+    page = client.get(reverse("campaign_detail", args=[campaign.pk]))
+    assert reverse("encounter_new", args=[campaign.pk]) in page.content.decode()
+
+    response = client.post(
+        reverse("encounter_new", args=[campaign.pk]),
+        {
+            "name": "Ambush",
+            "party": [kira.pk, dorn.pk],
+            f"npc-{corsair.pk}": "4",
+            f"npc-{corsair.pk}-side": "opposition",
+            "animal-0-type": "hunter",
+            "animal-0-weight": "100",
+            "animal-0-count": "2",
+            "animal-0-side": "opposition",
+        },
+    )
+
+    encounter = Encounter.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("encounter_detail", args=[encounter.pk])
+    fighters = {c.name: c for c in encounter.combatants.all()}
+    assert sorted(fighters) == sorted(
+        ["Kira Valen", "Dorn Hask"]
+        + [f"Vargr corsair {n}" for n in range(1, 5)]
+        + ["hunter (100 kg) 1", "hunter (100 kg) 2"]
+    )
+    # The party's conditions stay on their play sheets; each corsair and animal has its own.
+    assert fighters["Kira Valen"].condition is None
+    assert fighters["Vargr corsair 3"].condition["lethal"] == 0
+    assert fighters["hunter (100 kg) 1"].animal == {"type": "hunter", "weight_kg": 100.0}
+    assert fighters["Kira Valen"].side == "party"
+    assert fighters["Vargr corsair 1"].side == "opposition"
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"name": ""}, "Name"),
+        ({"animal-0-type": "hunter"}, "Animal 1's weight (kg): give the animal's weight."),
+        ({"animal-0-type": "dragon"}, "Animal 1"),
+        ({"animal-0-type": "hunter", "animal-0-weight": "heavy"}, "Animal 1's weight (kg): enter"),
+    ],
+)
+def test_a_mistyped_start_names_its_field_and_starts_nothing(
+    client, campaign, kira, referee, changes, problem
+):
+    as_user(client, referee)
+    data = {"name": "Ambush", "party": [kira.pk], **changes}
+    response = client.post(reverse("encounter_new", args=[campaign.pk]), data)
+    assert response.status_code == 400
+    assert problem in response.context["problem"]
+    assert not Encounter.objects.exists()
+
+
+def test_an_encounter_of_one_is_refused(client, campaign, kira, referee):
+    as_user(client, referee)
+    data = {"name": "Alone", "party": [kira.pk]}
+    response = client.post(reverse("encounter_new", args=[campaign.pk]), data)
+    assert response.status_code == 400
+    assert "Combatants: an encounter needs at least two" in response.context["problem"]
+
+
+# -- initiative and turns -------------------------------------------------------------------------
+
+
+def test_initiative_orders_the_fight_and_the_highest_acts_first(encounter, referee):
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
+    encounter.refresh_from_db()
+    state = board(encounter)
+    assert [row.combatant.name for row in state.rows] == [
+        "Kira Valen",
+        "Dorn Hask",
+        "Vargr corsair 1",
+        "Vargr corsair 2",
+        "Vargr corsair 3",
+        "Vargr corsair 4",
+    ]
+    inis = [row.combatant.initiative for row in state.rows]
+    assert inis == sorted(inis, reverse=True)
+    assert encounter.round == 1
+    assert state.current.combatant.name == "Kira Valen"
+
+
+def test_delay_lets_the_next_fighter_go_first(fight, player1):
+    services.take_turn(encounter=fight, by=player1, action="delay")
+    fight.refresh_from_db()
+    state = board(fight)
+    assert [row.combatant.name for row in state.rows][:2] == ["Dorn Hask", "Kira Valen"]
+    assert state.current.combatant.name == "Dorn Hask"
+
+
+def test_the_round_ends_after_the_last_fighter_and_the_referee_starts_the_next(fight, referee):
+    for _ in range(6):
+        services.take_turn(encounter=fight, by=referee, action="pass")
+    fight.refresh_from_db()
+    assert board(fight).round_over
+    services.take_turn(encounter=fight, by=referee, action="next_round")
+    fight.refresh_from_db()
+    assert fight.round == 2
+    assert board(fight).current.combatant.name == "Kira Valen"
+
+
+# -- attacks ------------------------------------------------------------------------------------
+
+
+def test_kiras_hit_on_a_corsair_marks_the_corsairs_own_condition_and_counts_a_round(
+    client, fight, kira, player1
+):
+    target = combatant(fight, "Vargr corsair 1")
+    as_user(client, player1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "dice_source", lambda: Scripted([6, 6, 6, 6]))
+        response = client.post(
+            reverse("encounter_attack", args=[fight.pk]), attack_post(fight, target)
+        )
+    assert response.status_code == 302
+    entry = EncounterEntry.objects.get(kind="attack")
+    assert entry.detail["hit"] is True
+    assert entry.detail["dms"], "every DM is kept with its label"
+    assert all({"label", "dm"} <= set(dm) for dm in entry.detail["dms"])
+    target.refresh_from_db()
+    assert target.condition["lethal"] == entry.detail["damage"]["lif"] > 0
+    assert combatant(fight, "Vargr corsair 2").condition["lethal"] == 0
+    # One magazine loaded from what Kira carries (through her credits ledger), one round fired.
+    assert magazines(kira) == 1
+    kira_row = combatant(fight, "Kira Valen")
+    rounds = rules.catalog().equipment_item(MAGAZINE, 6).row["rounds"]
+    assert kira_row.ammunition == {PISTOL: rounds - 1}
+    fight.refresh_from_db()
+    assert board(fight).current.combatant.name == "Dorn Hask"
+
+
+def test_a_corsairs_hit_on_kira_goes_on_her_play_sheet_through_the_play_services(
+    fight, kira, referee, player1, player2
+):
+    for user in (player1, player2):
+        services.take_turn(encounter=fight, by=user, action="pass")
+    fight.refresh_from_db()
+    order = services.AttackOrder(
+        combatant(fight, "Kira Valen").pk,
+        "Cutlass|3",
+        "close",
+        rules.combat.Situation(),
+    )
+    entry = services.attack(encounter=fight, by=referee, order=order, rng=Scripted([6] * 8))
+    assert entry.detail["hit"] is True
+    condition, version = condition_of(kira)
+    assert condition.lethal == entry.detail["damage"]["lif"] > 0
+    assert version == 2
+    assert ConditionChange.objects.filter(character=kira).count() == 1
+    assert CharacterEvent.objects.filter(character=kira, kind="play").exists()
+    assert entry.before["sheets"] == [kira.pk]
+
+
+def test_a_player_acts_only_for_their_own_character_on_its_turn(client, fight, player2):
+    target = combatant(fight, "Vargr corsair 1")
+    as_user(client, player2)
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]),
+        attack_post(fight, target, weapon="Cutlass|3"),
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    assert "It is Kira Valen&#x27;s turn: only its player or the referee" in (
+        response.content.decode()
+    )
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "problem"),
+    [
+        ({"range_band": "orbit"}, "Range: choose one of those offered"),
+        ({"weapon": "Fusion gun|15"}, "Weapon: choose one of those offered"),
+        ({"cover": "a wall"}, "Cover: choose one of those offered"),
+        ({"dm": "lots"}, "Referee&#x27;s DM: enter a whole number"),
+    ],
+)
+def test_a_mistyped_attack_names_its_field_keeps_the_choices_and_throws_nothing(
+    client, fight, referee, changes, problem
+):
+    target = combatant(fight, "Vargr corsair 2")
+    as_user(client, referee)
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]),
+        attack_post(fight, target, **changes),
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert problem in html
+    # The target chosen is still chosen.
+    assert re.search(rf'name="target" value="{target.pk}"[^>]*checked', html)
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+def test_the_odds_are_shown_before_the_throw(client, fight, player1):
+    target = combatant(fight, "Vargr corsair 1")
+    as_user(client, player1)
+    page = client.get(reverse("encounter_detail", args=[fight.pk]))
+    assert "data-odds" in page.content.decode()
+    near = client.get(reverse("encounter_odds", args=[fight.pk]), attack_post(fight, target))
+    far = client.get(
+        reverse("encounter_odds", args=[fight.pk]),
+        attack_post(fight, target, range_band="long", cover="good"),
+    )
+    assert chance(far) < chance(near)
+    assert "cover: good -3" in far.content.decode()
+
+
+# -- undo and conflicts -------------------------------------------------------------------------
+
+
+def test_undo_puts_back_kiras_condition_the_turn_and_the_log(
+    fight, kira, referee, player1, player2
+):
+    for user in (player1, player2):
+        services.take_turn(encounter=fight, by=user, action="pass")
+    fight.refresh_from_db()
+    order = services.AttackOrder(
+        combatant(fight, "Kira Valen").pk, "Cutlass|3", "close", rules.combat.Situation()
+    )
+    services.attack(encounter=fight, by=referee, order=order, rng=Scripted([6] * 8))
+    fight.refresh_from_db()
+
+    services.undo_last(encounter=fight, by=referee)
+
+    fight.refresh_from_db()
+    condition, _ = condition_of(kira)
+    assert condition.lethal == 0
+    assert board(fight).current.combatant.name == "Vargr corsair 1"
+    attack = EncounterEntry.objects.get(kind="attack")
+    assert attack.undone_at is not None
+    assert EncounterEntry.objects.filter(kind="undo").count() == 1
+
+
+def test_undo_gives_back_the_magazine_and_the_corsairs_condition(fight, kira, player1):
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+    services.attack(encounter=fight, by=player1, order=order, rng=Scripted([6] * 4))
+    fight.refresh_from_db()
+    assert magazines(kira) == 1
+
+    services.undo_last(encounter=fight, by=player1)
+
+    target.refresh_from_db()
+    assert target.condition["lethal"] == 0
+    assert magazines(kira) == 2
+    assert combatant(fight, "Kira Valen").ammunition == {}
+    assert CreditEntry.objects.filter(character=kira).count() == 2  # taken, then given back
+
+
+def test_a_player_cannot_undo_the_referees_action(fight, referee, player1):
+    services.take_turn(encounter=fight, by=referee, action="pass")
+    fight.refresh_from_db()
+    with pytest.raises(services.Refused, match="Only the referee can undo"):
+        services.undo_last(encounter=fight, by=player1)
+
+
+def test_nothing_to_undo_says_so(encounter, referee):
+    with pytest.raises(services.Refused, match="Nothing to undo"):
+        services.undo_last(encounter=encounter, by=referee)
+
+
+def test_a_second_tab_on_an_old_version_gets_a_conflict_and_changes_nothing(client, fight, player1):
+    target = combatant(fight, "Vargr corsair 1")
+    as_user(client, player1)
+    stale = attack_post(fight, target)
+    client.post(
+        reverse("encounter_turn", args=[fight.pk]), {"version": stale["version"], "action": "delay"}
+    )
+    fight.refresh_from_db()
+    before = fight.version
+
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]), stale, HTTP_HX_REQUEST="true"
+    )
+
+    assert "changed since this page was loaded" in response.content.decode()
+    fight.refresh_from_db()
+    assert fight.version == before
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+# -- morale -------------------------------------------------------------------------------------
+
+
+def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(fight, referee):
+    corsair = combatant(fight, "Vargr corsair 4")
+    dead = rules.condition_from_dict(corsair.condition)
+    dead, _ = rules.take_damage(dead, amount=dead.maximum * 2, form="L")
+    Combatant.objects.filter(pk=corsair.pk).update(condition=rules.condition_as_dict(dead))
+    assert services.morale_due(board(fight)) == ["opposition"]
+
+    entry = services.throw_morale(
+        encounter=fight, by=referee, side="opposition", rng=Scripted([6, 6])
+    )
+
+    assert entry.detail["passed"] is True
+    assert entry.detail["side"] == "opposition"
+    assert services.morale_due(board(fight)) == []
+    with pytest.raises(services.Refused, match="Side: no morale test is due"):
+        services.throw_morale(encounter=fight, by=referee, side="party")
+
+
+# -- live updates and pages without JavaScript ---------------------------------------------------
+
+
+def test_a_poll_costs_204_and_no_body_until_the_encounter_changes(client, fight, player1, referee):
+    as_user(client, player1)
+    url = reverse("encounter_live", args=[fight.pk])
+    unchanged = client.get(url, {"v": fight.version, "t": "x"})
+    assert unchanged.status_code == 204
+    assert unchanged.content == b""
+
+    services.take_turn(encounter=fight, by=referee, action="pass")
+    changed = client.get(url, {"v": fight.version, "t": f"1-{combatant(fight, 'Kira Valen').pk}"})
+    html = changed.content.decode()
+    assert changed.status_code == 200
+    assert "<html" not in html
+    assert html.lstrip().startswith('<section id="order"')
+    assert (
+        'id="log" class="box encounter__log" aria-labelledby="log-heading" hx-swap-oob="true"'
+        in html
+    )
+    # The turn moved on, so the action panel comes too.
+    assert 'id="act"' in html
+
+
+def test_without_javascript_an_action_redirects_back_with_its_outcome(client, fight, player1):
+    as_user(client, player1)
+    response = client.post(
+        reverse("encounter_turn", args=[fight.pk]),
+        {"version": fight.version, "action": "pass"},
+        follow=True,
+    )
+    assert response.redirect_chain[-1][0].endswith(f"/encounters/{fight.pk}/#outcome")
+    html = response.content.decode()
+    assert re.search(r'id="outcome"[^>]*>\s*Kira Valen ends its turn\.', html)
+    assert '<li class="message' not in html  # not at the top of the page as well
+
+
+def test_without_javascript_an_attack_shows_its_dice_where_the_button_was(
+    client, fight, player1, monkeypatch
+):
+    monkeypatch.setattr(services, "dice_source", lambda: Scripted([6, 6, 6, 2]))
+    as_user(client, player1)
+    target = combatant(fight, "Vargr corsair 1")
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]), attack_post(fight, target), follow=True
+    )
+    html = response.content.decode()
+    assert 'data-hit="yes"' in html
+    assert '<span class="die">6</span>' in html
+
+
+def test_a_player_sees_their_own_state_but_not_the_corsairs_figures(client, fight, player1):
+    as_user(client, player1)
+    html = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    kira = combatant(fight, "Kira Valen")
+    assert f'data-mine="{kira.character_id}"' in html
+    assert html.count("data-lif>") == 1  # only Kira's LIF in the turn order
+
+
+# -- access -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("who", "status"), [("referee", 200), ("player1", 200), ("player2", 200), ("outsider", 404)]
+)
+def test_who_sees_an_encounter(client, fight, who, status):
+    as_user(client, UserFactory(username=who))
+    for name in ("encounter_detail", "encounter_live", "encounter_odds"):
+        assert client.get(reverse(name, args=[fight.pk])).status_code == status, name
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "encounter_initiative",
+        "encounter_attack",
+        "encounter_turn",
+        "encounter_morale",
+        "encounter_undo",
+    ],
+)
+def test_an_outsider_gets_404_for_every_action(client, fight, name):
+    as_user(client, UserFactory(username="outsider"))
+    version = fight.version
+    assert client.post(reverse(name, args=[fight.pk]), {"version": version}).status_code == 404
+    fight.refresh_from_db()
+    assert fight.version == version
+
+
+def test_only_the_referee_starts_an_encounter(client, campaign, player1):
+    as_user(client, player1)
+    assert client.get(reverse("encounter_new", args=[campaign.pk])).status_code == 404
+
+
+def test_only_the_referee_throws_initiative(encounter, player1):
+    with pytest.raises(services.Refused, match="Only the referee can throw initiative"):
+        services.throw_initiative(encounter=encounter, by=player1)
+
+
+# -- the page's cost ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("corsairs", [1, 10])
+def test_the_encounter_page_takes_a_fixed_number_of_queries(
+    client, django_assert_num_queries, campaign, kira, dorn, corsair, referee, corsairs
+):
+    encounter = start(campaign, kira, dorn, corsair, corsairs=corsairs)
+    services.throw_initiative(encounter=encounter, by=referee)
+    PlayState.objects.create(
+        character=kira, condition=rules.condition_as_dict(condition_of(kira)[0])
+    )
+    as_user(client, referee)
+    url = reverse("encounter_detail", args=[encounter.pk])
+    # session, user, the encounter, its campaign, its combatants with their characters, their
+    # play sheets, the log, the morale tests so far
+    with django_assert_num_queries(8):
+        response = client.get(url)
+    assert response.status_code == 200
+    assert response.content.decode().count("data-combatant=") == 2 + corsairs
+
+
+# -- the stunned and the dying ------------------------------------------------------------------
+
+
+def test_a_stunned_fighter_spends_its_turn_recovering_and_undo_stuns_it_again(
+    client, fight, kira, player1
+):
+    from characters.play import services as play_services
+
+    # More than half her LIF in one stunning blow stuns her.
+    blow = condition_of(kira)[0].maximum // 2 + 1
+    play_services.take_damage(character=kira, by=player1, amount=blow, form="S")
+    assert condition_of(kira)[0].stunned
+    as_user(client, player1)
+    page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    assert 'data-action="recover"' in page
+    assert 'data-action="attack"' not in page
+
+    services.take_turn(encounter=fight, by=player1, action="recover")
+
+    assert not condition_of(kira)[0].stunned
+    fight.refresh_from_db()
+    assert board(fight).current.combatant.name == "Dorn Hask"
+    services.undo_last(encounter=fight, by=player1)
+    assert condition_of(kira)[0].stunned
+
+
+def test_only_a_stunned_fighter_recovers(fight, player1):
+    with pytest.raises(services.Refused, match="Kira Valen is not stunned"):
+        services.take_turn(encounter=fight, by=player1, action="recover")
+
+
+def test_a_dying_corsair_loses_lif_when_the_next_round_begins(fight, referee):
+    corsair = combatant(fight, "Vargr corsair 4")
+    hurt = rules.condition_from_dict(corsair.condition)
+    hurt, _ = rules.take_damage(hurt, amount=hurt.maximum + 1, form="L")
+    assert hurt.dying
+    Combatant.objects.filter(pk=corsair.pk).update(condition=rules.condition_as_dict(hurt))
+
+    entry = services.take_turn(encounter=fight, by=referee, action="next_round")
+
+    after = rules.condition_from_dict(combatant(fight, "Vargr corsair 4").condition)
+    assert after.lif < hurt.lif
+    assert "Vargr corsair 4:" in entry.summary
+    fight.refresh_from_db()
+    services.undo_last(encounter=fight, by=referee)
+    assert combatant(fight, "Vargr corsair 4").condition == rules.condition_as_dict(hurt)
+
+
+def test_a_gun_without_rounds_or_magazines_is_refused_before_any_die(fight, kira, player1):
+    from characters.play import services as play_services
+
+    play_services.give_up_gear(character=kira, by=player1, item=MAGAZINE, tl=6, quantity=2)
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(ammunition={PISTOL: 0})
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    with pytest.raises(services.Refused, match="Kira Valen is out of Automatic pistol ammunition"):
+        services.attack(encounter=fight, by=player1, order=order, rng=Scripted([]))
+
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+def test_a_sheet_that_carries_no_ammunition_keeps_no_count(fight, kira, player1):
+    from characters.play import services as play_services
+
+    play_services.give_up_gear(character=kira, by=player1, item=MAGAZINE, tl=6, quantity=2)
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    services.attack(encounter=fight, by=player1, order=order, rng=Scripted([1, 1, 1]))
+
+    assert combatant(fight, "Kira Valen").ammunition == {}
+
+
+# -- autofire -----------------------------------------------------------------------------------
+
+
+def test_a_burst_is_offered_for_an_autofire_weapon_and_fires_its_rounds(
+    client, campaign, kira, dorn, corsair, referee, player1
+):
+    from characters.core.services import store_document
+
+    smg = {"item": "SMG", "quantity": 1}
+    magazines_of_smg = {"item": "SMG ammunition", "quantity": 1}
+    document = kira.document | {"equipment": [smg, magazines_of_smg]}
+    document["skills"] = [{"skill": "SMG", "level": 2}]
+    store_document(kira, document, by=player1, action="Traded the pistol for an SMG")
+    encounter = start(campaign, kira, dorn, corsair)
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
+    encounter.refresh_from_db()
+    as_user(client, player1)
+    page = client.get(reverse("encounter_detail", args=[encounter.pk])).content.decode()
+    assert 'name="autofire_rounds" value="4"' in page
+    target = combatant(encounter, "Vargr corsair 1")
+
+    client.post(
+        reverse("encounter_attack", args=[encounter.pk]),
+        attack_post(encounter, target, weapon="SMG|6", autofire_rounds="4"),
+    )
+
+    entry = EncounterEntry.objects.get(kind="attack")
+    assert any(dm["label"] == "autofire, 4 rounds" for dm in entry.detail["dms"])
+    rounds = rules.catalog().equipment_item("SMG ammunition", 6).row["rounds"]
+    assert combatant(encounter, "Kira Valen").ammunition == {"SMG|6": rounds - 4}
+
+
+def test_the_pistol_offers_no_burst(client, fight, player1):
+    as_user(client, player1)
+    page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    assert 'name="autofire_rounds"' not in page
+
+
+def test_initiative_is_thrown_once(fight, referee):
+    with pytest.raises(services.Refused, match="Initiative was thrown for Ambush at the docks"):
+        services.throw_initiative(encounter=fight, by=referee)
+
+
+def test_a_wounded_character_throws_initiative_on_its_ini_as_the_wounds_leave_it(
+    encounter, kira, referee, player1
+):
+    from characters.play import services as play_services
+
+    whole = board(encounter).row(combatant(encounter, "Kira Valen").pk)
+    play_services.take_damage(character=kira, by=player1, amount=whole.condition.wnd * 2, form="L")
+    hurt = board(encounter).row(whole.pk)
+    assert hurt.ini_now < whole.ini_now == whole.fighter.INI
+
+
+def test_a_delay_past_an_unconscious_fighter_gives_the_turn_to_the_next_who_can_act(
+    fight, dorn, referee, player1
+):
+    from characters.play import services as play_services
+
+    out = condition_of(dorn)[0].maximum
+    play_services.take_damage(character=dorn, by=referee, amount=out, form="S")
+    assert not board(fight).row(combatant(fight, "Dorn Hask").pk).can_act
+
+    services.take_turn(encounter=fight, by=player1, action="delay")
+
+    fight.refresh_from_db()
+    state = board(fight)
+    names = [row.combatant.name for row in state.rows]
+    assert names[:3] == ["Dorn Hask", "Vargr corsair 1", "Kira Valen"]
+    assert state.current.combatant.name == "Vargr corsair 1"
+
+
+def test_a_player_is_offered_the_undo_of_their_own_action_only(client, fight, player1, player2):
+    services.take_turn(encounter=fight, by=player1, action="pass")
+    as_user(client, player1)
+    mine = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    as_user(client, player2)
+    theirs = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    assert "Undo: Kira Valen ends its turn." in mine
+    assert 'data-action="undo"' not in theirs
+
+
+def test_a_conflict_in_the_same_turn_keeps_the_choices_at_the_new_version(
+    client, fight, player1, referee
+):
+    target = combatant(fight, "Vargr corsair 2")
+    as_user(client, player1)
+    stale = attack_post(fight, target, cover="good", range_band="medium")
+    # Meanwhile the referee does something that leaves it Kira's turn: a morale test is due.
+    corsair = combatant(fight, "Vargr corsair 4")
+    dead = rules.condition_from_dict(corsair.condition)
+    dead, _ = rules.take_damage(dead, amount=dead.maximum * 2, form="L")
+    Combatant.objects.filter(pk=corsair.pk).update(condition=rules.condition_as_dict(dead))
+    services.throw_morale(encounter=fight, by=referee, side="opposition", rng=Scripted([6, 6]))
+    fight.refresh_from_db()
+
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]), stale, HTTP_HX_REQUEST="true"
+    )
+
+    html = response.content.decode()
+    assert "changed since this page was loaded" in html
+    assert re.search(r'name="cover" value="good" checked', html)
+    assert re.search(r'name="range_band" value="medium" checked', html)
+    assert re.search(rf'name="target" value="{target.pk}" checked', html)
+    assert f'name="version" value="{fight.version}"' in html
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
