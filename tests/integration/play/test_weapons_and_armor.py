@@ -34,6 +34,11 @@ def armor_field(page: str) -> str:
     return re.search(r'<input type="number" name="armor" value="(\d+)"', page).group(1)
 
 
+def damage_type_chosen(page: str) -> str:
+    select = re.search(r'<select name="damage_type">(.*?)</select>', page, re.S).group(1)
+    return re.search(r'<option value="(\w*)" selected>', select).group(1)
+
+
 def test_the_damage_form_starts_at_the_av_of_the_armor_worn(client, armed, player):
     client.force_login(player)
     cat = rules.catalog()
@@ -43,6 +48,8 @@ def test_the_damage_form_starts_at_the_av_of_the_armor_worn(client, armed, playe
 
     assert armor_field(page) == str(best.av)
     assert f"AV {best.av} of {best.label}, the armor worn" in page
+    # The armor field is not ignored: a blow starts as penetrating, less that armor.
+    assert damage_type_chosen(page) == "P"
 
 
 def test_without_armor_the_damage_form_starts_at_0(client, player):
@@ -52,6 +59,7 @@ def test_without_armor_the_damage_form_starts_at_0(client, player):
     page = play_page(client, bare)
 
     assert armor_field(page) == "0"
+    assert damage_type_chosen(page) == ""
     assert "No armor worn." in page
     assert "No weapons carried." in page
 
