@@ -14,6 +14,7 @@ into the draft is named, line by line, in ``unread``.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
@@ -652,7 +653,14 @@ def _with_skills(base: Character, entries: list[SkillEntry], cat: Catalog) -> Ch
                 break
     character = replace(base, **background)
     free = _free_levels(character, cat)
-    kept = tuple(e for e in entries if e.level > free.get(_key(e, cat), -1) or e.specialties)
+    # A skill written twice stays twice, as the engine's duplicate_skill names it: dropping
+    # one copy would change the stat block without a word.
+    written = Counter(_key(e, cat) for e in entries)
+    kept = tuple(
+        e
+        for e in entries
+        if e.level > free.get(_key(e, cat), -1) or e.specialties or written[_key(e, cat)] > 1
+    )
     return replace(character, skills=kept)
 
 

@@ -65,11 +65,14 @@ def test_a_pasted_character_keeps_what_the_rules_make_of_it(path):
 def round_trips(doc) -> bool:
     """Whether a document's stat block says all the draft needs: a skill below level 0, a
     trait off the tables and an attribute below 0 are written so that they cannot be read
-    back (they are named instead)."""
+    back (they are named instead); a skill listed twice is read back twice, for the rules to
+    name, but its two lines may merge with the automatic skill differently."""
     character = parse_document(doc)
     block = stat_block(character, check(character))
+    skills = [(s.skill, (s.cascade or "").lower()) for s in character.skills]
     return (
-        "[invalid]" not in block
+        len(set(skills)) == len(skills)
+        and "[invalid]" not in block
         and all(s.level >= 0 for s in character.skills)
         and all(a.level >= 0 for a in check(character).attributes)  # no UPP digit below 0
     )
@@ -85,6 +88,26 @@ def test_any_document_s_stat_block_pasted_back_gives_the_same_stat_block(doc):
 
     assert parsed.unread == (), reasons(parsed)
     assert block_of(parsed.document) == block
+
+
+def test_a_skill_written_twice_is_read_twice_for_the_rules_to_name():
+    doc = {
+        "format": "ffa-character/1",
+        "name": "Twice",
+        "attributes": dict.fromkeys(
+            ("STR", "DEX", "END", "INT", "PRE", "AWA", "EDU", "SOC", "EXP"), 1
+        ),
+        "skills": [
+            {"skill": "Area Knowledge", "cascade": "Regina", "level": 0},
+            {"skill": "Area Knowledge", "cascade": "Regina", "level": 1},
+        ],
+    }
+
+    parsed = parse_stat_block(block_of(doc))
+
+    assert [s["level"] for s in parsed.document["skills"]] == [0, 1]
+    codes = [p.code for p in check_document(parsed.document).problems]
+    assert "duplicate_skill" in codes
 
 
 @settings(max_examples=300, deadline=None)
