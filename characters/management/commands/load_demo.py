@@ -1,4 +1,4 @@
-"""Load the local demo: three users, a campaign, and characters from fixtures/demo/.
+"""Load the local demo: three users, a campaign, and characters and an NPC from fixtures/demo/.
 
 Used by `make run` only. Idempotent: what exists already is left as it is, so running it again
 changes nothing (and keeps any edits made to the demo while playing with it). Refuses to run
@@ -37,6 +37,8 @@ DEMO_CHARACTERS = (
     DemoCharacter("player1", "player1-scout.json", Character.Status.APPROVED),
     DemoCharacter("player2", "player2-marine.json", Character.Status.SUBMITTED),
     DemoCharacter("player1", "player1-draft.json", Character.Status.DRAFT, in_campaign=False),
+    # The referee's NPC, to field as a group in an encounter.
+    DemoCharacter(REFEREE, "referee-vargr-corsair.json", Character.Status.DRAFT),
 )
 
 

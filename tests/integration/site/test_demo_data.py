@@ -34,8 +34,10 @@ def test_load_demo_creates_the_demo_campaign_as_the_readme_describes(client):
     finished = Character.objects.exclude(status=Character.Status.DRAFT)
     assert sorted(c.owner.username for c in finished) == ["player1", "player2"]
     assert all(c.is_valid and c.campaign == campaign for c in finished)
-    drafts = Character.objects.filter(status=Character.Status.DRAFT)
+    drafts = Character.objects.filter(status=Character.Status.DRAFT, kind=Character.Kind.PC)
     assert [c.owner.username for c in drafts] == ["player1"]
+    (npc,) = Character.objects.filter(kind=Character.Kind.NPC)
+    assert (npc.owner.username, npc.campaign, npc.is_valid) == ("referee", campaign, True)
 
 
 def test_load_demo_is_idempotent():
@@ -44,7 +46,7 @@ def test_load_demo_is_idempotent():
 
     call_command("load_demo")
 
-    assert demo_counts() == before == (3, 1, 2, 3)
+    assert demo_counts() == before == (3, 1, 2, 4)
 
 
 def test_load_demo_refuses_to_run_in_production(settings):
@@ -66,4 +68,5 @@ def test_only_the_demo_draft_breaks_the_rules():
         "player1-scout.json": True,
         "player2-marine.json": True,
         "player1-draft.json": False,
+        "referee-vargr-corsair.json": True,
     }
