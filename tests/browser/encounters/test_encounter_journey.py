@@ -66,6 +66,10 @@ def attack(page, *, target: str, range_band: str, cover: str = "None") -> str:
     choose(page, "target", target)
     choose(page, "range_band", range_band)
     choose(page, "cover", cover)
+    # The odds shown are those of every chip chosen (a later change replaces an earlier one's
+    # request, so an answer that comes late never shows).
+    if cover != "None":
+        expect(page.locator("#odds")).to_contain_text(f"cover: {cover.lower()}")
     odds = page.locator("[data-odds]").inner_text()
     page.locator('[data-action="attack"]').click()
     # The result shows where the button was: the page stays where it is, the result in view.
