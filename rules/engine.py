@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .catalog import Catalog, EquipmentItem, Limits, Service, SkillDef, Species, catalog
@@ -61,6 +62,11 @@ class _Problems:
     def warning(self, code: str, path: str, message: str) -> None:
         self.found.append(Problem(code=code, severity=WARNING, path=path, message=message))
 
+    def add(self, problems: tuple[Problem, ...]) -> None:
+        """Problems a cached rule found (the same ones for the same values)."""
+        self.found.extend(problems)
+        self.errors += sum(problem.severity == ERROR for problem in problems)
+
 
 @dataclass(slots=True)
 class _Context:
@@ -87,12 +93,11 @@ def check(
     """
     cat = cat or catalog()
     ctx = _context(character, house_rules or character.house_rules, cat)
-    values, attribute_points = _attributes(ctx)
-    levels = {value.code: value for value in values}
+    attributes = _attributes(ctx)
+    levels = attributes.levels
     exp_dv = levels["EXP"].dv
-    formulas = _formulas(levels)
-    traits = _player_traits(ctx, formulas)
-    derived = _at_floors(formulas, traits.bonus, cat)
+    traits = _player_traits(ctx, attributes.formulas)
+    derived = _at_floors(attributes.formulas, traits.bonus, cat)
     skills = _skills(ctx, levels)
     rank, rank_line, rank_points = _rank(ctx, exp_dv)
     package_lines, package_points = _package(ctx)
@@ -105,7 +110,7 @@ def check(
     equipment = _equipment(ctx, levels, mustering.credits, derived)
     points = _points(
         ctx,
-        attributes=attribute_points,
+        attributes=attributes.points,
         skills=skills.points,
         perks=traits.perks,
         flaws=traits.flaws,
@@ -121,8 +126,8 @@ def check(
         service=ctx.service.key if ctx.service else character.service,
         terms=character.terms,
         valid=ctx.problems.errors == 0,
-        upp=_upp(cat, values),
-        attributes=values,
+        upp=attributes.upp,
+        attributes=attributes.values,
         derived=derived,
         points=points,
         skills=skills.summary,
@@ -169,31 +174,66 @@ def _context(character: Character, rules: HouseRules, cat: Catalog) -> _Context:
 # -- attributes ----------------------------------------------------------------------------------
 
 
-def _attributes(ctx: _Context) -> tuple[tuple[AttributeValue, ...], int]:
-    """The attribute values in catalog order, and the points they cost."""
-    cat, lim = ctx.cat, ctx.limits
-    maxima = cat.purchase_maxima(ctx.character.kind)
-    deltas = ctx.species.attribute_deltas
-    values = []
-    points = 0
-    for position, (code, purchased) in enumerate(
-        zip(cat.attribute_order, ctx.character.attributes, strict=True)
-    ):
-        cost = (purchased - lim.attribute_average) * lim.points_per_attribute_level
-        final = purchased + deltas[position]
-        if not lim.purchase_min <= purchased <= maxima[position]:
-            _purchase_out_of_range(ctx, code, purchased, maxima[position])
-        elif final < lim.final_min:
-            _final_level_too_low(ctx, code, purchased, final, deltas[position])
-        values.append(_attribute_value(cat, code, purchased, final))
-        points += cost
-    return tuple(values), points
+class _Attributes(NamedTuple):
+    """The attribute values in catalog order, what they cost, and what follows from them
+    alone: by code, the UPP, the derived attributes' formulas, and the problems of their
+    ranges."""
+
+    values: tuple[AttributeValue, ...]
+    points: int
+    levels: Mapping[str, AttributeValue]
+    upp: str
+    formulas: tuple[int, ...]
+    problems: tuple[Problem, ...]
+
+
+def _attributes(ctx: _Context) -> _Attributes:
+    character = ctx.character
+    attributes = _attribute_parts(ctx.cat, ctx.species.key, character.kind, character.attributes)
+    if attributes.problems:
+        ctx.problems.add(attributes.problems)
+    return attributes
 
 
 # The report parts below are pure functions of the catalog and a few small values, and a
 # builder's keystroke re-checks a character with nearly all of them the same: each is cached.
 # The caches are bounded, as some of the values come from the document.
 _CACHE_SIZE = 4096
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _attribute_parts(
+    cat: Catalog, species_key: str, kind: str, purchased_levels: tuple[int, ...]
+) -> _Attributes:
+    """The nine purchased levels of a ``kind`` of ``species_key`` worked out once: every
+    keystroke of the builder that is not an attribute's re-checks the same nine."""
+    lim = cat.limits
+    species = cat.species[species_key]
+    maxima = cat.purchase_maxima(kind)
+    deltas = species.attribute_deltas
+    problems = _Problems()
+    values = []
+    points = 0
+    for position, (code, purchased) in enumerate(
+        zip(cat.attribute_order, purchased_levels, strict=True)
+    ):
+        final = purchased + deltas[position]
+        if not lim.purchase_min <= purchased <= maxima[position]:
+            _purchase_out_of_range(problems, lim, code, purchased, maxima[position])
+        elif final < lim.final_min:
+            _final_level_too_low(problems, lim, species, code, purchased, deltas[position])
+        value = _attribute_value(cat, code, purchased, final)
+        values.append(value)
+        points += value.cost
+    levels = MappingProxyType(dict(zip(cat.attribute_order, values, strict=True)))
+    return _Attributes(
+        values=tuple(values),
+        points=points,
+        levels=levels,
+        upp=_upp(cat, levels),
+        formulas=_formulas(levels),
+        problems=tuple(problems.found),
+    )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -212,10 +252,11 @@ def _attribute_value(cat: Catalog, code: str, purchased: int, final: int) -> Att
     )
 
 
-def _purchase_out_of_range(ctx: _Context, code: str, purchased: int, highest: int) -> None:
-    lim = ctx.limits
+def _purchase_out_of_range(
+    problems: _Problems, lim: Limits, code: str, purchased: int, highest: int
+) -> None:
     npc_only = code == "SOC" and highest < purchased <= lim.npc_soc_max
-    ctx.problems.error(
+    problems.error(
         "attribute_out_of_range",
         f"attributes.{code}",
         f"{code} {purchased} is outside the purchasable range {lim.purchase_min}-{highest}"
@@ -223,21 +264,21 @@ def _purchase_out_of_range(ctx: _Context, code: str, purchased: int, highest: in
     )
 
 
-def _final_level_too_low(ctx: _Context, code: str, purchased: int, final: int, delta: int) -> None:
-    ctx.problems.error(
+def _final_level_too_low(
+    problems: _Problems, lim: Limits, species: Species, code: str, purchased: int, delta: int
+) -> None:
+    problems.error(
         "attribute_out_of_range",
         f"attributes.{code}",
-        f"{code} {purchased} becomes {final} after the {ctx.species.name} package "
-        f"({delta:+d}); the final level must be at least {ctx.limits.final_min}.",
+        f"{code} {purchased} becomes {purchased + delta} after the {species.name} package "
+        f"({delta:+d}); the final level must be at least {lim.final_min}.",
     )
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
-def _upp(cat: Catalog, values: tuple[AttributeValue, ...]) -> str:
+def _upp(cat: Catalog, levels: Mapping[str, AttributeValue]) -> str:
     """The attributes' hex digits group by group (body, mind, background), joined by dashes."""
-    digits = {value.code: value.hex for value in values}
     return "-".join(
-        "".join(digits[code] for code in cat.attribute_groups[group])
+        "".join(levels[code].hex for code in cat.attribute_groups[group])
         for group in ("body", "mind", "background")
     )
 
