@@ -65,7 +65,9 @@ class _Problems:
     def add(self, problems: tuple[Problem, ...]) -> None:
         """Problems a cached rule found (the same ones for the same values)."""
         self.found.extend(problems)
-        self.errors += sum(problem.severity == ERROR for problem in problems)
+        for problem in problems:
+            if problem.severity == ERROR:
+                self.errors += 1
 
 
 @dataclass(slots=True)
@@ -335,13 +337,19 @@ def _formulas(levels: Mapping[str, AttributeValue]) -> tuple[int, ...]:
 
 def _at_floors(formulas: tuple[int, ...], bonus: Mapping[str, int], cat: Catalog) -> Derived:
     """The derived attributes of the formulas plus derived-attribute traits, at their floors."""
-    values = [
-        max(value + bonus.get(code, 0), floor)
-        for value, code, floor in zip(
-            formulas, cat.derived_order, cat.derived_floor_values, strict=True
+    if bonus:
+        formulas = tuple(
+            value + bonus.get(code, 0)
+            for value, code in zip(formulas, cat.derived_order, strict=True)
         )
-    ]
-    return Derived(*values)
+    return _floored(cat, formulas)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _floored(cat: Catalog, values: tuple[int, ...]) -> Derived:
+    return Derived(
+        *(max(value, floor) for value, floor in zip(values, cat.derived_floor_values, strict=True))
+    )
 
 
 def derived_attributes(
@@ -1135,12 +1143,19 @@ def _check_service(ctx: _Context) -> None:
 def _check_terms(ctx: _Context, exp_dv: int) -> None:
     terms = ctx.character.terms
     if terms < exp_dv:
-        ctx.problems.warning(
-            "terms_below_exp_dv",
-            "terms",
-            f"Only {_plural(terms, 'term')} of service for EXP DV {exp_dv}; "
-            f"EXP DV {exp_dv} usually reflects {_plural(exp_dv, 'term')}.",
-        )
+        ctx.problems.add(_terms_below_exp_dv(terms, exp_dv))
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _terms_below_exp_dv(terms: int, exp_dv: int) -> tuple[Problem, ...]:
+    problems = _Problems()
+    problems.warning(
+        "terms_below_exp_dv",
+        "terms",
+        f"Only {_plural(terms, 'term')} of service for EXP DV {exp_dv}; "
+        f"EXP DV {exp_dv} usually reflects {_plural(exp_dv, 'term')}.",
+    )
+    return tuple(problems.found)
 
 
 # -- points --------------------------------------------------------------------------------------
@@ -1163,16 +1178,8 @@ def _points(
     if ctx.rules.budget is not None and character.kind == "pc":
         budget = ctx.rules.budget
     total = attributes + skills + perks + flaws + rank + psionics + package
-    if total > budget:
-        ctx.problems.error(
-            "budget_exceeded",
-            "budget",
-            f"{total} points are spent, {total - budget} more than the budget of {budget}.",
-        )
-    elif total < budget:
-        ctx.problems.warning(
-            "points_unspent", "budget", f"{budget - total} of {budget} points are unspent."
-        )
+    if total != budget:
+        ctx.problems.add(_budget_problems(total, budget))
     return Points(
         attributes=attributes,
         skills=skills,
@@ -1185,6 +1192,23 @@ def _points(
         budget=budget,
         remaining=budget - total,
     )
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
+    """Points spent over the budget, or left unspent."""
+    problems = _Problems()
+    if total > budget:
+        problems.error(
+            "budget_exceeded",
+            "budget",
+            f"{total} points are spent, {total - budget} more than the budget of {budget}.",
+        )
+    elif total < budget:
+        problems.warning(
+            "points_unspent", "budget", f"{budget - total} of {budget} points are unspent."
+        )
+    return tuple(problems.found)
 
 
 # -- mustering out -------------------------------------------------------------------------------
