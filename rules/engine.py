@@ -1235,53 +1235,73 @@ def cash_for(service: Service, die: int, modifier: int, cat: Catalog) -> tuple[i
 
 
 def _mustering_out(ctx: _Context, effective: Mapping[str, int]) -> MusteringOut:
-    character, service, lim = ctx.character, ctx.service, ctx.limits
-    allowed = min(lim.max_mustering_rolls, character.terms)
-    modifier = mustering_modifier(character, service, effective, ctx.cat)
-    rolls = character.mustering_rolls
+    character, service = ctx.character, ctx.service
+    mustering, problems = _mustering_parts(
+        ctx.cat,
+        service.key if service is not None else None,
+        bool(character.service),
+        character.terms,
+        mustering_modifier(character, service, effective, ctx.cat),
+        character.mustering_rolls,
+    )
+    if problems:
+        ctx.problems.add(problems)
+    return mustering
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _mustering_parts(
+    cat: Catalog,
+    service_key: str | None,
+    has_service: bool,
+    terms: int,
+    modifier: int,
+    rolls: tuple[int, ...],
+) -> tuple[MusteringOut, tuple[Problem, ...]]:
+    """The cash rolls on a service's table (``service_key`` None: no service, or one the
+    catalog does not know, when ``has_service``) after ``terms``, and their problems."""
+    lim = cat.limits
+    service = cat.services[service_key] if service_key is not None else None
+    problems = _Problems()
+    allowed = min(lim.max_mustering_rolls, terms)
     if rolls:
-        _check_mustering_rolls(ctx, allowed)
+        _check_mustering_rolls(problems, lim, has_service, terms, len(rolls), allowed)
     credits = 0
     results = []
     for index, die in enumerate(rolls):
         if not lim.die_min <= die <= lim.die_max:
-            ctx.problems.error(
+            problems.error(
                 "invalid_roll",
                 f"mustering_out.rolls[{index}]",
                 f"Mustering-out roll {index + 1} is {die}; a die shows {lim.die_min} to "
                 f"{lim.die_max}.",
             )
         elif index < allowed and service is not None:
-            roll = _cash_roll(ctx.cat, service.key, die, modifier)
-            results.append(roll)
-            credits += roll.credits
-    return MusteringOut(
+            row, cash = cash_for(service, die, modifier, cat)
+            results.append(MusteringRoll(die=die, modifier=modifier, row=row, credits=cash))
+            credits += cash
+    mustering = MusteringOut(
         rolls_allowed=allowed, modifier=modifier, credits=credits, rolls=tuple(results)
     )
+    return mustering, tuple(problems.found)
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
-def _cash_roll(cat: Catalog, service_key: str, die: int, modifier: int) -> MusteringRoll:
-    row, credits = cash_for(cat.services[service_key], die, modifier, cat)
-    return MusteringRoll(die=die, modifier=modifier, row=row, credits=credits)
-
-
-def _check_mustering_rolls(ctx: _Context, allowed: int) -> None:
-    character, lim = ctx.character, ctx.limits
-    count = len(character.mustering_rolls)
-    if not character.service:
-        ctx.problems.error(
+def _check_mustering_rolls(
+    problems: _Problems, lim: Limits, has_service: bool, terms: int, count: int, allowed: int
+) -> None:
+    if not has_service:
+        problems.error(
             "mustering_without_service",
             "mustering_out.rolls",
             f"{_plural(count, 'mustering-out roll')} recorded, but the character has no "
             "service whose cash table they could be read on.",
         )
     if count > allowed:
-        ctx.problems.error(
+        problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
             f"{_plural(count, 'mustering-out roll')} {'is' if count == 1 else 'are'} recorded, "
-            f"but {_plural(character.terms, 'term')} allow {allowed} (the lesser of "
+            f"but {_plural(terms, 'term')} allow {allowed} (the lesser of "
             f"{lim.max_mustering_rolls} and terms served).",
         )
 
