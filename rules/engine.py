@@ -854,13 +854,11 @@ def _skill_entry(
 ) -> None:
     """Check one skill of the document and add its line to the tally."""
     lim = ctx.limits
-    definition = ctx.cat.find_skill(entry.skill)
-    if definition is None or entry.cascade or entry.specialties or definition.is_cascade:
-        _check_skill_definition(ctx, entry, index, definition)
-    # The catalog's spelling names the skill in every key, whatever case the entry was typed in;
-    # open cascades are free text, matched without case.
-    name = definition.name if definition is not None else entry.skill.lower()
-    key: SkillKey = (name, entry.cascade.lower()) if entry.cascade else name
+    name, key, problems = _entry_facts(
+        ctx.cat, index, entry.skill, entry.level, entry.cascade, entry.specialties
+    )
+    if problems:
+        ctx.problems.add(problems)
     first = tally.seen.setdefault(key, index)
     if first != index:
         _duplicate_skill(ctx, index, entry, first)
@@ -903,6 +901,36 @@ def _skill_entry(
             ctx.cat, entry.skill, entry.cascade, entry.specialties, level, counted, free, source
         )
     )
+
+
+class _EntryFacts(NamedTuple):
+    """What the catalog says of a skill entry, whatever the character's other values."""
+
+    name: str  # the skill in keys
+    key: SkillKey
+    problems: tuple[Problem, ...]  # an unknown skill, cascade or specialty
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _entry_facts(
+    cat: Catalog,
+    index: int,
+    skill: str,
+    level: int,
+    cascade: str | None,
+    specialties: tuple[str, ...],
+) -> _EntryFacts:
+    """The skill entry at ``index`` against the skills table: the same for every check of it."""
+    definition = cat.find_skill(skill)
+    problems = _Problems()
+    if definition is None or cascade or specialties or definition.is_cascade:
+        entry = SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
+        _check_skill_definition(problems, cat, entry, index, definition)
+    # The catalog's spelling names the skill in every key, whatever case the entry was typed in;
+    # open cascades are free text, matched without case.
+    name = definition.name if definition is not None else skill.lower()
+    key: SkillKey = (name, cascade.lower()) if cascade else name
+    return _EntryFacts(name=name, key=key, problems=tuple(problems.found))
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -979,26 +1007,28 @@ def _check_surgery(ctx: _Context, effective: Mapping[str, int]) -> None:
 
 
 def _check_skill_definition(
-    ctx: _Context, entry: SkillEntry, index: int, definition: SkillDef | None
+    problems: _Problems, cat: Catalog, entry: SkillEntry, index: int, definition: SkillDef | None
 ) -> None:
     """An unknown skill, or a cascade or specialties the skill does not take."""
     if definition is None:
-        ctx.problems.error(
+        problems.error(
             "unknown_skill",
             f"skills[{index}].skill",
-            f"Skill {entry.skill!r} is not one of the {len(ctx.cat.skills)} skills in the catalog.",
+            f"Skill {entry.skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
         )
         return
-    _check_cascade(ctx, entry, index, definition)
+    _check_cascade(problems, cat, entry, index, definition)
     if entry.specialties:
-        _check_specialties(ctx, entry, index, definition)
+        _check_specialties(problems, cat, entry, index, definition)
 
 
-def _check_cascade(ctx: _Context, entry: SkillEntry, index: int, definition: SkillDef) -> None:
+def _check_cascade(
+    problems: _Problems, cat: Catalog, entry: SkillEntry, index: int, definition: SkillDef
+) -> None:
     cascade = entry.cascade
     if definition.kind != "cascade":
         if cascade:
-            ctx.problems.error(
+            problems.error(
                 "unknown_cascade",
                 f"skills[{index}].cascade",
                 f"{format_skill(entry.skill, entry.level, cascade)} names cascade "
@@ -1006,13 +1036,13 @@ def _check_cascade(ctx: _Context, entry: SkillEntry, index: int, definition: Ski
             )
     elif not cascade:
         choices = ", ".join(definition.cascades) or "any the referee approves"
-        ctx.problems.error(
+        problems.error(
             "cascade_required",
             f"skills[{index}].cascade",
             f"{definition.name}-{entry.level} needs a cascade ({choices}).",
         )
     elif not definition.open and definition.find_cascade(cascade) is None:
-        ctx.problems.error(
+        problems.error(
             "unknown_cascade",
             f"skills[{index}].cascade",
             f"{format_skill(entry.skill, entry.level, cascade)} names cascade "
@@ -1020,9 +1050,11 @@ def _check_cascade(ctx: _Context, entry: SkillEntry, index: int, definition: Ski
         )
 
 
-def _check_specialties(ctx: _Context, entry: SkillEntry, index: int, definition: SkillDef) -> None:
+def _check_specialties(
+    problems: _Problems, cat: Catalog, entry: SkillEntry, index: int, definition: SkillDef
+) -> None:
     if definition.kind != "spec":
-        ctx.problems.error(
+        problems.error(
             "specialty_not_allowed",
             f"skills[{index}].specialties",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} lists "
@@ -1032,16 +1064,16 @@ def _check_specialties(ctx: _Context, entry: SkillEntry, index: int, definition:
         return
     for number, specialty in enumerate(entry.specialties):
         if definition.find_specialty(specialty) is None:
-            ctx.problems.error(
+            problems.error(
                 "unknown_specialty",
                 f"skills[{index}].specialties[{number}]",
                 f"{format_skill(entry.skill, entry.level, entry.cascade)} names specialty "
                 f"{specialty!r}; {definition.name} has "
                 f"{', '.join(s.name for s in definition.specialties)}.",
             )
-    minimum = ctx.limits.specialty_min_level
+    minimum = cat.limits.specialty_min_level
     if entry.level < minimum:
-        ctx.problems.error(
+        problems.error(
             "specialty_requires_level_2",
             f"skills[{index}].level",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} has "
