@@ -730,7 +730,7 @@ class _SkillTally:
     """The skill pass so far: lines, counts, and the levels other rules read."""
 
     max_level: int
-    granted: dict[SkillKey, _Granted]
+    granted: Mapping[SkillKey, _Granted]
     lines: list[SkillLine] = field(default_factory=list)
     seen: dict[SkillKey, int] = field(default_factory=dict)  # key -> index of its first entry
     used_granted: set[SkillKey] = field(default_factory=set)
@@ -789,36 +789,37 @@ def _skills(ctx: _Context, levels: Mapping[str, AttributeValue]) -> _SkillResult
 
 def _granted_skills(
     ctx: _Context, int_dv: int, edu_dv: int, max_level: int
-) -> dict[SkillKey, _Granted]:
+) -> Mapping[SkillKey, _Granted]:
     """Skills had without buying, by the key ``_skill_entry`` gives the entries."""
     character = ctx.character
-    return dict(
-        _granted_pairs(
-            ctx.cat,
-            ctx.species.key,
-            character.homeworld,
-            character.native_language,
-            character.native_culture,
-            (int_dv, edu_dv, max_level),
-        )
+    return _granted(
+        ctx.cat,
+        ctx.species.key,
+        character.homeworld,
+        character.native_language,
+        character.native_culture,
+        int_dv,
+        edu_dv,
+        max_level,
     )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _granted_pairs(
+def _granted(
     cat: Catalog,
     species_key: str,
     homeworld: str | None,
     language: str | None,
     culture: str | None,
-    dvs: tuple[int, int, int],
-) -> tuple[tuple[SkillKey, _Granted], ...]:
+    int_dv: int,
+    edu_dv: int,
+    max_level: int,
+) -> Mapping[SkillKey, _Granted]:
     """The automatic skills and the species package's, keyed as the document's skills are.
 
-    ``dvs`` are INT DV, EDU DV and the maximum skill level. Automatic levels are capped at
-    the maximum; where the package grants the same skill, the higher level stands.
+    Automatic levels are capped at the maximum skill level; where the package grants the same
+    skill, the higher level stands. Read-only, as every check of these values shares it.
     """
-    int_dv, edu_dv, max_level = dvs
     species = cat.species[species_key]
     grounds_of = {
         "homeworld": (homeworld, int_dv),
@@ -842,7 +843,7 @@ def _granted_pairs(
             found[key] = _Granted(
                 skill=granted.skill, cascade=granted.cascade, level=level, source="package"
             )
-    return tuple(found.items())
+    return MappingProxyType(found)
 
 
 def _skill_entry(
@@ -877,8 +878,7 @@ def _skill_entry(
         return
     granted = tally.granted.get(key)
     free = granted.level if granted is not None else 0
-    level = max(entry.level, free)
-    counted = entry.level - free if entry.level > free else 0
+    level, counted = (entry.level, entry.level - free) if entry.level > free else (free, 0)
     if granted is not None:
         tally.used_granted.add(key)
     elif level == 0:
