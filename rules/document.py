@@ -234,19 +234,18 @@ def _optional_name(value: Any, key: str, longest: int) -> str | None:
 
 def _attribute_text(value: str, key: str, cat: Catalog) -> int:
     """An attribute level written as text: a hex digit, or the digits 0-9."""
-    path = f"attributes.{key}"
     stripped = value.strip()
     level = cat.from_hex(stripped)
     # Only the digits 0-9: str.isdigit also accepts "²" and "①", which int() refuses.
     if level is None and stripped.isascii() and stripped.isdigit():
         if len(stripped) > _DIGITS_MAX:
             raise MalformedDocument(
-                path, f"expected a level, got a number of {len(stripped)} digits"
+                _at("attributes", key), f"expected a level, got a number of {len(stripped)} digits"
             )
-        level = _int(int(stripped), path, minimum=0, maximum=cat.bounds.attribute)
+        level = _int(int(stripped), "attributes", key, minimum=0, maximum=cat.bounds.attribute)
     if level is None:
         raise MalformedDocument(
-            path,
+            _at("attributes", key),
             f"expected a level as a number or a hex digit (I and O are not used), "
             f"got {_describe(value)}",
         )
@@ -512,11 +511,16 @@ def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
     name = _name(_text(raw["item"], path, "item", longest=bounds.label_length))
     known = cat.equipment_named(name)
     tl = raw.get("tl")
-    return EquipmentEntry(
-        item=known[0].name if known else name,
-        quantity=_int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
-        tl=None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
+    return _equipment_entry(
+        known[0].name if known else name,
+        _int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
+        None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
     )
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _equipment_entry(item: str, quantity: int, tl: int | None) -> EquipmentEntry:
+    return EquipmentEntry(item=item, quantity=quantity, tl=tl)
 
 
 # The rulebook's rules, as a document without house rules keeps them.
