@@ -405,7 +405,13 @@ def _player_traits(ctx: _Context, formulas: tuple[int, ...]) -> _Traits:
     traits = _Traits()
     derived_flaws: list[tuple[int, int, TraitEntry, int]] = []  # line, index, trait, points
     for index, trait in enumerate(ctx.character.traits):
-        listed = None if trait.derived else _listed_trait_line(cat, trait)
+        listed = (
+            None
+            if trait.derived
+            else _listed_trait_line(
+                cat, trait.type, trait.name, trait.level, trait.frequency, trait.control
+            )
+        )
         if listed is not None:  # a trait of the perk cost or flaw value table
             traits.add_points(listed.points)
             traits.lines.append(listed)
@@ -444,14 +450,26 @@ def _trait_line(
     )
 
 
+# Keyed by the trait's fields rather than the trait: a frozen dataclass hashes in Python, field
+# by field, on every look-up.
 @lru_cache(maxsize=_CACHE_SIZE)
-def _listed_trait_line(cat: Catalog, trait: TraitEntry) -> TraitLine | None:
+def _listed_trait_line(
+    cat: Catalog,
+    trait_type: str,
+    name: str,
+    level: str | None,
+    frequency: str | None,
+    control: bool,
+) -> TraitLine | None:
     """The line of a trait by its level and frequency, with its control score where it
     applies; None when the tables do not list it."""
-    points = cat.trait_points(trait.type, trait.level or "", trait.frequency or "")
+    points = cat.trait_points(trait_type, level or "", frequency or "")
     if points is None:
         return None
-    score = cat.control_score(trait.level or "") if trait.control else None
+    trait = TraitEntry(
+        type=trait_type, name=name, level=level, frequency=frequency, control=control
+    )
+    score = cat.control_score(level or "") if control else None
     return _trait_line(trait, format_trait(trait, points, cat=cat), points, score)
 
 
