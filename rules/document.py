@@ -124,16 +124,27 @@ _MUSTERING_OUT = _fields("rolls")
 _HOUSE_RULES = _fields("one_trait_per_term")
 
 
-def _at(path: str, field: str | None) -> str:
+# Where a value is in the document: a path ("psionics.strength"), or an item of a list as the
+# list's path and the item's index, written out ("skills[3]") only for a message: a path made
+# for every entry of every list read would be made for nothing nearly every time.
+Path = str | tuple[str, int]
+
+
+def _written(path: Path) -> str:
+    return path if isinstance(path, str) else f"{path[0]}[{path[1]}]"
+
+
+def _at(path: Path, field: Path | None) -> str:
     """The path of ``field`` inside the object at ``path`` (the object itself without one)."""
     if field is None:
-        return path
-    return f"{path}.{field}" if path else field
+        return _written(path)
+    written = _written(path)
+    return f"{written}.{_written(field)}" if written else _written(field)
 
 
-def _object(value: Any, path: str, fields: _Fields) -> dict[str, Any]:
+def _object(value: Any, path: Path, fields: _Fields) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise MalformedDocument(path, f"expected an object, got {_describe(value)}")
+        raise MalformedDocument(_at(path, None), f"expected an object, got {_describe(value)}")
     if not value.keys() <= fields.known:
         key = next(key for key in value if key not in fields.known)
         raise MalformedDocument(
@@ -143,7 +154,7 @@ def _object(value: Any, path: str, fields: _Fields) -> dict[str, Any]:
     return value
 
 
-def _list(value: Any, path: str, field: str | None = None, *, most: int) -> list[Any]:
+def _list(value: Any, path: Path, field: str | None = None, *, most: int) -> list[Any]:
     """A list of at most ``most`` items."""
     if not isinstance(value, list):
         raise MalformedDocument(_at(path, field), f"expected a list, got {_describe(value)}")
@@ -154,7 +165,7 @@ def _list(value: Any, path: str, field: str | None = None, *, most: int) -> list
 
 def _int(
     value: Any,
-    path: str,
+    path: Path,
     field: str | None = None,
     *,
     minimum: int | None = None,
@@ -174,14 +185,14 @@ def _int(
     return number
 
 
-def _whole_float(value: Any, path: str, field: str | None) -> int:
+def _whole_float(value: Any, path: Path, field: str | None) -> int:
     """A float without a fraction as the whole number it is; anything else is malformed."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     raise MalformedDocument(_at(path, field), f"expected a whole number, got {_describe(value)}")
 
 
-def _text(value: Any, path: str, field: str | None = None, *, longest: int) -> str:
+def _text(value: Any, path: Path, field: Path | None = None, *, longest: int) -> str:
     """Text of at most ``longest`` characters, holding characters only (no lone surrogate, no
     NUL)."""
     if not isinstance(value, str):
@@ -205,7 +216,7 @@ def _text(value: Any, path: str, field: str | None = None, *, longest: int) -> s
     return value
 
 
-def _optional_text(value: Any, path: str, field: str | None = None, *, longest: int) -> str | None:
+def _optional_text(value: Any, path: Path, field: str | None = None, *, longest: int) -> str | None:
     return None if value is None else _text(value, path, field, longest=longest)
 
 
@@ -223,19 +234,18 @@ def _optional_name(value: Any, key: str, longest: int) -> str | None:
 
 def _attribute_text(value: str, key: str, cat: Catalog) -> int:
     """An attribute level written as text: a hex digit, or the digits 0-9."""
-    path = f"attributes.{key}"
     stripped = value.strip()
     level = cat.from_hex(stripped)
     # Only the digits 0-9: str.isdigit also accepts "²" and "①", which int() refuses.
     if level is None and stripped.isascii() and stripped.isdigit():
         if len(stripped) > _DIGITS_MAX:
             raise MalformedDocument(
-                path, f"expected a level, got a number of {len(stripped)} digits"
+                _at("attributes", key), f"expected a level, got a number of {len(stripped)} digits"
             )
-        level = _int(int(stripped), path, minimum=0, maximum=cat.bounds.attribute)
+        level = _int(int(stripped), "attributes", key, minimum=0, maximum=cat.bounds.attribute)
     if level is None:
         raise MalformedDocument(
-            path,
+            _at("attributes", key),
             f"expected a level as a number or a hex digit (I and O are not used), "
             f"got {_describe(value)}",
         )
@@ -269,12 +279,12 @@ def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
     return tuple(levels[code] for code in cat.attribute_order)
 
 
-def _skill(value: Any, path: str, cat: Catalog) -> SkillEntry:
+def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
     raw = _object(value, path, _SKILL)
     if "skill" not in raw:
-        raise MalformedDocument(f"{path}.skill", "missing; name the skill")
+        raise MalformedDocument(_at(path, "skill"), "missing; name the skill")
     if "level" not in raw:
-        raise MalformedDocument(f"{path}.level", "missing; give the skill level (0 or more)")
+        raise MalformedDocument(_at(path, "level"), "missing; give the skill level (0 or more)")
     bounds = cat.bounds
     name = _name(_text(raw["skill"], path, "skill", longest=bounds.label_length))
     level = _int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
@@ -304,7 +314,7 @@ def _skill_entry(
 
 
 def _cascade(
-    value: Any, path: str, definition: SkillDef | None, bounds: DocumentBounds
+    value: Any, path: Path, definition: SkillDef | None, bounds: DocumentBounds
 ) -> str | None:
     """A cascade as the document names it, in the catalog's spelling where the skill's fixed
     list has it."""
@@ -318,13 +328,13 @@ def _cascade(
 
 
 def _specialties(
-    value: Any, path: str, definition: SkillDef | None, bounds: DocumentBounds
+    value: Any, path: Path, definition: SkillDef | None, bounds: DocumentBounds
 ) -> tuple[str, ...]:
     """The specialties, each once (matched without case), in the catalog's spelling."""
     specialties: list[str] = []
     seen: set[str] = set()
     for index, item in enumerate(_list(value, path, "specialties", most=bounds.specialties)):
-        raw = _text(item, path, f"specialties[{index}]", longest=bounds.label_length)
+        raw = _text(item, path, ("specialties", index), longest=bounds.label_length)
         text = specialty_name(definition, raw)
         if text and text.lower() not in seen:
             seen.add(text.lower())
@@ -341,12 +351,12 @@ def specialty_name(definition: SkillDef | None, text: str) -> str:
     return text
 
 
-def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
+def _trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
     raw = _object(value, path, _TRAIT)
     if "type" not in raw:
-        raise MalformedDocument(f"{path}.type", "missing; use PP, MP, HP, PF, MF or HF")
+        raise MalformedDocument(_at(path, "type"), "missing; use PP, MP, HP, PF, MF or HF")
     if "name" not in raw:
-        raise MalformedDocument(f"{path}.name", "missing; describe the trait in a few words")
+        raise MalformedDocument(_at(path, "name"), "missing; describe the trait in a few words")
     bounds = cat.bounds
     trait_type = _text(raw["type"], path, "type", longest=bounds.label_length).strip().upper()
     name = _name(_text(raw["name"], path, "name", longest=bounds.trait_name_length))
@@ -359,7 +369,7 @@ def _trait(value: Any, path: str, cat: Catalog) -> TraitEntry:
     control = raw["control"] if "control" in raw else control_by_default(trait_type)
     if not isinstance(control, bool):
         raise MalformedDocument(
-            f"{path}.control", f"expected true or false, got {_describe(control)}"
+            _at(path, "control"), f"expected true or false, got {_describe(control)}"
         )
     return _trait_entry(
         trait_type,
@@ -390,7 +400,7 @@ def _trait_entry(
     )
 
 
-def _frequency(value: Any, path: str, cat: Catalog) -> str | None:
+def _frequency(value: Any, path: Path, cat: Catalog) -> str | None:
     """A trait's frequency letter; the digit 0 (as a number or text) is read as O."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(_int(value, path, "frequency"))
@@ -401,14 +411,14 @@ def _frequency(value: Any, path: str, cat: Catalog) -> str | None:
     return cat.frequency_aliases.get(frequency, frequency) or None
 
 
-def _derived_changes(value: Any, path: str, bounds: DocumentBounds) -> tuple[tuple[str, int], ...]:
+def _derived_changes(value: Any, path: Path, bounds: DocumentBounds) -> tuple[tuple[str, int], ...]:
     if not isinstance(value, dict):
         raise MalformedDocument(
-            f"{path}.derived", f'expected an object such as {{"INI": 1}}, got {_describe(value)}'
+            _at(path, "derived"), f'expected an object such as {{"INI": 1}}, got {_describe(value)}'
         )
     if len(value) > bounds.derived_changes:
         raise MalformedDocument(
-            f"{path}.derived", f"at most {bounds.derived_changes} changes, got {len(value):,}"
+            _at(path, "derived"), f"at most {bounds.derived_changes} changes, got {len(value):,}"
         )
     return tuple(
         (
@@ -488,24 +498,29 @@ def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:
     raw = _object(value, "mustering_out", _MUSTERING_OUT)
     rolls = _list(raw.get("rolls", []), "mustering_out", "rolls", most=bounds.mustering_rolls)
     return tuple(
-        _int(r, f"mustering_out.rolls[{i}]", minimum=-bounds.level, maximum=bounds.level)
+        _int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
         for i, r in enumerate(rolls)
     )
 
 
-def _equipment(value: Any, path: str, cat: Catalog) -> EquipmentEntry:
+def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
     raw = _object(value, path, _EQUIPMENT)
     if "item" not in raw:
-        raise MalformedDocument(f"{path}.item", "missing; name the item")
+        raise MalformedDocument(_at(path, "item"), "missing; name the item")
     bounds = cat.bounds
     name = _name(_text(raw["item"], path, "item", longest=bounds.label_length))
     known = cat.equipment_named(name)
     tl = raw.get("tl")
-    return EquipmentEntry(
-        item=known[0].name if known else name,
-        quantity=_int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
-        tl=None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
+    return _equipment_entry(
+        known[0].name if known else name,
+        _int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
+        None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
     )
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _equipment_entry(item: str, quantity: int, tl: int | None) -> EquipmentEntry:
+    return EquipmentEntry(item=item, quantity=quantity, tl=tl)
 
 
 # The rulebook's rules, as a document without house rules keeps them.
@@ -604,11 +619,11 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         rank=_int(doc.get("rank", 0), "", "rank", minimum=-bounds.level, maximum=bounds.level),
         age=None if age is None else _int(age, "", "age", minimum=0, maximum=bounds.age),
         skills=tuple(
-            _skill(s, f"skills[{i}]", cat)
+            _skill(s, ("skills", i), cat)
             for i, s in enumerate(_list(doc.get("skills", []), "", "skills", most=bounds.skills))
         ),
         traits=tuple(
-            _trait(t, f"traits[{i}]", cat)
+            _trait(t, ("traits", i), cat)
             for i, t in enumerate(_list(doc.get("traits", []), "", "traits", most=bounds.traits))
         ),
         package_flaws_bought_off=_package_flaws_bought_off(
@@ -617,7 +632,7 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         psionics=_psionics(doc.get("psionics"), cat),
         mustering_rolls=_mustering_rolls(doc.get("mustering_out"), bounds),
         equipment=tuple(
-            _equipment(e, f"equipment[{i}]", cat)
+            _equipment(e, ("equipment", i), cat)
             for i, e in enumerate(
                 _list(doc.get("equipment", []), "", "equipment", most=bounds.equipment)
             )

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .catalog import Catalog, EquipmentItem, Limits, Service, SkillDef, Species, catalog
@@ -61,6 +62,13 @@ class _Problems:
     def warning(self, code: str, path: str, message: str) -> None:
         self.found.append(Problem(code=code, severity=WARNING, path=path, message=message))
 
+    def add(self, problems: tuple[Problem, ...]) -> None:
+        """Problems a cached rule found (the same ones for the same values)."""
+        self.found.extend(problems)
+        for problem in problems:
+            if problem.severity == ERROR:
+                self.errors += 1
+
 
 @dataclass(slots=True)
 class _Context:
@@ -87,12 +95,11 @@ def check(
     """
     cat = cat or catalog()
     ctx = _context(character, house_rules or character.house_rules, cat)
-    values, attribute_points = _attributes(ctx)
-    levels = {value.code: value for value in values}
+    attributes = _attributes(ctx)
+    levels = attributes.levels
     exp_dv = levels["EXP"].dv
-    formulas = _formulas(levels)
-    traits = _player_traits(ctx, formulas)
-    derived = _at_floors(formulas, traits.bonus, cat)
+    traits = _player_traits(ctx, attributes.formulas)
+    derived = _at_floors(attributes.formulas, traits.bonus, cat)
     skills = _skills(ctx, levels)
     rank, rank_line, rank_points = _rank(ctx, exp_dv)
     package_lines, package_points = _package(ctx)
@@ -105,7 +112,7 @@ def check(
     equipment = _equipment(ctx, levels, mustering.credits, derived)
     points = _points(
         ctx,
-        attributes=attribute_points,
+        attributes=attributes.points,
         skills=skills.points,
         perks=traits.perks,
         flaws=traits.flaws,
@@ -121,8 +128,8 @@ def check(
         service=ctx.service.key if ctx.service else character.service,
         terms=character.terms,
         valid=ctx.problems.errors == 0,
-        upp=_upp(cat, values),
-        attributes=values,
+        upp=attributes.upp,
+        attributes=attributes.values,
         derived=derived,
         points=points,
         skills=skills.summary,
@@ -169,31 +176,66 @@ def _context(character: Character, rules: HouseRules, cat: Catalog) -> _Context:
 # -- attributes ----------------------------------------------------------------------------------
 
 
-def _attributes(ctx: _Context) -> tuple[tuple[AttributeValue, ...], int]:
-    """The attribute values in catalog order, and the points they cost."""
-    cat, lim = ctx.cat, ctx.limits
-    maxima = cat.purchase_maxima(ctx.character.kind)
-    deltas = ctx.species.attribute_deltas
-    values = []
-    points = 0
-    for position, (code, purchased) in enumerate(
-        zip(cat.attribute_order, ctx.character.attributes, strict=True)
-    ):
-        cost = (purchased - lim.attribute_average) * lim.points_per_attribute_level
-        final = purchased + deltas[position]
-        if not lim.purchase_min <= purchased <= maxima[position]:
-            _purchase_out_of_range(ctx, code, purchased, maxima[position])
-        elif final < lim.final_min:
-            _final_level_too_low(ctx, code, purchased, final, deltas[position])
-        values.append(_attribute_value(cat, code, purchased, final))
-        points += cost
-    return tuple(values), points
+class _Attributes(NamedTuple):
+    """The attribute values in catalog order, what they cost, and what follows from them
+    alone: by code, the UPP, the derived attributes' formulas, and the problems of their
+    ranges."""
+
+    values: tuple[AttributeValue, ...]
+    points: int
+    levels: Mapping[str, AttributeValue]
+    upp: str
+    formulas: tuple[int, ...]
+    problems: tuple[Problem, ...]
+
+
+def _attributes(ctx: _Context) -> _Attributes:
+    character = ctx.character
+    attributes = _attribute_parts(ctx.cat, ctx.species.key, character.kind, character.attributes)
+    if attributes.problems:
+        ctx.problems.add(attributes.problems)
+    return attributes
 
 
 # The report parts below are pure functions of the catalog and a few small values, and a
 # builder's keystroke re-checks a character with nearly all of them the same: each is cached.
 # The caches are bounded, as some of the values come from the document.
 _CACHE_SIZE = 4096
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _attribute_parts(
+    cat: Catalog, species_key: str, kind: str, purchased_levels: tuple[int, ...]
+) -> _Attributes:
+    """The nine purchased levels of a ``kind`` of ``species_key`` worked out once: every
+    keystroke of the builder that is not an attribute's re-checks the same nine."""
+    lim = cat.limits
+    species = cat.species[species_key]
+    maxima = cat.purchase_maxima(kind)
+    deltas = species.attribute_deltas
+    problems = _Problems()
+    values = []
+    points = 0
+    for position, (code, purchased) in enumerate(
+        zip(cat.attribute_order, purchased_levels, strict=True)
+    ):
+        final = purchased + deltas[position]
+        if not lim.purchase_min <= purchased <= maxima[position]:
+            _purchase_out_of_range(problems, lim, code, purchased, maxima[position])
+        elif final < lim.final_min:
+            _final_level_too_low(problems, lim, species, code, purchased, deltas[position])
+        value = _attribute_value(cat, code, purchased, final)
+        values.append(value)
+        points += value.cost
+    levels = MappingProxyType(dict(zip(cat.attribute_order, values, strict=True)))
+    return _Attributes(
+        values=tuple(values),
+        points=points,
+        levels=levels,
+        upp=_upp(cat, levels),
+        formulas=_formulas(levels),
+        problems=tuple(problems.found),
+    )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -212,10 +254,11 @@ def _attribute_value(cat: Catalog, code: str, purchased: int, final: int) -> Att
     )
 
 
-def _purchase_out_of_range(ctx: _Context, code: str, purchased: int, highest: int) -> None:
-    lim = ctx.limits
+def _purchase_out_of_range(
+    problems: _Problems, lim: Limits, code: str, purchased: int, highest: int
+) -> None:
     npc_only = code == "SOC" and highest < purchased <= lim.npc_soc_max
-    ctx.problems.error(
+    problems.error(
         "attribute_out_of_range",
         f"attributes.{code}",
         f"{code} {purchased} is outside the purchasable range {lim.purchase_min}-{highest}"
@@ -223,21 +266,21 @@ def _purchase_out_of_range(ctx: _Context, code: str, purchased: int, highest: in
     )
 
 
-def _final_level_too_low(ctx: _Context, code: str, purchased: int, final: int, delta: int) -> None:
-    ctx.problems.error(
+def _final_level_too_low(
+    problems: _Problems, lim: Limits, species: Species, code: str, purchased: int, delta: int
+) -> None:
+    problems.error(
         "attribute_out_of_range",
         f"attributes.{code}",
-        f"{code} {purchased} becomes {final} after the {ctx.species.name} package "
-        f"({delta:+d}); the final level must be at least {ctx.limits.final_min}.",
+        f"{code} {purchased} becomes {purchased + delta} after the {species.name} package "
+        f"({delta:+d}); the final level must be at least {lim.final_min}.",
     )
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
-def _upp(cat: Catalog, values: tuple[AttributeValue, ...]) -> str:
+def _upp(cat: Catalog, levels: Mapping[str, AttributeValue]) -> str:
     """The attributes' hex digits group by group (body, mind, background), joined by dashes."""
-    digits = {value.code: value.hex for value in values}
     return "-".join(
-        "".join(digits[code] for code in cat.attribute_groups[group])
+        "".join(levels[code].hex for code in cat.attribute_groups[group])
         for group in ("body", "mind", "background")
     )
 
@@ -294,13 +337,19 @@ def _formulas(levels: Mapping[str, AttributeValue]) -> tuple[int, ...]:
 
 def _at_floors(formulas: tuple[int, ...], bonus: Mapping[str, int], cat: Catalog) -> Derived:
     """The derived attributes of the formulas plus derived-attribute traits, at their floors."""
-    values = [
-        max(value + bonus.get(code, 0), floor)
-        for value, code, floor in zip(
-            formulas, cat.derived_order, cat.derived_floor_values, strict=True
+    if bonus:
+        formulas = tuple(
+            value + bonus.get(code, 0)
+            for value, code in zip(formulas, cat.derived_order, strict=True)
         )
-    ]
-    return Derived(*values)
+    return _floored(cat, formulas)
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _floored(cat: Catalog, values: tuple[int, ...]) -> Derived:
+    return Derived(
+        *(max(value, floor) for value, floor in zip(values, cat.derived_floor_values, strict=True))
+    )
 
 
 def derived_attributes(
@@ -356,7 +405,13 @@ def _player_traits(ctx: _Context, formulas: tuple[int, ...]) -> _Traits:
     traits = _Traits()
     derived_flaws: list[tuple[int, int, TraitEntry, int]] = []  # line, index, trait, points
     for index, trait in enumerate(ctx.character.traits):
-        listed = None if trait.derived else _listed_trait_line(cat, trait)
+        listed = (
+            None
+            if trait.derived
+            else _listed_trait_line(
+                cat, trait.type, trait.name, trait.level, trait.frequency, trait.control
+            )
+        )
         if listed is not None:  # a trait of the perk cost or flaw value table
             traits.add_points(listed.points)
             traits.lines.append(listed)
@@ -395,14 +450,26 @@ def _trait_line(
     )
 
 
+# Keyed by the trait's fields rather than the trait: a frozen dataclass hashes in Python, field
+# by field, on every look-up.
 @lru_cache(maxsize=_CACHE_SIZE)
-def _listed_trait_line(cat: Catalog, trait: TraitEntry) -> TraitLine | None:
+def _listed_trait_line(
+    cat: Catalog,
+    trait_type: str,
+    name: str,
+    level: str | None,
+    frequency: str | None,
+    control: bool,
+) -> TraitLine | None:
     """The line of a trait by its level and frequency, with its control score where it
     applies; None when the tables do not list it."""
-    points = cat.trait_points(trait.type, trait.level or "", trait.frequency or "")
+    points = cat.trait_points(trait_type, level or "", frequency or "")
     if points is None:
         return None
-    score = cat.control_score(trait.level or "") if trait.control else None
+    trait = TraitEntry(
+        type=trait_type, name=name, level=level, frequency=frequency, control=control
+    )
+    score = cat.control_score(level or "") if control else None
     return _trait_line(trait, format_trait(trait, points, cat=cat), points, score)
 
 
@@ -681,7 +748,7 @@ class _SkillTally:
     """The skill pass so far: lines, counts, and the levels other rules read."""
 
     max_level: int
-    granted: dict[SkillKey, _Granted]
+    granted: Mapping[SkillKey, _Granted]
     lines: list[SkillLine] = field(default_factory=list)
     seen: dict[SkillKey, int] = field(default_factory=dict)  # key -> index of its first entry
     used_granted: set[SkillKey] = field(default_factory=set)
@@ -740,36 +807,37 @@ def _skills(ctx: _Context, levels: Mapping[str, AttributeValue]) -> _SkillResult
 
 def _granted_skills(
     ctx: _Context, int_dv: int, edu_dv: int, max_level: int
-) -> dict[SkillKey, _Granted]:
+) -> Mapping[SkillKey, _Granted]:
     """Skills had without buying, by the key ``_skill_entry`` gives the entries."""
     character = ctx.character
-    return dict(
-        _granted_pairs(
-            ctx.cat,
-            ctx.species.key,
-            character.homeworld,
-            character.native_language,
-            character.native_culture,
-            (int_dv, edu_dv, max_level),
-        )
+    return _granted(
+        ctx.cat,
+        ctx.species.key,
+        character.homeworld,
+        character.native_language,
+        character.native_culture,
+        int_dv,
+        edu_dv,
+        max_level,
     )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _granted_pairs(
+def _granted(
     cat: Catalog,
     species_key: str,
     homeworld: str | None,
     language: str | None,
     culture: str | None,
-    dvs: tuple[int, int, int],
-) -> tuple[tuple[SkillKey, _Granted], ...]:
+    int_dv: int,
+    edu_dv: int,
+    max_level: int,
+) -> Mapping[SkillKey, _Granted]:
     """The automatic skills and the species package's, keyed as the document's skills are.
 
-    ``dvs`` are INT DV, EDU DV and the maximum skill level. Automatic levels are capped at
-    the maximum; where the package grants the same skill, the higher level stands.
+    Automatic levels are capped at the maximum skill level; where the package grants the same
+    skill, the higher level stands. Read-only, as every check of these values shares it.
     """
-    int_dv, edu_dv, max_level = dvs
     species = cat.species[species_key]
     grounds_of = {
         "homeworld": (homeworld, int_dv),
@@ -793,7 +861,7 @@ def _granted_pairs(
             found[key] = _Granted(
                 skill=granted.skill, cascade=granted.cascade, level=level, source="package"
             )
-    return tuple(found.items())
+    return MappingProxyType(found)
 
 
 def _skill_entry(
@@ -805,13 +873,11 @@ def _skill_entry(
 ) -> None:
     """Check one skill of the document and add its line to the tally."""
     lim = ctx.limits
-    definition = ctx.cat.find_skill(entry.skill)
-    if definition is None or entry.cascade or entry.specialties or definition.is_cascade:
-        _check_skill_definition(ctx, entry, index, definition)
-    # The catalog's spelling names the skill in every key, whatever case the entry was typed in;
-    # open cascades are free text, matched without case.
-    name = definition.name if definition is not None else entry.skill.lower()
-    key: SkillKey = (name, entry.cascade.lower()) if entry.cascade else name
+    name, key, problems = _entry_facts(
+        ctx.cat, index, entry.skill, entry.level, entry.cascade, entry.specialties
+    )
+    if problems:
+        ctx.problems.add(problems)
     first = tally.seen.setdefault(key, index)
     if first != index:
         _duplicate_skill(ctx, index, entry, first)
@@ -830,8 +896,7 @@ def _skill_entry(
         return
     granted = tally.granted.get(key)
     free = granted.level if granted is not None else 0
-    level = max(entry.level, free)
-    counted = entry.level - free if entry.level > free else 0
+    level, counted = (entry.level, entry.level - free) if entry.level > free else (free, 0)
     if granted is not None:
         tally.used_granted.add(key)
     elif level == 0:
@@ -854,6 +919,36 @@ def _skill_entry(
             ctx.cat, entry.skill, entry.cascade, entry.specialties, level, counted, free, source
         )
     )
+
+
+class _EntryFacts(NamedTuple):
+    """What the catalog says of a skill entry, whatever the character's other values."""
+
+    name: str  # the skill in keys
+    key: SkillKey
+    problems: tuple[Problem, ...]  # an unknown skill, cascade or specialty
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _entry_facts(
+    cat: Catalog,
+    index: int,
+    skill: str,
+    level: int,
+    cascade: str | None,
+    specialties: tuple[str, ...],
+) -> _EntryFacts:
+    """The skill entry at ``index`` against the skills table: the same for every check of it."""
+    definition = cat.find_skill(skill)
+    problems = _Problems()
+    if definition is None or cascade or specialties or definition.is_cascade:
+        entry = SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
+        _check_skill_definition(problems, cat, entry, index, definition)
+    # The catalog's spelling names the skill in every key, whatever case the entry was typed in;
+    # open cascades are free text, matched without case.
+    name = definition.name if definition is not None else skill.lower()
+    key: SkillKey = (name, cascade.lower()) if cascade else name
+    return _EntryFacts(name=name, key=key, problems=tuple(problems.found))
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -930,26 +1025,28 @@ def _check_surgery(ctx: _Context, effective: Mapping[str, int]) -> None:
 
 
 def _check_skill_definition(
-    ctx: _Context, entry: SkillEntry, index: int, definition: SkillDef | None
+    problems: _Problems, cat: Catalog, entry: SkillEntry, index: int, definition: SkillDef | None
 ) -> None:
     """An unknown skill, or a cascade or specialties the skill does not take."""
     if definition is None:
-        ctx.problems.error(
+        problems.error(
             "unknown_skill",
             f"skills[{index}].skill",
-            f"Skill {entry.skill!r} is not one of the {len(ctx.cat.skills)} skills in the catalog.",
+            f"Skill {entry.skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
         )
         return
-    _check_cascade(ctx, entry, index, definition)
+    _check_cascade(problems, cat, entry, index, definition)
     if entry.specialties:
-        _check_specialties(ctx, entry, index, definition)
+        _check_specialties(problems, cat, entry, index, definition)
 
 
-def _check_cascade(ctx: _Context, entry: SkillEntry, index: int, definition: SkillDef) -> None:
+def _check_cascade(
+    problems: _Problems, cat: Catalog, entry: SkillEntry, index: int, definition: SkillDef
+) -> None:
     cascade = entry.cascade
     if definition.kind != "cascade":
         if cascade:
-            ctx.problems.error(
+            problems.error(
                 "unknown_cascade",
                 f"skills[{index}].cascade",
                 f"{format_skill(entry.skill, entry.level, cascade)} names cascade "
@@ -957,13 +1054,13 @@ def _check_cascade(ctx: _Context, entry: SkillEntry, index: int, definition: Ski
             )
     elif not cascade:
         choices = ", ".join(definition.cascades) or "any the referee approves"
-        ctx.problems.error(
+        problems.error(
             "cascade_required",
             f"skills[{index}].cascade",
             f"{definition.name}-{entry.level} needs a cascade ({choices}).",
         )
     elif not definition.open and definition.find_cascade(cascade) is None:
-        ctx.problems.error(
+        problems.error(
             "unknown_cascade",
             f"skills[{index}].cascade",
             f"{format_skill(entry.skill, entry.level, cascade)} names cascade "
@@ -971,9 +1068,11 @@ def _check_cascade(ctx: _Context, entry: SkillEntry, index: int, definition: Ski
         )
 
 
-def _check_specialties(ctx: _Context, entry: SkillEntry, index: int, definition: SkillDef) -> None:
+def _check_specialties(
+    problems: _Problems, cat: Catalog, entry: SkillEntry, index: int, definition: SkillDef
+) -> None:
     if definition.kind != "spec":
-        ctx.problems.error(
+        problems.error(
             "specialty_not_allowed",
             f"skills[{index}].specialties",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} lists "
@@ -983,16 +1082,16 @@ def _check_specialties(ctx: _Context, entry: SkillEntry, index: int, definition:
         return
     for number, specialty in enumerate(entry.specialties):
         if definition.find_specialty(specialty) is None:
-            ctx.problems.error(
+            problems.error(
                 "unknown_specialty",
                 f"skills[{index}].specialties[{number}]",
                 f"{format_skill(entry.skill, entry.level, entry.cascade)} names specialty "
                 f"{specialty!r}; {definition.name} has "
                 f"{', '.join(s.name for s in definition.specialties)}.",
             )
-    minimum = ctx.limits.specialty_min_level
+    minimum = cat.limits.specialty_min_level
     if entry.level < minimum:
-        ctx.problems.error(
+        problems.error(
             "specialty_requires_level_2",
             f"skills[{index}].level",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} has "
@@ -1094,12 +1193,19 @@ def _check_service(ctx: _Context) -> None:
 def _check_terms(ctx: _Context, exp_dv: int) -> None:
     terms = ctx.character.terms
     if terms < exp_dv:
-        ctx.problems.warning(
-            "terms_below_exp_dv",
-            "terms",
-            f"Only {_plural(terms, 'term')} of service for EXP DV {exp_dv}; "
-            f"EXP DV {exp_dv} usually reflects {_plural(exp_dv, 'term')}.",
-        )
+        ctx.problems.add(_terms_below_exp_dv(terms, exp_dv))
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _terms_below_exp_dv(terms: int, exp_dv: int) -> tuple[Problem, ...]:
+    problems = _Problems()
+    problems.warning(
+        "terms_below_exp_dv",
+        "terms",
+        f"Only {_plural(terms, 'term')} of service for EXP DV {exp_dv}; "
+        f"EXP DV {exp_dv} usually reflects {_plural(exp_dv, 'term')}.",
+    )
+    return tuple(problems.found)
 
 
 # -- points --------------------------------------------------------------------------------------
@@ -1122,16 +1228,8 @@ def _points(
     if ctx.rules.budget is not None and character.kind == "pc":
         budget = ctx.rules.budget
     total = attributes + skills + perks + flaws + rank + psionics + package
-    if total > budget:
-        ctx.problems.error(
-            "budget_exceeded",
-            "budget",
-            f"{total} points are spent, {total - budget} more than the budget of {budget}.",
-        )
-    elif total < budget:
-        ctx.problems.warning(
-            "points_unspent", "budget", f"{budget - total} of {budget} points are unspent."
-        )
+    if total != budget:
+        ctx.problems.add(_budget_problems(total, budget))
     return Points(
         attributes=attributes,
         skills=skills,
@@ -1144,6 +1242,23 @@ def _points(
         budget=budget,
         remaining=budget - total,
     )
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
+    """Points spent over the budget, or left unspent."""
+    problems = _Problems()
+    if total > budget:
+        problems.error(
+            "budget_exceeded",
+            "budget",
+            f"{total} points are spent, {total - budget} more than the budget of {budget}.",
+        )
+    elif total < budget:
+        problems.warning(
+            "points_unspent", "budget", f"{budget - total} of {budget} points are unspent."
+        )
+    return tuple(problems.found)
 
 
 # -- mustering out -------------------------------------------------------------------------------
@@ -1170,53 +1285,73 @@ def cash_for(service: Service, die: int, modifier: int, cat: Catalog) -> tuple[i
 
 
 def _mustering_out(ctx: _Context, effective: Mapping[str, int]) -> MusteringOut:
-    character, service, lim = ctx.character, ctx.service, ctx.limits
-    allowed = min(lim.max_mustering_rolls, character.terms)
-    modifier = mustering_modifier(character, service, effective, ctx.cat)
-    rolls = character.mustering_rolls
+    character, service = ctx.character, ctx.service
+    mustering, problems = _mustering_parts(
+        ctx.cat,
+        service.key if service is not None else None,
+        bool(character.service),
+        character.terms,
+        mustering_modifier(character, service, effective, ctx.cat),
+        character.mustering_rolls,
+    )
+    if problems:
+        ctx.problems.add(problems)
+    return mustering
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _mustering_parts(
+    cat: Catalog,
+    service_key: str | None,
+    has_service: bool,
+    terms: int,
+    modifier: int,
+    rolls: tuple[int, ...],
+) -> tuple[MusteringOut, tuple[Problem, ...]]:
+    """The cash rolls on a service's table (``service_key`` None: no service, or one the
+    catalog does not know, when ``has_service``) after ``terms``, and their problems."""
+    lim = cat.limits
+    service = cat.services[service_key] if service_key is not None else None
+    problems = _Problems()
+    allowed = min(lim.max_mustering_rolls, terms)
     if rolls:
-        _check_mustering_rolls(ctx, allowed)
+        _check_mustering_rolls(problems, lim, has_service, terms, len(rolls), allowed)
     credits = 0
     results = []
     for index, die in enumerate(rolls):
         if not lim.die_min <= die <= lim.die_max:
-            ctx.problems.error(
+            problems.error(
                 "invalid_roll",
                 f"mustering_out.rolls[{index}]",
                 f"Mustering-out roll {index + 1} is {die}; a die shows {lim.die_min} to "
                 f"{lim.die_max}.",
             )
         elif index < allowed and service is not None:
-            roll = _cash_roll(ctx.cat, service.key, die, modifier)
-            results.append(roll)
-            credits += roll.credits
-    return MusteringOut(
+            row, cash = cash_for(service, die, modifier, cat)
+            results.append(MusteringRoll(die=die, modifier=modifier, row=row, credits=cash))
+            credits += cash
+    mustering = MusteringOut(
         rolls_allowed=allowed, modifier=modifier, credits=credits, rolls=tuple(results)
     )
+    return mustering, tuple(problems.found)
 
 
-@lru_cache(maxsize=_CACHE_SIZE)
-def _cash_roll(cat: Catalog, service_key: str, die: int, modifier: int) -> MusteringRoll:
-    row, credits = cash_for(cat.services[service_key], die, modifier, cat)
-    return MusteringRoll(die=die, modifier=modifier, row=row, credits=credits)
-
-
-def _check_mustering_rolls(ctx: _Context, allowed: int) -> None:
-    character, lim = ctx.character, ctx.limits
-    count = len(character.mustering_rolls)
-    if not character.service:
-        ctx.problems.error(
+def _check_mustering_rolls(
+    problems: _Problems, lim: Limits, has_service: bool, terms: int, count: int, allowed: int
+) -> None:
+    if not has_service:
+        problems.error(
             "mustering_without_service",
             "mustering_out.rolls",
             f"{_plural(count, 'mustering-out roll')} recorded, but the character has no "
             "service whose cash table they could be read on.",
         )
     if count > allowed:
-        ctx.problems.error(
+        problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
             f"{_plural(count, 'mustering-out roll')} {'is' if count == 1 else 'are'} recorded, "
-            f"but {_plural(character.terms, 'term')} allow {allowed} (the lesser of "
+            f"but {_plural(terms, 'term')} allow {allowed} (the lesser of "
             f"{lim.max_mustering_rolls} and terms served).",
         )
 
