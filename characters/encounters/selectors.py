@@ -144,7 +144,10 @@ class Board:
 
     @property
     def turn_key(self) -> str:
-        """Whose turn it is, as "round-combatant": a page that shows another turn is stale."""
+        """Whose turn it is, as "round-combatant" ("ended" once it has): a page that shows
+        another turn is stale."""
+        if self.ended:
+            return "ended"
         current = self.current
         return f"{self.encounter.round}-{current.pk if current else 'none'}"
 

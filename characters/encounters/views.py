@@ -106,6 +106,10 @@ def _context(
             if attack_form.is_valid()
             else {"error": first_problem(attack_form)}
         )
+    # Thrown once, before initiative: the entries then are few, and all on the page.
+    surprise_thrown = any(
+        e.kind == EncounterEntry.Kind.SURPRISE and e.undone_at is None for e in state.entries
+    )
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -125,7 +129,7 @@ def _context(
         "waiting_for": services.waiting_for(state) if may_act else [],
         "surprise_form": (
             encounter_forms.SurpriseForm(initial={"version": encounter.version})
-            if is_referee and encounter.round == 0 and not state.ended
+            if is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
             else None
         ),
         "ending": _ending(encounter) if state.ended else None,
