@@ -3,9 +3,10 @@ player1's phone at 390 px.
 
 The referee starts the encounter (the party against four Vargr corsairs), marks the
 opposition as the side that may be surprised and throws for it: the corsairs are surprised.
-Initiative; Kira, on her phone, delays to act after Dorn, and he after her; the referee brings in a fifth corsair,
-who throws initiative as he joins, then ends the encounter: its summary shows, and the campaign
-page lists it among the past encounters. The server's dice are scripted, one list per action.
+Initiative; Kira, on her phone, delays to act after Dorn, and he after her; the referee brings
+in a fifth corsair, who throws initiative as he joins, then ends the encounter: its summary
+shows, and the campaign page lists it among the past encounters. The server's dice are
+scripted, one list per action.
 """
 
 import re

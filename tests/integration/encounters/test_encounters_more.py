@@ -12,7 +12,6 @@ from characters.core.services import store_document
 from characters.encounters import services
 from characters.encounters.selectors import board
 from characters.models import Combatant, EncounterEntry
-from characters.play.selectors import condition_of
 from tests.dice import Scripted
 from tests.factories import UserFactory
 
@@ -343,7 +342,8 @@ def test_a_burst_at_two_corsairs_throws_for_each_and_undo_restores_both(
     labels = {dm["label"]: dm["dm"] for dm in entry.detail["dms"]}
     assert labels["2 targets"] == -2
     assert labels["1 square(s) between the targets"] == -1
-    assert entry.detail["hit"] and entry.detail["others"][0]["hit"]
+    assert entry.detail["hit"]
+    assert entry.detail["others"][0]["hit"]
     for name in ("Vargr corsair 1", "Vargr corsair 2"):
         assert combatant(gunner_fight, name).condition["lethal"] > 0
     rounds = rules.catalog().equipment_item("Gauss rifle ammunition", 12).row["rounds"]
