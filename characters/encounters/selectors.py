@@ -104,7 +104,7 @@ class Row:
         weapon whose rounds it counts: a group member's from its stat block, a character's
         once it has loaded one (its spare magazines are on its play sheet)."""
         loaded = self.combatant.ammunition
-        shown = []
+        shown: list[tuple[str, int | None, int | None]] = []
         for weapon in self.weapons:
             key = weapon_key(weapon)
             item = ammunition_for(weapon)

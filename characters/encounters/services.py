@@ -904,7 +904,7 @@ def _rounds_fired(encounter: Encounter) -> dict[int, dict[str, int]]:
     attacks = encounter.entries.filter(kind=Kind.ATTACK, undone_at__isnull=True)
     for entry in attacks.exclude(actor=None):
         rounds = int(entry.detail.get("rounds", 0))
-        if rounds:
+        if rounds and entry.actor_id is not None:
             weapons = fired.setdefault(entry.actor_id, {})
             weapons[entry.detail["weapon"]] = weapons.get(entry.detail["weapon"], 0) + rounds
     return fired
@@ -934,7 +934,7 @@ def end_encounter(
         }
         for row in state.rows
     ]
-    out = [fighter["name"] for fighter in fighters if fighter["out"]]
+    out = [row.combatant.name for row in state.rows if row.out_of_action]
     locked.ended_at = timezone.now()
     summary = (
         f"{locked.name} ends after {locked.round} round(s). Out of action: "
