@@ -501,7 +501,10 @@ class Encounter(models.Model):
     what happened (``EncounterEntry``).
 
     ``round`` is 0 until initiative is thrown; ``turn`` is the place in the order of the
-    combatant who acts now (past the last one when the round is over). ``version`` rises with
+    combatant who acts now (past the last one when the round is over). ``surprised_side``: the
+    side the surprise throw left surprised ("" for none), which loses its turns and fights at
+    the surprised DEF through the first round. ``ended_at``: when the referee ended it; an
+    ended encounter is read-only (but for undoing the end). ``version`` rises with
     every change, so an action taken on a page that fell behind (another tab, a phone that
     missed a poll) is refused instead of applied twice, and a poll that finds the version it
     has answers in a few bytes.
@@ -514,8 +517,10 @@ class Encounter(models.Model):
     )
     round = models.PositiveIntegerField(default=0)
     turn = models.PositiveSmallIntegerField(default=0)
+    surprised_side = models.CharField(max_length=10, blank=True, default="")
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -531,7 +536,10 @@ class Combatant(models.Model):
     ``condition`` (``rules.condition_as_dict``) is kept here for group members and animals;
     None means the character's own play sheet (``PlayState``) holds it, so damage to a PC goes
     through the play services with their revisions and log. ``ammunition``: the rounds left in
-    the magazine loaded in each weapon, by weapon key, for a sheet that tracks its ammunition.
+    the magazine loaded in each weapon, by weapon key, for a fighter that counts its
+    ammunition. ``magazines``: a group member's spare magazines by ammunition ("name|TL"), once
+    it has loaded one; until then it has as many as its stat block carries (a character with a
+    play sheet takes its magazines from what it carries instead).
     """
 
     class Side(models.TextChoices):
@@ -549,6 +557,7 @@ class Combatant(models.Model):
     initiative = models.SmallIntegerField(null=True, blank=True)
     position = models.PositiveSmallIntegerField(default=0)
     ammunition = models.JSONField(default=dict, blank=True)
+    magazines = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["encounter", "position", "id"]
@@ -564,12 +573,17 @@ class EncounterEntry(models.Model):
     ``before`` keeps what undoing the entry restores: the round, turn and order ("round",
     "turn", "order"), the conditions and ammunition of the combatants it changed
     ("conditions", "ammunition"), the characters whose play sheet condition it changed
-    ("sheets": undone through the play services) and the magazines it took from what a
-    character carries ("magazines": given back through the credits ledger).
+    ("sheets": undone through the play services), the magazines it took from what a
+    character carries ("magazines": given back through the credits ledger), a group member's
+    spare magazines ("spares"), the side left surprised ("surprised") and the combatants it
+    added ("added": removed again).
     """
 
     class Kind(models.TextChoices):
+        SURPRISE = "surprise", "Surprise"
         INITIATIVE = "initiative", "Initiative"
+        JOIN = "join", "Joined the fight"
+        END = "end", "Encounter ended"
         ATTACK = "attack", "Attack"
         DELAY = "delay", "Delay"
         PASS = "pass", "Turn passed"

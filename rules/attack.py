@@ -231,14 +231,32 @@ def _able(fighter: Fighter, condition: Condition | None) -> None:
         raise CombatRefused("attacker", f"{fighter.name} is {state.state} and cannot attack")
 
 
-def _effective(fighter: Fighter, condition: Condition | None) -> tuple[int, int, int]:
-    """DEF, DEX DM and STR DV under the fighter's wounds (a character's, through the engine)."""
+@dataclass(frozen=True, slots=True)
+class FiguresNow:
+    """A fighter's figures under its wounds: DEF, INI, the DEX DM and the STR DV."""
+
+    DEF: int
+    INI: int
+    dex_dm: int
+    str_dv: int
+
+
+def figures_now(fighter: Fighter, condition: Condition | None) -> FiguresNow:
+    """DEF, INI, DEX DM and STR DV under the fighter's wounds (a character's through the
+    engine's ``effective``, with the load and armor its unhurt figures carry; reading 24). An
+    animal's are not recomputed, but a stunned one has the stunned DEF. No condition: unhurt."""
+    unhurt = FiguresNow(fighter.DEF, fighter.INI, fighter.dex_dm, fighter.str_dv)
     if condition is None:
-        return fighter.DEF, fighter.dex_dm, fighter.str_dv
+        return unhurt
     report = fighter.report
     if report is None:
         stunned_def = injury_rules().stunned_def
-        return (stunned_def if condition.stunned else fighter.DEF), fighter.dex_dm, fighter.str_dv
+        return FiguresNow(
+            stunned_def if condition.stunned else fighter.DEF,
+            fighter.INI,
+            fighter.dex_dm,
+            fighter.str_dv,
+        )
     equipment = report.equipment
     now = effective(
         report,
@@ -250,7 +268,9 @@ def _effective(fighter: Fighter, condition: Condition | None) -> tuple[int, int,
     strength = now.levels["STR"]
     if armor is not None and armor.provides_str is not None:
         strength = max(strength, armor.provides_str)
-    return now.derived.DEF, now.test_dm("DEX"), catalog().dm_dv(strength)[1]
+    return FiguresNow(
+        now.derived.DEF, now.derived.INI, now.test_dm("DEX"), catalog().dm_dv(strength)[1]
+    )
 
 
 def _tn(target_def: int, situation: Situation) -> tuple[int, tuple[Modifier, ...]]:
@@ -533,9 +553,9 @@ def plan_attack(
     band_index(range_band)
     _check_counts(situation)
     _able(attacker, attacker_condition)
-    _, dex_dm, str_dv = _effective(attacker, attacker_condition)
-    target_def, _, _ = _effective(target, target_condition)
-    tn, tn_dms = _tn(target_def, situation)
+    attacker_now = figures_now(attacker, attacker_condition)
+    dex_dm, str_dv = attacker_now.dex_dm, attacker_now.str_dv
+    tn, tn_dms = _tn(figures_now(target, target_condition).DEF, situation)
     notes = _active_notes(weapon, situation)
     dms = [Modifier("DEX DM", dex_dm)] if dex_dm else []
     dms.extend(_range_dms(weapon, attacker, range_band, situation, notes))

@@ -71,21 +71,50 @@ def throw_initiative(
     return tuple(ordered)
 
 
+def join_initiative(
+    order: Sequence[tuple[str, int]], newcomers: Sequence[tuple[str, int]], rng: random.Random
+) -> tuple[tuple[InitiativeRoll, ...], tuple[str, ...]]:
+    """Fighters who join a fight under way: each throws 1D + INI (ties among them thrown off)
+    and takes its place in the stored ``order`` ((key, total) pairs, as they act) by its total,
+    after those already there with the same total (they were first). Returns the newcomers'
+    rolls and the whole order's keys. ``newcomers``: (key, INI) pairs."""
+    known = [key for key, _ in order]
+    clash = set(known) & {key for key, _ in newcomers}
+    if len(set(known)) != len(known) or clash:
+        raise CombatRefused("newcomers", "each combatant's key must be distinct")
+    rolls = throw_initiative(newcomers, rng)
+    merged: list[tuple[str, int]] = list(order)
+    for roll in rolls:
+        at = next((i for i, (_, total) in enumerate(merged) if total < roll.total), len(merged))
+        # A newcomer tied with an earlier newcomer went after it already (they are in order).
+        merged.insert(at, (roll.key, roll.total))
+    return rolls, tuple(key for key, _ in merged)
+
+
+def delay_keys(order: Sequence[str], key: str, *, acts: str, other: str) -> tuple[str, ...]:
+    """The order (its keys, as they act) after ``key`` delays to act just ``"before"`` or
+    ``"after"`` ``other``: for an order stored without its dice."""
+    if acts not in ("before", "after"):
+        raise CombatRefused("acts", f"a delay acts before or after, not {acts!r}")
+    if len(set(order)) != len(order):
+        raise CombatRefused("order", "each combatant's key must be distinct")
+    for name in (key, other):
+        if name not in order:
+            raise CombatRefused("key", f"{name!r} is not in the initiative order")
+    if key == other:
+        raise CombatRefused("other", "a combatant cannot delay for itself")
+    rest = [name for name in order if name != key]
+    at = rest.index(other) + (acts == "after")
+    return (*rest[:at], key, *rest[at:])
+
+
 def delay(
     order: Sequence[InitiativeRoll], key: str, *, acts: str, other: str
 ) -> tuple[InitiativeRoll, ...]:
     """The order after ``key`` delays to act just ``"before"`` or ``"after"`` ``other``."""
-    if acts not in ("before", "after"):
-        raise CombatRefused("acts", f"a delay acts before or after, not {acts!r}")
     found = {roll.key: roll for roll in order}
-    for name in (key, other):
-        if name not in found:
-            raise CombatRefused("key", f"{name!r} is not in the initiative order")
-    if key == other:
-        raise CombatRefused("other", "a combatant cannot delay for itself")
-    rest = [roll for roll in order if roll.key != key]
-    at = next(i for i, roll in enumerate(rest) if roll.key == other) + (acts == "after")
-    return (*rest[:at], found[key], *rest[at:])
+    keys = delay_keys([roll.key for roll in order], key, acts=acts, other=other)
+    return tuple(found[name] for name in keys)
 
 
 @dataclass(frozen=True, slots=True)

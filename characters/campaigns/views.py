@@ -45,6 +45,7 @@ from characters.models import (
     Character,
     CharacterEvent,
     DiceRoll,
+    Encounter,
     ImprovementEntry,
     PlayState,
 )
@@ -310,6 +311,12 @@ def _headers(sort: str) -> list[dict[str, Any]]:
     return headers
 
 
+def _encounters(campaign: Campaign) -> dict[str, list[Encounter]]:
+    """The campaign's encounters under way, and its past ones (ended, read-only)."""
+    active, past = encounters_of(campaign.pk)
+    return {"encounters": active, "past_encounters": past}
+
+
 def _house_rules_summary(campaign: Campaign) -> list[tuple[str, str]]:
     cat = rules.catalog()
     services_open = (
@@ -358,7 +365,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             "waiting": waiting,
             "attachable": attachable,
             "house_rules": _house_rules_summary(campaign),
-            "encounters": encounters_of(campaign.pk),
+            **_encounters(campaign),
             # The referee's NPCs are the referee's: members never see their rolls.
             "rolls": rolls.filter(character__kind=Character.Kind.PC)[:CAMPAIGN_ROLLS],
         }
@@ -397,7 +404,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         ),
         # Lazy: a sort with htmx renders only the tables and never reads the rolls.
         "rolls": rolls[:CAMPAIGN_ROLLS],
-        "encounters": encounters_of(campaign.pk),
+        **_encounters(campaign),
         "maxima": play_services.INPUT_MAXIMA,
     }
     template = "characters/campaigns/campaign_review.html"

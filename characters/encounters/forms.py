@@ -13,7 +13,7 @@ from django import forms
 import rules
 from characters.core.forms import MAX_VERSION, VersionField, WholeNumberField
 from characters.encounters.selectors import Board, Row, weapon_key
-from characters.encounters.services import MAX_GROUP, AttackOrder, Group
+from characters.encounters.services import EITHER, MAX_GROUP, AttackOrder, Group
 from characters.models import Campaign, Character, Combatant
 from rules.combat import Situation
 
@@ -21,6 +21,7 @@ from rules.combat import Situation
 MAX_AIM_TURNS = 6
 MAX_EXTRA_ACTIONS = 3
 MAX_REFEREE_DM = 12
+MAX_SQUARES_BETWEEN = 20
 MAX_ANIMAL_KG = 100_000
 ANIMAL_ROWS = 3
 NONE = ""
@@ -47,15 +48,12 @@ def _side(chosen: str) -> str:
     return chosen or Combatant.Side.OPPOSITION
 
 
-class StartForm(forms.Form):
-    """A new encounter: its name, the party's characters in it, how many of each NPC and of up
-    to ``ANIMAL_ROWS`` kinds of animal, and on which side each group fights."""
+class GroupsForm(forms.Form):
+    """Who fights: the party's characters, how many of each NPC and of up to ``ANIMAL_ROWS``
+    kinds of animal, and on which side each group fights. ``party_chosen``: whether the party
+    is ticked to begin with (a new encounter's is; reinforcements are chosen one by one)."""
 
-    name = forms.CharField(
-        label="Name",
-        max_length=100,
-        error_messages=named("Name") | {"required": "Name: give the encounter a name."},
-    )
+    party_chosen = True
     party = forms.ModelMultipleChoiceField(
         label="Party",
         queryset=Character.objects.none(),
@@ -77,7 +75,7 @@ class StartForm(forms.Form):
         self.npcs = npcs
         party = cast(forms.ModelMultipleChoiceField, self.fields["party"])
         party.queryset = Character.objects.filter(pk__in=[c.pk for c in pcs])
-        self.fields["party"].initial = [c.pk for c in pcs]
+        self.fields["party"].initial = [c.pk for c in pcs] if self.party_chosen else []
         sides = Combatant.Side.choices
         for npc in npcs:
             self.fields[f"npc-{npc.pk}"] = WholeNumberField(
@@ -161,10 +159,63 @@ class StartForm(forms.Form):
         return groups
 
 
+class StartForm(GroupsForm):
+    """A new encounter: its name and who fights."""
+
+    field_order = ["name", "party"]
+    name = forms.CharField(
+        label="Name",
+        max_length=100,
+        error_messages=named("Name") | {"required": "Name: give the encounter a name."},
+    )
+
+
 class VersionForm(forms.Form):
     """An action with nothing to choose: the version of the encounter the page showed."""
 
     version = VersionField()
+
+
+class JoinForm(GroupsForm):
+    """Reinforcements: who joins the fight (party characters not in it yet, more of an NPC,
+    animals), at the version of the encounter the page showed."""
+
+    party_chosen = False
+    version = VersionField()
+
+
+# Who the referee says may be surprised.
+SURPRISABLE = [*Combatant.Side.choices, (EITHER, "Either side")]
+
+
+class SurpriseForm(VersionForm):
+    """The surprise throw: the side that may be surprised, and the referee's DM for each
+    side's AWA test (terrain, armor, the Survival or Tactics a wary side may throw)."""
+
+    may_be_surprised = forms.ChoiceField(
+        label="May be surprised",
+        choices=SURPRISABLE,
+        initial=EITHER,
+        widget=forms.RadioSelect,
+        error_messages=named("May be surprised"),
+    )
+    dm_party = WholeNumberField(
+        label="The party's DM",
+        minimum=-MAX_REFEREE_DM,
+        maximum=MAX_REFEREE_DM,
+        default=0,
+        required=False,
+    )
+    dm_opposition = WholeNumberField(
+        label="The opposition's DM",
+        minimum=-MAX_REFEREE_DM,
+        maximum=MAX_REFEREE_DM,
+        default=0,
+        required=False,
+    )
+
+    def dms(self) -> dict[str, int]:
+        return {side: self.cleaned_data[f"dm_{side}"] for side in Combatant.Side.values}
 
 
 class TurnForm(VersionForm):
@@ -178,6 +229,8 @@ class TurnForm(VersionForm):
         ],
         error_messages=named("Action"),
     )
+    # Whom a delaying fighter acts after (a combatant's id); none: the next who can act.
+    after = WholeNumberField(label="Act after", minimum=1, maximum=MAX_VERSION, required=False)
 
 
 class MoraleForm(VersionForm):
@@ -240,6 +293,20 @@ class AttackForm(VersionForm):
     aim_turns = chips("Turns aimed", _counts(MAX_AIM_TURNS), coerce=int)
     extra_actions = chips("Further actions this turn", _counts(MAX_EXTRA_ACTIONS), coerce=int)
     autofire_rounds = chips("Autofire", coerce=int, required=False)
+    also = forms.TypedMultipleChoiceField(
+        label="Further targets",
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages=named("Further targets"),
+    )
+    squares_between = WholeNumberField(
+        label="Squares between the targets",
+        minimum=0,
+        maximum=MAX_SQUARES_BETWEEN,
+        default=0,
+        required=False,
+    )
     # The turn the form was filled in for: after a conflict its choices are kept for that turn.
     turn = forms.CharField(label="Turn", max_length=40, required=False, widget=forms.HiddenInput)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
@@ -257,9 +324,10 @@ class AttackForm(VersionForm):
     def __init__(self, board: Board, attacker: Row, data: Any = None) -> None:
         super().__init__(data)
         targets = [row for row in board.rows if row.pk != attacker.pk]
-        cast(forms.ChoiceField, self.fields["target"]).choices = [
-            (row.pk, row.combatant.name) for row in targets
-        ]
+        for name in ("target", "also"):
+            cast(forms.ChoiceField, self.fields[name]).choices = [
+                (row.pk, row.combatant.name) for row in targets
+            ]
         cast(forms.ChoiceField, self.fields["weapon"]).choices = [
             (weapon_key(weapon), weapon.name) for weapon in attacker.weapons
         ]
@@ -279,6 +347,7 @@ class AttackForm(VersionForm):
             "aim_turns": 0,
             "extra_actions": 0,
             "autofire_rounds": 0,
+            "squares_between": 0,
             "dm": 0,
         }
         first = {
@@ -324,6 +393,8 @@ class AttackForm(VersionForm):
             target_surprised=data["target_surprised"],
             extra_actions=data["extra_actions"],
             autofire_rounds=data["autofire_rounds"] or 0,
+            squares_between_targets=data["squares_between"],
             dm=data["dm"],
         )
-        return AttackOrder(data["target"], data["weapon"], data["range_band"], situation)
+        others = tuple(data["also"])
+        return AttackOrder(data["target"], data["weapon"], data["range_band"], situation, others)

@@ -9,6 +9,8 @@ character's report and fighter, once per stat block) runs in Python.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from django.shortcuts import get_object_or_404
@@ -17,8 +19,9 @@ import rules
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
-from characters.play.selectors import condition_in, states
+from characters.play.selectors import condition_in, gear_key, states
 from rules import Condition, parse_document
+from rules.catalog import AMMUNITION, EquipmentItem
 from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
 
 # How many lines of the log a page shows.
@@ -42,6 +45,10 @@ class Row:
     combatant: Combatant
     fighter: Fighter
     condition: Condition
+    # Its side was surprised and the first round is not over: no turn, the surprised DEF.
+    surprised: bool = False
+    # A group member's magazines as its stat block carries them, by ammunition (magazine_key).
+    stock: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def pk(self) -> int:
@@ -59,25 +66,14 @@ class Row:
         return reason is None or (self.condition.stunned and reason.state == "stunned")
 
     @property
+    def takes_turn(self) -> bool:
+        """Whether its turn comes this round: it can act and is not surprised."""
+        return self.can_act and not self.surprised
+
+    @property
     def ini_now(self) -> int:
-        """INI as the fighter's wounds leave it, for initiative. The engine's Fighter.INI is
-        the unhurt figure; for a character the wounds' change comes from ``rules.effective``
-        under the same load and armor the engine's own attack uses (an adapter until the
-        engine offers the figure itself). An animal's INI is not recomputed."""
-        report = self.fighter.report
-        if report is None:
-            return self.fighter.INI
-        unhurt = rules.condition_for(report)
-        now, whole = (
-            rules.effective(
-                report,
-                condition,
-                encumbrance_penalty=report.equipment.encumbrance_penalty,
-                armor_str_short=report.equipment.armor_str_short,
-            ).derived.INI
-            for condition in (self.condition, unhurt)
-        )
-        return self.fighter.INI + now - whole
+        """INI as the fighter's wounds leave it, for initiative (the engine's figure)."""
+        return rules.combat.figures_now(self.fighter, self.condition).INI
 
     @property
     def out_of_action(self) -> bool:
@@ -90,6 +86,35 @@ class Row:
     @property
     def weapons(self) -> tuple[Weapon, ...]:
         return rules.combat.weapons_for(self.fighter)
+
+    @property
+    def group_member(self) -> bool:
+        """Fielded from a stat block shared with others: its condition is kept here."""
+        return self.combatant.character is not None and self.combatant.condition is not None
+
+    def spare_magazines(self, item: EquipmentItem) -> int:
+        """A group member's magazines of ``item`` not loaded: its stat block's until it loads
+        one, then the encounter's count."""
+        key = magazine_key(item)
+        return int(self.combatant.magazines.get(key, self.stock.get(key, 0)))
+
+    @property
+    def ammunition_shown(self) -> list[tuple[str, int | None, int | None]]:
+        """(weapon, rounds in the loaded magazine or None, spare magazines or None) for each
+        weapon whose rounds it counts: a group member's from its stat block, a character's
+        once it has loaded one (its spare magazines are on its play sheet)."""
+        loaded = self.combatant.ammunition
+        shown: list[tuple[str, int | None, int | None]] = []
+        for weapon in self.weapons:
+            key = weapon_key(weapon)
+            item = ammunition_for(weapon)
+            if item is None:
+                continue
+            if self.group_member and magazine_key(item) in self.stock:
+                shown.append((weapon.name, loaded.get(key), self.spare_magazines(item)))
+            elif key in loaded:
+                shown.append((weapon.name, loaded[key], None))
+        return shown
 
     def owned_by(self, user_id: int) -> bool:
         character = self.combatant.character
@@ -119,9 +144,16 @@ class Board:
 
     @property
     def turn_key(self) -> str:
-        """Whose turn it is, as "round-combatant": a page that shows another turn is stale."""
+        """Whose turn it is, as "round-combatant" ("ended" once it has): a page that shows
+        another turn is stale."""
+        if self.ended:
+            return "ended"
         current = self.current
         return f"{self.encounter.round}-{current.pk if current else 'none'}"
+
+    @property
+    def ended(self) -> bool:
+        return self.encounter.ended_at is not None
 
     @property
     def round_over(self) -> bool:
@@ -134,6 +166,33 @@ class Board:
 def weapon_key(weapon: Weapon) -> str:
     """How a form names one of a fighter's weapons: its name, and its TL where it has one."""
     return f"{weapon.name}|{weapon.tl}" if weapon.tl is not None else weapon.name
+
+
+def ammunition_for(weapon: Weapon) -> EquipmentItem | None:
+    """The catalog's ammunition for the weapon, when it is bought apart and counts rounds."""
+    item = rules.catalog().equipment_item(AMMUNITION.format(weapon=weapon.name), weapon.tl)
+    if item is None or item.row.get("unlimited") or not item.row.get("rounds"):
+        return None
+    return item
+
+
+def magazine_key(item: EquipmentItem) -> str:
+    """How a group member's spare magazines name their ammunition: name and TL."""
+    return f"{item.name}|{item.tl}"
+
+
+def stat_block_magazines(combatant: Combatant, fighter: Fighter) -> dict[str, int]:
+    """The magazines a stat block carries for each of its weapons that counts rounds."""
+    assert combatant.character is not None
+    carried: Counter[tuple[str, int | None]] = Counter()
+    for entry in parse_document(combatant.character.document).equipment:
+        carried[gear_key(entry.item, entry.tl)] += entry.quantity
+    stock = {}
+    for weapon in fighter.weapons:
+        item = ammunition_for(weapon)
+        if item is not None and carried[(item.name, item.tl)]:
+            stock[magazine_key(item)] = carried[(item.name, item.tl)]
+    return stock
 
 
 def fighter_for(combatant: Combatant) -> Fighter:
@@ -161,28 +220,47 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     characters = {c.character_id for c in combatants if c.character_id is not None}
     sheets = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
     fighters: dict[object, Fighter] = {}
+    stocks: dict[int, dict[str, int]] = {}
     rows = []
+    # Surprise lasts through the first round (docs/encounters.md).
+    surprised = encounter.surprised_side if encounter.round <= 1 else ""
     for combatant in combatants:
         # One fighter per stat block: a group of four is worked out once.
         key = combatant.character_id or repr(combatant.animal)
         if key not in fighters:
             fighters[key] = fighter_for(combatant)
+        stock: dict[str, int] = {}
         if combatant.condition is not None:
             condition = rules.condition_from_dict(combatant.condition)
+            if combatant.character_id is not None:
+                if combatant.character_id not in stocks:
+                    stocks[combatant.character_id] = stat_block_magazines(combatant, fighters[key])
+                stock = stocks[combatant.character_id]
         else:
             # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
             assert combatant.character is not None
             report = character_report(combatant.character)
             condition, _ = condition_in(sheets.get(combatant.character_id), report)
-        rows.append(Row(combatant, fighters[key], condition))
+        rows.append(Row(combatant, fighters[key], condition, combatant.side == surprised, stock))
     recent = encounter.entries.select_related("actor", "target", "by")
     log = list(recent.order_by("-created_at", "-id")[:entries]) if entries else []
     return Board(encounter, rows, log)
 
 
-def encounters_of(campaign_id: int, *, limit: int = 5) -> list[Encounter]:
-    """The campaign's latest encounters, newest first, for its page."""
-    return list(Encounter.objects.filter(campaign_id=campaign_id)[:limit])
+def encounters_of(campaign_id: int, *, limit: int = 5) -> tuple[list[Encounter], list[Encounter]]:
+    """The campaign's encounters under way and its latest ended ones (``limit`` of each),
+    newest first, for its page (two queries: each list has its own limit)."""
+    recent = list(
+        Encounter.objects.filter(campaign_id=campaign_id, ended_at__isnull=True)[:limit]
+    ) + list(
+        Encounter.objects.filter(campaign_id=campaign_id, ended_at__isnull=False).order_by(
+            "-ended_at", "-id"
+        )[:limit]
+    )
+    return (
+        [e for e in recent if e.ended_at is None],
+        [e for e in recent if e.ended_at is not None],
+    )
 
 
 def party_and_npcs(campaign) -> tuple[list[Character], list[Character]]:

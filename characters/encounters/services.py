@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -32,9 +32,11 @@ from characters.core.services import Refused
 from characters.encounters.selectors import (
     Board,
     Row,
+    ammunition_for,
     animal_condition,
     board,
     fighter_for,
+    magazine_key,
     weapon_key,
 )
 from characters.models import Campaign, Character, Combatant, Encounter, EncounterEntry
@@ -42,7 +44,7 @@ from characters.play import services as play_services
 from characters.play.selectors import carried_equipment, gear_key
 from characters.templatetags.ffa_format import percent
 from rules import Condition
-from rules.catalog import AMMUNITION, EquipmentItem
+from rules.catalog import EquipmentItem
 from rules.combat import AttackPlan, AttackResult, CombatRefused, Damage, Situation, Weapon
 
 Kind = EncounterEntry.Kind
@@ -78,12 +80,19 @@ class Group:
     weight_kg: float = 0.0
 
 
-def _names(name: str, count: int) -> list[str]:
-    return [name] if count == 1 else [f"{name} {n}" for n in range(1, count + 1)]
+def _names(name: str, count: int, present: int = 0) -> list[str]:
+    """Names for ``count`` fighters of one stat block, ``present`` of which fight already:
+    the name alone for one on its own, else numbered on from those there."""
+    if count == 1 and not present:
+        return [name]
+    return [f"{name} {n}" for n in range(present + 1, present + count + 1)]
 
 
-def _fielded(group: Group, encounter: Encounter, campaign: Campaign) -> list[Combatant]:
-    """The combatants a group fields: named after their stat block, numbered when several."""
+def _fielded(
+    group: Group, encounter: Encounter, campaign: Campaign, present: Sequence[Combatant] = ()
+) -> list[Combatant]:
+    """The combatants a group fields: named after their stat block, numbered when several
+    (on from those of the same stat block ``present`` in the fight already)."""
     if group.character is None:
         animal = {"type": group.animal_type, "weight_kg": group.weight_kg}
         try:
@@ -91,17 +100,21 @@ def _fielded(group: Group, encounter: Encounter, campaign: Campaign) -> list[Com
         except ValueError as error:  # the engine's CombatRefused names the figure
             raise Refused(f"Animals: {error}") from None
         unhurt = rules.condition_as_dict(animal_condition(fighter))
+        same = sum(c.animal == animal for c in present)
         return [
             Combatant(
                 encounter=encounter, name=label, side=group.side, animal=animal, condition=unhurt
             )
-            for label in _names(fighter.name, group.count)
+            for label in _names(fighter.name, group.count, same)
         ]
     character = group.character
     if character.campaign_id != campaign.pk:
         raise Refused(f"{character.name} is not in {campaign.name}.")
+    same = sum(c.character_id == character.pk for c in present)
+    if same and character.kind == Character.Kind.PC:
+        raise Refused(f"Party: {character.name} is in {encounter.name} already.")
     # Fielded alone, a character fights with its play sheet; a group member, unhurt, on its own.
-    alone = group.count == 1
+    alone = group.count == 1 and not same
     condition = (
         None if alone else rules.condition_as_dict(rules.condition_for(character_report(character)))
     )
@@ -113,7 +126,7 @@ def _fielded(group: Group, encounter: Encounter, campaign: Campaign) -> list[Com
             side=group.side,
             condition=condition,
         )
-        for label in _names(character.name, group.count)
+        for label in _names(character.name, group.count, same)
     ]
 
 
@@ -139,10 +152,16 @@ def start_encounter(
     return encounter
 
 
-def _lock(encounter: Encounter, expected_version: int | None) -> Encounter:
+def _lock(
+    encounter: Encounter, expected_version: int | None, *, ended_ok: bool = False
+) -> Encounter:
+    """The encounter's row, locked, at the version the page showed; an ended encounter is
+    read-only (``ended_ok``: but for undoing its end)."""
     locked = Encounter.objects.select_for_update().get(pk=encounter.pk)
     locked.campaign = encounter.campaign
     refuse_if_stale(locked, expected_version)
+    if locked.ended_at is not None and not ended_ok:
+        raise Refused(f"{locked.name} has ended: it is read-only.")
     return locked
 
 
@@ -170,6 +189,7 @@ def _snapshot(state: Board) -> dict[str, Any]:
     return {
         "round": state.encounter.round,
         "turn": state.encounter.turn,
+        "surprised": state.encounter.surprised_side,
         "order": {
             str(row.pk): [row.combatant.position, row.combatant.initiative] for row in state.rows
         },
@@ -177,6 +197,8 @@ def _snapshot(state: Board) -> dict[str, Any]:
         "ammunition": {},
         "sheets": [],
         "magazines": [],
+        "spares": {},
+        "added": [],
     }
 
 
@@ -194,7 +216,11 @@ def _log(
     """Write the log line and move the encounter to its next version."""
     encounter = state.encounter
     Encounter.objects.filter(pk=encounter.pk).update(
-        round=encounter.round, turn=encounter.turn, version=F("version") + 1
+        round=encounter.round,
+        turn=encounter.turn,
+        surprised_side=encounter.surprised_side,
+        ended_at=encounter.ended_at,
+        version=F("version") + 1,
     )
     encounter.version += 1
     return EncounterEntry.objects.create(
@@ -220,9 +246,87 @@ def _next_able(state: Board, start: int) -> int:
     """The place of the first fighter from ``start`` on whose turn comes (past the end: the
     round is over)."""
     for index in range(start, len(state.rows)):
-        if state.rows[index].can_act:
+        if state.rows[index].takes_turn:
             return index
     return len(state.rows)
+
+
+# Who the referee says may be surprised: a side, or either.
+EITHER = "either"
+
+
+def _spotter(rows: Sequence[Row]) -> Row | None:
+    """The side's best AWA DM among those who can act: the one who spots the other side."""
+    standing = [row for row in rows if row.can_act]
+    return max(standing, key=lambda row: row.fighter.awa_dm, default=None)
+
+
+@transaction.atomic
+def throw_surprise(
+    *,
+    encounter: Encounter,
+    by: User,
+    may_be_surprised: str,
+    dms: dict[str, int] | None = None,
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> EncounterEntry:
+    """Before initiative, the referee has the sides throw for surprise (the engine's contested
+    AWA test: each side's best AWA DM and the referee's DM for it, 2DH each). A side the
+    referee said may be surprised (``may_be_surprised``: a side, or ``EITHER``) and beaten by
+    the margin is surprised: through the first round it loses its turns and has the
+    surprised DEF."""
+    locked = _lock(encounter, expected_version)
+    _require_referee(locked, by, "throw for surprise")
+    if locked.round:
+        raise Refused("Surprise: it is thrown before initiative, and the fight has begun.")
+    if locked.entries.filter(kind=Kind.SURPRISE, undone_at__isnull=True).exists():
+        raise Refused("Surprise: it was thrown already (undo it to throw again).")
+    state = board(locked, entries=0)
+    dms = dms or {}
+    throws = []
+    rng = rng or dice_source()
+    for side in Side.values:
+        spotter = _spotter(state.side(side))
+        if spotter is None:
+            raise Refused(f"Surprise: nobody of {Side(side).label.lower()} can act.")
+        modifiers = [
+            rules.combat.Modifier(f"{spotter.combatant.name}'s AWA DM", spotter.fighter.awa_dm)
+        ]
+        if dms.get(side):
+            modifiers.append(rules.combat.Modifier("referee's DM", dms[side]))
+        dice = _throw(rng, rules.dice.dice_rules().attribute_test_dice)
+        throws.append((side, modifiers, dice))
+    (first, first_dms, first_dice), (second, second_dms, second_dice) = throws
+    result = rules.combat.surprise(
+        (first, sum(m.dm for m in first_dms)),
+        (second, sum(m.dm for m in second_dms)),
+        first_dice=first_dice,
+        second_dice=second_dice,
+    )
+    before = _snapshot(state)
+    allowed = Side.values if may_be_surprised == EITHER else [may_be_surprised]
+    surprised = result.surprised if result.surprised in allowed else None
+    locked.surprised_side = surprised or ""
+    told = [
+        f"{Side(side).label.lower()} {total} (dice {', '.join(map(str, dice))}"
+        + "".join(f"; {m.label} {m.dm:+d}" for m in modifiers)
+        + ")"
+        for (side, modifiers, dice), total in zip(throws, result.totals, strict=True)
+    ]
+    verdict = (
+        f"{Side(surprised).label.lower()} is surprised" if surprised else "nobody is surprised"
+    )
+    summary = f"Surprise: {' against '.join(told)}: {verdict}."
+    detail = {
+        "throws": [
+            {"side": side, "dice": dice, "dms": [m.as_dict() for m in modifiers], "total": total}
+            for (side, modifiers, dice), total in zip(throws, result.totals, strict=True)
+        ],
+        "margin": result.margin,
+        "surprised": surprised or "",
+    }
+    return _log(state, kind=Kind.SURPRISE, by=by, summary=summary, before=before, detail=detail)
 
 
 @transaction.atomic
@@ -280,12 +384,22 @@ def acting(state: Board, by: User, doing: str) -> Row:
 
 @dataclass(frozen=True)
 class AttackOrder:
-    """An attack as a form asks for it."""
+    """An attack as a form asks for it; ``others``: further targets of an autofire burst."""
 
     target: int
     weapon: str
     range_band: str
     situation: Situation
+    others: tuple[int, ...] = ()
+
+
+# The engine's names of what the attack form asks, as the form labels them.
+FORM_LABELS = {
+    "situation.autofire_rounds": "Autofire",
+    "situation.targets": "Further targets",
+    "situation.squares_between_targets": "Squares between the targets",
+    "situation.aim_turns": "Turns aimed",
+}
 
 
 def _weapon(row: Row, key: str) -> Weapon:
@@ -295,74 +409,114 @@ def _weapon(row: Row, key: str) -> Weapon:
     raise Refused(f"Weapon: {row.combatant.name} has no {key.split('|')[0]}.")
 
 
-def plan(state: Board, attacker: Row, order: AttackOrder) -> tuple[AttackPlan, Row, Weapon]:
-    """The engine's plan of the attack (its TN, DMs and exact chance), before any die."""
-    target = state.row(order.target)
+def _target(state: Board, attacker: Row, pk: int, label: str) -> Row:
+    target = state.row(pk)
     if target is None:
-        raise Refused("Target: that combatant is not in this encounter.")
+        raise Refused(f"{label}: that combatant is not in this encounter.")
     if target.pk == attacker.pk:
-        raise Refused("Target: a fighter does not attack itself.")
+        raise Refused(f"{label}: a fighter does not attack itself.")
+    return target
+
+
+@dataclass(frozen=True)
+class Planned:
+    """The engine's plan of the attack on each of its targets (one throw each), with the
+    weapon."""
+
+    plans: list[tuple[AttackPlan, Row]]
+    weapon: Weapon
+
+
+def plan(state: Board, attacker: Row, order: AttackOrder) -> Planned:
+    """The engine's plan of the attack on each target (its TN, DMs and exact chance), before
+    any die. Several targets share the burst's DMs (reading 18); a target whose side is
+    surprised has the surprised DEF."""
+    targets = [_target(state, attacker, order.target, "Target")]
+    for pk in dict.fromkeys(order.others):
+        if pk != order.target:
+            targets.append(_target(state, attacker, pk, "Further targets"))
     weapon = _weapon(attacker, order.weapon)
-    try:
-        planned = rules.combat.plan_attack(
-            attacker.fighter,
-            weapon,
-            target.fighter,
-            order.range_band,
-            order.situation,
-            attacker_condition=attacker.condition,
-            target_condition=target.condition,
-        )
-    except CombatRefused as refused:
-        raise Refused(str(refused)) from None
-    return planned, target, weapon
+    situation = replace(order.situation, targets=len(targets))
+    plans = []
+    for target in targets:
+        seen = replace(situation, target_surprised=True) if target.surprised else situation
+        try:
+            planned = rules.combat.plan_attack(
+                attacker.fighter,
+                weapon,
+                target.fighter,
+                order.range_band,
+                seen,
+                attacker_condition=attacker.condition,
+                target_condition=target.condition,
+            )
+        except CombatRefused as refused:
+            label = FORM_LABELS.get(refused.field)
+            raise Refused(f"{label}: {refused.message}" if label else str(refused)) from None
+        plans.append((planned, target))
+    return Planned(plans, weapon)
 
 
-def _ammunition_item(weapon: Weapon) -> EquipmentItem | None:
-    """The catalog's ammunition for the weapon, when it is bought apart and counts rounds."""
-    item = rules.catalog().equipment_item(AMMUNITION.format(weapon=weapon.name), weapon.tl)
-    if item is None or item.row.get("unlimited") or not item.row.get("rounds"):
-        return None
-    return item
+def _take_magazine(
+    row: Row, item: EquipmentItem, weapon: Weapon, by: User, encounter: Encounter, before
+) -> None:
+    """One spare magazine out: from what a character with a play sheet carries, through the
+    credits ledger (``give_up_gear``, as any gear used up in play, so the document, paid for
+    at creation, is not rewritten and the credits stay right); from a group member's own count
+    in the encounter, which starts at its stat block's."""
+    if row.group_member:
+        before["spares"].setdefault(str(row.pk), row.combatant.magazines)
+        spares = dict(row.combatant.magazines)
+        spares[magazine_key(item)] = row.spare_magazines(item) - 1
+        row.combatant.magazines = spares
+        Combatant.objects.filter(pk=row.pk).update(magazines=spares)
+        return
+    character = row.combatant.character
+    assert character is not None
+    entry = play_services.give_up_gear(
+        character=character,
+        by=by,
+        item=item.name,
+        tl=item.tl,
+        note=f"Loaded into the {weapon.name} in {encounter.name}",
+    )
+    before["magazines"].append({"character": character.pk, "item": entry.item, "tl": entry.tl})
+
+
+def _spares(row: Row, item: EquipmentItem) -> int:
+    """The magazines of ``item`` the fighter has besides the loaded one."""
+    if row.group_member:
+        return row.spare_magazines(item)
+    assert row.combatant.character is not None
+    return sum(
+        entry.quantity
+        for entry in carried_equipment(row.combatant.character)
+        if gear_key(entry.item, entry.tl) == (item.name, item.tl)
+    )
 
 
 def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
-    """Count down the rounds the attack fires, loading a magazine from the sheet when the
-    loaded one is empty; returns a note for the log ("" when the sheet keeps no count).
-
-    Only a fighter with a play sheet of its own counts: a group shares one stat block, whose
-    ammunition is no one member's. A magazine comes out of what the character carries through
-    the credits ledger (``give_up_gear``, as any gear used up in play), so the document, paid
-    for at creation, is not rewritten and the credits stay right."""
-    item = _ammunition_item(weapon)
-    character = row.combatant.character
-    if item is None or character is None or row.combatant.condition is not None:
+    """Count down the rounds the attack fires, loading a magazine when the loaded one is
+    empty; returns a note for the log ("" when the fighter keeps no count: an animal, or a
+    fighter that carries none of the weapon's ammunition). A group member counts its own
+    magazines, starting from its stat block's."""
+    item = ammunition_for(weapon)
+    if item is None or row.combatant.character is None:
         return ""
     key = weapon_key(weapon)
     loaded = dict(row.combatant.ammunition)
-    carried = sum(
-        entry.quantity
-        for entry in carried_equipment(character)
-        if gear_key(entry.item, entry.tl) == (item.name, item.tl)
-    )
-    if key not in loaded and not carried:
-        return ""  # the sheet carries none of it: it keeps no count for this weapon
+    spare = _spares(row, item)
+    if key not in loaded and not spare:
+        return ""  # it carries none of it: it keeps no count for this weapon
     before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
     left = loaded.get(key, 0)
     note = ""
     if left < rounds:
-        if not carried:
+        if not spare:
             raise Refused(f"{row.combatant.name} is out of {item.name}: {left} round(s) left.")
-        entry = play_services.give_up_gear(
-            character=character,
-            by=by,
-            item=item.name,
-            tl=item.tl,
-            note=f"Loaded into the {weapon.name} in {encounter.name}",
-        )
-        before["magazines"].append({"character": character.pk, "item": entry.item, "tl": entry.tl})
+        _take_magazine(row, item, weapon, by, encounter, before)
         left = int(item.row["rounds"])
-        note = f" Loaded a new {item.name} ({carried - 1} left)."
+        note = f" Loaded a new {item.name} ({spare - 1} left)."
     loaded[key] = left - rounds
     row.combatant.ammunition = loaded
     Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
@@ -437,6 +591,24 @@ def _advance(state: Board) -> None:
     state.encounter.turn = _next_able(state, state.encounter.turn + 1)
 
 
+def _throw_at(
+    planned: AttackPlan, target: Row, by: User, before: dict[str, Any], rng: random.Random
+) -> tuple[dict[str, Any], str]:
+    """One target's throw: resolved by the engine, the damage marked on it. Returns the log's
+    detail of it and its words."""
+    dice = _throw(rng, rules.combat.dice_needed(planned))
+    result = rules.combat.resolve_attack(planned, dice, target_condition=target.condition)
+    _apply(result, target, by, before, rng)
+    detail = rules.combat.attack_result_as_dict(result) | {
+        # The odds as the page showed them before the throw (the engine's "chance" is exact).
+        "odds": percent(planned.chance),
+        "target_name": target.combatant.name,
+        "states": [words for _, words in target.states],
+    }
+    words = f"{result.total} vs TN {result.tn}, {_verdict(result)}.{_state_after(target)}"
+    return detail, words
+
+
 @transaction.atomic
 def attack(
     *,
@@ -447,31 +619,42 @@ def attack(
     rng: random.Random | None = None,
 ) -> EncounterEntry:
     """The fighter whose turn it is attacks: planned and resolved by the engine with dice
-    thrown here, the damage marked on the target, ammunition counted, and the turn passed on."""
+    thrown here (one throw per target of a burst), the damage marked on each target,
+    ammunition counted, and the turn passed on."""
     locked = _lock(encounter, expected_version)
     state = board(locked, entries=0)
     attacker = acting(state, by, "attack")
-    planned, target, weapon = plan(state, attacker, order)
+    planned = plan(state, attacker, order)
+    weapon = planned.weapon
     before = _snapshot(state)
     rng = rng or dice_source()
     fired = max(order.situation.autofire_rounds, 1)
     ammunition = _fire(attacker, weapon, fired, by, locked, before)
-    dice = _throw(rng, rules.combat.dice_needed(planned))
-    result = rules.combat.resolve_attack(planned, dice, target_condition=target.condition)
-    _apply(result, target, by, before, rng)
+    thrown = [_throw_at(plan_of, target, by, before, rng) for plan_of, target in planned.plans]
     _advance(state)
-    detail = rules.combat.attack_result_as_dict(result) | {
-        # The odds as the page showed them before the throw (the engine's "chance" is exact).
-        "odds": percent(planned.chance),
+    (detail, words), *others = thrown
+    detail |= {
         "weapon": weapon.name,
         "range": order.range_band,
-        "states": [words for _, words in target.states],
+        # Rounds off a magazine, for the encounter's summary (0: the weapon counts none).
+        "rounds": fired if ammunition_for(weapon) else 0,
+        "others": [other for other, _ in others],
     }
-    summary = (
-        f"{attacker.combatant.name} attacks {target.combatant.name} with the {weapon.name} "
-        f"at {order.range_band} range: {result.total} vs TN {result.tn}, {_verdict(result)}."
-        f"{_state_after(target)}{ammunition}"
-    )
+    targets = [target for _, target in planned.plans]
+    if others:
+        told = " ".join(
+            f"{target.combatant.name}: {said}"
+            for target, (_, said) in zip(targets, thrown, strict=True)
+        )
+        summary = (
+            f"{attacker.combatant.name} fires {fired} rounds from the {weapon.name} at "
+            f"{len(targets)} targets at {order.range_band} range. {told}{ammunition}"
+        )
+    else:
+        summary = (
+            f"{attacker.combatant.name} attacks {targets[0].combatant.name} with the "
+            f"{weapon.name} at {order.range_band} range: {words}{ammunition}"
+        )
     return _log(
         state,
         kind=Kind.ATTACK,
@@ -479,7 +662,7 @@ def attack(
         summary=summary,
         before=before,
         actor=attacker,
-        target=target,
+        target=targets[0],
         detail=detail,
     )
 
@@ -505,27 +688,32 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
     return _log(state, kind=Kind.ROUND, by=by, summary=summary, before=before)
 
 
-def _delay(state: Board, actor: Row, by: User, before: dict[str, Any]) -> EncounterEntry:
-    """The fighter acts just after the next one who can act (the engine's delay)."""
-    now = state.encounter.turn
-    later = _next_able(state, now + 1)
-    if later >= len(state.rows):
+def waiting_for(state: Board) -> list[Row]:
+    """Whom the fighter acting now may delay for: those after it whose turn comes this round."""
+    turn = state.encounter.turn
+    return [row for row in state.rows[turn + 1 :] if row.takes_turn]
+
+
+def _delay(
+    state: Board, actor: Row, by: User, before: dict[str, Any], after: int | None
+) -> EncounterEntry:
+    """The fighter acts just after the one it chose (``after``; None: the next who can act),
+    by the engine's delay on the order as it stands (its dice are thrown already)."""
+    later = waiting_for(state)
+    if not later:
         raise Refused(f"{actor.combatant.name} is the last to act: nobody to wait for.")
-    other = state.rows[later]
-    # The engine's delay, on the order as it stands (its dice are thrown already).
-    order = rules.combat.delay(
-        [
-            rules.combat.InitiativeRoll(
-                str(row.pk), row.fighter.INI, 0, row.combatant.initiative or 0
-            )
-            for row in state.rows
-        ],
-        str(actor.pk),
-        acts="after",
-        other=str(other.pk),
+    other = later[0] if after is None else next((r for r in later if r.pk == after), None)
+    if other is None:
+        raise Refused(
+            f"Act after: choose one of those still to act this round "
+            f"({', '.join(row.combatant.name for row in later)})."
+        )
+    now = state.encounter.turn
+    keys = rules.combat.delay_keys(
+        [str(row.pk) for row in state.rows], str(actor.pk), acts="after", other=str(other.pk)
     )
     by_key = {str(row.pk): row for row in state.rows}
-    state.rows = [by_key[roll.key] for roll in order]
+    state.rows = [by_key[key] for key in keys]
     _save_order(state)
     state.encounter.turn = _next_able(state, now)
     summary = f"{actor.combatant.name} delays, acting after {other.combatant.name}."
@@ -549,11 +737,16 @@ def _recover(state: Board, actor: Row, by: User, before: dict[str, Any]) -> Enco
 
 @transaction.atomic
 def take_turn(
-    *, encounter: Encounter, by: User, action: str, expected_version: int | None = None
+    *,
+    encounter: Encounter,
+    by: User,
+    action: str,
+    after: int | None = None,
+    expected_version: int | None = None,
 ) -> EncounterEntry:
     """Another way through a turn: ``pass`` (the fighter did something else), ``delay`` (it
-    acts after the next fighter instead), ``recover`` (a stunned fighter's turn) or, for the
-    referee, ``next_round``."""
+    acts after the fighter ``after`` instead, by default the next), ``recover`` (a stunned
+    fighter's turn) or, for the referee, ``next_round``."""
     locked = _lock(encounter, expected_version)
     state = board(locked, entries=0)
     before = _snapshot(state)
@@ -561,7 +754,7 @@ def take_turn(
         return _next_round(state, by, before)
     actor = acting(state, by, "end its turn")
     if action == "delay":
-        return _delay(state, actor, by, before)
+        return _delay(state, actor, by, before, after)
     if action == "recover":
         return _recover(state, actor, by, before)
     _advance(state)
@@ -649,13 +842,118 @@ def throw_morale(
 
 
 @transaction.atomic
+def add_combatants(
+    *,
+    encounter: Encounter,
+    by: User,
+    groups: Sequence[Group],
+    expected_version: int | None = None,
+    rng: random.Random | None = None,
+) -> EncounterEntry:
+    """Reinforcements: the referee adds party characters, more of an NPC's group, animals.
+    Once initiative is thrown they throw theirs as they join and take their places by it (the
+    engine's ``join_initiative``); the fighter acting now keeps the turn, and a newcomer placed
+    before it first acts next round."""
+    locked = _lock(encounter, expected_version)
+    _require_referee(locked, by, "add combatants")
+    state = board(locked, entries=0)
+    joining = sum(group.count for group in groups)
+    if not joining:
+        raise Refused("Combatants: choose who joins the fight.")
+    if len(state.rows) + joining > MAX_COMBATANTS:
+        raise Refused(
+            f"Combatants: at most {MAX_COMBATANTS} in one encounter, "
+            f"not {len(state.rows) + joining}."
+        )
+    before = _snapshot(state)
+    present = [row.combatant for row in state.rows]
+    added: list[Combatant] = []
+    for group in groups:
+        for combatant in _fielded(group, locked, locked.campaign, [*present, *added]):
+            combatant.position = len(present) + len(added)
+            combatant.save()
+            added.append(combatant)
+    before["added"] = [combatant.pk for combatant in added]
+    state = board(locked, entries=0)
+    names = ", ".join(combatant.name for combatant in added)
+    summary = f"Joining the fight: {names}."
+    detail: dict[str, Any] = {"added": [combatant.name for combatant in added]}
+    if locked.round:
+        current = state.current
+        newcomers = [row for row in state.rows if row.pk in before["added"]]
+        rolls, keys = rules.combat.join_initiative(
+            [(str(row.pk), row.combatant.initiative or 0) for row in state.rows[: len(present)]],
+            [(str(row.pk), row.ini_now) for row in newcomers],
+            rng or dice_source(),
+        )
+        by_key = {str(row.pk): row for row in state.rows}
+        for roll in rolls:
+            by_key[roll.key].combatant.initiative = roll.total
+        state.rows = [by_key[key] for key in keys]
+        _save_order(state)
+        locked.turn = state.rows.index(current) if current else len(state.rows)
+        thrown = ", ".join(f"{by_key[roll.key].combatant.name} {roll.total}" for roll in rolls)
+        summary = f"Joining the fight: {names}. Initiative: {thrown}."
+        detail["rolls"] = [roll.as_dict() for roll in rolls]
+    return _log(state, kind=Kind.JOIN, by=by, summary=summary, before=before, detail=detail)
+
+
+def _rounds_fired(encounter: Encounter) -> dict[int, dict[str, int]]:
+    """The rounds each fighter fired, by weapon, in the attacks not undone."""
+    fired: dict[int, dict[str, int]] = {}
+    attacks = encounter.entries.filter(kind=Kind.ATTACK, undone_at__isnull=True)
+    for entry in attacks.exclude(actor=None):
+        rounds = int(entry.detail.get("rounds", 0))
+        if rounds and entry.actor_id is not None:
+            weapons = fired.setdefault(entry.actor_id, {})
+            weapons[entry.detail["weapon"]] = weapons.get(entry.detail["weapon"], 0) + rounds
+    return fired
+
+
+@transaction.atomic
+def end_encounter(
+    *, encounter: Encounter, by: User, expected_version: int | None = None
+) -> EncounterEntry:
+    """The referee ends the fight: its summary (who is out of action, the wounds, the rounds
+    fired) is logged, and the encounter becomes read-only and leaves the campaign's active
+    list for its past encounters. Undo reopens it."""
+    locked = _lock(encounter, expected_version)
+    _require_referee(locked, by, "end the encounter")
+    state = board(locked, entries=0)
+    before = _snapshot(state)
+    fired = _rounds_fired(locked)
+    fighters = [
+        {
+            "name": row.combatant.name,
+            "side": row.combatant.side,
+            "out": row.out_of_action,
+            "states": [words for code, words in row.states if code != "ok"],
+            "wounds": [wound.severity for wound in row.condition.wounds],
+            "lif": [row.condition.lif, row.condition.maximum],
+            "rounds": fired.get(row.pk, {}),
+        }
+        for row in state.rows
+    ]
+    out = [row.combatant.name for row in state.rows if row.out_of_action]
+    locked.ended_at = timezone.now()
+    summary = (
+        f"{locked.name} ends after {locked.round} round(s). Out of action: "
+        f"{', '.join(out) if out else 'nobody'}."
+    )
+    return _log(
+        state, kind=Kind.END, by=by, summary=summary, before=before, detail={"fighters": fighters}
+    )
+
+
+@transaction.atomic
 def undo_last(
     *, encounter: Encounter, by: User, expected_version: int | None = None
 ) -> EncounterEntry:
     """Undo the encounter's last action: the turn, round and order as they were, the target's
     condition (a play sheet's through the play undo service), and the ammunition it used. The
-    referee undoes anything; a player only what they did themselves."""
-    locked = _lock(encounter, expected_version)
+    referee undoes anything; a player only what they did themselves. Undoing an encounter's
+    end reopens it."""
+    locked = _lock(encounter, expected_version, ended_ok=True)
     last = (
         locked.entries.filter(undone_at__isnull=True)
         .exclude(kind=Kind.UNDO)
@@ -684,11 +982,17 @@ def undo_last(
         Combatant.objects.filter(pk=pk, encounter=locked).update(condition=condition)
     for pk, ammunition in before.get("ammunition", {}).items():
         Combatant.objects.filter(pk=pk, encounter=locked).update(ammunition=ammunition)
+    for pk, spares in before.get("spares", {}).items():
+        Combatant.objects.filter(pk=pk, encounter=locked).update(magazines=spares)
+    Combatant.objects.filter(pk__in=before.get("added", ()), encounter=locked).delete()
     for pk, (position, initiative) in before.get("order", {}).items():
         Combatant.objects.filter(pk=pk, encounter=locked).update(
             position=position, initiative=initiative
         )
     locked.round, locked.turn = before["round"], before["turn"]
+    locked.surprised_side = before.get("surprised", locked.surprised_side)
+    if last.kind == Kind.END:
+        locked.ended_at = None
     EncounterEntry.objects.filter(pk=last.pk).update(undone_at=timezone.now())
     state = Board(locked, [])
     return _log(state, kind=Kind.UNDO, by=by, summary=f"Undone: {last.summary}", before={})

@@ -89,7 +89,7 @@ def _context(
     user_id = request.user.pk
     is_referee = encounter.campaign.referee_id == user_id
     current = state.current
-    may_act = current is not None and (is_referee or current.owned_by(user_id))
+    may_act = not state.ended and current is not None and (is_referee or current.owned_by(user_id))
     attack_form = None
     # A stunned fighter's turn goes to recovering: it gets no attack form.
     if may_act and current is not None and not current.condition.stunned:
@@ -106,6 +106,10 @@ def _context(
             if attack_form.is_valid()
             else {"error": first_problem(attack_form)}
         )
+    # Thrown once, before initiative: the entries then are few, and all on the page.
+    surprise_thrown = any(
+        e.kind == EncounterEntry.Kind.SURPRISE and e.undone_at is None for e in state.entries
+    )
     return {
         "encounter": encounter,
         "campaign": encounter.campaign,
@@ -121,7 +125,14 @@ def _context(
         "attack_form": attack_form,
         "planned": planned,
         "outcome": outcome or Outcome(),
-        "morale_due": services.morale_due(state) if is_referee else [],
+        "morale_due": services.morale_due(state) if is_referee and not state.ended else [],
+        "waiting_for": services.waiting_for(state) if may_act else [],
+        "surprise_form": (
+            encounter_forms.SurpriseForm(initial={"version": encounter.version})
+            if is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
+            else None
+        ),
+        "ending": _ending(encounter) if state.ended else None,
         "turn_key": state.turn_key,
         # What "Undo" takes back, when it is among the lines the page shows: the referee
         # undoes anything, a player what they did.
@@ -136,12 +147,19 @@ def _context(
     }
 
 
+def _ending(encounter: Encounter) -> EncounterEntry | None:
+    """The entry that ended the encounter: its detail is the summary an ended page shows."""
+    return encounter.entries.filter(kind=EncounterEntry.Kind.END, undone_at__isnull=True).first()
+
+
 def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str, Any]:
+    """The chance on each target (several for a burst at further targets)."""
     try:
-        planned, _, _ = services.plan(state, attacker, form.order())
+        planned = services.plan(state, attacker, form.order())
     except Refused as refused:
         return {"error": str(refused)}
-    return {"plan": planned}
+    first, *others = planned.plans
+    return {"plan": first[0], "others": [(target, plan) for plan, target in others]}
 
 
 @login_required
@@ -294,6 +312,7 @@ def encounter_turn(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             encounter=encounter,
             by=request.user,
             action=data["action"],
+            after=data["after"],
             expected_version=data["version"],
         )
 
@@ -329,3 +348,73 @@ def encounter_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         )
 
     return _attempt(request, encounter, undo)
+
+
+@login_required
+@require_POST
+def encounter_surprise(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The referee has the sides throw for surprise, before initiative."""
+    encounter = encounter_for_user(request, pk)
+
+    def throw():
+        form = _read(encounter_forms.SurpriseForm(request.POST))
+        return services.throw_surprise(
+            encounter=encounter,
+            by=request.user,
+            may_be_surprised=form.cleaned_data["may_be_surprised"],
+            dms=form.dms(),
+            expected_version=form.cleaned_data["version"],
+        )
+
+    return _attempt(request, encounter, throw)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def encounter_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Reinforcements: the referee picks who joins the fight under way."""
+    encounter = encounter_for_user(request, pk, referee=True)
+    pcs, npcs = selectors.party_and_npcs(encounter.campaign)
+    present = set(encounter.combatants.values_list("character_id", flat=True))
+    pcs = [pc for pc in pcs if pc.pk not in present]
+    data = request.POST if request.method == "POST" else None
+    form = encounter_forms.JoinForm(
+        encounter.campaign, pcs, npcs, data, initial={"version": encounter.version}
+    )
+    problem = ""
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.add_combatants(
+                encounter=encounter,
+                by=request.user,
+                groups=form.groups(),
+                expected_version=form.cleaned_data["version"],
+            )
+        except Refused as refused:
+            problem = str(refused)
+        else:
+            messages.success(request, entry.summary)
+            return redirect("encounter_detail", encounter.pk)
+    status = 400 if form.errors or problem else 200
+    context = {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "form": form,
+        "problem": problem or first_problem(form),
+    }
+    return render(request, "characters/encounters/encounter_join.html", context, status=status)
+
+
+@login_required
+@require_POST
+def encounter_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The referee ends the encounter: its summary, then read-only."""
+    encounter = encounter_for_user(request, pk)
+
+    def end():
+        data = _read(encounter_forms.VersionForm(request.POST)).cleaned_data
+        return services.end_encounter(
+            encounter=encounter, by=request.user, expected_version=data["version"]
+        )
+
+    return _attempt(request, encounter, end)

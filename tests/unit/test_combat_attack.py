@@ -17,7 +17,16 @@ from rules import (
     take_damage,
     weapon_named,
 )
-from rules.combat import chance_percent, dice_needed, hit_chance, read_dice, weapons_for
+from rules.combat import (
+    animal,
+    chance_percent,
+    dice_needed,
+    fighter_from_animal,
+    figures_now,
+    hit_chance,
+    read_dice,
+    weapons_for,
+)
 
 from .combat_builders import AVERAGE, dm_of, fighter, plan, skilled
 
@@ -224,6 +233,37 @@ def test_a_wounded_attacker_throws_with_a_lower_dex_dm():
         quick, weapon_named("Rifle"), AVERAGE, "short", Situation(), attacker_condition=hurt
     )
     assert dm_of(attack, "DEX DM") == 1  # DEX 12 - 2 = 10: DM +1
+
+
+@pytest.mark.parametrize(
+    "changes", [{}, {"carrying": ["Combat armor"]}, {"attributes": {"DEX": 12, "AWA": 3}}]
+)
+def test_unhurt_a_fighters_figures_now_are_its_own(changes):
+    someone = fighter(**changes)
+    whole = Condition(someone.LIF, someone.WND)
+    for condition in (None, whole):
+        now = figures_now(someone, condition)
+        assert (now.DEF, now.INI, now.dex_dm, now.str_dv) == (
+            someone.DEF,
+            someone.INI,
+            someone.dex_dm,
+            someone.str_dv,
+        )
+
+
+def test_a_light_wound_lowers_the_ini_a_fighter_throws_initiative_on():
+    someone = fighter()
+    hurt, _ = take_damage(Condition(someone.LIF, someone.WND), amount=someone.WND + 1, form="L")
+    assert hurt.wounds[-1].severity == "light"
+    assert figures_now(someone, hurt).INI < someone.INI
+
+
+def test_an_animals_ini_is_not_recomputed_but_stunned_it_has_the_stunned_def():
+    hunter = fighter_from_animal(animal("hunter", 100))
+    stunned = Condition(hunter.LIF, hunter.WND, stun=1, stunned=True)
+    now = figures_now(hunter, stunned)
+    assert now.INI == hunter.INI
+    assert now.DEF < hunter.DEF
 
 
 # -- weapons of a character --------------------------------------------------------------------

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from rules import CombatRefused, delay, morale_check, morale_test, surprise, throw_initiative
-from rules.combat import morale_dms
+from rules.combat import delay_keys, join_initiative, morale_dms
 
 
 class Dice(random.Random):
@@ -52,6 +52,29 @@ def test_delaying_moves_a_combatant_just_before_or_after_another():
         delay(order, "Ann", acts="after", other="Dee")
     with pytest.raises(CombatRefused):
         delay(order, "Ann", acts="after", other="Ann")
+
+
+def test_a_stored_order_delays_by_its_keys_alone():
+    order = ["Ann", "Bo", "Cy", "Dee"]
+    assert delay_keys(order, "Ann", acts="after", other="Cy") == ("Bo", "Cy", "Ann", "Dee")
+    assert delay_keys(order, "Bo", acts="before", other="Dee") == ("Ann", "Cy", "Bo", "Dee")
+    with pytest.raises(CombatRefused, match="acts: a delay acts before or after, not 'during'"):
+        delay_keys(order, "Ann", acts="during", other="Cy")
+    with pytest.raises(CombatRefused, match="order: each combatant's key must be distinct"):
+        delay_keys(["Ann", "Ann"], "Ann", acts="after", other="Bo")
+
+
+def test_newcomers_take_their_place_by_total_after_those_already_tied():
+    # Ann 9 and Bo 5 are in the fight; Cy throws 4 + 1 = 5 (ties with Bo: after him), Dee
+    # 6 + 4 = 10 (first).
+    rolls, keys = join_initiative([("Ann", 9), ("Bo", 5)], [("Cy", 1), ("Dee", 4)], Dice(4, 6))
+    assert [(r.key, r.total) for r in rolls] == [("Dee", 10), ("Cy", 5)]
+    assert keys == ("Dee", "Ann", "Bo", "Cy")
+
+
+def test_a_newcomer_cannot_take_the_key_of_one_already_there():
+    with pytest.raises(CombatRefused, match="newcomers"):
+        join_initiative([("Ann", 9)], [("Ann", 1)], Dice(1))
 
 
 def test_surprise_needs_a_margin_of_3_or_more():

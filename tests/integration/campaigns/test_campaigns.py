@@ -900,8 +900,8 @@ def test_the_party_review_takes_a_fixed_number_of_queries(
 
     # session, user, campaign, characters with players, their credits and IP ledgers, their
     # returns, their conditions in play, members, the referee's spare characters, the campaign's
-    # latest action tests and its latest encounters
-    with django_assert_num_queries(12):
+    # latest action tests, its encounters under way and its past ones
+    with django_assert_num_queries(13):
         response = client.get(url)
 
     assert len(response.context["party"]) == size

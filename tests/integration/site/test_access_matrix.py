@@ -164,6 +164,13 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("encounter_morale", "post"):       (302, 302, 302, 404, LOGIN),
     ("encounter_undo", "get"):          (405, 405, 405, 405, LOGIN),
     ("encounter_undo", "post"):         (302, 302, 302, 404, LOGIN),
+    ("encounter_surprise", "get"):      (405, 405, 405, 405, LOGIN),
+    ("encounter_surprise", "post"):     (302, 302, 302, 404, LOGIN),
+    ("encounter_end", "get"):           (405, 405, 405, 405, LOGIN),
+    ("encounter_end", "post"):          (302, 302, 302, 404, LOGIN),
+    # Reinforcements are the referee's page; an empty post names the missing version.
+    ("encounter_join", "get"):          (404, 200, 404, 404, LOGIN),
+    ("encounter_join", "post"):         (404, 400, 404, 404, LOGIN),
 }
 # fmt: on
 
