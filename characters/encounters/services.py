@@ -927,7 +927,8 @@ def end_encounter(
             "name": row.combatant.name,
             "side": row.combatant.side,
             "out": row.out_of_action,
-            "states": [words for code, words in row.states if code != "ok"],
+            # The play sheet's words, "Hurt, but fit to act" included: a scratch is not unhurt.
+            "states": [words for _, words in row.states],
             "wounds": [wound.severity for wound in row.condition.wounds],
             "lif": [row.condition.lif, row.condition.maximum],
             "rounds": fired.get(row.pk, {}),
@@ -937,7 +938,8 @@ def end_encounter(
     out = [row.combatant.name for row in state.rows if row.out_of_action]
     locked.ended_at = timezone.now()
     summary = (
-        f"{locked.name} ends after {locked.round} round(s). Out of action: "
+        f"{locked.name} ends after {locked.round} round{'' if locked.round == 1 else 's'}. "
+        "Out of action: "
         f"{', '.join(out) if out else 'nobody'}."
     )
     return _log(

@@ -280,6 +280,11 @@ def test_the_referee_ends_the_encounter_with_its_summary_and_it_becomes_read_onl
     assert kira_line["rounds"] == {"Automatic pistol": 1}
     hurt = next(f for f in entry.detail["fighters"] if f["name"] == "Vargr corsair 1")
     assert hurt["wounds"], "the corsair's wound is in the summary"
+    # A wounded fighter is never written down as unhurt.
+    assert hurt["states"]
+    assert "Unhurt" not in hurt["states"]
+    assert entry.summary.startswith(f"{fight.name} ends after 1 round. Out of action:")
+    assert "<caption>The fighters as the encounter ended</caption>" in html
     assert 'data-action="attack"' not in html
     with pytest.raises(services.Refused, match="has ended: it is read-only"):
         services.take_turn(encounter=fight, by=referee, action="pass")
