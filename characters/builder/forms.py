@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
@@ -285,73 +286,96 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
 
     ``enter`` is the form's default button, what Enter in a text field presses: it adds what
     the add-a-skill or add-from-notation box holds, and otherwise changes nothing."""
-    cat = catalog()
     verb, _, argument = action.partition(":")
     if verb == "enter":
         if form.new_skill:
             verb = "add_skill"
         elif form.trait_notation:
             verb = "add_trait_notation"
-    if verb == "add_skill":
-        wanted = argument or form.new_skill
-        definition = cat.find_skill(wanted) if wanted else None
-        if wanted and definition is None:
-            form.errors["new-skill"] = f"{wanted!r} is not a skill in the catalog."
-        else:
-            form.skills.append(SkillRow(skill=definition.name if definition else ""))
-            form.new_skill = ""
-    elif verb == "step":
-        _step_attribute(form, *argument.partition(":")[::2])
-    elif verb == "remove_skill":
-        _remove(form.skills, argument)
-    elif verb == "add_trait":
-        trait_type, level, frequency = ([*argument.split(":"), "", "", ""])[:3]
+    handler = _ACTIONS.get(verb)
+    if handler is not None:
+        handler(form, argument)
+    return form
+
+
+def _add_skill(form: BuilderForm, argument: str) -> None:
+    wanted = argument or form.new_skill
+    definition = catalog().find_skill(wanted) if wanted else None
+    if wanted and definition is None:
+        form.errors["new-skill"] = f"{wanted!r} is not a skill in the catalog."
+        return
+    form.skills.append(SkillRow(skill=definition.name if definition else ""))
+    form.new_skill = ""
+
+
+def _add_trait(form: BuilderForm, argument: str) -> None:
+    trait_type, level, frequency = ([*argument.split(":"), "", "", ""])[:3]
+    form.traits.append(
+        TraitRow(
+            type=trait_type or "PP",
+            level=level,
+            frequency=frequency,
+            control=control_by_default(trait_type),
+        )
+    )
+
+
+def _add_derived_trait(form: BuilderForm, argument: str) -> None:
+    form.traits.append(
+        TraitRow(type=argument or "PP", derived={"DEF": "1" if argument != "PF" else "-1"})
+    )
+
+
+def _add_example_trait(form: BuilderForm, argument: str) -> None:
+    example = next((t for t in catalog().example_traits if t["name"] == argument), None)
+    if example is not None:
         form.traits.append(
             TraitRow(
-                type=trait_type or "PP",
-                level=level,
-                frequency=frequency,
-                control=control_by_default(trait_type),
+                type=example["type"],
+                name=example["name"],
+                level=example["level"],
+                frequency=example["frequency"],
             )
         )
-    elif verb == "add_derived_trait":
-        form.traits.append(
-            TraitRow(type=argument or "PP", derived={"DEF": "1" if argument != "PF" else "-1"})
+
+
+def _add_trait_notation(form: BuilderForm, argument: str) -> None:
+    if not form.trait_notation:
+        return
+    try:
+        trait = parse_trait(form.trait_notation)
+    except NotationError as error:
+        form.errors["trait-notation"] = str(error)
+        return
+    form.traits.append(
+        TraitRow(
+            type=trait.type,
+            level=trait.level or "",
+            frequency=trait.frequency or "",
+            control=trait.control,
+            derived={code: str(amount) for code, amount in trait.derived},
         )
-    elif verb == "add_example_trait":
-        example = next((t for t in cat.example_traits if t["name"] == argument), None)
-        if example is not None:
-            form.traits.append(
-                TraitRow(
-                    type=example["type"],
-                    name=example["name"],
-                    level=example["level"],
-                    frequency=example["frequency"],
-                )
-            )
-    elif verb == "add_trait_notation" and form.trait_notation:
-        try:
-            trait = parse_trait(form.trait_notation)
-        except NotationError as error:
-            form.errors["trait-notation"] = str(error)
-        else:
-            form.traits.append(
-                TraitRow(
-                    type=trait.type,
-                    level=trait.level or "",
-                    frequency=trait.frequency or "",
-                    control=trait.control,
-                    derived={code: str(amount) for code, amount in trait.derived},
-                )
-            )
-            form.trait_notation = ""
-    elif verb == "remove_trait":
-        _remove(form.traits, argument)
-    elif verb == "add_item":
-        form.items.append(ItemRow())
-    elif verb == "remove_item":
-        _remove(form.items, argument)
-    return form
+    )
+    form.trait_notation = ""
+
+
+def _add_item(form: BuilderForm, argument: str) -> None:
+    form.items.append(ItemRow())
+
+
+# What each button's verb does to the form; the argument follows the verb after a colon.
+_ACTIONS: dict[str, Callable[[BuilderForm, str], None]] = {
+    "add_skill": _add_skill,
+    "step": lambda form, argument: _step_attribute(form, *argument.partition(":")[::2]),
+    "remove_skill": lambda form, argument: _remove(form.skills, argument),
+    "add_trait": _add_trait,
+    "add_derived_trait": _add_derived_trait,
+    "add_example_trait": _add_example_trait,
+    "add_trait_notation": _add_trait_notation,
+    "remove_trait": lambda form, argument: _remove(form.traits, argument),
+    "add_item": _add_item,
+    "remove_item": lambda form, argument: _remove(form.items, argument),
+}
 
 
 def _step_attribute(form: BuilderForm, code: str, delta: str) -> None:
@@ -409,12 +433,35 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     Values that cannot be read get a field error and keep the base document's value, so the
     preview still shows a report while the player fixes the field.
     """
+    errors = dict(form.errors)
+    doc: dict[str, Any] = {"format": FORMAT}
+    _read_identity(form, base, doc, errors)
+    doc["attributes"] = _read_attributes(form, base, doc["kind"], errors)
+    doc["skills"], skill_rows = _read_skills(form, errors)
+    doc["traits"], trait_rows = _read_traits(form, errors)
+    if form.psionics_trained:
+        doc["psionics"] = _read_psionics(form, errors)
+    if base.get("mustering_out"):
+        doc["mustering_out"] = base["mustering_out"]
+    # Bought off with improvement points in play; the builder does not edit them.
+    if base.get("package_flaws_bought_off"):
+        doc["package_flaws_bought_off"] = base["package_flaws_bought_off"]
+    doc["equipment"], item_rows = _read_equipment(form, errors)
+    if not form.one_trait_per_term:
+        doc["house_rules"] = {"one_trait_per_term": False}
+    notes = _read_notes(form, errors)
+    if notes.strip():
+        doc["notes"] = notes
+    return FormDocument(doc, errors, skill_rows, trait_rows, item_rows)
+
+
+def _read_identity(
+    form: BuilderForm, base: dict[str, Any], doc: dict[str, Any], errors: dict[str, str]
+) -> None:
+    """Name, kind, budget, species, background, service, terms, former rank and age."""
     cat = catalog()
     bounds = field_bounds()
-    errors = dict(form.errors)
     values = form.values
-    doc: dict[str, Any] = {"format": FORMAT}
-
     name = " ".join(values.get("name", "").split())
     if not name:
         errors["name"] = "Name: give the character a name."
@@ -441,8 +488,15 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     if age is not None:
         doc["age"] = age
 
+
+def _read_attributes(
+    form: BuilderForm, base: dict[str, Any], kind: str, errors: dict[str, str]
+) -> dict[str, int]:
+    """The nine levels, each typed as a number or a hex digit; an unreadable one keeps the
+    base document's level."""
+    cat = catalog()
     attributes: dict[str, int] = {}
-    maxima = cat.purchase_maxima(doc["kind"])
+    maxima = cat.purchase_maxima(kind)
     for position, code in enumerate(cat.attribute_order):
         raw = form.attributes.get(code, "")
         level = cat.from_hex(raw) if len(raw) == 1 else None
@@ -457,8 +511,14 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             stored = base.get("attributes", {}).get(code, cat.limits.attribute_average)
             level = cat.from_hex(stored) if isinstance(stored, str) else stored
         attributes[code] = level if isinstance(level, int) else cat.limits.attribute_average
-    doc["attributes"] = attributes
+    return attributes
 
+
+def _read_skills(
+    form: BuilderForm, errors: dict[str, str]
+) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
+    """The skill entries, and the form row each came from."""
+    bounds = field_bounds()
     skills, skill_rows = [], []
     for row_index, skill_row in enumerate(form.skills):
         if not skill_row.skill:
@@ -478,8 +538,14 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             entry["specialties"] = list(skill_row.specialties)
         skills.append(entry)
         skill_rows.append(row_index)
-    doc["skills"] = skills
+    return skills, tuple(skill_rows)
 
+
+def _read_traits(
+    form: BuilderForm, errors: dict[str, str]
+) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
+    """The trait entries, and the form row each came from."""
+    bounds = field_bounds()
     traits, trait_rows = [], []
     for row_index, trait_row in enumerate(form.traits):
         if not (trait_row.name or trait_row.level or trait_row.derived):
@@ -488,7 +554,10 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             errors[f"trait-{row_index}-name"] = (
                 f"Trait name: at most {bounds.trait_name} characters ({len(trait_row.name)} now)."
             )
-        entry = {"type": trait_row.type or "PP", "name": trait_row.name[: bounds.trait_name]}
+        entry: dict[str, Any] = {
+            "type": trait_row.type or "PP",
+            "name": trait_row.name[: bounds.trait_name],
+        }
         if trait_row.derived:
             derived = {}
             for code, raw in trait_row.derived.items():
@@ -510,25 +579,25 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             entry["control"] = trait_row.control
         traits.append(entry)
         trait_rows.append(row_index)
-    doc["traits"] = traits
+    return traits, tuple(trait_rows)
 
-    if form.psionics_trained:
-        strength = _whole(
-            form.psi_strength, "psi-strength", "PSI strength", errors, maximum=bounds.psi
-        )
-        talents = {}
-        for talent, raw in form.talents.items():
-            level = _whole(raw, f"talent-{talent}", talent, errors, maximum=bounds.psi)
-            if level is not None:
-                talents[talent] = level
-        doc["psionics"] = {"strength": strength or 0, "talents": talents}
 
-    if base.get("mustering_out"):
-        doc["mustering_out"] = base["mustering_out"]
-    # Bought off with improvement points in play; the builder does not edit them.
-    if base.get("package_flaws_bought_off"):
-        doc["package_flaws_bought_off"] = base["package_flaws_bought_off"]
+def _read_psionics(form: BuilderForm, errors: dict[str, str]) -> dict[str, Any]:
+    bounds = field_bounds()
+    strength = _whole(form.psi_strength, "psi-strength", "PSI strength", errors, maximum=bounds.psi)
+    talents = {}
+    for talent, raw in form.talents.items():
+        level = _whole(raw, f"talent-{talent}", talent, errors, maximum=bounds.psi)
+        if level is not None:
+            talents[talent] = level
+    return {"strength": strength or 0, "talents": talents}
 
+
+def _read_equipment(
+    form: BuilderForm, errors: dict[str, str]
+) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
+    """The equipment entries, and the form row each came from."""
+    bounds = field_bounds()
     equipment, item_rows = [], []
     for row_index, item_row in enumerate(form.items):
         if not item_row.item:
@@ -547,17 +616,16 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
             entry["tl"] = tl_number
         equipment.append(entry)
         item_rows.append(row_index)
-    doc["equipment"] = equipment
+    return equipment, tuple(item_rows)
 
-    if not form.one_trait_per_term:
-        doc["house_rules"] = {"one_trait_per_term": False}
-    notes = values.get("notes", "")
+
+def _read_notes(form: BuilderForm, errors: dict[str, str]) -> str:
+    bounds = field_bounds()
+    notes = form.values.get("notes", "")
     if len(notes) > bounds.notes:
         errors["notes"] = f"Notes: at most {bounds.notes:,} characters ({len(notes):,} now)."
         notes = notes[: bounds.notes]
-    if notes.strip():
-        doc["notes"] = notes
-    return FormDocument(doc, errors, tuple(skill_rows), tuple(trait_rows), tuple(item_rows))
+    return notes
 
 
 _SECTION_OF = {
