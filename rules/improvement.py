@@ -15,7 +15,7 @@ from .engine import check
 from .injury import _load
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
-from .report import Problem
+from .report import Problem, Report
 
 
 class ImprovementError(ValueError):
@@ -388,8 +388,10 @@ def check_improvement(
     *,
     house_rules: HouseRules | None = None,
     cat: Catalog | None = None,
+    before: Report | None = None,
 ) -> tuple[int, tuple[Problem, ...]]:
     """The purchase's IP cost and the problems it introduces among the creation caps.
+    ``before``: the character's report under ``house_rules``, when the caller has it already.
 
     The improved character is checked by the engine; problems it already had (compared by
     code, path and message, so a cap breached further counts as new) are left out, and so
@@ -406,7 +408,7 @@ def check_improvement(
     cat = cat or catalog()
     cost = _price(character, purchase, cat)
     improved = apply_improvement(character, purchase, cat=cat)
-    before = check(character, house_rules=house_rules, cat=cat)
+    before = before or check(character, house_rules=house_rules, cat=cat)
     if improved.age is None:
         # No age recorded: the sheet shows the minimum age, and the improved character is
         # that age still (a raise of EXP does not make anyone older), so the minimum-age rule

@@ -401,9 +401,10 @@ def _medical_test(
         label = f"{line.name if line else f'{skill} (unskilled)'} {medic.attribute}"
         if healer is not locked:
             label = f"{healer.name}'s {label}"
-            xeno_line = skill_line(healer_report, "Xeno Medicine")
             xeno = rules.xeno_medicine_dm(
-                healer_report.species, report.species, xeno_line.level if xeno_line else None
+                healer_report.species,
+                report.species,
+                rules.xeno_medicine_level(healer_report),
             )
             if xeno:
                 dm += xeno

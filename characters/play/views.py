@@ -88,7 +88,7 @@ def _derived_rows(report, effective) -> list[dict[str, Any]]:
 
 
 def _raisable_skills(
-    character: Character, parsed, report, price: Callable[[Any], int | None]
+    character: Character, parsed, report
 ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """The skills a level can be bought for, with the next level's price, and those at their
     cap with the engine's reason: they are not offered, the reason is shown."""
@@ -97,7 +97,9 @@ def _raisable_skills(
     for line in report.skills.lines:
         purchase = rules.RaiseSkill(line.skill, line.cascade, line.level + 1)
         try:
-            _cost, problems = rules.check_improvement(parsed, purchase, house_rules=house_rules)
+            cost, problems = rules.check_improvement(
+                parsed, purchase, house_rules=house_rules, before=report
+            )
         except rules.ImprovementError as error:
             capped.append({"name": line.name, "reason": str(error)})
             continue
@@ -109,7 +111,7 @@ def _raisable_skills(
                 "value": f"{line.skill}::{line.cascade or ''}",
                 "name": line.name,
                 "level": line.level,
-                "next_cost": price(purchase),
+                "next_cost": cost,
             }
         )
     return skills, capped
@@ -127,7 +129,7 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         except rules.ImprovementError:
             return None
 
-    skills, capped = _raisable_skills(character, parsed, report, price)
+    skills, capped = _raisable_skills(character, parsed, report)
     specialties = []
     for entry in parsed.skills:
         definition = cat.find_skill(entry.skill)
