@@ -154,6 +154,11 @@ class Damage:
     per_point: int
     notes: tuple[str, ...] = ()
 
+    @property
+    def form(self) -> str:
+        """Stunning ("S") or lethal ("L"): what the tables write after the slash."""
+        return self.type.split("/")[-1]
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "raw": self.raw,
@@ -734,7 +739,7 @@ def resolve_attack(
         )
     effect = total - plan.tn
     damage = attack_damage(plan, effect)
-    form = plan.damage_type.split("/")[-1]
+    form = damage.form
     wound = None
     after = before
     if form in (STUN, LETHAL) and damage.lif:

@@ -45,7 +45,7 @@ from characters.play.selectors import carried_equipment, gear_key
 from characters.templatetags.ffa_format import percent
 from rules import Condition
 from rules.catalog import EquipmentItem
-from rules.combat import AttackPlan, AttackResult, CombatRefused, Damage, Situation, Weapon
+from rules.combat import AttackPlan, AttackResult, CombatRefused, Situation, Weapon
 
 Kind = EncounterEntry.Kind
 Side = Combatant.Side
@@ -551,9 +551,12 @@ def _mark(
 def _apply(result: AttackResult, target: Row, by: User, before, rng: random.Random) -> None:
     """Mark what reaches LIF on the target, its bleeding time thrown as the play sheet does."""
     damage = result.damage
+    # What the engine marks, the sheets mark: stunning or lethal damage that reaches LIF.
     if damage is None or not result.hit or damage.lif <= 0:
         return
-    form = _form(damage)
+    form = damage.form
+    if form not in (rules.play.STUN, rules.play.LETHAL):
+        return
     _mark(
         target,
         before,
@@ -564,11 +567,6 @@ def _apply(result: AttackResult, target: Row, by: User, before, rng: random.Rand
     )
 
 
-def _form(damage: Damage) -> str:
-    """Stunning or lethal: the form the tables write after the damage type ("P/L")."""
-    return damage.type.split("/")[-1]
-
-
 def _verdict(result: AttackResult) -> str:
     """The throw in words: a miss (or fumble), or a hit with what reached LIF."""
     if not result.hit:
@@ -576,7 +574,7 @@ def _verdict(result: AttackResult) -> str:
     damage = result.damage
     if damage is None or not damage.lif:
         return f"a hit, EN {result.effect}, but no damage gets through"
-    form = "stunning" if _form(damage) == rules.play.STUN else "lethal"
+    form = "stunning" if damage.form == rules.play.STUN else "lethal"
     wound = f", a {result.wound} wound" if result.wound else ""
     return f"a hit, EN {result.effect}: {damage.lif} {form} damage reaches LIF{wound}"
 
@@ -596,7 +594,7 @@ def _throw_at(
 ) -> tuple[dict[str, Any], str]:
     """One target's throw: resolved by the engine, the damage marked on it. Returns the log's
     detail of it and its words."""
-    dice = _throw(rng, rules.combat.dice_needed(planned))
+    dice = rules.combat.throw_dice(planned, rng)
     result = rules.combat.resolve_attack(planned, dice, target_condition=target.condition)
     _apply(result, target, by, before, rng)
     detail = rules.combat.attack_result_as_dict(result) | {

@@ -264,18 +264,23 @@ def _read(form):
     return form
 
 
+def _versioned(
+    request: AuthenticatedHttpRequest, pk: int, service: Callable[..., EncounterEntry]
+) -> HttpResponse:
+    """An action that takes nothing but the page's version: initiative, undo, the end."""
+    encounter = encounter_for_user(request, pk)
+
+    def act() -> EncounterEntry:
+        version = _read(encounter_forms.VersionForm(request.POST)).cleaned_data["version"]
+        return service(encounter=encounter, by=request.user, expected_version=version)
+
+    return _attempt(request, encounter, act)
+
+
 @login_required
 @require_POST
 def encounter_initiative(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    encounter = encounter_for_user(request, pk)
-
-    def throw():
-        form = _read(encounter_forms.VersionForm(request.POST))
-        return services.throw_initiative(
-            encounter=encounter, by=request.user, expected_version=form.cleaned_data["version"]
-        )
-
-    return _attempt(request, encounter, throw)
+    return _versioned(request, pk, services.throw_initiative)
 
 
 @login_required
@@ -339,15 +344,7 @@ def encounter_morale(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @login_required
 @require_POST
 def encounter_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    encounter = encounter_for_user(request, pk)
-
-    def undo():
-        data = _read(encounter_forms.VersionForm(request.POST)).cleaned_data
-        return services.undo_last(
-            encounter=encounter, by=request.user, expected_version=data["version"]
-        )
-
-    return _attempt(request, encounter, undo)
+    return _versioned(request, pk, services.undo_last)
 
 
 @login_required
@@ -409,12 +406,4 @@ def encounter_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def encounter_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee ends the encounter: its summary, then read-only."""
-    encounter = encounter_for_user(request, pk)
-
-    def end():
-        data = _read(encounter_forms.VersionForm(request.POST)).cleaned_data
-        return services.end_encounter(
-            encounter=encounter, by=request.user, expected_version=data["version"]
-        )
-
-    return _attempt(request, encounter, end)
+    return _versioned(request, pk, services.end_encounter)
