@@ -158,7 +158,9 @@ def test_logging_out_forgets_the_sheets_kept_on_this_device(page, mara):
 def test_someone_else_logging_in_does_not_find_the_last_reader_s_sheets(page, mara):
     UserFactory(username="player2")
     log_in(page, "player1")
-    open_under_the_worker(page, f"/characters/{mara.pk}/")
+    sheet = f"/characters/{mara.pk}/"
+    open_under_the_worker(page, sheet)
+    assert page.evaluate(KEPT_URLS) == [sheet]  # kept, so that forgetting it is seen
     page.context.clear_cookies()  # the session ended without logging out
 
     log_in(page, "player2")
