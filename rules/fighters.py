@@ -278,10 +278,13 @@ def _natural_for(report: Report, cat: Catalog) -> list[Weapon]:
     ]
 
 
-def fighter_from_document(character: Character, *, cat: Catalog | None = None) -> Fighter:
-    """The combat view of a character, from the engine's report of it."""
+def fighter_from_document(
+    character: Character, *, cat: Catalog | None = None, report: Report | None = None
+) -> Fighter:
+    """The combat view of a character, from the engine's report of it (``report``: that
+    report, when the caller has it already)."""
     cat = cat or catalog()
-    report = check(character, cat=cat)
+    report = report or check(character, cat=cat)
     carried = _carried(character, cat)
     worn = worn_armor(carried)
     armor = armor_from_item(worn) if worn is not None else None

@@ -20,7 +20,7 @@ from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
 from characters.play.selectors import condition_in, gear_key, states
-from rules import Condition, parse_document
+from rules import Condition, Report, parse_document
 from rules.catalog import AMMUNITION, EquipmentItem
 from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
 
@@ -195,15 +195,16 @@ def stat_block_magazines(combatant: Combatant, fighter: Fighter) -> dict[str, in
     return stock
 
 
-def fighter_for(combatant: Combatant) -> Fighter:
+def fighter_for(combatant: Combatant, *, report: Report | None = None) -> Fighter:
     """The engine's combat view of a combatant: an animal's from its type and weight, a
-    character's (or a group member's) from its stat block."""
+    character's (or a group member's) from its stat block (``report``: its report, when the
+    caller has it already)."""
     if combatant.animal is not None:
         return fighter_from_animal(
             animal(combatant.animal["type"], float(combatant.animal["weight_kg"]))
         )
     assert combatant.character is not None
-    return fighter_from_document(parse_document(combatant.character.document))
+    return fighter_from_document(parse_document(combatant.character.document), report=report)
 
 
 def animal_condition(fighter: Fighter) -> Condition:
@@ -227,8 +228,13 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     for combatant in combatants:
         # One fighter per stat block: a group of four is worked out once.
         key = combatant.character_id or repr(combatant.animal)
+        # A party character fights with its play sheet, read from the report the sheet uses.
+        report = None
+        if combatant.condition is None:
+            assert combatant.character is not None
+            report = character_report(combatant.character)
         if key not in fighters:
-            fighters[key] = fighter_for(combatant)
+            fighters[key] = fighter_for(combatant, report=report)
         stock: dict[str, int] = {}
         if combatant.condition is not None:
             condition = rules.condition_from_dict(combatant.condition)
@@ -238,8 +244,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
                 stock = stocks[combatant.character_id]
         else:
             # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
-            assert combatant.character is not None
-            report = character_report(combatant.character)
+            assert report is not None
             condition, _ = condition_in(sheets.get(combatant.character_id), report)
         rows.append(Row(combatant, fighters[key], condition, combatant.side == surprised, stock))
     recent = encounter.entries.select_related("actor", "target", "by")
