@@ -168,21 +168,22 @@ def _int(
     path: Path,
     field: str | None = None,
     *,
-    minimum: int | None = None,
-    maximum: int | None = None,
+    minimum: int = -WHOLE_MAX,
+    maximum: int = WHOLE_MAX,
 ) -> int:
-    """A whole number (a float without a fraction is one), within the bounds given."""
+    """A whole number (a float without a fraction is one) from ``minimum`` to ``maximum``."""
     # A bool is not a number here, though Python counts it as one.
     number: int = value if type(value) is int else _whole_float(value, path, field)
+    if minimum <= number <= maximum:
+        return number
     if not -WHOLE_MAX <= number <= WHOLE_MAX:
         raise MalformedDocument(
             _at(path, field),
             f"expected a whole number of at most {WHOLE_MAX:,}, got {_describe(number)}",
         )
-    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
-        bounds = f"at least {minimum}" if maximum is None else f"{minimum}-{maximum}"
-        raise MalformedDocument(_at(path, field), f"expected a whole number {bounds}, got {number}")
-    return number
+    raise MalformedDocument(
+        _at(path, field), f"expected a whole number {minimum}-{maximum}, got {number}"
+    )
 
 
 def _whole_float(value: Any, path: Path, field: str | None) -> int:
