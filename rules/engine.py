@@ -1473,7 +1473,8 @@ def _equipment(
     penalty = encumbrance_penalty(load, carry)
     if load > carry.unencumbered_kg:
         _warn_encumbered(ctx, load, carry, penalty)
-    if load > carry.capacity_kg:
+    over = over_capacity(load, carry)
+    if over:
         ctx.problems.error(
             "over_capacity",
             "equipment",
@@ -1487,6 +1488,7 @@ def _equipment(
         load_kg=load,
         unencumbered_kg=carry.unencumbered_kg,
         capacity_kg=carry.capacity_kg,
+        over_capacity=over,
         encumbrance_penalty=penalty,
         encumbered_derived=encumbered(
             derived, penalty + short * lim.armor_derived_per_point, ctx.cat
@@ -1614,6 +1616,11 @@ def encumbrance_penalty(load_kg: float, carry: Carrying) -> int:
     if load_kg <= carry.unencumbered_kg or carry.step_kg <= 0:
         return 0
     return int((load_kg - carry.unencumbered_kg) // carry.step_kg)
+
+
+def over_capacity(load_kg: float, carry: Carrying) -> bool:
+    """Whether a load is more than ``carry`` lets the character carry at all."""
+    return load_kg > carry.capacity_kg
 
 
 def _kg(value: float) -> float:

@@ -272,6 +272,9 @@ class Equipment(NamedTuple):
     load_kg: float
     unencumbered_kg: float
     capacity_kg: float
+    # Whether the load is more than the character can carry at all: an error at creation, in
+    # play a burden the sheets flag.
+    over_capacity: bool
     encumbrance_penalty: int
     # DEF, INI and MOV after the encumbrance penalty and the worn armor's STRmin penalty.
     encumbered_derived: Derived
@@ -283,12 +286,6 @@ class Equipment(NamedTuple):
     armor_str_short: int  # how far the wearer's STR DV is below the worn armor's STRmin
     armor_body_penalty: int  # levels off STR, DEX and END while that armor is worn
 
-    @property
-    def over_capacity(self) -> bool:
-        """Whether the load is more than the character can carry at all (an error at creation;
-        in play, a burden the sheets flag)."""
-        return self.load_kg > self.capacity_kg
-
     def as_dict(self) -> dict[str, Any]:
         return {
             "cost": self.cost,
@@ -296,6 +293,7 @@ class Equipment(NamedTuple):
             "load_kg": self.load_kg,
             "unencumbered_kg": self.unencumbered_kg,
             "capacity_kg": self.capacity_kg,
+            "over_capacity": self.over_capacity,
             "encumbrance_penalty": self.encumbrance_penalty,
             "encumbered_derived": self.encumbered_derived.as_dict(),
             "items": [line.as_dict() for line in self.lines],

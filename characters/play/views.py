@@ -443,6 +443,7 @@ def _play_context(
         # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
         "carry": carry,
         "encumbrance_penalty": penalty,
+        "over_capacity": rules.over_capacity(load.load_kg, carry),
         "gravity_error": gravity_error,
         "carried_in_armor": load.carrying_str != report.attribute("STR").level,
         "gravity_given": world.data.get("gravity", ""),

@@ -10,6 +10,7 @@ from rules import (
     catalog,
     effective,
     encumbrance_penalty,
+    over_capacity,
     world_gravity,
     worn_armor,
 )
@@ -270,6 +271,13 @@ def test_high_gravity_lowers_every_figure_and_encumbers_sooner():
     assert (heavy.unencumbered_kg, heavy.step_kg, heavy.capacity_kg) == (8, 4, 32)
     assert encumbrance_penalty(15, heavy) == 1  # 7 kg past 8, in steps of 4 kg
     assert encumbrance_penalty(15, carrying(8)) == 0
+
+
+def test_a_load_is_over_capacity_only_above_the_capacity_at_its_gravity():
+    heavy = carrying(8, 2.0)  # 32 kg at most, where 1 g allows 64
+    assert not over_capacity(32, heavy)
+    assert over_capacity(33, heavy)
+    assert not over_capacity(33, carrying(8))
 
 
 def test_figures_that_are_not_whole_keep_grams():
