@@ -1498,6 +1498,7 @@ def _equipment(
         lift_kg=carry.lift_kg,
         drag_kg=carry.drag_kg,
         armor_worn=armor.label if armor is not None else None,
+        armor_av=(armor.av or 0) if armor is not None else 0,
         armor_str_short=short,
         armor_body_penalty=short * lim.armor_body_levels_per_point,
     )

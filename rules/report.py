@@ -283,6 +283,7 @@ class Equipment(NamedTuple):
     lift_kg: float
     drag_kg: float
     armor_worn: str | None  # the armor worn: the best AV among the armor carried
+    armor_av: int  # that armor's AV; 0 without armor
     armor_str_short: int  # how far the wearer's STR DV is below the worn armor's STRmin
     armor_body_penalty: int  # levels off STR, DEX and END while that armor is worn
 
@@ -301,6 +302,7 @@ class Equipment(NamedTuple):
             "lift_kg": self.lift_kg,
             "drag_kg": self.drag_kg,
             "armor_worn": self.armor_worn,
+            "armor_av": self.armor_av,
             "armor_str_short": self.armor_str_short,
             "armor_body_penalty": self.armor_body_penalty,
         }

@@ -134,15 +134,6 @@ def carried_load(character: Character, report: Report | None = None) -> Equipmen
     return rules.carried_load(parse_document(character.document), carried_equipment(character))
 
 
-def worn_armor_av(load: Equipment) -> int:
-    """The AV of the armor the character wears as the engine picks it (the best AV among the
-    armor in ``load``, as the PDF and the load figures have it); 0 without armor."""
-    worn = rules.worn_armor(
-        rules.catalog().equipment_item(line.item, line.tl) for line in load.lines
-    )
-    return (worn.av or 0) if worn is not None else 0
-
-
 def equipment_now(character: Character, report: Report) -> Equipment:
     """The report's equipment as it stands in play: what the character carries now, and the
     credits it holds now in place of what creation left."""

@@ -439,7 +439,6 @@ def _play_context(
         "carried": load.lines,
         "load": load,
         "weapons": weapon_lines(load),
-        "armor_av": selectors.worn_armor_av(load),
         # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
         "carry": carry,
         "encumbrance_penalty": penalty,

@@ -82,10 +82,18 @@ def test_def_and_ini_stop_at_one_under_armor_too_heavy():
 
 def test_the_armor_worn_is_the_best_armor_carried():
     carried = [item("Jack"), item("Combat armor", 11), item("Cloth (ballistic cloth)")]
-    assert report(equipment=carried).equipment.armor_worn == "Combat armor (TL 11)"
+    equipment = report(equipment=carried).equipment
+    assert equipment.armor_worn == "Combat armor (TL 11)"
+    assert equipment.armor_av == CAT.equipment_item("Combat armor", 11).av
+    assert equipment.as_dict()["armor_av"] == equipment.armor_av
     found = [CAT.equipment_item(entry["item"], entry.get("tl")) for entry in carried]
     assert worn_armor(found).name == "Combat armor"
     assert worn_armor([CAT.equipment_item("Dagger"), None]) is None
+
+
+def test_without_armor_the_armor_worn_has_av_0():
+    equipment = report(equipment=[item("Dagger")]).equipment
+    assert (equipment.armor_worn, equipment.armor_av) == (None, 0)
 
 
 def test_an_add_on_to_armor_is_not_worn_as_armor():
