@@ -50,6 +50,7 @@ from .dice import (
     automatic_success,
     difficulties,
     difficulty_for,
+    governing_attribute,
     result_distribution,
     success_chance,
 )
@@ -232,6 +233,7 @@ __all__ = [
     "fighter_from_document",
     "format_skill",
     "format_trait",
+    "governing_attribute",
     "healing_dm",
     "improvement_cost",
     "incapacity",

@@ -72,12 +72,8 @@ from rules import (
 from rules.catalog import EquipmentItem
 from rules.play import Purchase, injury_rules, severity_rules
 
-MEDICAL_SKILLS = ("Medical", "Surgery")
-
-
-def medical_attribute() -> str:
-    """The governing attribute a medical test suggests: the catalog's for Medical."""
-    return rules.catalog().skills_by_name[MEDICAL_SKILLS[0]].governing
+MEDICAL, SURGERY = "Medical", "Surgery"
+MEDICAL_SKILLS = (MEDICAL, SURGERY)
 
 
 # Guards of the app against slips of the keyboard, not rules; the play sheet's inputs read them.

@@ -249,9 +249,10 @@ def _roller(request: AuthenticatedHttpRequest, character: Character, report) -> 
     chosen = last.get("attributes", {})
 
     def suggested(skill: str, key: str) -> str:
-        found = cat.find_skill(skill)
-        default = found.governing if found else cat.attribute_order[0]
-        return chosen.get(key, default) if chosen.get(key) in cat.attribute_order else default
+        last_chosen = chosen.get(key)
+        if last_chosen in cat.attribute_order:
+            return last_chosen
+        return rules.governing_attribute(skill)
 
     skills = [
         {
@@ -332,7 +333,7 @@ def _medics(request: AuthenticatedHttpRequest, character: Character, condition) 
         "party": party,
         "patient_unable": patient_unable,
         "default": default,
-        "attribute": services.medical_attribute(),
+        "attribute": rules.governing_attribute(services.MEDICAL),
     }
 
 
