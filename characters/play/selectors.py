@@ -38,6 +38,15 @@ def condition_in(state: PlayState | None, report: Report) -> tuple[Condition, in
     return stored_condition(state, report), state.version
 
 
+def stored_state(character: Character) -> PlayState | None:
+    """The play state read with the character (``select_related("play_state")``, as
+    ``party_medics`` reads them); None while nothing is stored."""
+    try:
+        return character.play_state
+    except PlayState.DoesNotExist:
+        return None
+
+
 def stored_condition(state: PlayState, report: Report) -> Condition:
     return rules.rescale(
         rules.condition_from_dict(state.condition),
@@ -70,13 +79,16 @@ def undoable_change(
 
 def party_medics(user: User, character: Character) -> CharacterQuerySet:
     """Who in the character's party may give it medical care on its sheet: the campaign's other
-    characters that ``user`` may see (their own, or every one for the campaign's referee)."""
+    characters that ``user`` may see (their own, or every one for the campaign's referee),
+    each read with its campaign and play state (``stored_state``) for its report and
+    condition."""
     if character.campaign_id is None:
         return Character.objects.none()
     return (
         Character.objects.visible_to(user)
         .filter(campaign_id=character.campaign_id)
         .exclude(pk=character.pk)
+        .select_related("campaign", "play_state")
         .order_by("name", "pk")
     )
 
