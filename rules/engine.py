@@ -345,6 +345,8 @@ def _at_floors(formulas: tuple[int, ...], bonus: Mapping[str, int], cat: Catalog
     return _floored(cat, formulas)
 
 
+# Cached though it is six max() calls: building the Derived again costs some twenty cache hits
+# (timeit), and every check calls it.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _floored(cat: Catalog, values: tuple[int, ...]) -> Derived:
     return Derived(
@@ -1196,6 +1198,8 @@ def _check_terms(ctx: _Context, exp_dv: int) -> None:
         ctx.problems.add(_terms_below_exp_dv(terms, exp_dv))
 
 
+# Cached, like _budget_problems: formatting the message costs some twenty cache hits (timeit),
+# and a character being built carries the warning on every check.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _terms_below_exp_dv(terms: int, exp_dv: int) -> tuple[Problem, ...]:
     problems = _Problems()
@@ -1244,6 +1248,8 @@ def _points(
     )
 
 
+# Cached: formatting the message costs some twenty cache hits (timeit), and a character being
+# built has points unspent on every check.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
     """Points spent over the budget, or left unspent."""
