@@ -37,7 +37,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, prod
 
-from .catalog import catalog
+from .catalog import Catalog, catalog
 
 SKILL = "skill"
 LEVEL_ZERO = "level-0"
@@ -111,6 +111,15 @@ def usual_difficulty() -> Difficulty:
 def difficulty_for(tn: int) -> Difficulty | None:
     """The table's row for a TN, or None for a TN the table does not name."""
     return next((d for d in difficulties() if d.tn == tn), None)
+
+
+def governing_attribute(skill: str, *, cat: Catalog | None = None) -> str:
+    """The attribute a test of ``skill`` is suggested with: the catalog's for the skill, by any
+    name the catalog knows it by (in-play ruling 5a; the player may choose another), else the
+    first attribute for a name that is no skill."""
+    cat = cat or catalog()
+    found = cat.find_skill(skill)
+    return found.governing if found is not None else cat.attribute_order[0]
 
 
 def automatic_success(*, modifier: int, tn: int) -> bool:

@@ -345,6 +345,8 @@ def _at_floors(formulas: tuple[int, ...], bonus: Mapping[str, int], cat: Catalog
     return _floored(cat, formulas)
 
 
+# Cached though it is six max() calls: building the Derived again costs some twenty cache hits
+# (timeit), and every check calls it.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _floored(cat: Catalog, values: tuple[int, ...]) -> Derived:
     return Derived(
@@ -1196,6 +1198,8 @@ def _check_terms(ctx: _Context, exp_dv: int) -> None:
         ctx.problems.add(_terms_below_exp_dv(terms, exp_dv))
 
 
+# Cached, like _budget_problems: formatting the message costs some twenty cache hits (timeit),
+# and a character being built carries the warning on every check.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _terms_below_exp_dv(terms: int, exp_dv: int) -> tuple[Problem, ...]:
     problems = _Problems()
@@ -1244,6 +1248,8 @@ def _points(
     )
 
 
+# Cached: formatting the message costs some twenty cache hits (timeit), and a character being
+# built has points unspent on every check.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
     """Points spent over the budget, or left unspent."""
@@ -1473,7 +1479,8 @@ def _equipment(
     penalty = encumbrance_penalty(load, carry)
     if load > carry.unencumbered_kg:
         _warn_encumbered(ctx, load, carry, penalty)
-    if load > carry.capacity_kg:
+    over = over_capacity(load, carry)
+    if over:
         ctx.problems.error(
             "over_capacity",
             "equipment",
@@ -1487,6 +1494,7 @@ def _equipment(
         load_kg=load,
         unencumbered_kg=carry.unencumbered_kg,
         capacity_kg=carry.capacity_kg,
+        over_capacity=over,
         encumbrance_penalty=penalty,
         encumbered_derived=encumbered(
             derived, penalty + short * lim.armor_derived_per_point, ctx.cat
@@ -1496,6 +1504,7 @@ def _equipment(
         lift_kg=carry.lift_kg,
         drag_kg=carry.drag_kg,
         armor_worn=armor.label if armor is not None else None,
+        armor_av=(armor.av or 0) if armor is not None else 0,
         armor_str_short=short,
         armor_body_penalty=short * lim.armor_body_levels_per_point,
     )
@@ -1614,6 +1623,11 @@ def encumbrance_penalty(load_kg: float, carry: Carrying) -> int:
     if load_kg <= carry.unencumbered_kg or carry.step_kg <= 0:
         return 0
     return int((load_kg - carry.unencumbered_kg) // carry.step_kg)
+
+
+def over_capacity(load_kg: float, carry: Carrying) -> bool:
+    """Whether a load is more than ``carry`` lets the character carry at all."""
+    return load_kg > carry.capacity_kg
 
 
 def _kg(value: float) -> float:

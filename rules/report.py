@@ -272,6 +272,9 @@ class Equipment(NamedTuple):
     load_kg: float
     unencumbered_kg: float
     capacity_kg: float
+    # Whether the load is more than the character can carry at all: an error at creation, in
+    # play a burden the sheets flag.
+    over_capacity: bool
     encumbrance_penalty: int
     # DEF, INI and MOV after the encumbrance penalty and the worn armor's STRmin penalty.
     encumbered_derived: Derived
@@ -280,14 +283,9 @@ class Equipment(NamedTuple):
     lift_kg: float
     drag_kg: float
     armor_worn: str | None  # the armor worn: the best AV among the armor carried
+    armor_av: int  # that armor's AV; 0 without armor
     armor_str_short: int  # how far the wearer's STR DV is below the worn armor's STRmin
     armor_body_penalty: int  # levels off STR, DEX and END while that armor is worn
-
-    @property
-    def over_capacity(self) -> bool:
-        """Whether the load is more than the character can carry at all (an error at creation;
-        in play, a burden the sheets flag)."""
-        return self.load_kg > self.capacity_kg
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -296,6 +294,7 @@ class Equipment(NamedTuple):
             "load_kg": self.load_kg,
             "unencumbered_kg": self.unencumbered_kg,
             "capacity_kg": self.capacity_kg,
+            "over_capacity": self.over_capacity,
             "encumbrance_penalty": self.encumbrance_penalty,
             "encumbered_derived": self.encumbered_derived.as_dict(),
             "items": [line.as_dict() for line in self.lines],
@@ -303,6 +302,7 @@ class Equipment(NamedTuple):
             "lift_kg": self.lift_kg,
             "drag_kg": self.drag_kg,
             "armor_worn": self.armor_worn,
+            "armor_av": self.armor_av,
             "armor_str_short": self.armor_str_short,
             "armor_body_penalty": self.armor_body_penalty,
         }

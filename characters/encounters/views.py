@@ -76,20 +76,45 @@ class Outcome:
     conflict: bool = False
 
 
+def _live_context(
+    request: AuthenticatedHttpRequest, encounter: Encounter, state: Board
+) -> dict[str, Any]:
+    """What the polled region shows: the turn order, the user's own fighters and the log."""
+    user_id = request.user.pk
+    is_referee = encounter.campaign.referee_id == user_id
+    return {
+        "encounter": encounter,
+        "campaign": encounter.campaign,
+        "board": state,
+        "rows": [
+            {"row": row, "mine": row.owned_by(user_id), "sees": is_referee or row.owned_by(user_id)}
+            for row in state.rows
+        ],
+        "mine": [row for row in state.rows if row.owned_by(user_id)],
+        "current": state.current,
+        "is_referee": is_referee,
+        "turn_key": state.turn_key,
+    }
+
+
 def _context(
     request: AuthenticatedHttpRequest,
     encounter: Encounter,
     *,
+    state: Board | None = None,
     outcome: Outcome | None = None,
     chosen: QueryDict | None = None,
 ) -> dict[str, Any]:
-    """The page's context; ``chosen``: an attack form's choices to keep (a refused attack's,
-    or one refused for a conflict while it is still the same turn), at the version now."""
-    state = selectors.board(encounter)
-    user_id = request.user.pk
-    is_referee = encounter.campaign.referee_id == user_id
-    current = state.current
-    may_act = not state.ended and current is not None and (is_referee or current.owned_by(user_id))
+    """The page's context: the polled region's and the action panel's. ``state``: the board,
+    when the caller has read it already; ``chosen``: an attack form's choices to keep (a
+    refused attack's, or one refused for a conflict while it is still the same turn), at the
+    version now."""
+    if state is None:
+        state = selectors.board(encounter)
+    context = _live_context(request, encounter, state)
+    is_referee, current = context["is_referee"], state.current
+    mine = current is not None and current.owned_by(request.user.pk)
+    may_act = not state.ended and current is not None and (is_referee or mine)
     attack_form = None
     # A stunned fighter's turn goes to recovering: it gets no attack form.
     if may_act and current is not None and not current.condition.stunned:
@@ -110,17 +135,7 @@ def _context(
     surprise_thrown = any(
         e.kind == EncounterEntry.Kind.SURPRISE and e.undone_at is None for e in state.entries
     )
-    return {
-        "encounter": encounter,
-        "campaign": encounter.campaign,
-        "board": state,
-        "rows": [
-            {"row": row, "mine": row.owned_by(user_id), "sees": is_referee or row.owned_by(user_id)}
-            for row in state.rows
-        ],
-        "mine": [row for row in state.rows if row.owned_by(user_id)],
-        "current": current,
-        "is_referee": is_referee,
+    return context | {
         "may_act": may_act,
         "attack_form": attack_form,
         "planned": planned,
@@ -133,7 +148,6 @@ def _context(
             else None
         ),
         "ending": _ending(encounter) if state.ended else None,
-        "turn_key": state.turn_key,
         # What "Undo" takes back, when it is among the lines the page shows: the referee
         # undoes anything, a player what they did.
         "undoable": next(
@@ -175,15 +189,20 @@ def encounter_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 def encounter_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The polled region: 204 and no body while the page has the encounter's version, else
     the turn order, the player's own state and the log (and the action panel, when the turn
-    moved on: the form it showed belongs to a turn that is over)."""
+    moved on: the form it showed belongs to a turn that is over). The action panel's context
+    (the attack form and its odds, morale due, the ending) is worked out only when it comes."""
     encounter = encounter_for_user(request, pk)
     form = encounter_forms.LiveForm(request.GET)
     shown = form.cleaned_data if form.is_valid() else {"v": None, "t": ""}
     if shown["v"] == encounter.version:
         return HttpResponse(status=204)
-    context = _context(request, encounter)
-    context["swap_act"] = shown["t"] != context["turn_key"]
-    return render(request, f"{PAGE}#live", context)
+    state = selectors.board(encounter)
+    swap_act = shown["t"] != state.turn_key
+    if swap_act:
+        context = _context(request, encounter, state=state)
+    else:
+        context = _live_context(request, encounter, state)
+    return render(request, f"{PAGE}#live", context | {"swap_act": swap_act})
 
 
 @login_required

@@ -144,7 +144,7 @@ class ConditionForm(forms.Form):
 
     def medical_options(self) -> dict[str, Any]:
         data = self.cleaned_data
-        attribute = data["attribute"] or services.medical_attribute()
+        attribute = data["attribute"] or rules.governing_attribute(services.MEDICAL)
         if isinstance(data["medic"], Character):
             medic = services.Medic(own=False, attribute=attribute, character=data["medic"])
         elif data["medic"] == "own":

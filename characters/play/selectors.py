@@ -38,6 +38,15 @@ def condition_in(state: PlayState | None, report: Report) -> tuple[Condition, in
     return stored_condition(state, report), state.version
 
 
+def stored_state(character: Character) -> PlayState | None:
+    """The play state read with the character (``select_related("play_state")``, as
+    ``party_medics`` reads them); None while nothing is stored."""
+    try:
+        return character.play_state
+    except PlayState.DoesNotExist:
+        return None
+
+
 def stored_condition(state: PlayState, report: Report) -> Condition:
     return rules.rescale(
         rules.condition_from_dict(state.condition),
@@ -70,13 +79,16 @@ def undoable_change(
 
 def party_medics(user: User, character: Character) -> CharacterQuerySet:
     """Who in the character's party may give it medical care on its sheet: the campaign's other
-    characters that ``user`` may see (their own, or every one for the campaign's referee)."""
+    characters that ``user`` may see (their own, or every one for the campaign's referee),
+    each read with its campaign and play state (``stored_state``) for its report and
+    condition."""
     if character.campaign_id is None:
         return Character.objects.none()
     return (
         Character.objects.visible_to(user)
         .filter(campaign_id=character.campaign_id)
         .exclude(pk=character.pk)
+        .select_related("campaign", "play_state")
         .order_by("name", "pk")
     )
 
@@ -132,15 +144,6 @@ def carried_load(character: Character, report: Report | None = None) -> Equipmen
     if report is not None and not any(entry.quantity for entry in character.credit_entries.all()):
         return report.equipment
     return rules.carried_load(parse_document(character.document), carried_equipment(character))
-
-
-def worn_armor_av(load: Equipment) -> int:
-    """The AV of the armor the character wears as the engine picks it (the best AV among the
-    armor in ``load``, as the PDF and the load figures have it); 0 without armor."""
-    worn = rules.worn_armor(
-        rules.catalog().equipment_item(line.item, line.tl) for line in load.lines
-    )
-    return (worn.av or 0) if worn is not None else 0
 
 
 def equipment_now(character: Character, report: Report) -> Equipment:

@@ -72,12 +72,8 @@ from rules import (
 from rules.catalog import EquipmentItem
 from rules.play import Purchase, injury_rules, severity_rules
 
-MEDICAL_SKILLS = ("Medical", "Surgery")
-
-
-def medical_attribute() -> str:
-    """The governing attribute a medical test suggests: the catalog's for Medical."""
-    return rules.catalog().skills_by_name[MEDICAL_SKILLS[0]].governing
+MEDICAL, SURGERY = "Medical", "Surgery"
+MEDICAL_SKILLS = (MEDICAL, SURGERY)
 
 
 # Guards of the app against slips of the keyboard, not rules; the play sheet's inputs read them.
@@ -717,12 +713,20 @@ class PlannedTest:
         return rules.dice.dice_notation(self.kind, self.skill_level)
 
 
-def plan_test(character: Character, plan: TestPlan, *, report: Report | None = None) -> PlannedTest:
+def plan_test(
+    character: Character,
+    plan: TestPlan,
+    *,
+    report: Report | None = None,
+    condition: Condition | None = None,
+) -> PlannedTest:
     """Read a test plan against the character as it is now: the skill level from its report
     (none: unskilled), the attribute DM its wounds leave it, the kind of dice, the exact
-    chance of success (``rules.success_chance``) and whether no test is needed at all."""
+    chance of success (``rules.success_chance``) and whether no test is needed at all.
+    ``report`` and ``condition``: the character's, when the caller has read them already."""
     report = report or character_report(character)
-    condition, _ = condition_of(character, report)
+    if condition is None:
+        condition, _ = condition_of(character, report)
     cat = rules.catalog()
     if plan.attribute not in cat.attribute_order:
         raise Refused(f"Choose the governing attribute ({', '.join(cat.attribute_order)}).")
@@ -769,7 +773,7 @@ def roll_action_test(
     report = character_report(locked)
     condition, _ = condition_of(locked, report)
     _refuse_if_cannot_act(locked.name, condition, "act")
-    planned = plan_test(locked, plan, report=report)
+    planned = plan_test(locked, plan, report=report, condition=condition)
     test = rules.action_test(
         rng=rng or dice_source(),
         skill_level=planned.skill_level,

@@ -240,7 +240,9 @@ def _remember_test(request: AuthenticatedHttpRequest, character: Character, data
     request.session[ROLLER_SESSION_KEY] = remembered
 
 
-def _roller(request: AuthenticatedHttpRequest, character: Character, report) -> dict[str, Any]:
+def _roller(
+    request: AuthenticatedHttpRequest, character: Character, report, condition
+) -> dict[str, Any]:
     """The dice roller as it starts: the last test thrown from this session, else the
     character's first skill; each skill with the attribute to suggest (the one the player last
     chose for it, else the catalog's), and the odds of the test as it stands."""
@@ -249,9 +251,10 @@ def _roller(request: AuthenticatedHttpRequest, character: Character, report) -> 
     chosen = last.get("attributes", {})
 
     def suggested(skill: str, key: str) -> str:
-        found = cat.find_skill(skill)
-        default = found.governing if found else cat.attribute_order[0]
-        return chosen.get(key, default) if chosen.get(key) in cat.attribute_order else default
+        last_chosen = chosen.get(key)
+        if last_chosen in cat.attribute_order:
+            return last_chosen
+        return rules.governing_attribute(skill)
 
     skills = [
         {
@@ -281,7 +284,7 @@ def _roller(request: AuthenticatedHttpRequest, character: Character, report) -> 
             "dm": last.get("dm", 0),
         }
     )
-    planned, error = _odds(character, form, report)
+    planned, error = _odds(character, form, report, condition)
     return {
         "skills": skills,
         "skill": skill,
@@ -295,12 +298,12 @@ def _roller(request: AuthenticatedHttpRequest, character: Character, report) -> 
     }
 
 
-def _odds(character: Character, form: play_forms.TestPlanForm, report=None):
+def _odds(character: Character, form: play_forms.TestPlanForm, report=None, condition=None):
     """The planned test of the roller's form and its chance, or why there is none."""
     if not form.is_valid():
         return None, first_problem(form)
     try:
-        return services.plan_test(character, form.plan(), report=report), ""
+        return services.plan_test(character, form.plan(), report=report, condition=condition), ""
     except core_services.Refused as refused:
         return None, str(refused)
 
@@ -320,7 +323,9 @@ def _medics(request: AuthenticatedHttpRequest, character: Character, condition) 
                 "name": medic.name,
                 "skills": skills,
                 "unable": services.cannot_act(
-                    medic.name, selectors.condition_of(medic, report)[0], "give medical aid"
+                    medic.name,
+                    selectors.condition_in(selectors.stored_state(medic), report)[0],
+                    "give medical aid",
                 ),
                 "skilled": skills != NO_MEDICAL_SKILL,
             }
@@ -332,7 +337,7 @@ def _medics(request: AuthenticatedHttpRequest, character: Character, condition) 
         "party": party,
         "patient_unable": patient_unable,
         "default": default,
-        "attribute": services.medical_attribute(),
+        "attribute": rules.governing_attribute(services.MEDICAL),
     }
 
 
@@ -355,7 +360,9 @@ def _play_context(
     request: AuthenticatedHttpRequest, character: Character, outcome: Outcome | None = None
 ) -> dict[str, Any]:
     report = core_selectors.character_report(character)
-    condition, version = selectors.condition_of(character, report)
+    # Read once: the condition shown, and whether its last change can still be undone.
+    state = PlayState.objects.filter(character=character).first()
+    condition, version = selectors.condition_in(state, report)
     # Both ledgers, newest first, read once: the balances, the carried gear and the lists.
     prefetch_related_objects(
         [character],
@@ -384,9 +391,7 @@ def _play_context(
         armor_str_short=load.armor_str_short,
     )
     roles = _roles(request, character)
-    last_change, undo_blocked = selectors.undoable_change(
-        character, PlayState.objects.filter(character=character).first()
-    )
+    last_change, undo_blocked = selectors.undoable_change(character, state)
     cat = rules.catalog()
     context: dict[str, Any] = {
         "character": character,
@@ -418,7 +423,7 @@ def _play_context(
         "medics": _medics(request, character, condition),
         # Action tests.
         "difficulties": rules.difficulties(),
-        "roller": _roller(request, character, report),
+        "roller": _roller(request, character, report, condition),
         "cannot_act": services.cannot_act(character.name, condition, "act"),
         "attribute_dice": rules.dice.dice_notation(rules.dice.ATTRIBUTE),
         "unskilled_dice": rules.dice.dice_notation(rules.dice.UNSKILLED),
@@ -439,10 +444,10 @@ def _play_context(
         "carried": load.lines,
         "load": load,
         "weapons": weapon_lines(load),
-        "armor_av": selectors.worn_armor_av(load),
         # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
         "carry": carry,
         "encumbrance_penalty": penalty,
+        "over_capacity": rules.over_capacity(load.load_kg, carry),
         "gravity_error": gravity_error,
         "carried_in_armor": load.carrying_str != report.attribute("STR").level,
         "gravity_given": world.data.get("gravity", ""),

@@ -188,4 +188,5 @@ def test_a_load_above_str_squared_is_over_capacity():
     )
     assert "over_capacity" in codes(result)
     assert result.equipment.over_capacity
+    assert result.equipment.as_dict()["over_capacity"] is True
     assert not report(equipment=[{"item": "Vacc suit", "tl": 8}]).equipment.over_capacity

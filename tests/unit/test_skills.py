@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from rules import SkillEntry, catalog, check, parse_document
+from rules import SkillEntry, catalog, check, governing_attribute, parse_document
 
 from .builders import codes, document, problem, report
 
@@ -221,3 +221,12 @@ def test_every_skill_suggests_a_governing_attribute_of_the_nine():
         "EDU",
         "STR",
     )
+
+
+def test_a_test_of_a_skill_suggests_its_governing_attribute_by_any_name_of_the_skill():
+    cat = catalog()
+    assert governing_attribute("Survival") == cat.skills_by_name["Survival"].governing == "END"
+    assert governing_attribute("ground vehicle") == "DEX"
+    # A name that is no skill gets the first attribute: the player chooses the right one.
+    assert governing_attribute("Basket weaving") == cat.attribute_order[0] == "STR"
+    assert governing_attribute("") == "STR"

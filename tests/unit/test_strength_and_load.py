@@ -10,6 +10,7 @@ from rules import (
     catalog,
     effective,
     encumbrance_penalty,
+    over_capacity,
     world_gravity,
     worn_armor,
 )
@@ -81,10 +82,18 @@ def test_def_and_ini_stop_at_one_under_armor_too_heavy():
 
 def test_the_armor_worn_is_the_best_armor_carried():
     carried = [item("Jack"), item("Combat armor", 11), item("Cloth (ballistic cloth)")]
-    assert report(equipment=carried).equipment.armor_worn == "Combat armor (TL 11)"
+    equipment = report(equipment=carried).equipment
+    assert equipment.armor_worn == "Combat armor (TL 11)"
+    assert equipment.armor_av == CAT.equipment_item("Combat armor", 11).av
+    assert equipment.as_dict()["armor_av"] == equipment.armor_av
     found = [CAT.equipment_item(entry["item"], entry.get("tl")) for entry in carried]
     assert worn_armor(found).name == "Combat armor"
     assert worn_armor([CAT.equipment_item("Dagger"), None]) is None
+
+
+def test_without_armor_the_armor_worn_has_av_0():
+    equipment = report(equipment=[item("Dagger")]).equipment
+    assert (equipment.armor_worn, equipment.armor_av) == (None, 0)
 
 
 def test_an_add_on_to_armor_is_not_worn_as_armor():
@@ -270,6 +279,13 @@ def test_high_gravity_lowers_every_figure_and_encumbers_sooner():
     assert (heavy.unencumbered_kg, heavy.step_kg, heavy.capacity_kg) == (8, 4, 32)
     assert encumbrance_penalty(15, heavy) == 1  # 7 kg past 8, in steps of 4 kg
     assert encumbrance_penalty(15, carrying(8)) == 0
+
+
+def test_a_load_is_over_capacity_only_above_the_capacity_at_its_gravity():
+    heavy = carrying(8, 2.0)  # 32 kg at most, where 1 g allows 64
+    assert not over_capacity(32, heavy)
+    assert over_capacity(33, heavy)
+    assert not over_capacity(33, carrying(8))
 
 
 def test_figures_that_are_not_whole_keep_grams():

@@ -400,6 +400,44 @@ def test_a_poll_costs_204_and_no_body_until_the_encounter_changes(client, fight,
     assert 'id="act"' in html
 
 
+@pytest.mark.parametrize("who", ["referee", "player1"])
+def test_a_poll_in_the_same_turn_brings_the_order_and_the_log_but_not_the_action_panel(
+    client, fight, corsair, who, request, monkeypatch, django_assert_num_queries
+):
+    kira_turn = board(fight, entries=0).turn_key
+    shown = fight.version
+    # Reinforcements join while Kira acts: the encounter changes, the turn does not.
+    services.add_combatants(
+        encounter=fight,
+        by=fight.campaign.referee,
+        groups=[services.Group(1, Combatant.Side.OPPOSITION, character=corsair)],
+    )
+    fight.refresh_from_db()
+    assert board(fight, entries=0).turn_key == kira_turn
+    planned = []
+    plan = services.plan
+    monkeypatch.setattr(services, "plan", lambda *args: planned.append(args) or plan(*args))
+    as_user(client, request.getfixturevalue(who))
+    url = reverse("encounter_live", args=[fight.pk])
+
+    # session, user, the encounter, its campaign, its combatants, their play sheets, the log:
+    # nothing only the action panel needs (the referee's morale tests so far)
+    with django_assert_num_queries(7):
+        changed = client.get(url, {"v": shown, "t": kira_turn})
+
+    html = changed.content.decode()
+    assert changed.status_code == 200
+    assert html.lstrip().startswith('<section id="order"')
+    assert html.count("data-combatant=") == 7
+    assert 'id="log"' in html
+    # The attack form half filled on the page stays as it is, and its odds are not worked out.
+    assert 'id="act"' not in html
+    assert planned == []
+    # A page that shows another turn gets the action panel, with the odds of the attack form.
+    assert 'id="act"' in client.get(url, {"v": shown, "t": "0-none"}).content.decode()
+    assert planned
+
+
 def test_without_javascript_an_action_redirects_back_with_its_outcome(client, fight, player1):
     as_user(client, player1)
     response = client.post(

@@ -133,3 +133,34 @@ def test_an_unconscious_party_medic_cannot_give_aid(mara, doc, referee):
             rng=Scripted([6, 6, 6]),
         )
     assert not DiceRoll.objects.exists()
+
+
+@pytest.mark.parametrize("party", [1, 4])
+def test_the_play_sheet_reads_the_party_medics_in_a_fixed_number_of_queries(
+    client, campaign, mara, referee, party, django_assert_max_num_queries
+):
+    medics = [
+        builder_services.create_character(
+            owner=referee, document=medic_document(name=f"Medic {number}"), campaign=campaign
+        )
+        for number in range(party)
+    ]
+    # The first medic unconscious, the second hurt, the others with no condition stored yet.
+    knock_out(medics[0], referee)
+    for medic in medics[1:2]:
+        play_services.take_damage(
+            character=medic, by=referee, amount=9, form="L", rng=Scripted([4])
+        )
+    knock_out(mara, referee)
+    client.force_login(referee)
+
+    # session, user, the character with its campaign, its play state, its two ledgers, its last
+    # change of condition, the party with their campaign and play states, the rolls, the log
+    with django_assert_max_num_queries(10):
+        page = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+
+    options = medic_select(page)
+    assert f'<option value="{medics[0].pk}" disabled>' in options
+    assert all(f'<option value="{medic.pk}"' in options for medic in medics[1:])
+    assert f'data-medic-unable="{medics[0].pk}"' in page
+    assert selected_medic(page) == (str(medics[1].pk) if party > 1 else "other")

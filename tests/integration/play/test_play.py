@@ -757,6 +757,7 @@ def test_the_play_sheet_carries_the_load_at_the_worlds_gravity(client, mara, pla
     assert f"capacity {at_one_g.capacity_kg} kg; lift {at_one_g.lift_kg} kg" in standard
     assert f"drag {at_one_g.drag_kg} kg" in standard
     assert "data-encumbrance" in standard  # 24 kg is one step past the limit at 1 g
+    assert "over capacity" not in standard
 
     # A size 4 world is 0.5 g: twice the unencumbered load, so 24 kg no longer encumbers.
     for query in ({"gravity": "0.5"}, {"size": "4"}):
@@ -764,6 +765,10 @@ def test_the_play_sheet_carries_the_load_at_the_worlds_gravity(client, mara, pla
         assert f"unencumbered to {2 * at_one_g.unencumbered_kg} kg" in light
         assert "at 0.5 g" in light
         assert "data-encumbrance" not in light
+
+    # At 3 g the capacity is a third of STR squared: 24 kg is more than can be carried at all.
+    assert rules.over_capacity(24, rules.carrying(strength, 3))
+    assert "over capacity" in client.get(url, {"gravity": "3"}).content.decode()
 
     unreadable = client.get(url, {"gravity": "heavy"}).content.decode()
     assert "Gravity: give a number of g from 0 to 10." in unreadable
