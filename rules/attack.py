@@ -43,6 +43,7 @@ from .dice import (
     read_lowest,
     reads_highest,
     result_distribution,
+    throw,
 )
 from .fighters import (
     MOVEMENTS,
@@ -605,8 +606,7 @@ def dice_needed(plan: AttackPlan) -> int:
 
 def throw_dice(plan: AttackPlan, rng: random.Random) -> list[int]:
     """Throw the plan's dice (:func:`dice_needed` of them) with ``rng``."""
-    rules = dice_rules()
-    return [rng.randint(rules.lowest, rules.highest) for _ in range(dice_needed(plan))]
+    return throw(rng, dice_needed(plan))
 
 
 def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], int]:

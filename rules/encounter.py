@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .attack import Modifier
-from .dice import dice_rules, read_highest
+from .dice import dice_rules, read_highest, throw
 from .fighters import CombatRefused, combat_tables
 
 
@@ -36,8 +36,8 @@ class InitiativeRoll:
 
 
 def _die(rng: random.Random) -> int:
-    rules = dice_rules()
-    return rng.randint(rules.lowest, rules.highest)
+    (die,) = throw(rng, 1)
+    return die
 
 
 def _break_ties(group: list[InitiativeRoll], rng: random.Random) -> list[InitiativeRoll]:

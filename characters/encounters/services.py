@@ -64,11 +64,6 @@ def dice_source() -> random.Random:
     return play_services.dice_source()
 
 
-def _throw(rng: random.Random, count: int) -> list[int]:
-    faces = rules.dice.dice_rules()
-    return [rng.randint(faces.lowest, faces.highest) for _ in range(count)]
-
-
 @dataclass(frozen=True)
 class Group:
     """Fighters fielded from one stat block: ``count`` of an NPC, or of an animal."""
@@ -295,7 +290,7 @@ def throw_surprise(
         ]
         if dms.get(side):
             modifiers.append(rules.combat.Modifier("referee's DM", dms[side]))
-        dice = _throw(rng, rules.dice.dice_rules().attribute_test_dice)
+        dice = rules.dice.throw_attribute_test(rng)
         throws.append((side, modifiers, dice))
     (first, first_dms, first_dice), (second, second_dms, second_dice) = throws
     result = rules.combat.surprise(
@@ -805,7 +800,7 @@ def throw_morale(
     leader = max(standing, key=lambda row: row.fighter.exp_dm or 0)
     rng = rng or dice_source()
     out = sum(row.out_of_action for row in state.side(side))
-    dice = _throw(rng, rules.dice.dice_rules().attribute_test_dice)
+    dice = rules.dice.throw_attribute_test(rng)
     result = rules.combat.morale_test(
         dice,
         exp_dm=leader.fighter.exp_dm or 0,
