@@ -337,7 +337,7 @@ class AttackForm(VersionForm):
         enemies = [
             row.pk
             for row in targets
-            if row.combatant.side != attacker.combatant.side and row.can_act
+            if row.combatant.side != attacker.combatant.side and not row.out_of_action
         ]
         self.initial = {
             "version": board.encounter.version,

@@ -55,29 +55,19 @@ class Row:
         return self.combatant.pk
 
     @property
-    def incapacity(self) -> rules.Incapacity | None:
-        return rules.incapacity(self.condition)
-
-    @property
-    def can_act(self) -> bool:
-        """Whether its turn comes: the dead, the dying and the unconscious are passed over (a
-        stunned fighter gets its turn, to recover)."""
-        reason = self.incapacity
-        return reason is None or (self.condition.stunned and reason.state == "stunned")
+    def out_of_action(self) -> bool:
+        """Dead, dying or unconscious (the engine's call): its turns pass it by."""
+        return rules.out_of_action(self.condition)
 
     @property
     def takes_turn(self) -> bool:
-        """Whether its turn comes this round: it can act and is not surprised."""
-        return self.can_act and not self.surprised
+        """Whether its turn comes this round: it is not out of action, nor surprised."""
+        return not self.out_of_action and not self.surprised
 
     @property
     def ini_now(self) -> int:
         """INI as the fighter's wounds leave it, for initiative (the engine's figure)."""
         return rules.combat.figures_now(self.fighter, self.condition).INI
-
-    @property
-    def out_of_action(self) -> bool:
-        return not self.can_act
 
     @property
     def states(self) -> list[tuple[str, str]]:

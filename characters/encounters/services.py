@@ -252,7 +252,7 @@ EITHER = "either"
 
 def _spotter(rows: Sequence[Row]) -> Row | None:
     """The side's best AWA DM among those who can act: the one who spots the other side."""
-    standing = [row for row in rows if row.can_act]
+    standing = [row for row in rows if not row.out_of_action]
     return max(standing, key=lambda row: row.fighter.awa_dm, default=None)
 
 
@@ -793,7 +793,7 @@ def throw_morale(
     state = board(locked, entries=0)
     if side not in morale_due(state):
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
-    standing = [row for row in state.side(side) if row.can_act]
+    standing = [row for row in state.side(side) if not row.out_of_action]
     if not standing:
         raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.")
     # The side tests on its best EXP: its leader's (an animal has none: DM 0).

@@ -632,7 +632,7 @@ def test_a_delay_past_an_unconscious_fighter_gives_the_turn_to_the_next_who_can_
 
     out = condition_of(dorn)[0].maximum
     play_services.take_damage(character=dorn, by=referee, amount=out, form="S")
-    assert not board(fight).row(combatant(fight, "Dorn Hask").pk).can_act
+    assert board(fight).row(combatant(fight, "Dorn Hask").pk).out_of_action
 
     services.take_turn(encounter=fight, by=player1, action="delay")
 
