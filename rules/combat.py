@@ -47,6 +47,7 @@ from .encounter import (
     morale_dms,
     morale_test,
     surprise,
+    surprise_lasts,
     throw_initiative,
 )
 from .fighters import (
@@ -119,6 +120,7 @@ __all__ = [
     "resolve_attack",
     "situation_from_mapping",
     "surprise",
+    "surprise_lasts",
     "throw_dice",
     "throw_initiative",
     "weapon_from_item",

@@ -1,6 +1,7 @@
 """The rest of a fight around the attacks: initiative (1D + INI once per combat, ties thrown
-off, delaying), surprise (a contested AWA test won by 3 or more) and morale (the EXP test a
-side makes once a fifth of it is out of action). Figures from ``data/combat.json``."""
+off, delaying), surprise (a contested AWA test won by 3 or more, lasting the first round) and
+morale (the EXP test a side makes once a fifth of it is out of action). Figures from
+``data/combat.json``."""
 
 from __future__ import annotations
 
@@ -156,6 +157,12 @@ def surprise(
         return SurpriseResult(totals, margin, None, None)
     winner, loser = (first, second) if totals[0] > totals[1] else (second, first)
     return SurpriseResult(totals, margin, winner[0], loser[0])
+
+
+def surprise_lasts(round_number: int) -> bool:
+    """Whether a side surprised before the fight is still surprised in round ``round_number``
+    (0: before initiative): through the first round (reading 27), the referee's call after."""
+    return round_number <= int(combat_tables()["surprise"]["lasts_rounds"])
 
 
 def _share(key: str) -> Fraction:

@@ -213,8 +213,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     fighters: dict[object, Fighter] = {}
     stocks: dict[int, dict[str, int]] = {}
     rows = []
-    # Surprise lasts through the first round (docs/encounters.md).
-    surprised = encounter.surprised_side if encounter.round <= 1 else ""
+    surprised = encounter.surprised_side if rules.combat.surprise_lasts(encounter.round) else ""
     for combatant in combatants:
         # One fighter per stat block: a group of four is worked out once.
         key = combatant.character_id or repr(combatant.animal)

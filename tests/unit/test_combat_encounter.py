@@ -5,7 +5,7 @@ import random
 import pytest
 
 from rules import CombatRefused, delay, morale_check, morale_test, surprise, throw_initiative
-from rules.combat import delay_keys, join_initiative, morale_dms
+from rules.combat import delay_keys, join_initiative, morale_dms, surprise_lasts
 
 
 class Dice(random.Random):
@@ -86,6 +86,10 @@ def test_surprise_needs_a_margin_of_3_or_more():
     # Negative totals count as they are.
     lost = surprise(("Party", -4), ("Pirates", 0), first_dice=[1, 2], second_dice=[2, 1])
     assert (lost.totals, lost.surprising) == ((-2, 2), "Pirates")
+
+
+def test_surprise_lasts_until_the_first_round_is_over():
+    assert [surprise_lasts(n) for n in range(4)] == [True, True, False, False]
 
 
 def test_a_fifth_out_of_action_calls_for_a_morale_test():
