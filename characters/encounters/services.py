@@ -250,10 +250,12 @@ def _next_able(state: Board, start: int) -> int:
 EITHER = "either"
 
 
-def _spotter(rows: Sequence[Row]) -> Row | None:
-    """The side's best AWA DM among those who can act: the one who spots the other side."""
-    standing = [row for row in rows if not row.out_of_action]
-    return max(standing, key=lambda row: row.fighter.awa_dm, default=None)
+def _chosen(
+    rows: Sequence[Row], choose: Callable[[rules.combat.SideFighters], str | None]
+) -> Row | None:
+    """The fighter of a side the engine's ``choose`` picks (its spotter, its morale leader)."""
+    key = choose([(str(row.pk), row.fighter, row.condition) for row in rows])
+    return next((row for row in rows if str(row.pk) == key), None)
 
 
 @transaction.atomic
@@ -282,7 +284,7 @@ def throw_surprise(
     throws = []
     rng = rng or dice_source()
     for side in Side.values:
-        spotter = _spotter(state.side(side))
+        spotter = _chosen(state.side(side), rules.combat.spotter)
         if spotter is None:
             raise Refused(f"Surprise: nobody of {Side(side).label.lower()} can act.")
         modifiers = [
@@ -786,25 +788,24 @@ def throw_morale(
     expected_version: int | None = None,
     rng: random.Random | None = None,
 ) -> EncounterEntry:
-    """The referee throws a side's morale test, when the engine says one is due: its best EXP
-    stands for the side (its leader)."""
+    """The referee throws a side's morale test, when the engine says one is due, on the EXP of
+    the leader the engine picks."""
     locked = _lock(encounter, expected_version)
     _require_referee(locked, by, "test morale")
     state = board(locked, entries=0)
     if side not in morale_due(state):
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
-    standing = [row for row in state.side(side) if not row.out_of_action]
-    if not standing:
+    rows = state.side(side)
+    leader = _chosen(rows, rules.combat.morale_leader)
+    if leader is None:
         raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.")
-    # The side tests on its best EXP: its leader's (an animal has none: DM 0).
-    leader = max(standing, key=lambda row: row.fighter.exp_dm or 0)
     rng = rng or dice_source()
-    out = sum(row.out_of_action for row in state.side(side))
+    out = sum(row.out_of_action for row in rows)
     dice = rules.dice.throw_attribute_test(rng)
     result = rules.combat.morale_test(
         dice,
-        exp_dm=leader.fighter.exp_dm or 0,
-        side_size=len(state.side(side)),
+        exp_dm=leader.fighter.exp_dm,
+        side_size=len(rows),
         out_of_action=out,
         combat_experience=leader.fighter.combat_experience,
         leader_present=True,
