@@ -262,15 +262,8 @@ def chips(label: str, choices=(), *, required: bool = True, coerce=str) -> forms
 
 
 def _bursts(attacker: Row) -> list[tuple[int, str]]:
-    """The autofire bursts the attacker's weapons can fire: a single shot, then each step of
-    the autofire table up to the most rounds any of its autofire weapons fires in a turn (the
-    engine refuses a burst the chosen weapon cannot fire)."""
-    table = rules.combat.combat_tables()["autofire"]
-    most = max(
-        (w.most_rounds for w in attacker.weapons if table["mode_note"] in w.notes), default=0
-    )
-    step = table["rounds_per_step"]
-    bursts = sorted({*range(step, most + 1, step), most} - {0})
+    """A single shot, then the autofire bursts the engine offers for the attacker's weapons."""
+    bursts = rules.combat.autofire_bursts(attacker.weapons)
     return [(0, "Single shot"), *((n, f"{n} rounds") for n in bursts)]
 
 
