@@ -108,6 +108,11 @@ class Situation:
     def_dm: int = 0
     ammunition: str | None = None
 
+    @property
+    def rounds_fired(self) -> int:
+        """The rounds the attack fires from a weapon that counts them: its burst, else one."""
+        return max(self.autofire_rounds, 1)
+
 
 SITUATION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Situation))
 

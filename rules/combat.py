@@ -1,7 +1,8 @@
 """Personal combat, gathered from its modules: :mod:`rules.fighters` (who fights, with what, and
 the vocabularies of a fight), :mod:`rules.animals` (animals by the conversion notes),
-:mod:`rules.attack` (planning and resolving one attack) and :mod:`rules.encounter` (initiative,
-surprise, morale). Import from here or from those; the names are the same.
+:mod:`rules.attack` (planning and resolving one attack), :mod:`rules.magazines` (the rounds a
+weapon has loaded) and :mod:`rules.encounter` (initiative, surprise, morale). Import from here
+or from those; the names are the same.
 
 Every table lives in ``data/combat.json``; where the chapter is unclear the code follows
 ``docs/combat.md``. Typical use::
@@ -74,6 +75,7 @@ from .fighters import (
     weapon_named,
     weapons_for,
 )
+from .magazines import Fired, ammunition_for, fire_rounds
 
 __all__ = [
     "ANIMAL_TYPES",
@@ -96,6 +98,7 @@ __all__ = [
     "Damage",
     "Fighter",
     "FiguresNow",
+    "Fired",
     "InitiativeRoll",
     "Modifier",
     "MoraleResult",
@@ -103,6 +106,7 @@ __all__ = [
     "Situation",
     "SurpriseResult",
     "Weapon",
+    "ammunition_for",
     "animal",
     "armor_after_notes",
     "attack_damage",
@@ -116,6 +120,7 @@ __all__ = [
     "fighter_from_animal",
     "fighter_from_document",
     "figures_now",
+    "fire_rounds",
     "hit_chance",
     "join_initiative",
     "morale_check",

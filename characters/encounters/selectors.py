@@ -21,7 +21,7 @@ from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
 from characters.play.selectors import condition_in, gear_key, states
 from rules import Condition, Report, parse_document
-from rules.catalog import AMMUNITION, EquipmentItem
+from rules.catalog import EquipmentItem
 from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
 
 # How many lines of the log a page shows.
@@ -97,7 +97,7 @@ class Row:
         shown: list[tuple[str, int | None, int | None]] = []
         for weapon in self.weapons:
             key = weapon_key(weapon)
-            item = ammunition_for(weapon)
+            item = rules.combat.ammunition_for(weapon)
             if item is None:
                 continue
             if self.group_member and magazine_key(item) in self.stock:
@@ -158,14 +158,6 @@ def weapon_key(weapon: Weapon) -> str:
     return f"{weapon.name}|{weapon.tl}" if weapon.tl is not None else weapon.name
 
 
-def ammunition_for(weapon: Weapon) -> EquipmentItem | None:
-    """The catalog's ammunition for the weapon, when it is bought apart and counts rounds."""
-    item = rules.catalog().equipment_item(AMMUNITION.format(weapon=weapon.name), weapon.tl)
-    if item is None or item.row.get("unlimited") or not item.row.get("rounds"):
-        return None
-    return item
-
-
 def magazine_key(item: EquipmentItem) -> str:
     """How a group member's spare magazines name their ammunition: name and TL."""
     return f"{item.name}|{item.tl}"
@@ -179,7 +171,7 @@ def stat_block_magazines(combatant: Combatant, fighter: Fighter) -> dict[str, in
         carried[gear_key(entry.item, entry.tl)] += entry.quantity
     stock = {}
     for weapon in fighter.weapons:
-        item = ammunition_for(weapon)
+        item = rules.combat.ammunition_for(weapon)
         if item is not None and carried[(item.name, item.tl)]:
             stock[magazine_key(item)] = carried[(item.name, item.tl)]
     return stock

@@ -32,7 +32,6 @@ from characters.core.services import Refused
 from characters.encounters.selectors import (
     Board,
     Row,
-    ammunition_for,
     animal_condition,
     board,
     fighter_for,
@@ -493,28 +492,28 @@ def _spares(row: Row, item: EquipmentItem) -> int:
 
 
 def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
-    """Count down the rounds the attack fires, loading a magazine when the loaded one is
-    empty; returns a note for the log ("" when the fighter keeps no count: an animal, or a
-    fighter that carries none of the weapon's ammunition). A group member counts its own
-    magazines, starting from its stat block's."""
-    item = ammunition_for(weapon)
+    """Fire the attack's rounds as the engine counts them, taking out the magazine it loads;
+    returns a note for the log ("" when the fighter keeps no count: an animal, or a fighter
+    that carries none of the weapon's ammunition). A group member counts its own magazines,
+    starting from its stat block's."""
+    item = rules.combat.ammunition_for(weapon)
     if item is None or row.combatant.character is None:
         return ""
     key = weapon_key(weapon)
     loaded = dict(row.combatant.ammunition)
-    spare = _spares(row, item)
-    if key not in loaded and not spare:
+    spares = _spares(row, item)
+    if key not in loaded and not spares:
         return ""  # it carries none of it: it keeps no count for this weapon
     before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
-    left = loaded.get(key, 0)
+    try:
+        fired = rules.combat.fire_rounds(item, rounds, loaded=loaded.get(key, 0), spares=spares)
+    except CombatRefused as refused:  # "out of ...": it has no magazine left to load
+        raise Refused(f"{row.combatant.name} is {refused.message}.") from None
     note = ""
-    if left < rounds:
-        if not spare:
-            raise Refused(f"{row.combatant.name} is out of {item.name}: {left} round(s) left.")
+    if fired.reloaded:
         _take_magazine(row, item, weapon, by, encounter, before)
-        left = int(item.row["rounds"])
-        note = f" Loaded a new {item.name} ({spare - 1} left)."
-    loaded[key] = left - rounds
+        note = f" Loaded a new {item.name} ({fired.spares} left)."
+    loaded[key] = fired.loaded
     row.combatant.ammunition = loaded
     Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
     return f"{note} {loaded[key]} round(s) left in the {weapon.name}."
@@ -623,7 +622,7 @@ def attack(
     weapon = planned.weapon
     before = _snapshot(state)
     rng = rng or dice_source()
-    fired = max(order.situation.autofire_rounds, 1)
+    fired = order.situation.rounds_fired
     ammunition = _fire(attacker, weapon, fired, by, locked, before)
     thrown = [_throw_at(plan_of, target, by, before, rng) for plan_of, target in planned.plans]
     _advance(state)
@@ -632,7 +631,7 @@ def attack(
         "weapon": weapon.name,
         "range": order.range_band,
         # Rounds off a magazine, for the encounter's summary (0: the weapon counts none).
-        "rounds": fired if ammunition_for(weapon) else 0,
+        "rounds": fired if rules.combat.ammunition_for(weapon) else 0,
         "others": [other for other, _ in others],
     }
     targets = [target for _, target in planned.plans]
