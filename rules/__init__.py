@@ -41,7 +41,6 @@ from .combat import (
     surprise,
     throw_initiative,
     weapon_named,
-    weapons_for,
 )
 from .dice import (
     ActionTest,
@@ -269,7 +268,6 @@ __all__ = [
     "treat",
     "treatment_tn",
     "weapon_named",
-    "weapons_for",
     "world_gravity",
     "worn_armor",
     "wound_bands",

@@ -73,7 +73,6 @@ from .fighters import (
     fighter_from_document,
     weapon_from_item,
     weapon_named,
-    weapons_for,
 )
 from .magazines import Fired, ammunition_for, fire_rounds
 
@@ -138,5 +137,4 @@ __all__ = [
     "throw_initiative",
     "weapon_from_item",
     "weapon_named",
-    "weapons_for",
 ]

@@ -263,7 +263,7 @@ def chips(label: str, choices=(), *, required: bool = True, coerce=str) -> forms
 
 def _bursts(attacker: Row) -> list[tuple[int, str]]:
     """A single shot, then the autofire bursts the engine offers for the attacker's weapons."""
-    bursts = rules.combat.autofire_bursts(attacker.weapons)
+    bursts = rules.combat.autofire_bursts(attacker.fighter.weapons)
     return [(0, "Single shot"), *((n, f"{n} rounds") for n in bursts)]
 
 
@@ -321,8 +321,9 @@ class AttackForm(VersionForm):
             cast(forms.ChoiceField, self.fields[name]).choices = [
                 (row.pk, row.combatant.name) for row in targets
             ]
+        weapons = attacker.fighter.weapons
         cast(forms.ChoiceField, self.fields["weapon"]).choices = [
-            (weapon_key(weapon), weapon.name) for weapon in attacker.weapons
+            (weapon_key(weapon), weapon.name) for weapon in weapons
         ]
         self.bursts = _bursts(attacker)
         cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = self.bursts
@@ -336,7 +337,7 @@ class AttackForm(VersionForm):
             "version": board.encounter.version,
             "turn": board.turn_key,
             "target": enemies[0] if enemies else None,
-            "weapon": weapon_key(attacker.weapons[0]) if attacker.weapons else None,
+            "weapon": weapon_key(weapons[0]) if weapons else None,
             "aim_turns": 0,
             "extra_actions": 0,
             "autofire_rounds": 0,

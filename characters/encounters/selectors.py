@@ -74,10 +74,6 @@ class Row:
         return states(self.condition)
 
     @property
-    def weapons(self) -> tuple[Weapon, ...]:
-        return rules.combat.weapons_for(self.fighter)
-
-    @property
     def group_member(self) -> bool:
         """Fielded from a stat block shared with others: its condition is kept here."""
         return self.combatant.character is not None and self.combatant.condition is not None
@@ -95,7 +91,7 @@ class Row:
         once it has loaded one (its spare magazines are on its play sheet)."""
         loaded = self.combatant.ammunition
         shown: list[tuple[str, int | None, int | None]] = []
-        for weapon in self.weapons:
+        for weapon in self.fighter.weapons:
             key = weapon_key(weapon)
             item = rules.combat.ammunition_for(weapon)
             if item is None:

@@ -399,7 +399,7 @@ FORM_LABELS = {
 
 
 def _weapon(row: Row, key: str) -> Weapon:
-    for weapon in row.weapons:
+    for weapon in row.fighter.weapons:
         if weapon_key(weapon) == key:
             return weapon
     raise Refused(f"Weapon: {row.combatant.name} has no {key.split('|')[0]}.")

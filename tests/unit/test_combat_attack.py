@@ -26,7 +26,6 @@ from rules.combat import (
     figures_now,
     hit_chance,
     read_dice,
-    weapons_for,
 )
 
 from .combat_builders import AVERAGE, dm_of, fighter, plan, skilled
@@ -286,12 +285,12 @@ def test_an_animals_ini_is_not_recomputed_but_stunned_it_has_the_stunned_def():
 
 def test_a_character_fights_with_what_it_carries_and_its_hands_and_feet():
     armed = fighter(carrying=["Sword", "Revolver", "Sword"])
-    assert [w.name for w in weapons_for(armed)] == ["Sword", "Revolver", "Hands", "Feet"]
+    assert [w.name for w in armed.weapons] == ["Sword", "Revolver", "Hands", "Feet"]
 
 
 def test_a_vargr_also_has_claws_and_teeth():
     vargr = fighter(species="vargr")
-    assert {"Claws", "Teeth"} <= {w.name for w in weapons_for(vargr)}
+    assert {"Claws", "Teeth"} <= {w.name for w in vargr.weapons}
 
 
 def test_the_skill_for_a_weapon_is_the_tables_cascade():
