@@ -141,10 +141,6 @@ class Board:
     def ended(self) -> bool:
         return self.encounter.ended_at is not None
 
-    @property
-    def round_over(self) -> bool:
-        return self.encounter.round > 0 and self.current is None
-
     def side(self, side: str) -> list[Row]:
         return [row for row in self.rows if row.combatant.side == side]
 

@@ -166,8 +166,8 @@ def test_delay_lets_the_next_fighter_go_first(fight, player1):
 def test_the_round_ends_after_the_last_fighter_and_the_referee_starts_the_next(fight, referee):
     for _ in range(6):
         services.take_turn(encounter=fight, by=referee, action="pass")
-    fight.refresh_from_db()
-    assert board(fight).round_over
+    with pytest.raises(services.Refused, match="The round is over: start the next round"):
+        services.take_turn(encounter=fight, by=referee, action="pass")
     services.take_turn(encounter=fight, by=referee, action="next_round")
     fight.refresh_from_db()
     assert fight.round == 2
