@@ -55,7 +55,7 @@ def _fight():
         attacker = state.current
         target = next(r for r in state.rows if r.combatant.side != attacker.combatant.side)
         order = services.AttackOrder(
-            target.pk, weapon_key(attacker.weapons[0]), "close", rules.combat.Situation()
+            target.pk, weapon_key(attacker.fighter.weapons[0]), "close", rules.combat.Situation()
         )
         services.attack(encounter=encounter, by=referee, order=order, rng=rng)
     encounter.refresh_from_db()

@@ -41,7 +41,6 @@ from .combat import (
     surprise,
     throw_initiative,
     weapon_named,
-    weapons_for,
 )
 from .dice import (
     ActionTest,
@@ -118,6 +117,7 @@ from .play import (
     healing_dm,
     improvement_cost,
     incapacity,
+    out_of_action,
     recover,
     recovery_dv,
     recovery_period,
@@ -240,6 +240,7 @@ __all__ = [
     "morale_check",
     "morale_test",
     "normalise_document",
+    "out_of_action",
     "over_capacity",
     "parse_document",
     "parse_skill",
@@ -271,7 +272,6 @@ __all__ = [
     "treat",
     "treatment_tn",
     "weapon_named",
-    "weapons_for",
     "world_gravity",
     "worn_armor",
     "wound_bands",

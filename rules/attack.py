@@ -16,7 +16,7 @@ follows ``docs/combat.md``. Typical use::
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache
@@ -43,6 +43,7 @@ from .dice import (
     read_lowest,
     reads_highest,
     result_distribution,
+    throw,
 )
 from .fighters import (
     MOVEMENTS,
@@ -106,6 +107,11 @@ class Situation:
     target_squares_per_turn: int = 0
     def_dm: int = 0
     ammunition: str | None = None
+
+    @property
+    def rounds_fired(self) -> int:
+        """The rounds the attack fires from a weapon that counts them: its burst, else one."""
+        return max(self.autofire_rounds, 1)
 
 
 SITUATION_KEYS: tuple[str, ...] = tuple(f.name for f in fields(Situation))
@@ -465,6 +471,17 @@ def _weapon_dms(
     return out
 
 
+def autofire_bursts(weapons: Iterable[Weapon]) -> tuple[int, ...]:
+    """The autofire bursts to choose from for an attack with one of ``weapons``: each whole
+    step of the autofire table (4 rounds, 8...) up to the most rounds any of them with autofire
+    fires in an attack, and that most (reading 18); none when none has autofire. The plan
+    refuses a burst the weapon chosen cannot fire."""
+    auto = combat_tables()["autofire"]
+    most = max((w.most_rounds for w in weapons if auto["mode_note"] in w.notes), default=0)
+    step = auto["rounds_per_step"]
+    return tuple(sorted({*range(step, most + 1, step), most} - {0}))
+
+
 def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
     """Autofire's bonus and the DMs for several targets (reading 18)."""
     auto = combat_tables()["autofire"]
@@ -605,8 +622,7 @@ def dice_needed(plan: AttackPlan) -> int:
 
 def throw_dice(plan: AttackPlan, rng: random.Random) -> list[int]:
     """Throw the plan's dice (:func:`dice_needed` of them) with ``rng``."""
-    rules = dice_rules()
-    return [rng.randint(rules.lowest, rules.highest) for _ in range(dice_needed(plan))]
+    return throw(rng, dice_needed(plan))
 
 
 def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], int]:

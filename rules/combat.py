@@ -1,7 +1,8 @@
 """Personal combat, gathered from its modules: :mod:`rules.fighters` (who fights, with what, and
 the vocabularies of a fight), :mod:`rules.animals` (animals by the conversion notes),
-:mod:`rules.attack` (planning and resolving one attack) and :mod:`rules.encounter` (initiative,
-surprise, morale). Import from here or from those; the names are the same.
+:mod:`rules.attack` (planning and resolving one attack), :mod:`rules.magazines` (the rounds a
+weapon has loaded) and :mod:`rules.encounter` (initiative, surprise, morale). Import from here
+or from those; the names are the same.
 
 Every table lives in ``data/combat.json``; where the chapter is unclear the code follows
 ``docs/combat.md``. Typical use::
@@ -26,6 +27,7 @@ from .attack import (
     armor_after_notes,
     attack_damage,
     attack_result_as_dict,
+    autofire_bursts,
     chance_percent,
     dice_needed,
     figures_now,
@@ -39,14 +41,18 @@ from .attack import (
 from .encounter import (
     InitiativeRoll,
     MoraleResult,
+    SideFighters,
     SurpriseResult,
     delay,
     delay_keys,
     join_initiative,
     morale_check,
     morale_dms,
+    morale_leader,
     morale_test,
+    spotter,
     surprise,
+    surprise_lasts,
     throw_initiative,
 )
 from .fighters import (
@@ -67,8 +73,8 @@ from .fighters import (
     fighter_from_document,
     weapon_from_item,
     weapon_named,
-    weapons_for,
 )
+from .magazines import Fired, ammunition_for, fire_rounds
 
 __all__ = [
     "ANIMAL_TYPES",
@@ -91,16 +97,20 @@ __all__ = [
     "Damage",
     "Fighter",
     "FiguresNow",
+    "Fired",
     "InitiativeRoll",
     "Modifier",
     "MoraleResult",
+    "SideFighters",
     "Situation",
     "SurpriseResult",
     "Weapon",
+    "ammunition_for",
     "animal",
     "armor_after_notes",
     "attack_damage",
     "attack_result_as_dict",
+    "autofire_bursts",
     "chance_percent",
     "combat_tables",
     "delay",
@@ -109,19 +119,22 @@ __all__ = [
     "fighter_from_animal",
     "fighter_from_document",
     "figures_now",
+    "fire_rounds",
     "hit_chance",
     "join_initiative",
     "morale_check",
     "morale_dms",
+    "morale_leader",
     "morale_test",
     "plan_attack",
     "read_dice",
     "resolve_attack",
     "situation_from_mapping",
+    "spotter",
     "surprise",
+    "surprise_lasts",
     "throw_dice",
     "throw_initiative",
     "weapon_from_item",
     "weapon_named",
-    "weapons_for",
 ]

@@ -583,6 +583,14 @@ def incapacity(condition: Condition) -> Incapacity | None:
     return None
 
 
+def out_of_action(condition: Condition) -> bool:
+    """Whether a fighter is out of action: dead, or unconscious (the dying are too). Its turns
+    pass it by and its side's morale counts it (reading 32 of ``docs/combat.md``); a stunned
+    fighter is not, as it spends its turn recovering."""
+    reason = incapacity(condition)
+    return reason is not None and reason.state != "stunned"
+
+
 def condition_states(condition: Condition) -> tuple[str, ...]:
     """The condition's states, worst first, as codes: ``dead`` alone, else any of ``dying``
     (or ``halted``: below 0 LIF, the dying halted by medical help), ``unconscious``,

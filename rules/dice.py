@@ -214,9 +214,16 @@ def dice_notation(kind: str, skill_level: int | None = None) -> str:
     return notation + (", a 1 thrown again" if kind == LEVEL_ZERO else "")
 
 
-def _throw(rng: random.Random, count: int) -> list[int]:
+def throw(rng: random.Random, count: int) -> list[int]:
+    """``count`` dice thrown with ``rng``, in order."""
     rules = dice_rules()
     return [rng.randint(rules.lowest, rules.highest) for _ in range(count)]
+
+
+def throw_attribute_test(rng: random.Random) -> list[int]:
+    """The dice of an attribute test (2DH), thrown with ``rng``: a side's surprise throw, a
+    morale test."""
+    return throw(rng, dice_thrown(ATTRIBUTE))
 
 
 def action_test(
@@ -238,7 +245,7 @@ def action_test(
     rules = dice_rules()
     kind = kind_of_test(skill_level, attribute_test=attribute_test)
     count = dice_thrown(kind, skill_level)
-    dice = _throw(rng, count)
+    dice = throw(rng, count)
     if reads_highest(kind):
         result = read_highest(dice)
     else:
@@ -247,7 +254,7 @@ def action_test(
             for _ in range(rules.level_zero_rethrows):
                 if result != rules.lowest:
                     break
-                again = _throw(rng, count)
+                again = throw(rng, count)
                 dice.extend(again)
                 result = read_lowest(again)
     total = result + attribute_dm + dm

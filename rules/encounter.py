@@ -1,17 +1,23 @@
 """The rest of a fight around the attacks: initiative (1D + INI once per combat, ties thrown
-off, delaying), surprise (a contested AWA test won by 3 or more) and morale (the EXP test a
-side makes once a fifth of it is out of action). Figures from ``data/combat.json``."""
+off, delaying), surprise (a contested AWA test won by 3 or more, lasting the first round) and
+morale (the EXP test a side makes once a fifth of it is out of action). Figures from
+``data/combat.json``."""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from . import condition
 from .attack import Modifier
-from .dice import dice_rules, read_highest
-from .fighters import CombatRefused, combat_tables
+from .condition import Condition
+from .dice import dice_rules, read_highest, throw
+from .fighters import CombatRefused, Fighter, combat_tables
+
+# A side's fighters for a choice among them: (key, fighter, condition now), as they act.
+SideFighters = Sequence[tuple[str, Fighter, Condition]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +42,8 @@ class InitiativeRoll:
 
 
 def _die(rng: random.Random) -> int:
-    rules = dice_rules()
-    return rng.randint(rules.lowest, rules.highest)
+    (die,) = throw(rng, 1)
+    return die
 
 
 def _break_ties(group: list[InitiativeRoll], rng: random.Random) -> list[InitiativeRoll]:
@@ -117,6 +123,21 @@ def delay(
     return tuple(found[name] for name in keys)
 
 
+def _best_standing(side: SideFighters, dm: Callable[[Fighter], int]) -> str | None:
+    """The key of the fighter with the best ``dm`` among those not out of action, the first of
+    them on a tie; None when every one is out."""
+    # Through the module: the morale functions below name a count ``out_of_action``.
+    standing = [(key, fighter) for key, fighter, now in side if not condition.out_of_action(now)]
+    best = max(standing, key=lambda pair: dm(pair[1]), default=None)
+    return best[0] if best is not None else None
+
+
+def spotter(side: SideFighters) -> str | None:
+    """Who throws for a side in the surprise test: its best AWA DM among those not out of
+    action (reading 27); None when every one is out."""
+    return _best_standing(side, lambda fighter: fighter.awa_dm)
+
+
 @dataclass(frozen=True, slots=True)
 class SurpriseResult:
     """A contested AWA test: each side's total, the margin, and the side that surprises the
@@ -158,6 +179,12 @@ def surprise(
     return SurpriseResult(totals, margin, winner[0], loser[0])
 
 
+def surprise_lasts(round_number: int) -> bool:
+    """Whether a side surprised before the fight is still surprised in round ``round_number``
+    (0: before initiative): through the first round (reading 27), the referee's call after."""
+    return round_number <= int(combat_tables()["surprise"]["lasts_rounds"])
+
+
 def _share(key: str) -> Fraction:
     numerator, denominator = combat_tables()["morale"][key]
     return Fraction(numerator, denominator)
@@ -170,6 +197,12 @@ def morale_check(side_size: int, out_of_action: int) -> bool:
             "out_of_action", f"{out_of_action} out of action on a side of {side_size}"
         )
     return Fraction(out_of_action, side_size) >= _share("casualty_share")
+
+
+def morale_leader(side: SideFighters) -> str | None:
+    """Who leads a side in its morale test: its best EXP DM among those not out of action (an
+    animal has no EXP and counts as DM 0; reading 28); None when every one is out."""
+    return _best_standing(side, lambda fighter: fighter.exp_dm or 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,7 +243,7 @@ def morale_dms(
 def morale_test(
     dice: Sequence[int],
     *,
-    exp_dm: int,
+    exp_dm: int | None,
     side_size: int,
     out_of_action: int,
     combat_experience: bool = False,
@@ -218,8 +251,9 @@ def morale_test(
     leader_has_tactics: bool = False,
     leader_killed: bool = False,
 ) -> MoraleResult:
-    """The side's average (TN 4) EXP test to stand: an attribute test (2DH) + EXP DM + the
-    DMs of :func:`morale_dms`. A fumble fails, as a fumbled attack misses."""
+    """The side's average (TN 4) EXP test to stand: an attribute test (2DH) + EXP DM (None:
+    an animal's, which has no EXP, DM 0) + the DMs of :func:`morale_dms`. A fumble fails, as a
+    fumbled attack misses."""
     rules = dice_rules()
     count = rules.attribute_test_dice
     if len(dice) != count or any(
@@ -230,7 +264,7 @@ def morale_test(
             "dice", f"an EXP test reads {count} dice, each {rules.lowest} to {rules.highest}"
         )
     dms = (
-        Modifier("EXP DM", exp_dm),
+        Modifier("EXP DM", exp_dm or 0),
         *morale_dms(
             side_size=side_size,
             out_of_action=out_of_action,

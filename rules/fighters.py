@@ -251,11 +251,6 @@ class Fighter:
         return self.skills.get(weapon.skill)
 
 
-def weapons_for(fighter: Fighter) -> tuple[Weapon, ...]:
-    """The weapons a fighter can attack with: what it carries, then its natural weapons."""
-    return fighter.weapons
-
-
 def _skill_key(skill: str, cascade: str | None) -> str:
     return f"{skill} ({cascade})" if cascade else skill
 

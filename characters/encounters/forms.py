@@ -262,15 +262,8 @@ def chips(label: str, choices=(), *, required: bool = True, coerce=str) -> forms
 
 
 def _bursts(attacker: Row) -> list[tuple[int, str]]:
-    """The autofire bursts the attacker's weapons can fire: a single shot, then each step of
-    the autofire table up to the most rounds any of its autofire weapons fires in a turn (the
-    engine refuses a burst the chosen weapon cannot fire)."""
-    table = rules.combat.combat_tables()["autofire"]
-    most = max(
-        (w.most_rounds for w in attacker.weapons if table["mode_note"] in w.notes), default=0
-    )
-    step = table["rounds_per_step"]
-    bursts = sorted({*range(step, most + 1, step), most} - {0})
+    """A single shot, then the autofire bursts the engine offers for the attacker's weapons."""
+    bursts = rules.combat.autofire_bursts(attacker.fighter.weapons)
     return [(0, "Single shot"), *((n, f"{n} rounds") for n in bursts)]
 
 
@@ -328,8 +321,9 @@ class AttackForm(VersionForm):
             cast(forms.ChoiceField, self.fields[name]).choices = [
                 (row.pk, row.combatant.name) for row in targets
             ]
+        weapons = attacker.fighter.weapons
         cast(forms.ChoiceField, self.fields["weapon"]).choices = [
-            (weapon_key(weapon), weapon.name) for weapon in attacker.weapons
+            (weapon_key(weapon), weapon.name) for weapon in weapons
         ]
         self.bursts = _bursts(attacker)
         cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = self.bursts
@@ -337,13 +331,13 @@ class AttackForm(VersionForm):
         enemies = [
             row.pk
             for row in targets
-            if row.combatant.side != attacker.combatant.side and row.can_act
+            if row.combatant.side != attacker.combatant.side and not row.out_of_action
         ]
         self.initial = {
             "version": board.encounter.version,
             "turn": board.turn_key,
             "target": enemies[0] if enemies else None,
-            "weapon": weapon_key(attacker.weapons[0]) if attacker.weapons else None,
+            "weapon": weapon_key(weapons[0]) if weapons else None,
             "aim_turns": 0,
             "extra_actions": 0,
             "autofire_rounds": 0,

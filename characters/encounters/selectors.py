@@ -21,7 +21,7 @@ from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
 from characters.play.selectors import condition_in, gear_key, states
 from rules import Condition, Report, parse_document
-from rules.catalog import AMMUNITION, EquipmentItem
+from rules.catalog import EquipmentItem
 from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
 
 # How many lines of the log a page shows.
@@ -55,20 +55,14 @@ class Row:
         return self.combatant.pk
 
     @property
-    def incapacity(self) -> rules.Incapacity | None:
-        return rules.incapacity(self.condition)
-
-    @property
-    def can_act(self) -> bool:
-        """Whether its turn comes: the dead, the dying and the unconscious are passed over (a
-        stunned fighter gets its turn, to recover)."""
-        reason = self.incapacity
-        return reason is None or (self.condition.stunned and reason.state == "stunned")
+    def out_of_action(self) -> bool:
+        """Dead, dying or unconscious (the engine's call): its turns pass it by."""
+        return rules.out_of_action(self.condition)
 
     @property
     def takes_turn(self) -> bool:
-        """Whether its turn comes this round: it can act and is not surprised."""
-        return self.can_act and not self.surprised
+        """Whether its turn comes this round: it is not out of action, nor surprised."""
+        return not self.out_of_action and not self.surprised
 
     @property
     def ini_now(self) -> int:
@@ -76,16 +70,8 @@ class Row:
         return rules.combat.figures_now(self.fighter, self.condition).INI
 
     @property
-    def out_of_action(self) -> bool:
-        return not self.can_act
-
-    @property
     def states(self) -> list[tuple[str, str]]:
         return states(self.condition)
-
-    @property
-    def weapons(self) -> tuple[Weapon, ...]:
-        return rules.combat.weapons_for(self.fighter)
 
     @property
     def group_member(self) -> bool:
@@ -105,9 +91,9 @@ class Row:
         once it has loaded one (its spare magazines are on its play sheet)."""
         loaded = self.combatant.ammunition
         shown: list[tuple[str, int | None, int | None]] = []
-        for weapon in self.weapons:
+        for weapon in self.fighter.weapons:
             key = weapon_key(weapon)
-            item = ammunition_for(weapon)
+            item = rules.combat.ammunition_for(weapon)
             if item is None:
                 continue
             if self.group_member and magazine_key(item) in self.stock:
@@ -155,10 +141,6 @@ class Board:
     def ended(self) -> bool:
         return self.encounter.ended_at is not None
 
-    @property
-    def round_over(self) -> bool:
-        return self.encounter.round > 0 and self.current is None
-
     def side(self, side: str) -> list[Row]:
         return [row for row in self.rows if row.combatant.side == side]
 
@@ -166,14 +148,6 @@ class Board:
 def weapon_key(weapon: Weapon) -> str:
     """How a form names one of a fighter's weapons: its name, and its TL where it has one."""
     return f"{weapon.name}|{weapon.tl}" if weapon.tl is not None else weapon.name
-
-
-def ammunition_for(weapon: Weapon) -> EquipmentItem | None:
-    """The catalog's ammunition for the weapon, when it is bought apart and counts rounds."""
-    item = rules.catalog().equipment_item(AMMUNITION.format(weapon=weapon.name), weapon.tl)
-    if item is None or item.row.get("unlimited") or not item.row.get("rounds"):
-        return None
-    return item
 
 
 def magazine_key(item: EquipmentItem) -> str:
@@ -189,7 +163,7 @@ def stat_block_magazines(combatant: Combatant, fighter: Fighter) -> dict[str, in
         carried[gear_key(entry.item, entry.tl)] += entry.quantity
     stock = {}
     for weapon in fighter.weapons:
-        item = ammunition_for(weapon)
+        item = rules.combat.ammunition_for(weapon)
         if item is not None and carried[(item.name, item.tl)]:
             stock[magazine_key(item)] = carried[(item.name, item.tl)]
     return stock
@@ -223,8 +197,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     fighters: dict[object, Fighter] = {}
     stocks: dict[int, dict[str, int]] = {}
     rows = []
-    # Surprise lasts through the first round (docs/encounters.md).
-    surprised = encounter.surprised_side if encounter.round <= 1 else ""
+    surprised = encounter.surprised_side if rules.combat.surprise_lasts(encounter.round) else ""
     for combatant in combatants:
         # One fighter per stat block: a group of four is worked out once.
         key = combatant.character_id or repr(combatant.animal)

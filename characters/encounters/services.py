@@ -32,7 +32,6 @@ from characters.core.services import Refused
 from characters.encounters.selectors import (
     Board,
     Row,
-    ammunition_for,
     animal_condition,
     board,
     fighter_for,
@@ -62,11 +61,6 @@ class EncounterConflict(Refused):
 def dice_source() -> random.Random:
     """The play services' dice: the operating system's randomness (tests pass ``rng``)."""
     return play_services.dice_source()
-
-
-def _throw(rng: random.Random, count: int) -> list[int]:
-    faces = rules.dice.dice_rules()
-    return [rng.randint(faces.lowest, faces.highest) for _ in range(count)]
 
 
 @dataclass(frozen=True)
@@ -255,10 +249,12 @@ def _next_able(state: Board, start: int) -> int:
 EITHER = "either"
 
 
-def _spotter(rows: Sequence[Row]) -> Row | None:
-    """The side's best AWA DM among those who can act: the one who spots the other side."""
-    standing = [row for row in rows if row.can_act]
-    return max(standing, key=lambda row: row.fighter.awa_dm, default=None)
+def _chosen(
+    rows: Sequence[Row], choose: Callable[[rules.combat.SideFighters], str | None]
+) -> Row | None:
+    """The fighter of a side the engine's ``choose`` picks (its spotter, its morale leader)."""
+    key = choose([(str(row.pk), row.fighter, row.condition) for row in rows])
+    return next((row for row in rows if str(row.pk) == key), None)
 
 
 @transaction.atomic
@@ -287,7 +283,7 @@ def throw_surprise(
     throws = []
     rng = rng or dice_source()
     for side in Side.values:
-        spotter = _spotter(state.side(side))
+        spotter = _chosen(state.side(side), rules.combat.spotter)
         if spotter is None:
             raise Refused(f"Surprise: nobody of {Side(side).label.lower()} can act.")
         modifiers = [
@@ -295,7 +291,7 @@ def throw_surprise(
         ]
         if dms.get(side):
             modifiers.append(rules.combat.Modifier("referee's DM", dms[side]))
-        dice = _throw(rng, rules.dice.dice_rules().attribute_test_dice)
+        dice = rules.dice.throw_attribute_test(rng)
         throws.append((side, modifiers, dice))
     (first, first_dms, first_dice), (second, second_dms, second_dice) = throws
     result = rules.combat.surprise(
@@ -403,7 +399,7 @@ FORM_LABELS = {
 
 
 def _weapon(row: Row, key: str) -> Weapon:
-    for weapon in row.weapons:
+    for weapon in row.fighter.weapons:
         if weapon_key(weapon) == key:
             return weapon
     raise Refused(f"Weapon: {row.combatant.name} has no {key.split('|')[0]}.")
@@ -496,28 +492,28 @@ def _spares(row: Row, item: EquipmentItem) -> int:
 
 
 def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
-    """Count down the rounds the attack fires, loading a magazine when the loaded one is
-    empty; returns a note for the log ("" when the fighter keeps no count: an animal, or a
-    fighter that carries none of the weapon's ammunition). A group member counts its own
-    magazines, starting from its stat block's."""
-    item = ammunition_for(weapon)
+    """Fire the attack's rounds as the engine counts them, taking out the magazine it loads;
+    returns a note for the log ("" when the fighter keeps no count: an animal, or a fighter
+    that carries none of the weapon's ammunition). A group member counts its own magazines,
+    starting from its stat block's."""
+    item = rules.combat.ammunition_for(weapon)
     if item is None or row.combatant.character is None:
         return ""
     key = weapon_key(weapon)
     loaded = dict(row.combatant.ammunition)
-    spare = _spares(row, item)
-    if key not in loaded and not spare:
+    spares = _spares(row, item)
+    if key not in loaded and not spares:
         return ""  # it carries none of it: it keeps no count for this weapon
     before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
-    left = loaded.get(key, 0)
+    try:
+        fired = rules.combat.fire_rounds(item, rounds, loaded=loaded.get(key, 0), spares=spares)
+    except CombatRefused as refused:  # "out of ...": it has no magazine left to load
+        raise Refused(f"{row.combatant.name} is {refused.message}.") from None
     note = ""
-    if left < rounds:
-        if not spare:
-            raise Refused(f"{row.combatant.name} is out of {item.name}: {left} round(s) left.")
+    if fired.reloaded:
         _take_magazine(row, item, weapon, by, encounter, before)
-        left = int(item.row["rounds"])
-        note = f" Loaded a new {item.name} ({spare - 1} left)."
-    loaded[key] = left - rounds
+        note = f" Loaded a new {item.name} ({fired.spares} left)."
+    loaded[key] = fired.loaded
     row.combatant.ammunition = loaded
     Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
     return f"{note} {loaded[key]} round(s) left in the {weapon.name}."
@@ -626,7 +622,7 @@ def attack(
     weapon = planned.weapon
     before = _snapshot(state)
     rng = rng or dice_source()
-    fired = max(order.situation.autofire_rounds, 1)
+    fired = order.situation.rounds_fired
     ammunition = _fire(attacker, weapon, fired, by, locked, before)
     thrown = [_throw_at(plan_of, target, by, before, rng) for plan_of, target in planned.plans]
     _advance(state)
@@ -635,7 +631,7 @@ def attack(
         "weapon": weapon.name,
         "range": order.range_band,
         # Rounds off a magazine, for the encounter's summary (0: the weapon counts none).
-        "rounds": fired if ammunition_for(weapon) else 0,
+        "rounds": fired if rules.combat.ammunition_for(weapon) else 0,
         "others": [other for other, _ in others],
     }
     targets = [target for _, target in planned.plans]
@@ -791,25 +787,24 @@ def throw_morale(
     expected_version: int | None = None,
     rng: random.Random | None = None,
 ) -> EncounterEntry:
-    """The referee throws a side's morale test, when the engine says one is due: its best EXP
-    stands for the side (its leader)."""
+    """The referee throws a side's morale test, when the engine says one is due, on the EXP of
+    the leader the engine picks."""
     locked = _lock(encounter, expected_version)
     _require_referee(locked, by, "test morale")
     state = board(locked, entries=0)
     if side not in morale_due(state):
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
-    standing = [row for row in state.side(side) if row.can_act]
-    if not standing:
+    rows = state.side(side)
+    leader = _chosen(rows, rules.combat.morale_leader)
+    if leader is None:
         raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.")
-    # The side tests on its best EXP: its leader's (an animal has none: DM 0).
-    leader = max(standing, key=lambda row: row.fighter.exp_dm or 0)
     rng = rng or dice_source()
-    out = sum(row.out_of_action for row in state.side(side))
-    dice = _throw(rng, rules.dice.dice_rules().attribute_test_dice)
+    out = sum(row.out_of_action for row in rows)
+    dice = rules.dice.throw_attribute_test(rng)
     result = rules.combat.morale_test(
         dice,
-        exp_dm=leader.fighter.exp_dm or 0,
-        side_size=len(state.side(side)),
+        exp_dm=leader.fighter.exp_dm,
+        side_size=len(rows),
         out_of_action=out,
         combat_experience=leader.fighter.combat_experience,
         leader_present=True,

@@ -19,13 +19,13 @@ from rules import (
 )
 from rules.combat import (
     animal,
+    autofire_bursts,
     chance_percent,
     dice_needed,
     fighter_from_animal,
     figures_now,
     hit_chance,
     read_dice,
-    weapons_for,
 )
 
 from .combat_builders import AVERAGE, dm_of, fighter, plan, skilled
@@ -173,6 +173,20 @@ def test_autofire_at_several_targets_takes_1_a_target_and_1_a_square_between():
     assert dm_of(attack, "2 square") == -2
 
 
+def test_the_bursts_to_choose_are_whole_steps_of_4_rounds_up_to_the_most_and_that_most():
+    assert autofire_bursts([weapon_named("Gauss rifle")]) == (4, 8, 10)  # RoF 1:4:10
+    assert autofire_bursts([weapon_named("Accelerator rifle")]) == (3,)  # RoF 1:3
+    # A fighter's weapons: the most any of them with autofire fires.
+    assert autofire_bursts([weapon_named("Rifle"), weapon_named("SMG")]) == (4,)
+    assert autofire_bursts([weapon_named("Rifle"), weapon_named("Sword")]) == ()
+
+
+@pytest.mark.parametrize("name", ["SMG", "Accelerator rifle", "Gauss rifle"])
+def test_every_burst_offered_for_a_weapon_is_one_it_can_fire(name):
+    for rounds in autofire_bursts([weapon_named(name)]):
+        assert dm_of(plan(name, "short", autofire_rounds=rounds), "autofire") >= 1
+
+
 @pytest.mark.parametrize(
     ("weapon", "situation", "field"),
     [
@@ -271,12 +285,12 @@ def test_an_animals_ini_is_not_recomputed_but_stunned_it_has_the_stunned_def():
 
 def test_a_character_fights_with_what_it_carries_and_its_hands_and_feet():
     armed = fighter(carrying=["Sword", "Revolver", "Sword"])
-    assert [w.name for w in weapons_for(armed)] == ["Sword", "Revolver", "Hands", "Feet"]
+    assert [w.name for w in armed.weapons] == ["Sword", "Revolver", "Hands", "Feet"]
 
 
 def test_a_vargr_also_has_claws_and_teeth():
     vargr = fighter(species="vargr")
-    assert {"Claws", "Teeth"} <= {w.name for w in weapons_for(vargr)}
+    assert {"Claws", "Teeth"} <= {w.name for w in vargr.weapons}
 
 
 def test_the_skill_for_a_weapon_is_the_tables_cascade():

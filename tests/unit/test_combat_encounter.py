@@ -1,11 +1,38 @@
 """Initiative, delaying, surprise and morale."""
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from rules import CombatRefused, delay, morale_check, morale_test, surprise, throw_initiative
-from rules.combat import delay_keys, join_initiative, morale_dms
+from rules import (
+    CombatRefused,
+    Condition,
+    delay,
+    morale_check,
+    morale_test,
+    surprise,
+    throw_initiative,
+)
+from rules.combat import (
+    Modifier,
+    animal,
+    delay_keys,
+    fighter_from_animal,
+    join_initiative,
+    morale_dms,
+    morale_leader,
+    spotter,
+    surprise_lasts,
+)
+
+from .combat_builders import AVERAGE
+
+# An average human's LIF track (LIF 21, WND 6): unhurt, stunned, knocked out, killed.
+UNHURT = Condition(21, 6)
+STUNNED = Condition(21, 6, stun=2, stunned=True)
+KNOCKED_OUT = Condition(21, 6, stun=21)
+KILLED = Condition(21, 6, lethal=42)
 
 
 class Dice(random.Random):
@@ -88,6 +115,22 @@ def test_surprise_needs_a_margin_of_3_or_more():
     assert (lost.totals, lost.surprising) == ((-2, 2), "Pirates")
 
 
+def test_a_side_spots_with_its_best_awa_dm_among_those_not_out_of_action():
+    side = [
+        ("Ann", replace(AVERAGE, awa_dm=3), KNOCKED_OUT),
+        ("Bo", replace(AVERAGE, awa_dm=1), UNHURT),
+        ("Cy", replace(AVERAGE, awa_dm=2), STUNNED),
+        ("Dee", replace(AVERAGE, awa_dm=2), UNHURT),
+    ]
+    # Ann is out; a stunned fighter still spots, and the first of the best does.
+    assert spotter(side) == "Cy"
+    assert spotter(side[:1]) is None
+
+
+def test_surprise_lasts_until_the_first_round_is_over():
+    assert [surprise_lasts(n) for n in range(4)] == [True, True, False, False]
+
+
 def test_a_fifth_out_of_action_calls_for_a_morale_test():
     assert morale_check(10, 1) is False
     assert morale_check(10, 2) is True
@@ -108,6 +151,23 @@ def test_the_morale_dms_are_the_chapters():
     assert [m.dm for m in dms] == [2, 1, 1, -2]  # experience, leader, tactics, over 50%
     killed = morale_dms(side_size=10, out_of_action=5, leader_present=True, leader_killed=True)
     assert [m.dm for m in killed] == [-2]  # 50% is not more than half
+
+
+def test_a_side_is_led_in_its_morale_test_by_its_best_exp_dm_among_those_standing():
+    wolf = fighter_from_animal(animal("hunter", 40))
+    side = [
+        ("Ann", replace(AVERAGE, exp_dm=2), KILLED),
+        ("Bo", replace(AVERAGE, exp_dm=-1), UNHURT),
+        ("Wolf", wolf, UNHURT),
+    ]
+    # Ann is dead; the wolf has no EXP, which counts as DM 0, above Bo's -1.
+    assert morale_leader(side) == "Wolf"
+    assert morale_leader(side[:1]) is None
+
+
+def test_an_animal_tests_its_morale_at_exp_dm_0():
+    test = morale_test([3, 2], exp_dm=None, side_size=5, out_of_action=1)
+    assert (test.dms[0], test.total) == (Modifier("EXP DM", 0), 3)
 
 
 def test_the_morale_test_is_an_average_exp_test():

@@ -17,7 +17,7 @@ from rules import (
     result_distribution,
     success_chance,
 )
-from rules.dice import read_highest, read_lowest
+from rules.dice import read_highest, read_lowest, throw_attribute_test
 from tests.dice import Scripted
 
 
@@ -116,6 +116,12 @@ def test_seeded_rolls_give_fixed_results():
         action_test(rng=rng, skill_level=None, attribute_dm=-1, tn=3),
     ]
     assert [(t.kind, t.dice, t.result, t.total) for t in tests] == SEEDED
+
+
+def test_an_attribute_test_throws_two_dice_in_the_order_they_fall():
+    rng = Scripted([6, 1, 3])
+    assert throw_attribute_test(rng) == [6, 1]
+    assert rng.faces == [3]
 
 
 SEEDED = [

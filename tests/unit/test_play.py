@@ -29,6 +29,7 @@ from rules import (
     effective,
     healing_dm,
     incapacity,
+    out_of_action,
     parse_document,
     recover,
     recovery_dv,
@@ -567,6 +568,21 @@ def test_what_a_wound_still_needs(wound, bleeds, needs_treatment, clearable):
 )
 def test_who_can_act(blows, reason):
     assert incapacity(hurt(None, *blows)) == reason
+
+
+@pytest.mark.parametrize(
+    ("blows", "out"),
+    [
+        ((), False),
+        (((5, "S"), (4, "L")), False),  # hurt and scratched, but fit
+        (((12, "S"),), False),  # stunned: it spends its turn recovering
+        (((21, "S"),), True),  # unconscious
+        (((12, "L"), (12, "L")), True),  # dying, at -3
+        (((12, "L"), (30, "L")), True),  # dead
+    ],
+)
+def test_the_dead_the_dying_and_the_unconscious_are_out_of_action_and_the_stunned_not(blows, out):
+    assert out_of_action(hurt(None, *blows)) is out
 
 
 def test_an_unconscious_character_is_out_whether_or_not_it_is_stunned():

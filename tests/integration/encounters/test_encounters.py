@@ -166,8 +166,8 @@ def test_delay_lets_the_next_fighter_go_first(fight, player1):
 def test_the_round_ends_after_the_last_fighter_and_the_referee_starts_the_next(fight, referee):
     for _ in range(6):
         services.take_turn(encounter=fight, by=referee, action="pass")
-    fight.refresh_from_db()
-    assert board(fight).round_over
+    with pytest.raises(services.Refused, match="The round is over: start the next round"):
+        services.take_turn(encounter=fight, by=referee, action="pass")
     services.take_turn(encounter=fight, by=referee, action="next_round")
     fight.refresh_from_db()
     assert fight.round == 2
@@ -670,7 +670,7 @@ def test_a_delay_past_an_unconscious_fighter_gives_the_turn_to_the_next_who_can_
 
     out = condition_of(dorn)[0].maximum
     play_services.take_damage(character=dorn, by=referee, amount=out, form="S")
-    assert not board(fight).row(combatant(fight, "Dorn Hask").pk).can_act
+    assert board(fight).row(combatant(fight, "Dorn Hask").pk).out_of_action
 
     services.take_turn(encounter=fight, by=player1, action="delay")
 

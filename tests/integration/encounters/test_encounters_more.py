@@ -65,7 +65,8 @@ def test_the_referee_throws_for_surprise_and_the_surprised_corsairs_lose_the_fir
         services.take_turn(encounter=encounter, by=referee, action="pass")
     encounter.refresh_from_db()
     # Kira and Dorn acted; the corsairs lose their turns: the round is over.
-    assert board(encounter).round_over
+    with pytest.raises(services.Refused, match="The round is over: start the next round"):
+        services.take_turn(encounter=encounter, by=referee, action="pass")
     services.take_turn(encounter=encounter, by=referee, action="next_round")
     encounter.refresh_from_db()
     state = board(encounter)
