@@ -120,3 +120,41 @@ def test_points_and_new_problems_are_announced_politely(page, party):
 
     expect(announcer).to_contain_text("points left")
     expect(announcer).to_contain_text("Medical-6 is above the maximum skill level")
+
+
+# Table cells with a figure or words that a phone shows with neither a visible column head
+# above them nor a label of their own beside them ("7", "+0", "3" in a card, meaning nothing).
+_UNLABELLED_CELLS = """() => [...document.querySelectorAll("main table td")]
+    .filter(td => td.offsetParent !== null && td.textContent.trim() && !td.hasAttribute("colspan"))
+    .filter(td => !td.querySelector("button, input, select, textarea"))
+    .filter(td => {
+      const head = td.closest("table").querySelector("thead");
+      const headShown = head && head.getBoundingClientRect().right > 0
+        && getComputedStyle(head).display !== "none";
+      const label = getComputedStyle(td, "::before").content;
+      return !headShown && (!label || label === "none" || label === '""');
+    }).map(td => td.closest("table").className + ": " + td.textContent.trim().slice(0, 30))"""
+
+
+@pytest.mark.parametrize(
+    ("user", "path"),
+    [
+        ("player1", "/characters/{character}/"),
+        ("player1", "/characters/{character}/play/"),
+        ("player1", "/characters/{character}/history/"),
+        ("player1", "/rules/"),
+        ("referee", "/campaigns/{campaign}/"),
+        ("player1", "/characters/"),
+    ],
+    ids=["sheet", "play sheet", "history", "rules notes", "campaign", "character list"],
+)
+def test_on_a_phone_every_figure_in_a_table_says_what_it_is(page, party, user, path):
+    campaign, character = party
+    page.set_viewport_size(PHONE)
+    log_in(page, user)
+    page.goto(path.format(character=character.pk, campaign=campaign.pk))
+    page.wait_for_load_state("load")
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.locator("main table td").count() > 0
+    assert page.evaluate(_UNLABELLED_CELLS) == []
