@@ -443,7 +443,7 @@ def test_each_corsair_counts_its_own_magazines_from_the_stat_block(
     second = re.search(
         rf'data-combatant="{combatant(armed_corsairs, "Vargr corsair 2").pk}".*?</li>', html, re.S
     )[0]
-    assert "not loaded · <span data-magazines>1</span> magazine" in second
+    assert "loads a magazine when it fires · <span data-magazines>1</span> magazine" in second
 
     armed_corsairs.refresh_from_db()
     services.undo_last(encounter=armed_corsairs, by=referee)
