@@ -358,11 +358,16 @@ def test_a_second_tab_on_an_old_version_gets_a_conflict_and_changes_nothing(clie
 # -- morale -------------------------------------------------------------------------------------
 
 
-def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(fight, referee):
-    corsair = combatant(fight, "Vargr corsair 4")
-    dead = rules.condition_from_dict(corsair.condition)
+def kill(encounter, name: str) -> None:
+    """A group member killed: twice its LIF in lethal damage on its own record."""
+    fallen = combatant(encounter, name)
+    dead = rules.condition_from_dict(fallen.condition)
     dead, _ = rules.take_damage(dead, amount=dead.maximum * 2, form="L")
-    Combatant.objects.filter(pk=corsair.pk).update(condition=rules.condition_as_dict(dead))
+    Combatant.objects.filter(pk=fallen.pk).update(condition=rules.condition_as_dict(dead))
+
+
+def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(fight, referee):
+    kill(fight, "Vargr corsair 4")
     assert services.morale_due(board(fight)) == ["opposition"]
 
     entry = services.throw_morale(
@@ -374,6 +379,71 @@ def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(figh
     assert services.morale_due(board(fight)) == []
     with pytest.raises(services.Refused, match="Side: no morale test is due"):
         services.throw_morale(encounter=fight, by=referee, side="party")
+
+
+def test_a_side_whose_leader_was_killed_tests_its_morale_at_minus_2(fight, referee):
+    # The corsairs are alike, so the first fielded leads them: corsair 1.
+    kill(fight, "Vargr corsair 1")
+
+    entry = services.throw_morale(
+        encounter=fight, by=referee, side="opposition", rng=Scripted([4, 3])
+    )
+
+    assert entry.summary.startswith("Morale of the opposition (Vargr corsair 2 leads): ")
+    assert "the leader is killed -2" in entry.summary
+    # The +1 of a leader present lapses with the leader.
+    assert [dm["dm"] for dm in entry.detail["dms"][1:]] == [-2]
+    assert entry.detail["total"] == 4 + entry.detail["dms"][0]["dm"] - 2
+
+
+def test_the_side_s_leader_is_the_first_fielded_of_those_alike_whatever_the_turn_order(
+    encounter, referee
+):
+    # Corsair 2 throws higher than corsair 1 and acts before it.
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted([6, 5, 3, 4, 2, 1]))
+    assert [row.combatant.name for row in board(encounter).side("opposition")][:2] == [
+        "Vargr corsair 2",
+        "Vargr corsair 1",
+    ]
+    kill(encounter, "Vargr corsair 1")
+
+    entry = services.throw_morale(
+        encounter=encounter, by=referee, side="opposition", rng=Scripted([4, 3])
+    )
+
+    assert "the leader is killed -2" in entry.summary
+
+
+def test_a_side_whose_leader_stands_tests_its_morale_with_a_leader_present(fight, referee):
+    kill(fight, "Vargr corsair 4")
+
+    entry = services.throw_morale(
+        encounter=fight, by=referee, side="opposition", rng=Scripted([4, 3])
+    )
+
+    assert entry.summary.startswith("Morale of the opposition (Vargr corsair 1 leads): ")
+    assert "a leader is present +1" in entry.summary
+    assert "killed" not in entry.summary
+
+
+def test_a_leader_with_tactics_adds_1_to_its_side_s_morale(fight, corsair, referee):
+    from characters.core.services import store_document
+
+    document = corsair.document | {
+        "skills": [
+            *corsair.document["skills"],
+            {"skill": "Tactics", "cascade": "ground", "level": 1},
+        ]
+    }
+    store_document(corsair, document, by=referee, action="The corsairs' captain knows tactics")
+    kill(fight, "Vargr corsair 4")
+
+    entry = services.throw_morale(
+        encounter=fight, by=referee, side="opposition", rng=Scripted([4, 3])
+    )
+
+    assert "a leader is present +1; the leader has a tactical skill +1" in entry.summary
+    assert entry.detail["total"] == 4 + entry.detail["dms"][0]["dm"] + 2
 
 
 # -- live updates and pages without JavaScript ---------------------------------------------------
