@@ -1,7 +1,7 @@
 """The rest of a fight around the attacks: initiative (1D + INI once per combat, ties thrown
-off, delaying), surprise (a contested AWA test won by 3 or more, lasting the first round) and
-morale (the EXP test a side makes once a fifth of it is out of action). Figures from
-``data/combat.json``."""
+off, delaying), whose turn comes, surprise (a contested AWA test won by 3 or more, lasting the
+first round) and morale (the EXP test a side makes once a fifth of it is out of action).
+Figures from ``data/combat.json``."""
 
 from __future__ import annotations
 
@@ -189,6 +189,15 @@ def surprise_lasts(round_number: int) -> bool:
     """Whether a side surprised before the fight is still surprised in round ``round_number``
     (0: before initiative): through the first round (reading 27), the referee's call after."""
     return round_number <= int(combat_tables()["surprise"]["lasts_rounds"])
+
+
+def takes_turn(now: Condition, *, side_surprised: bool, round_number: int) -> bool:
+    """Whether a fighter (its condition ``now``) takes its turn in round ``round_number``: not
+    when it is out of action (reading 32), nor while its side, surprised before the fight,
+    still is (reading 27). A stunned fighter takes its turn, to recover."""
+    return not condition.out_of_action(now) and not (
+        side_surprised and surprise_lasts(round_number)
+    )
 
 
 def _share(key: str) -> Fraction:

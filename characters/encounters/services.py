@@ -354,7 +354,9 @@ def throw_initiative(
     for roll, row in zip(thrown, state.rows, strict=True):
         row.combatant.initiative = roll.total
     _save_order(state)
-    locked.round, locked.turn = 1, _next_able(state, 0)
+    # The round first: whose turn comes depends on it (a surprised side loses round 1).
+    locked.round = 1
+    locked.turn = _next_able(state, 0)
     order = ", ".join(f"{row.combatant.name} {row.combatant.initiative}" for row in state.rows)
     return _log(
         state,
@@ -680,7 +682,9 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
                 here=rules.dying_turn,
             )
             news.append(f"{row.combatant.name}: {' '.join(e.message for e in events)}")
-    encounter.round, encounter.turn = encounter.round + 1, _next_able(state, 0)
+    # The round first: whose turn comes depends on it (a surprised side acts from round 2).
+    encounter.round += 1
+    encounter.turn = _next_able(state, 0)
     current = state.current
     first = f" {current.combatant.name} acts first." if current else ""
     summary = " ".join((f"Round {encounter.round} begins.{first}", *news))

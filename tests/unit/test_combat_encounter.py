@@ -1,4 +1,4 @@
-"""Initiative, delaying, surprise and morale."""
+"""Initiative, delaying, whose turn comes, surprise and morale."""
 
 import random
 from dataclasses import replace
@@ -25,6 +25,7 @@ from rules.combat import (
     morale_leader,
     spotter,
     surprise_lasts,
+    takes_turn,
 )
 
 from .combat_builders import AVERAGE, skilled
@@ -130,6 +131,18 @@ def test_a_side_spots_with_its_best_awa_dm_among_those_not_out_of_action():
 
 def test_surprise_lasts_until_the_first_round_is_over():
     assert [surprise_lasts(n) for n in range(4)] == [True, True, False, False]
+
+
+def test_a_fighter_takes_its_turn_unless_out_of_action_or_its_side_is_still_surprised():
+    assert takes_turn(UNHURT, side_surprised=False, round_number=1) is True
+    # A stunned fighter's turn comes, to recover; one knocked out or killed passes.
+    assert takes_turn(STUNNED, side_surprised=False, round_number=1) is True
+    assert takes_turn(KNOCKED_OUT, side_surprised=False, round_number=1) is False
+    assert takes_turn(KILLED, side_surprised=False, round_number=3) is False
+    # A surprised side loses the first round, and acts from the second on.
+    assert takes_turn(UNHURT, side_surprised=True, round_number=1) is False
+    assert takes_turn(UNHURT, side_surprised=True, round_number=2) is True
+    assert takes_turn(KNOCKED_OUT, side_surprised=True, round_number=2) is False
 
 
 def test_a_fifth_out_of_action_calls_for_a_morale_test():

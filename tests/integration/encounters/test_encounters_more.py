@@ -74,6 +74,23 @@ def test_the_referee_throws_for_surprise_and_the_surprised_corsairs_lose_the_fir
     assert state.current.combatant.name == "Kira Valen"
 
 
+def test_a_surprised_side_first_in_the_order_acts_first_in_the_second_round(encounter, referee):
+    # The corsairs surprise the party, which then throws the higher initiative.
+    services.throw_surprise(
+        encounter=encounter, by=referee, may_be_surprised="party", rng=Scripted([1, 1, 6, 1])
+    )
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
+    encounter.refresh_from_db()
+    assert board(encounter).current.combatant.name == "Vargr corsair 1"
+    for _ in range(4):
+        services.take_turn(encounter=encounter, by=referee, action="pass")
+
+    services.take_turn(encounter=encounter, by=referee, action="next_round")
+
+    encounter.refresh_from_db()
+    assert board(encounter).current.combatant.name == "Kira Valen"
+
+
 def test_an_attack_on_a_surprised_corsair_is_at_its_surprised_def(encounter, referee, player1):
     services.throw_surprise(
         encounter=encounter,
