@@ -711,6 +711,83 @@ def test_a_burst_is_offered_for_an_autofire_weapon_and_fires_its_rounds(
     assert combatant(encounter, "Kira Valen").ammunition == {"SMG|6": rounds - 4}
 
 
+ACCELERATOR = "Accelerator rifle|9"
+GAUSS = "Gauss rifle|12"
+
+
+@pytest.fixture
+def two_guns(campaign, kira, dorn, corsair, referee, player1):
+    """Kira with an accelerator rifle (RoF 1:3) and a Gauss rifle (RoF 1:4:10), both with
+    autofire, in round 1: her turn."""
+    from characters.core.services import store_document
+
+    rifles = [{"item": "Accelerator rifle", "quantity": 1}, {"item": "Gauss rifle", "quantity": 1}]
+    document = kira.document | {"equipment": rifles}
+    document["skills"] = [{"skill": "Rifleman", "level": 2}]
+    store_document(kira, document, by=player1, action="Took up two rifles")
+    encounter = start(campaign, kira, dorn, corsair)
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
+    encounter.refresh_from_db()
+    return encounter
+
+
+def test_each_weapon_offers_its_own_bursts_named_by_the_weapon(client, two_guns, player1):
+    as_user(client, player1)
+    response = client.get(reverse("encounter_detail", args=[two_guns.pk]))
+
+    assert response.context["attack_form"].bursts == [
+        (0, "Single shot"),
+        (3, "3 rounds (Accelerator rifle)"),
+        (4, "4 rounds (Gauss rifle)"),
+        (8, "8 rounds (Gauss rifle)"),
+        (10, "10 rounds (Gauss rifle)"),
+    ]
+    # Each weapon chip tells a page with JavaScript which bursts to offer with it.
+    page = response.content.decode()
+    assert re.search(r'value="Accelerator rifle\|9"[^>]*data-bursts="3"', page)
+    assert re.search(r'value="Gauss rifle\|12"[^>]*data-bursts="4 8 10"', page)
+    assert re.search(r'value="Hands"[^>]*data-bursts=""', page)
+
+
+def test_the_accelerator_rifle_fires_its_3_round_burst(client, two_guns, player1):
+    as_user(client, player1)
+    target = combatant(two_guns, "Vargr corsair 1")
+
+    client.post(
+        reverse("encounter_attack", args=[two_guns.pk]),
+        attack_post(two_guns, target, weapon=ACCELERATOR, autofire_rounds="3"),
+    )
+
+    entry = EncounterEntry.objects.get(kind="attack")
+    assert entry.detail["weapon"] == "Accelerator rifle"
+    assert {"label": "autofire, 3 rounds", "dm": 1} in entry.detail["dms"]
+
+
+@pytest.mark.parametrize(
+    ("weapon", "rounds", "problem"),
+    [
+        (ACCELERATOR, "4", "the Accelerator rifle fires bursts of 3 rounds, not 4"),
+        (GAUSS, "3", "the Gauss rifle fires bursts of 4, 8 or 10 rounds, not 3"),
+        ("Hands", "4", "the Hands has no autofire: choose a single shot."),
+    ],
+)
+def test_a_burst_the_chosen_weapon_does_not_fire_is_refused_naming_its_bursts(
+    client, two_guns, player1, weapon, rounds, problem
+):
+    as_user(client, player1)
+    target = combatant(two_guns, "Vargr corsair 1")
+    data = attack_post(two_guns, target, weapon=weapon, autofire_rounds=rounds)
+
+    odds = client.get(reverse("encounter_odds", args=[two_guns.pk]), data).content.decode()
+    response = client.post(
+        reverse("encounter_attack", args=[two_guns.pk]), data, HTTP_HX_REQUEST="true"
+    )
+
+    assert f"Autofire: {problem}" in odds
+    assert f"Autofire: {problem}" in response.content.decode()
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
 def test_the_pistol_offers_no_burst(client, fight, player1):
     as_user(client, player1)
     page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
