@@ -8,16 +8,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from characters.core.services import store_document
 from characters.encounters import services
-from characters.models import Combatant
 from tests.browser.pages import log_in
 from tests.dice import Scripted
-from tests.encounter_people import party_against_corsairs
+from tests.encounter_people import party_against_corsairs, start, take_up_two_rifles
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-Side = Combatant.Side
 INITIATIVE = [6, 5, 4, 3, 2, 1]  # Kira, Dorn, corsairs 1 to 4
 ATTACK = [6, 6, 6, 1, 1]  # Kira's burst, with spare dice for any bleeding
 
@@ -36,20 +33,8 @@ def bursts(page):
 
 def test_the_bursts_offered_are_those_of_the_weapon_chosen(page, monkeypatch):
     campaign, kira, dorn, corsair = party_against_corsairs()
-    rifles = [{"item": "Accelerator rifle", "quantity": 1}, {"item": "Gauss rifle", "quantity": 1}]
-    document = kira.document | {"equipment": rifles}
-    document["skills"] = [{"skill": "Rifleman", "level": 2}]
-    store_document(kira, document, by=kira.owner, action="Took up two rifles")
-    encounter = services.start_encounter(
-        campaign=campaign,
-        by=campaign.referee,
-        name="Ambush at the docks",
-        groups=[
-            services.Group(1, Side.PARTY, character=kira),
-            services.Group(1, Side.PARTY, character=dorn),
-            services.Group(4, Side.OPPOSITION, character=corsair),
-        ],
-    )
+    take_up_two_rifles(kira)
+    encounter = start(campaign, kira, dorn, corsair)
     services.throw_initiative(encounter=encounter, by=campaign.referee, rng=Scripted(INITIATIVE))
     monkeypatch.setattr(services, "dice_source", lambda: Scripted(ATTACK))
 

@@ -21,9 +21,10 @@ from characters.models import (
 )
 from characters.play.selectors import carried_equipment, condition_of
 from tests.dice import Scripted
+from tests.encounter_people import start, take_up_two_rifles
 from tests.factories import UserFactory
 
-from .conftest import INITIATIVE_DICE, combatant, start
+from .conftest import INITIATIVE_DICE, combatant
 
 pytestmark = pytest.mark.django_db
 
@@ -381,13 +382,18 @@ def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(figh
         services.throw_morale(encounter=fight, by=referee, side="party")
 
 
+def corsairs_morale(encounter, referee) -> EncounterEntry:
+    """The corsairs' morale test, its dice a 4 and a 3: 2DH reads 4 before the DMs."""
+    return services.throw_morale(
+        encounter=encounter, by=referee, side="opposition", rng=Scripted([4, 3])
+    )
+
+
 def test_a_side_whose_leader_was_killed_tests_its_morale_at_minus_2(fight, referee):
     # The corsairs are alike, so the first fielded leads them: corsair 1.
     kill(fight, "Vargr corsair 1")
 
-    entry = services.throw_morale(
-        encounter=fight, by=referee, side="opposition", rng=Scripted([4, 3])
-    )
+    entry = corsairs_morale(fight, referee)
 
     assert entry.summary.startswith("Morale of the opposition (Vargr corsair 2 leads): ")
     assert "the leader is killed -2" in entry.summary
@@ -407,9 +413,7 @@ def test_the_side_s_leader_is_the_first_fielded_of_those_alike_whatever_the_turn
     ]
     kill(encounter, "Vargr corsair 1")
 
-    entry = services.throw_morale(
-        encounter=encounter, by=referee, side="opposition", rng=Scripted([4, 3])
-    )
+    entry = corsairs_morale(encounter, referee)
 
     assert "the leader is killed -2" in entry.summary
 
@@ -417,9 +421,7 @@ def test_the_side_s_leader_is_the_first_fielded_of_those_alike_whatever_the_turn
 def test_a_side_whose_leader_stands_tests_its_morale_with_a_leader_present(fight, referee):
     kill(fight, "Vargr corsair 4")
 
-    entry = services.throw_morale(
-        encounter=fight, by=referee, side="opposition", rng=Scripted([4, 3])
-    )
+    entry = corsairs_morale(fight, referee)
 
     assert entry.summary.startswith("Morale of the opposition (Vargr corsair 1 leads): ")
     assert "a leader is present +1" in entry.summary
@@ -438,9 +440,7 @@ def test_a_leader_with_tactics_adds_1_to_its_side_s_morale(fight, corsair, refer
     store_document(corsair, document, by=referee, action="The corsairs' captain knows tactics")
     kill(fight, "Vargr corsair 4")
 
-    entry = services.throw_morale(
-        encounter=fight, by=referee, side="opposition", rng=Scripted([4, 3])
-    )
+    entry = corsairs_morale(fight, referee)
 
     assert "a leader is present +1; the leader has a tactical skill +1" in entry.summary
     assert entry.detail["total"] == 4 + entry.detail["dms"][0]["dm"] + 2
@@ -719,12 +719,7 @@ GAUSS = "Gauss rifle|12"
 def two_guns(campaign, kira, dorn, corsair, referee, player1):
     """Kira with an accelerator rifle (RoF 1:3) and a Gauss rifle (RoF 1:4:10), both with
     autofire, in round 1: her turn."""
-    from characters.core.services import store_document
-
-    rifles = [{"item": "Accelerator rifle", "quantity": 1}, {"item": "Gauss rifle", "quantity": 1}]
-    document = kira.document | {"equipment": rifles}
-    document["skills"] = [{"skill": "Rifleman", "level": 2}]
-    store_document(kira, document, by=player1, action="Took up two rifles")
+    take_up_two_rifles(kira)
     encounter = start(campaign, kira, dorn, corsair)
     services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
     encounter.refresh_from_db()

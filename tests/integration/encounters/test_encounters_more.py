@@ -13,9 +13,10 @@ from characters.encounters import services
 from characters.encounters.selectors import board
 from characters.models import Combatant, EncounterEntry
 from tests.dice import Scripted
+from tests.encounter_people import start
 from tests.factories import UserFactory
 
-from .conftest import INITIATIVE_DICE, combatant, start
+from .conftest import INITIATIVE_DICE, combatant
 
 pytestmark = pytest.mark.django_db
 
