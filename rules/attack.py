@@ -16,7 +16,7 @@ follows ``docs/combat.md``. Typical use::
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from functools import cache
@@ -471,13 +471,14 @@ def _weapon_dms(
     return out
 
 
-def autofire_bursts(weapons: Iterable[Weapon]) -> tuple[int, ...]:
-    """The autofire bursts to choose from for an attack with one of ``weapons``: each whole
-    step of the autofire table (4 rounds, 8...) up to the most rounds any of them with autofire
-    fires in an attack, and that most (reading 18); none when none has autofire. The plan
-    refuses a burst the weapon chosen cannot fire."""
+def autofire_bursts(weapon: Weapon) -> tuple[int, ...]:
+    """The autofire bursts to choose from for an attack with ``weapon``: each whole step of
+    the autofire table (4 rounds, 8...) up to the most rounds it fires in an attack, and that
+    most (reading 18); none when it has no autofire."""
     auto = combat_tables()["autofire"]
-    most = max((w.most_rounds for w in weapons if auto["mode_note"] in w.notes), default=0)
+    if auto["mode_note"] not in weapon.notes:
+        return ()
+    most = weapon.most_rounds
     step = auto["rounds_per_step"]
     return tuple(sorted({*range(step, most + 1, step), most} - {0}))
 

@@ -1,8 +1,8 @@
 """Personal combat, gathered from its modules: :mod:`rules.fighters` (who fights, with what, and
 the vocabularies of a fight), :mod:`rules.animals` (animals by the conversion notes),
 :mod:`rules.attack` (planning and resolving one attack), :mod:`rules.magazines` (the rounds a
-weapon has loaded) and :mod:`rules.encounter` (initiative, surprise, morale). Import from here
-or from those; the names are the same.
+weapon has loaded) and :mod:`rules.encounter` (initiative, turns, surprise, morale). Import
+from here or from those; the names are the same.
 
 Every table lives in ``data/combat.json``; where the chapter is unclear the code follows
 ``docs/combat.md``. Typical use::
@@ -46,6 +46,7 @@ from .encounter import (
     delay,
     delay_keys,
     join_initiative,
+    leader_killed,
     morale_check,
     morale_dms,
     morale_leader,
@@ -53,6 +54,7 @@ from .encounter import (
     spotter,
     surprise,
     surprise_lasts,
+    takes_turn,
     throw_initiative,
 )
 from .fighters import (
@@ -122,6 +124,7 @@ __all__ = [
     "fire_rounds",
     "hit_chance",
     "join_initiative",
+    "leader_killed",
     "morale_check",
     "morale_dms",
     "morale_leader",
@@ -133,6 +136,7 @@ __all__ = [
     "spotter",
     "surprise",
     "surprise_lasts",
+    "takes_turn",
     "throw_dice",
     "throw_initiative",
     "weapon_from_item",

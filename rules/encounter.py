@@ -1,7 +1,7 @@
 """The rest of a fight around the attacks: initiative (1D + INI once per combat, ties thrown
-off, delaying), surprise (a contested AWA test won by 3 or more, lasting the first round) and
-morale (the EXP test a side makes once a fifth of it is out of action). Figures from
-``data/combat.json``."""
+off, delaying), whose turn comes, surprise (a contested AWA test won by 3 or more, lasting the
+first round) and morale (the EXP test a side makes once a fifth of it is out of action).
+Figures from ``data/combat.json``."""
 
 from __future__ import annotations
 
@@ -123,12 +123,18 @@ def delay(
     return tuple(found[name] for name in keys)
 
 
+def _best(
+    side: SideFighters, dm: Callable[[Fighter], int]
+) -> tuple[str, Fighter, Condition] | None:
+    """The fighter with the best ``dm``, the first of them on a tie; None for no one."""
+    return max(side, key=lambda entry: dm(entry[1]), default=None)
+
+
 def _best_standing(side: SideFighters, dm: Callable[[Fighter], int]) -> str | None:
     """The key of the fighter with the best ``dm`` among those not out of action, the first of
     them on a tie; None when every one is out."""
     # Through the module: the morale functions below name a count ``out_of_action``.
-    standing = [(key, fighter) for key, fighter, now in side if not condition.out_of_action(now)]
-    best = max(standing, key=lambda pair: dm(pair[1]), default=None)
+    best = _best([entry for entry in side if not condition.out_of_action(entry[2])], dm)
     return best[0] if best is not None else None
 
 
@@ -185,6 +191,15 @@ def surprise_lasts(round_number: int) -> bool:
     return round_number <= int(combat_tables()["surprise"]["lasts_rounds"])
 
 
+def takes_turn(now: Condition, *, side_surprised: bool, round_number: int) -> bool:
+    """Whether a fighter (its condition ``now``) takes its turn in round ``round_number``: not
+    when it is out of action (reading 32), nor while its side, surprised before the fight,
+    still is (reading 27). A stunned fighter takes its turn, to recover."""
+    return not condition.out_of_action(now) and not (
+        side_surprised and surprise_lasts(round_number)
+    )
+
+
 def _share(key: str) -> Fraction:
     numerator, denominator = combat_tables()["morale"][key]
     return Fraction(numerator, denominator)
@@ -199,10 +214,24 @@ def morale_check(side_size: int, out_of_action: int) -> bool:
     return Fraction(out_of_action, side_size) >= _share("casualty_share")
 
 
+def _exp_dm(fighter: Fighter) -> int:
+    """The EXP DM a side's lead is chosen by: an animal has no EXP and counts as DM 0."""
+    return fighter.exp_dm or 0
+
+
 def morale_leader(side: SideFighters) -> str | None:
-    """Who leads a side in its morale test: its best EXP DM among those not out of action (an
-    animal has no EXP and counts as DM 0; reading 28); None when every one is out."""
-    return _best_standing(side, lambda fighter: fighter.exp_dm or 0)
+    """Who leads a side in its morale test: its best EXP DM among those not out of action
+    (reading 28); None when every one is out."""
+    return _best_standing(side, _exp_dm)
+
+
+def leader_killed(side: SideFighters) -> bool:
+    """Whether a side's leader has been killed (reading 28): its leader is the one it follows
+    with all of it standing, its best EXP DM (the first of them on a tie), and is killed once
+    that fighter is dead. Out of action but alive, it is not; one better who joins the side
+    leads it in its place."""
+    leader = _best(side, _exp_dm)
+    return leader is not None and leader[2].dead
 
 
 @dataclass(frozen=True, slots=True)

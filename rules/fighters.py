@@ -223,6 +223,8 @@ class Fighter:
     unskilled. ``size_dm``: the DM to hit this fighter for its size (an animal's weight);
     ``reach``: the range band where an animal's natural weapons are at optimal distance;
     ``damage``: an animal's listed damage per EN, which replaces DMG + STR DV.
+    ``combat_experience``, ``tactical_skill``: the trait and the skill a side's morale test
+    counts (reading 28).
     """
 
     name: str
@@ -244,6 +246,7 @@ class Fighter:
     reach: str | None = None
     damage: int | None = None
     combat_experience: bool = False
+    tactical_skill: bool = False
     report: Report | None = None
 
     def skill_level(self, weapon: Weapon) -> int | None:
@@ -297,7 +300,9 @@ def fighter_from_document(
     strength = attributes["STR"].level - equipment.armor_body_penalty
     if armor is not None and armor.provides_str is not None:
         strength = max(strength, armor.provides_str)
-    experience = match_key(combat_tables(cat)["combat_experience_trait"])
+    tables = combat_tables(cat)
+    experience = match_key(tables["combat_experience_trait"])
+    tactical = {match_key(name) for name in tables["morale"]["tactical_skills"]}
     return Fighter(
         name=character.name,
         kind="character",
@@ -317,5 +322,6 @@ def fighter_from_document(
         weapons=tuple(weapons),
         armor=armor,
         combat_experience=any(match_key(line.name) == experience for line in report.traits),
+        tactical_skill=any(match_key(line.skill) in tactical for line in report.skills.lines),
         report=report,
     )

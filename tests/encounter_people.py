@@ -3,8 +3,12 @@ the referee's campaign (integration and browser tests share them)."""
 
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
-from characters.models import Campaign, Character
+from characters.core.services import store_document
+from characters.encounters import services as encounter_services
+from characters.models import Campaign, Character, Combatant, Encounter
 from tests.factories import UserFactory, character_document
+
+Side = Combatant.Side
 
 
 def kira_document() -> dict:
@@ -59,3 +63,26 @@ def party_against_corsairs() -> tuple[Campaign, Character, Character, Character]
         owner=referee, document=corsair_document(), campaign=campaign
     )
     return campaign, kira, dorn, corsair
+
+
+def start(campaign, kira, dorn, corsair, *, corsairs: int = 4) -> Encounter:
+    """The referee's encounter: Kira and Dorn against ``corsairs`` corsairs, before initiative."""
+    return encounter_services.start_encounter(
+        campaign=campaign,
+        by=campaign.referee,
+        name="Ambush at the docks",
+        groups=[
+            encounter_services.Group(1, Side.PARTY, character=kira),
+            encounter_services.Group(1, Side.PARTY, character=dorn),
+            encounter_services.Group(corsairs, Side.OPPOSITION, character=corsair),
+        ],
+    )
+
+
+def take_up_two_rifles(kira: Character) -> None:
+    """Kira trades her pistol for an accelerator rifle (RoF 1:3) and a Gauss rifle (RoF
+    1:4:10), both with autofire, and Rifleman-2."""
+    rifles = [{"item": "Accelerator rifle", "quantity": 1}, {"item": "Gauss rifle", "quantity": 1}]
+    document = kira.document | {"equipment": rifles}
+    document["skills"] = [{"skill": "Rifleman", "level": 2}]
+    store_document(kira, document, by=kira.owner, action="Took up two rifles")

@@ -6,6 +6,7 @@ engine's vocabularies (``rules.combat``), so a page offers only what the engine 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, cast
 
 from django import forms
@@ -261,10 +262,33 @@ def chips(label: str, choices=(), *, required: bool = True, coerce=str) -> forms
     )
 
 
-def _bursts(attacker: Row) -> list[tuple[int, str]]:
-    """A single shot, then the autofire bursts the engine offers for the attacker's weapons."""
-    bursts = rules.combat.autofire_bursts(attacker.fighter.weapons)
-    return [(0, "Single shot"), *((n, f"{n} rounds") for n in bursts)]
+def _bursts(firing: Sequence[tuple[str, tuple[int, ...]]]) -> list[tuple[int, str]]:
+    """A single shot, then every burst of the weapons (name, the bursts the engine offers for
+    it). A burst that not all of those with autofire fire names the ones that do: a page
+    without JavaScript offers them all at once, and the form refuses one the chosen weapon
+    does not fire."""
+    automatic = [(name, bursts) for name, bursts in firing if bursts]
+    choices = [(0, "Single shot")]
+    for rounds in sorted({n for _, bursts in automatic for n in bursts}):
+        names = [name for name, bursts in automatic if rounds in bursts]
+        which = "" if len(names) == len(automatic) else f" ({', '.join(names)})"
+        choices.append((rounds, f"{rounds} rounds{which}"))
+    return choices
+
+
+class WeaponChips(forms.RadioSelect):
+    """The weapon chips, each with the bursts its weapon fires (``data-bursts``, rounds apart
+    by spaces), so that encounter.js offers only those."""
+
+    def __init__(self, bursts: dict[str, tuple[int, ...]]) -> None:
+        super().__init__()
+        self.bursts = bursts
+
+    def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
+        option = super().create_option(*args, **kwargs)
+        bursts = self.bursts.get(str(option["value"]), ())
+        option["attrs"]["data-bursts"] = " ".join(map(str, bursts))
+        return option
 
 
 def _counts(maximum: int) -> list[tuple[int, str]]:
@@ -322,10 +346,16 @@ class AttackForm(VersionForm):
                 (row.pk, row.combatant.name) for row in targets
             ]
         weapons = attacker.fighter.weapons
-        cast(forms.ChoiceField, self.fields["weapon"]).choices = [
-            (weapon_key(weapon), weapon.name) for weapon in weapons
-        ]
-        self.bursts = _bursts(attacker)
+        self.weapons = {weapon_key(weapon): weapon for weapon in weapons}
+        self.weapon_bursts = {
+            key: rules.combat.autofire_bursts(weapon) for key, weapon in self.weapons.items()
+        }
+        weapon_field = cast(forms.ChoiceField, self.fields["weapon"])
+        weapon_field.widget = WeaponChips(self.weapon_bursts)
+        weapon_field.choices = [(key, weapon.name) for key, weapon in self.weapons.items()]
+        self.bursts = _bursts(
+            [(weapon.name, self.weapon_bursts[key]) for key, weapon in self.weapons.items()]
+        )
         cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = self.bursts
         # The first standing enemy, the first weapon and the ordinary case are chosen already.
         enemies = [
@@ -374,6 +404,26 @@ class AttackForm(VersionForm):
             str(self.data.get(name, "")) != str(self.initial.get(name, ""))
             for name in (*self.MORE, "dm")
         ) or bool(self.data.get("target_surprised"))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        key, rounds = data.get("weapon", ""), data.get("autofire_rounds")
+        if key not in self.weapons or not rounds:
+            return data
+        weapon, bursts = self.weapons[key], self.weapon_bursts[key]
+        if rounds in bursts:
+            return data
+        if bursts:
+            *most, last = map(str, bursts)
+            listed = f"{', '.join(most)} or {last}" if most else last
+            problem = (
+                f"the {weapon.name} fires bursts of {listed} rounds, not {rounds}: choose one "
+                "of those or a single shot"
+            )
+        else:
+            problem = f"the {weapon.name} has no autofire: choose a single shot"
+        self.add_error("autofire_rounds", f"Autofire: {problem}.")
+        return data
 
     def order(self) -> AttackOrder:
         data = self.cleaned_data

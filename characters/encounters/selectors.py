@@ -45,8 +45,6 @@ class Row:
     combatant: Combatant
     fighter: Fighter
     condition: Condition
-    # Its side was surprised and the first round is not over: no turn, the surprised DEF.
-    surprised: bool = False
     # A group member's magazines as its stat block carries them, by ammunition (magazine_key).
     stock: Mapping[str, int] = field(default_factory=dict)
 
@@ -59,10 +57,26 @@ class Row:
         """Dead, dying or unconscious (the engine's call): its turns pass it by."""
         return rules.out_of_action(self.condition)
 
+    # The encounter is the board's own object (Django hands it to each combatant of its
+    # query), so a service that moves the round on sees the new round here.
+    @property
+    def side_surprised(self) -> bool:
+        """Its side was surprised before the fight."""
+        return self.combatant.side == self.combatant.encounter.surprised_side
+
+    @property
+    def surprised(self) -> bool:
+        """Still surprised this round (the engine's call): the surprised DEF."""
+        return self.side_surprised and rules.combat.surprise_lasts(self.combatant.encounter.round)
+
     @property
     def takes_turn(self) -> bool:
-        """Whether its turn comes this round: it is not out of action, nor surprised."""
-        return not self.out_of_action and not self.surprised
+        """Whether its turn comes this round (the engine's call)."""
+        return rules.combat.takes_turn(
+            self.condition,
+            side_surprised=self.side_surprised,
+            round_number=self.combatant.encounter.round,
+        )
 
     @property
     def ini_now(self) -> int:
@@ -197,7 +211,6 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     fighters: dict[object, Fighter] = {}
     stocks: dict[int, dict[str, int]] = {}
     rows = []
-    surprised = encounter.surprised_side if rules.combat.surprise_lasts(encounter.round) else ""
     for combatant in combatants:
         # One fighter per stat block: a group of four is worked out once.
         key = combatant.character_id or repr(combatant.animal)
@@ -219,7 +232,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
             assert report is not None
             condition, _ = condition_in(sheets.get(combatant.character_id), report)
-        rows.append(Row(combatant, fighters[key], condition, combatant.side == surprised, stock))
+        rows.append(Row(combatant, fighters[key], condition, stock))
     recent = encounter.entries.select_related("actor", "target", "by")
     log = list(recent.order_by("-created_at", "-id")[:entries]) if entries else []
     return Board(encounter, rows, log)

@@ -249,11 +249,16 @@ def _next_able(state: Board, start: int) -> int:
 EITHER = "either"
 
 
+def _side_fighters(rows: Sequence[Row]) -> rules.combat.SideFighters:
+    """A side as the engine reads it: each fighter's key, combat view and condition now."""
+    return [(str(row.pk), row.fighter, row.condition) for row in rows]
+
+
 def _chosen(
     rows: Sequence[Row], choose: Callable[[rules.combat.SideFighters], str | None]
 ) -> Row | None:
     """The fighter of a side the engine's ``choose`` picks (its spotter, its morale leader)."""
-    key = choose([(str(row.pk), row.fighter, row.condition) for row in rows])
+    key = choose(_side_fighters(rows))
     return next((row for row in rows if str(row.pk) == key), None)
 
 
@@ -349,7 +354,9 @@ def throw_initiative(
     for roll, row in zip(thrown, state.rows, strict=True):
         row.combatant.initiative = roll.total
     _save_order(state)
-    locked.round, locked.turn = 1, _next_able(state, 0)
+    # The round first: whose turn comes depends on it (a surprised side loses round 1).
+    locked.round = 1
+    locked.turn = _next_able(state, 0)
     order = ", ".join(f"{row.combatant.name} {row.combatant.initiative}" for row in state.rows)
     return _log(
         state,
@@ -675,7 +682,9 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
                 here=rules.dying_turn,
             )
             news.append(f"{row.combatant.name}: {' '.join(e.message for e in events)}")
-    encounter.round, encounter.turn = encounter.round + 1, _next_able(state, 0)
+    # The round first: whose turn comes depends on it (a surprised side acts from round 2).
+    encounter.round += 1
+    encounter.turn = _next_able(state, 0)
     current = state.current
     first = f" {current.combatant.name} acts first." if current else ""
     summary = " ".join((f"Round {encounter.round} begins.{first}", *news))
@@ -788,13 +797,15 @@ def throw_morale(
     rng: random.Random | None = None,
 ) -> EncounterEntry:
     """The referee throws a side's morale test, when the engine says one is due, on the EXP of
-    the leader the engine picks."""
+    the leader the engine picks, with its combat experience and tactical skill, and the -2 when
+    the engine says the side's leader was killed. The log line names every DM."""
     locked = _lock(encounter, expected_version)
     _require_referee(locked, by, "test morale")
     state = board(locked, entries=0)
     if side not in morale_due(state):
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
-    rows = state.side(side)
+    # As fielded, not in turn order: of leaders alike, the first leads, whoever delays.
+    rows = sorted(state.side(side), key=lambda row: row.pk)
     leader = _chosen(rows, rules.combat.morale_leader)
     if leader is None:
         raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.")
@@ -808,11 +819,15 @@ def throw_morale(
         out_of_action=out,
         combat_experience=leader.fighter.combat_experience,
         leader_present=True,
+        leader_has_tactics=leader.fighter.tactical_skill,
+        leader_killed=rules.combat.leader_killed(_side_fighters(rows)),
     )
     verdict = "holds" if result.passed else "breaks"
+    told = "".join(f"; {m.label} {m.dm:+d}" for m in result.dms)
     summary = (
         f"Morale of {Side(side).label.lower()} ({leader.combatant.name} leads): "
-        f"{result.total} vs TN {result.tn}: it {verdict}."
+        f"{result.total} vs TN {result.tn} (dice {', '.join(map(str, dice))}{told}): "
+        f"it {verdict}."
     )
     detail = {
         "side": side,

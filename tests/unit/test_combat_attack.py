@@ -174,16 +174,17 @@ def test_autofire_at_several_targets_takes_1_a_target_and_1_a_square_between():
 
 
 def test_the_bursts_to_choose_are_whole_steps_of_4_rounds_up_to_the_most_and_that_most():
-    assert autofire_bursts([weapon_named("Gauss rifle")]) == (4, 8, 10)  # RoF 1:4:10
-    assert autofire_bursts([weapon_named("Accelerator rifle")]) == (3,)  # RoF 1:3
-    # A fighter's weapons: the most any of them with autofire fires.
-    assert autofire_bursts([weapon_named("Rifle"), weapon_named("SMG")]) == (4,)
-    assert autofire_bursts([weapon_named("Rifle"), weapon_named("Sword")]) == ()
+    assert autofire_bursts(weapon_named("Gauss rifle")) == (4, 8, 10)  # RoF 1:4:10
+    assert autofire_bursts(weapon_named("SMG")) == (4,)  # RoF 1:4
+    assert autofire_bursts(weapon_named("Accelerator rifle")) == (3,)  # RoF 1:3
+    # Without autofire, no burst.
+    assert autofire_bursts(weapon_named("Rifle")) == ()
+    assert autofire_bursts(weapon_named("Sword")) == ()
 
 
 @pytest.mark.parametrize("name", ["SMG", "Accelerator rifle", "Gauss rifle"])
 def test_every_burst_offered_for_a_weapon_is_one_it_can_fire(name):
-    for rounds in autofire_bursts([weapon_named(name)]):
+    for rounds in autofire_bursts(weapon_named(name)):
         assert dm_of(plan(name, "short", autofire_rounds=rounds), "autofire") >= 1
 
 

@@ -1,4 +1,4 @@
-"""Initiative, delaying, surprise and morale."""
+"""Initiative, delaying, whose turn comes, surprise and morale."""
 
 import random
 from dataclasses import replace
@@ -20,13 +20,15 @@ from rules.combat import (
     delay_keys,
     fighter_from_animal,
     join_initiative,
+    leader_killed,
     morale_dms,
     morale_leader,
     spotter,
     surprise_lasts,
+    takes_turn,
 )
 
-from .combat_builders import AVERAGE
+from .combat_builders import AVERAGE, skilled
 
 # An average human's LIF track (LIF 21, WND 6): unhurt, stunned, knocked out, killed.
 UNHURT = Condition(21, 6)
@@ -131,6 +133,18 @@ def test_surprise_lasts_until_the_first_round_is_over():
     assert [surprise_lasts(n) for n in range(4)] == [True, True, False, False]
 
 
+def test_a_fighter_takes_its_turn_unless_out_of_action_or_its_side_is_still_surprised():
+    assert takes_turn(UNHURT, side_surprised=False, round_number=1) is True
+    # A stunned fighter's turn comes, to recover; one knocked out or killed passes.
+    assert takes_turn(STUNNED, side_surprised=False, round_number=1) is True
+    assert takes_turn(KNOCKED_OUT, side_surprised=False, round_number=1) is False
+    assert takes_turn(KILLED, side_surprised=False, round_number=3) is False
+    # A surprised side loses the first round, and acts from the second on.
+    assert takes_turn(UNHURT, side_surprised=True, round_number=1) is False
+    assert takes_turn(UNHURT, side_surprised=True, round_number=2) is True
+    assert takes_turn(KNOCKED_OUT, side_surprised=True, round_number=2) is False
+
+
 def test_a_fifth_out_of_action_calls_for_a_morale_test():
     assert morale_check(10, 1) is False
     assert morale_check(10, 2) is True
@@ -163,6 +177,54 @@ def test_a_side_is_led_in_its_morale_test_by_its_best_exp_dm_among_those_standin
     # Ann is dead; the wolf has no EXP, which counts as DM 0, above Bo's -1.
     assert morale_leader(side) == "Wolf"
     assert morale_leader(side[:1]) is None
+
+
+def test_a_side_s_leader_is_killed_once_its_best_exp_dm_is_dead():
+    ann = ("Ann", replace(AVERAGE, exp_dm=2), KILLED)
+    bo = ("Bo", replace(AVERAGE, exp_dm=-1), UNHURT)
+    assert leader_killed([bo, ann]) is True
+    # Knocked out, Ann is out of action but not killed; Bo's death is not the leader's.
+    assert leader_killed([bo, (*ann[:2], KNOCKED_OUT)]) is False
+    assert leader_killed([(*bo[:2], KILLED), (*ann[:2], UNHURT)]) is False
+    assert leader_killed([]) is False
+
+
+def test_of_leaders_alike_the_first_leads_and_one_better_who_joins_takes_over():
+    first = ("Ann", AVERAGE, KILLED)
+    second = ("Bo", AVERAGE, UNHURT)
+    assert leader_killed([first, second]) is True
+    assert leader_killed([second, first]) is False
+    newcomer = ("Cy", replace(AVERAGE, exp_dm=AVERAGE.exp_dm + 1), UNHURT)
+    assert leader_killed([first, second, newcomer]) is False
+
+
+def test_tactics_in_either_cascade_is_a_tactical_skill_and_strategy_is_not():
+    assert skilled("Tactics", 1, "ground").tactical_skill is True
+    assert skilled("Tactics", 2, "space").tactical_skill is True
+    assert skilled("Strategy", 2, "ground").tactical_skill is False
+    assert AVERAGE.tactical_skill is False
+
+
+def test_a_killed_leader_costs_2_and_its_tactics_no_longer_count():
+    led = morale_test(
+        [3, 2], exp_dm=0, side_size=5, out_of_action=1, leader_present=True, leader_has_tactics=True
+    )
+    assert [(m.label, m.dm) for m in led.dms[1:]] == [
+        ("a leader is present", 1),
+        ("the leader has a tactical skill", 1),
+    ]
+    assert led.total == 5
+    killed = morale_test(
+        [3, 2],
+        exp_dm=0,
+        side_size=5,
+        out_of_action=1,
+        leader_present=True,
+        leader_has_tactics=True,
+        leader_killed=True,
+    )
+    assert [(m.label, m.dm) for m in killed.dms[1:]] == [("the leader is killed", -2)]
+    assert (killed.total, killed.passed) == (1, False)
 
 
 def test_an_animal_tests_its_morale_at_exp_dm_0():

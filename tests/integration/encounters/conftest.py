@@ -7,9 +7,8 @@ import pytest
 from characters.encounters import services
 from characters.models import Combatant, Encounter
 from tests.dice import Scripted
-from tests.encounter_people import party_against_corsairs
+from tests.encounter_people import party_against_corsairs, start
 
-Side = Combatant.Side
 # One initiative die per combatant in the order they were added, highest first: no ties.
 INITIATIVE_DICE = [6, 5, 4, 3, 2, 1]
 
@@ -52,19 +51,6 @@ def player1(kira):
 @pytest.fixture
 def player2(dorn):
     return dorn.owner
-
-
-def start(campaign, kira, dorn, corsair, *, corsairs: int = 4) -> Encounter:
-    return services.start_encounter(
-        campaign=campaign,
-        by=campaign.referee,
-        name="Ambush at the docks",
-        groups=[
-            services.Group(1, Side.PARTY, character=kira),
-            services.Group(1, Side.PARTY, character=dorn),
-            services.Group(corsairs, Side.OPPOSITION, character=corsair),
-        ],
-    )
 
 
 @pytest.fixture

@@ -21,9 +21,10 @@ from characters.models import (
 )
 from characters.play.selectors import carried_equipment, condition_of
 from tests.dice import Scripted
+from tests.encounter_people import start, take_up_two_rifles
 from tests.factories import UserFactory
 
-from .conftest import INITIATIVE_DICE, combatant, start
+from .conftest import INITIATIVE_DICE, combatant
 
 pytestmark = pytest.mark.django_db
 
@@ -358,11 +359,16 @@ def test_a_second_tab_on_an_old_version_gets_a_conflict_and_changes_nothing(clie
 # -- morale -------------------------------------------------------------------------------------
 
 
-def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(fight, referee):
-    corsair = combatant(fight, "Vargr corsair 4")
-    dead = rules.condition_from_dict(corsair.condition)
+def kill(encounter, name: str) -> None:
+    """A group member killed: twice its LIF in lethal damage on its own record."""
+    fallen = combatant(encounter, name)
+    dead = rules.condition_from_dict(fallen.condition)
     dead, _ = rules.take_damage(dead, amount=dead.maximum * 2, form="L")
-    Combatant.objects.filter(pk=corsair.pk).update(condition=rules.condition_as_dict(dead))
+    Combatant.objects.filter(pk=fallen.pk).update(condition=rules.condition_as_dict(dead))
+
+
+def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(fight, referee):
+    kill(fight, "Vargr corsair 4")
     assert services.morale_due(board(fight)) == ["opposition"]
 
     entry = services.throw_morale(
@@ -374,6 +380,70 @@ def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(figh
     assert services.morale_due(board(fight)) == []
     with pytest.raises(services.Refused, match="Side: no morale test is due"):
         services.throw_morale(encounter=fight, by=referee, side="party")
+
+
+def corsairs_morale(encounter, referee) -> EncounterEntry:
+    """The corsairs' morale test, its dice a 4 and a 3: 2DH reads 4 before the DMs."""
+    return services.throw_morale(
+        encounter=encounter, by=referee, side="opposition", rng=Scripted([4, 3])
+    )
+
+
+def test_a_side_whose_leader_was_killed_tests_its_morale_at_minus_2(fight, referee):
+    # The corsairs are alike, so the first fielded leads them: corsair 1.
+    kill(fight, "Vargr corsair 1")
+
+    entry = corsairs_morale(fight, referee)
+
+    assert entry.summary.startswith("Morale of the opposition (Vargr corsair 2 leads): ")
+    assert "the leader is killed -2" in entry.summary
+    # The +1 of a leader present lapses with the leader.
+    assert [dm["dm"] for dm in entry.detail["dms"][1:]] == [-2]
+    assert entry.detail["total"] == 4 + entry.detail["dms"][0]["dm"] - 2
+
+
+def test_the_side_s_leader_is_the_first_fielded_of_those_alike_whatever_the_turn_order(
+    encounter, referee
+):
+    # Corsair 2 throws higher than corsair 1 and acts before it.
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted([6, 5, 3, 4, 2, 1]))
+    assert [row.combatant.name for row in board(encounter).side("opposition")][:2] == [
+        "Vargr corsair 2",
+        "Vargr corsair 1",
+    ]
+    kill(encounter, "Vargr corsair 1")
+
+    entry = corsairs_morale(encounter, referee)
+
+    assert "the leader is killed -2" in entry.summary
+
+
+def test_a_side_whose_leader_stands_tests_its_morale_with_a_leader_present(fight, referee):
+    kill(fight, "Vargr corsair 4")
+
+    entry = corsairs_morale(fight, referee)
+
+    assert entry.summary.startswith("Morale of the opposition (Vargr corsair 1 leads): ")
+    assert "a leader is present +1" in entry.summary
+    assert "killed" not in entry.summary
+
+
+def test_a_leader_with_tactics_adds_1_to_its_side_s_morale(fight, corsair, referee):
+    from characters.core.services import store_document
+
+    document = corsair.document | {
+        "skills": [
+            *corsair.document["skills"],
+            {"skill": "Tactics", "cascade": "ground", "level": 1},
+        ]
+    }
+    store_document(corsair, document, by=referee, action="The corsairs' captain knows tactics")
+    kill(fight, "Vargr corsair 4")
+
+    entry = corsairs_morale(fight, referee)
+
+    assert "a leader is present +1; the leader has a tactical skill +1" in entry.summary
+    assert entry.detail["total"] == 4 + entry.detail["dms"][0]["dm"] + 2
 
 
 # -- live updates and pages without JavaScript ---------------------------------------------------
@@ -639,6 +709,78 @@ def test_a_burst_is_offered_for_an_autofire_weapon_and_fires_its_rounds(
     assert any(dm["label"] == "autofire, 4 rounds" for dm in entry.detail["dms"])
     rounds = rules.catalog().equipment_item("SMG ammunition", 6).row["rounds"]
     assert combatant(encounter, "Kira Valen").ammunition == {"SMG|6": rounds - 4}
+
+
+ACCELERATOR = "Accelerator rifle|9"
+GAUSS = "Gauss rifle|12"
+
+
+@pytest.fixture
+def two_guns(campaign, kira, dorn, corsair, referee, player1):
+    """Kira with an accelerator rifle (RoF 1:3) and a Gauss rifle (RoF 1:4:10), both with
+    autofire, in round 1: her turn."""
+    take_up_two_rifles(kira)
+    encounter = start(campaign, kira, dorn, corsair)
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
+    encounter.refresh_from_db()
+    return encounter
+
+
+def test_each_weapon_offers_its_own_bursts_named_by_the_weapon(client, two_guns, player1):
+    as_user(client, player1)
+    response = client.get(reverse("encounter_detail", args=[two_guns.pk]))
+
+    assert response.context["attack_form"].bursts == [
+        (0, "Single shot"),
+        (3, "3 rounds (Accelerator rifle)"),
+        (4, "4 rounds (Gauss rifle)"),
+        (8, "8 rounds (Gauss rifle)"),
+        (10, "10 rounds (Gauss rifle)"),
+    ]
+    # Each weapon chip tells a page with JavaScript which bursts to offer with it.
+    page = response.content.decode()
+    assert re.search(r'value="Accelerator rifle\|9"[^>]*data-bursts="3"', page)
+    assert re.search(r'value="Gauss rifle\|12"[^>]*data-bursts="4 8 10"', page)
+    assert re.search(r'value="Hands"[^>]*data-bursts=""', page)
+
+
+def test_the_accelerator_rifle_fires_its_3_round_burst(client, two_guns, player1):
+    as_user(client, player1)
+    target = combatant(two_guns, "Vargr corsair 1")
+
+    client.post(
+        reverse("encounter_attack", args=[two_guns.pk]),
+        attack_post(two_guns, target, weapon=ACCELERATOR, autofire_rounds="3"),
+    )
+
+    entry = EncounterEntry.objects.get(kind="attack")
+    assert entry.detail["weapon"] == "Accelerator rifle"
+    assert {"label": "autofire, 3 rounds", "dm": 1} in entry.detail["dms"]
+
+
+@pytest.mark.parametrize(
+    ("weapon", "rounds", "problem"),
+    [
+        (ACCELERATOR, "4", "the Accelerator rifle fires bursts of 3 rounds, not 4"),
+        (GAUSS, "3", "the Gauss rifle fires bursts of 4, 8 or 10 rounds, not 3"),
+        ("Hands", "4", "the Hands has no autofire: choose a single shot."),
+    ],
+)
+def test_a_burst_the_chosen_weapon_does_not_fire_is_refused_naming_its_bursts(
+    client, two_guns, player1, weapon, rounds, problem
+):
+    as_user(client, player1)
+    target = combatant(two_guns, "Vargr corsair 1")
+    data = attack_post(two_guns, target, weapon=weapon, autofire_rounds=rounds)
+
+    odds = client.get(reverse("encounter_odds", args=[two_guns.pk]), data).content.decode()
+    response = client.post(
+        reverse("encounter_attack", args=[two_guns.pk]), data, HTTP_HX_REQUEST="true"
+    )
+
+    assert f"Autofire: {problem}" in odds
+    assert f"Autofire: {problem}" in response.content.decode()
+    assert not EncounterEntry.objects.filter(kind="attack").exists()
 
 
 def test_the_pistol_offers_no_burst(client, fight, player1):

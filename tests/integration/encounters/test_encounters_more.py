@@ -13,9 +13,10 @@ from characters.encounters import services
 from characters.encounters.selectors import board
 from characters.models import Combatant, EncounterEntry
 from tests.dice import Scripted
+from tests.encounter_people import start
 from tests.factories import UserFactory
 
-from .conftest import INITIATIVE_DICE, combatant, start
+from .conftest import INITIATIVE_DICE, combatant
 
 pytestmark = pytest.mark.django_db
 
@@ -72,6 +73,23 @@ def test_the_referee_throws_for_surprise_and_the_surprised_corsairs_lose_the_fir
     state = board(encounter)
     assert not any(row.surprised for row in state.rows)
     assert state.current.combatant.name == "Kira Valen"
+
+
+def test_a_surprised_side_first_in_the_order_acts_first_in_the_second_round(encounter, referee):
+    # The corsairs surprise the party, which then throws the higher initiative.
+    services.throw_surprise(
+        encounter=encounter, by=referee, may_be_surprised="party", rng=Scripted([1, 1, 6, 1])
+    )
+    services.throw_initiative(encounter=encounter, by=referee, rng=Scripted(INITIATIVE_DICE))
+    encounter.refresh_from_db()
+    assert board(encounter).current.combatant.name == "Vargr corsair 1"
+    for _ in range(4):
+        services.take_turn(encounter=encounter, by=referee, action="pass")
+
+    services.take_turn(encounter=encounter, by=referee, action="next_round")
+
+    encounter.refresh_from_db()
+    assert board(encounter).current.combatant.name == "Kira Valen"
 
 
 def test_an_attack_on_a_surprised_corsair_is_at_its_surprised_def(encounter, referee, player1):

@@ -1,0 +1,45 @@
+// The attack form's bursts follow the weapon chosen: each weapon chip names the bursts its
+// weapon fires (data-bursts), and the other burst chips are hidden and switched off, so they
+// are neither offered nor posted; a weapon without autofire hides the whole autofire part.
+// Without JavaScript every burst shows, named by the weapons that fire it, and the server
+// refuses one the chosen weapon does not fire.
+(() => {
+  "use strict";
+
+  const follow = (form) => {
+    const weapon = form.querySelector('input[name="weapon"]:checked');
+    const autofire = form.querySelector("[data-autofire]");
+    if (!weapon || !autofire) return;
+    const fired = new Set(weapon.dataset.bursts.split(" ").filter(Boolean));
+    autofire.hidden = fired.size === 0;
+    for (const input of autofire.querySelectorAll("input")) input.disabled = autofire.hidden;
+    let lost = false;
+    for (const burst of autofire.querySelectorAll('input[name="autofire_rounds"]')) {
+      if (burst.value === "0") continue;
+      const offered = fired.has(burst.value);
+      burst.closest(".chip-option").hidden = !offered;
+      burst.disabled = !offered;
+      if (!offered && burst.checked) lost = true;
+    }
+    if (lost) autofire.querySelector('input[name="autofire_rounds"][value="0"]').checked = true;
+  };
+
+  const followAll = (root) => {
+    for (const form of root.querySelectorAll("form.attack")) follow(form);
+  };
+
+  // Listened to while the event comes down (capture), so the bursts are set before htmx,
+  // listening on the form as the event bubbles up, asks for the odds.
+  document.addEventListener(
+    "change",
+    (event) => {
+      const field = event.target;
+      const form = field instanceof HTMLInputElement && field.closest("form.attack");
+      if (form && field.name === "weapon") follow(form);
+    },
+    true,
+  );
+  // A swapped action panel comes with the weapon it was filled in for.
+  document.addEventListener("htmx:load", (event) => followAll(event.detail.elt));
+  followAll(document);
+})();
