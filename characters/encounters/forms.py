@@ -340,10 +340,18 @@ class AttackForm(VersionForm):
 
     def __init__(self, board: Board, attacker: Row, data: Any = None) -> None:
         super().__init__(data)
-        targets = [row for row in board.rows if row.pk != attacker.pk]
+        # The other side first, in turn order; one's own side after it, named as such (a
+        # shot into a melee may still hit a friend).
+        others = [row for row in board.rows if row.pk != attacker.pk]
+        targets = sorted(others, key=lambda row: row.combatant.side == attacker.combatant.side)
         for name in ("target", "also"):
             cast(forms.ChoiceField, self.fields[name]).choices = [
-                (row.pk, row.combatant.name) for row in targets
+                (
+                    row.pk,
+                    row.combatant.name
+                    + (" (own side)" if row.combatant.side == attacker.combatant.side else ""),
+                )
+                for row in targets
             ]
         weapons = attacker.fighter.weapons
         self.weapons = {weapon_key(weapon): weapon for weapon in weapons}

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 import rules
 from characters.encounters import services
+from characters.encounters.forms import AttackForm
 from characters.encounters.selectors import board
 from characters.models import (
     CharacterEvent,
@@ -858,3 +859,21 @@ def test_a_conflict_in_the_same_turn_keeps_the_choices_at_the_new_version(
     assert re.search(rf'name="target" value="{target.pk}" checked', html)
     assert f'name="version" value="{fight.version}"' in html
     assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+def test_the_attack_form_offers_the_other_side_first_and_names_a_friend_as_one(fight):
+    state = board(fight)
+    attacker = state.current
+    form = AttackForm(state, attacker)
+    labels = [label for _pk, label in form.fields["target"].choices]
+    sides = {row.combatant.name: row.combatant.side for row in state.rows}
+    friends = [label for label in labels if label.endswith(" (own side)")]
+    enemies = [label for label in labels if not label.endswith(" (own side)")]
+
+    assert friends
+    assert enemies
+    assert labels == enemies + friends
+    assert all(sides[name] != attacker.combatant.side for name in enemies)
+    assert all(
+        sides[name.removesuffix(" (own side)")] == attacker.combatant.side for name in friends
+    )
