@@ -225,6 +225,14 @@ def morale_leader(side: SideFighters) -> str | None:
     return _best_standing(side, _exp_dm)
 
 
+def leader_present(side: SideFighters) -> bool:
+    """Whether "a leader (leader skill) is present" for a side's morale test (reading 28): one
+    of it not out of action has the Leadership skill."""
+    return any(
+        entry[1].leadership_skill and not condition.out_of_action(entry[2]) for entry in side
+    )
+
+
 def leader_killed(side: SideFighters) -> bool:
     """Whether a side's leader has been killed (reading 28): its leader is the one it follows
     with all of it standing, its best EXP DM (the first of them on a tie), and is killed once
@@ -260,7 +268,7 @@ def morale_dms(
     applies = {
         "combat_experience": combat_experience,
         "leader_present": leader_present and not leader_killed,
-        "leader_tactics": leader_has_tactics and leader_present and not leader_killed,
+        "leader_tactics": leader_has_tactics and not leader_killed,
         "leader_killed": leader_killed,
         "heavy_casualties": Fraction(out_of_action, side_size) > _share("heavy_casualty_share"),
     }

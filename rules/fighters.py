@@ -223,8 +223,8 @@ class Fighter:
     unskilled. ``size_dm``: the DM to hit this fighter for its size (an animal's weight);
     ``reach``: the range band where an animal's natural weapons are at optimal distance;
     ``damage``: an animal's listed damage per EN, which replaces DMG + STR DV.
-    ``combat_experience``, ``tactical_skill``: the trait and the skill a side's morale test
-    counts (reading 28).
+    ``combat_experience``, ``tactical_skill``, ``leadership_skill``: the trait and the skills a
+    side's morale test counts (reading 28).
     """
 
     name: str
@@ -247,6 +247,7 @@ class Fighter:
     damage: int | None = None
     combat_experience: bool = False
     tactical_skill: bool = False
+    leadership_skill: bool = False
     report: Report | None = None
 
     def skill_level(self, weapon: Weapon) -> int | None:
@@ -303,6 +304,8 @@ def fighter_from_document(
     tables = combat_tables(cat)
     experience = match_key(tables["combat_experience_trait"])
     tactical = {match_key(name) for name in tables["morale"]["tactical_skills"]}
+    leading = {match_key(name) for name in tables["morale"]["leader_skills"]}
+    skills = {match_key(line.skill) for line in report.skills.lines}
     return Fighter(
         name=character.name,
         kind="character",
@@ -322,6 +325,7 @@ def fighter_from_document(
         weapons=tuple(weapons),
         armor=armor,
         combat_experience=any(match_key(line.name) == experience for line in report.traits),
-        tactical_skill=any(match_key(line.skill) in tactical for line in report.skills.lines),
+        tactical_skill=bool(skills & tactical),
+        leadership_skill=bool(skills & leading),
         report=report,
     )

@@ -818,7 +818,7 @@ def throw_morale(
         side_size=len(rows),
         out_of_action=out,
         combat_experience=leader.fighter.combat_experience,
-        leader_present=True,
+        leader_present=rules.combat.leader_present(_side_fighters(rows)),
         leader_has_tactics=leader.fighter.tactical_skill,
         leader_killed=rules.combat.leader_killed(_side_fighters(rows)),
     )

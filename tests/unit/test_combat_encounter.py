@@ -21,6 +21,7 @@ from rules.combat import (
     fighter_from_animal,
     join_initiative,
     leader_killed,
+    leader_present,
     morale_dms,
     morale_leader,
     spotter,
@@ -203,6 +204,20 @@ def test_tactics_in_either_cascade_is_a_tactical_skill_and_strategy_is_not():
     assert skilled("Tactics", 2, "space").tactical_skill is True
     assert skilled("Strategy", 2, "ground").tactical_skill is False
     assert AVERAGE.tactical_skill is False
+
+
+def test_a_leader_is_present_while_one_of_leadership_skill_stands():
+    captain = ("Cap", skilled("Leadership", 0), UNHURT)
+    crew = ("Bo", AVERAGE, UNHURT)
+    assert skilled("Leadership", 0).leadership_skill is True
+    assert leader_present([crew, captain]) is True
+    assert leader_present([crew, (*captain[:2], KNOCKED_OUT)]) is False
+    assert leader_present([crew]) is False
+
+
+def test_a_leader_s_tactics_count_without_a_leader_skill_present():
+    dms = morale_dms(side_size=5, out_of_action=1, leader_has_tactics=True)
+    assert [(m.label, m.dm) for m in dms] == [("the leader has a tactical skill", 1)]
 
 
 def test_a_killed_leader_costs_2_and_its_tactics_no_longer_count():

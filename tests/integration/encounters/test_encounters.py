@@ -419,32 +419,45 @@ def test_the_side_s_leader_is_the_first_fielded_of_those_alike_whatever_the_turn
     assert "the leader is killed -2" in entry.summary
 
 
-def test_a_side_whose_leader_stands_tests_its_morale_with_a_leader_present(fight, referee):
+def corsairs_learn(corsair, referee, skill: dict) -> None:
+    """Every corsair of the stat block now has ``skill``."""
+    from characters.core.services import store_document
+
+    document = corsair.document | {"skills": [*corsair.document["skills"], skill]}
+    store_document(corsair, document, by=referee, action=f"The corsairs learn {skill['skill']}")
+
+
+def test_a_side_with_no_one_of_leader_skill_has_no_leader_present(fight, referee):
     kill(fight, "Vargr corsair 4")
 
     entry = corsairs_morale(fight, referee)
 
     assert entry.summary.startswith("Morale of the opposition (Vargr corsair 1 leads): ")
+    assert "a leader is present" not in entry.summary
+    assert "killed" not in entry.summary
+
+
+def test_a_side_with_leadership_standing_tests_its_morale_with_a_leader_present(
+    fight, corsair, referee
+):
+    corsairs_learn(corsair, referee, {"skill": "Leadership", "level": 1})
+    kill(fight, "Vargr corsair 4")
+
+    entry = corsairs_morale(fight, referee)
+
     assert "a leader is present +1" in entry.summary
     assert "killed" not in entry.summary
 
 
 def test_a_leader_with_tactics_adds_1_to_its_side_s_morale(fight, corsair, referee):
-    from characters.core.services import store_document
-
-    document = corsair.document | {
-        "skills": [
-            *corsair.document["skills"],
-            {"skill": "Tactics", "cascade": "ground", "level": 1},
-        ]
-    }
-    store_document(corsair, document, by=referee, action="The corsairs' captain knows tactics")
+    corsairs_learn(corsair, referee, {"skill": "Tactics", "cascade": "ground", "level": 1})
     kill(fight, "Vargr corsair 4")
 
     entry = corsairs_morale(fight, referee)
 
-    assert "a leader is present +1; the leader has a tactical skill +1" in entry.summary
-    assert entry.detail["total"] == 4 + entry.detail["dms"][0]["dm"] + 2
+    assert "the leader has a tactical skill +1" in entry.summary
+    assert "a leader is present" not in entry.summary
+    assert entry.detail["total"] == 4 + entry.detail["dms"][0]["dm"] + 1
 
 
 # -- live updates and pages without JavaScript ---------------------------------------------------
