@@ -1,8 +1,11 @@
-"""Template filters that format figures the same way on every page: credits, odds."""
+"""Template filters that format figures the same way on every page: credits, odds, times."""
 
+from datetime import datetime, timedelta
 from fractions import Fraction
 
 from django import template
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 register = template.Library()
 
@@ -32,3 +35,14 @@ def credits(amount: int | None) -> str:
 def signed_credits(amount: int) -> str:
     """``amount|signed_credits``: "+Cr1,000", or a minus sign before a payment, for a ledger."""
     return f"+Cr{amount:,}" if amount >= 0 else f"\u2212Cr{-amount:,}"
+
+
+@register.filter
+def ago(moment: datetime | None) -> str:
+    """``moment|ago``: "3 minutes ago", or "just now" within a minute (where Django's
+    timesince would say "0 minutes")."""
+    if moment is None:
+        return ""
+    if timezone.now() - moment < timedelta(minutes=1):
+        return "just now"
+    return f"{timesince(moment)} ago"

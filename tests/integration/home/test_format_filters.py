@@ -1,10 +1,12 @@
 """The template filters that word figures for every page."""
 
+from datetime import timedelta
 from fractions import Fraction
 
 import pytest
+from django.utils import timezone
 
-from characters.templatetags.ffa_format import credits, percent
+from characters.templatetags.ffa_format import ago, credits, percent
 
 
 @pytest.mark.parametrize(
@@ -25,3 +27,10 @@ def test_a_chance_reads_as_certain_or_hopeless_only_when_it_is(chance, shown):
 
 def test_credits_have_thousands_separators_and_a_true_minus():
     assert (credits(100_000), credits(-2_500), credits(None)) == ("Cr100,000", "\u2212Cr2,500", "")
+
+
+def test_a_moment_under_a_minute_old_was_just_now_and_an_older_one_says_how_long_ago():
+    now = timezone.now()
+    assert ago(now - timedelta(seconds=20)) == "just now"
+    assert ago(now - timedelta(minutes=3, seconds=5)) == "3\xa0minutes ago"
+    assert ago(None) == ""
