@@ -811,6 +811,7 @@ def throw_morale(
         raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.")
     rng = rng or dice_source()
     out = sum(row.out_of_action for row in rows)
+    fighters = _side_fighters(rows)
     dice = rules.dice.throw_attribute_test(rng)
     result = rules.combat.morale_test(
         dice,
@@ -818,9 +819,9 @@ def throw_morale(
         side_size=len(rows),
         out_of_action=out,
         combat_experience=leader.fighter.combat_experience,
-        leader_present=rules.combat.leader_present(_side_fighters(rows)),
+        leader_present=rules.combat.leader_present(fighters),
         leader_has_tactics=leader.fighter.tactical_skill,
-        leader_killed=rules.combat.leader_killed(_side_fighters(rows)),
+        leader_killed=rules.combat.leader_killed(fighters),
     )
     verdict = "holds" if result.passed else "breaks"
     told = "".join(f"; {m.label} {m.dm:+d}" for m in result.dms)

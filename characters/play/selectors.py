@@ -27,7 +27,13 @@ def condition_of(character: Character, report: Report | None = None) -> tuple[Co
     """The character's current condition (unhurt if nothing was recorded yet) and the
     version of it the page shows; rescaled when LIF or WND changed since it was stored."""
     report = report or character_report(character)
-    return condition_in(PlayState.objects.filter(character=character).first(), report)
+    return condition_in(play_state(character), report)
+
+
+def play_state(character: Character) -> PlayState | None:
+    """The character's play state as stored now (None while nothing is): read afresh, never
+    from a copy cached on the instance, so a page drawn after a change sees the change."""
+    return PlayState.objects.filter(character=character).first()
 
 
 def condition_in(state: PlayState | None, report: Report) -> tuple[Condition, int]:

@@ -35,7 +35,6 @@ from characters.models import (
     CharacterEvent,
     CreditEntry,
     ImprovementEntry,
-    PlayState,
 )
 from characters.pdf.rendering import weapon_lines
 from characters.play import forms as play_forms
@@ -361,7 +360,7 @@ def _play_context(
 ) -> dict[str, Any]:
     report = core_selectors.character_report(character)
     # Read once: the condition shown, and whether its last change can still be undone.
-    state = PlayState.objects.filter(character=character).first()
+    state = selectors.play_state(character)
     condition, version = selectors.condition_in(state, report)
     # Both ledgers, newest first, read once: the balances, the carried gear and the lists.
     prefetch_related_objects(
