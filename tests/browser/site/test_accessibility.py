@@ -158,3 +158,34 @@ def test_on_a_phone_every_figure_in_a_table_says_what_it_is(page, party, user, p
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.locator("main table td").count() > 0
     assert page.evaluate(_UNLABELLED_CELLS) == []
+
+
+def test_on_a_phone_a_party_card_puts_its_derived_attributes_two_to_a_line(page, party):
+    campaign, _character = party
+    page.set_viewport_size(PHONE)
+    log_in(page, "referee")
+    page.goto(f"/campaigns/{campaign.pk}/")
+    card = page.locator("[data-party] tbody tr").first
+    top = {
+        code: card.locator(f'[data-derived="{code}"]').bounding_box()["y"]
+        for code in ("DEF", "INI", "MOV", "TGH")
+    }
+
+    assert top["DEF"] == top["INI"]
+    assert top["MOV"] == top["TGH"]
+    assert top["MOV"] > top["DEF"]
+
+
+def test_a_skill_s_specialty_boxes_are_one_size_however_their_labels_wrap(page, party):
+    _campaign, character = party
+    page.set_viewport_size(PHONE)
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.locator("[data-add=skill]").fill("Gunnery")
+    page.locator("[data-add=skill]").press("Enter")
+    boxes = page.locator("[data-skill-row]").last.locator("[data-specialty]")
+    expect(boxes.first).to_be_visible()
+
+    widths = {round(boxes.nth(i).bounding_box()["width"]) for i in range(boxes.count())}
+    assert boxes.count() > 3
+    assert len(widths) == 1
