@@ -192,3 +192,15 @@ def test_a_skill_s_specialty_boxes_are_one_size_however_their_labels_wrap(page, 
     )
     assert len(widths) > 3
     assert len(set(widths)) == 1
+
+
+def test_on_a_phone_a_page_head_s_buttons_keep_clear_of_the_heading_below(page, party):
+    campaign, _character = party
+    page.set_viewport_size(PHONE)
+    log_in(page, "player1")
+    page.goto(f"/campaigns/{campaign.pk}/")
+    leave = page.locator("[data-action=leave]").bounding_box()
+    heading = page.locator("#roster-heading").bounding_box()
+
+    # The button wraps below the campaign's name on a phone; it must not touch "The party".
+    assert heading["y"] - (leave["y"] + leave["height"]) >= 12
