@@ -222,6 +222,14 @@ def _resolved_tl(entry: dict[str, Any]) -> int | None:
 
 
 def form_from_post(post: QueryDict) -> BuilderForm:
+    """The posted builder form, as typed (strings), row by row.
+
+    The rows are gathered here rather than by a Django formset: the live preview reads the
+    whole form on every edit, and a bound Django form of a row's four fields costs about 0.3 ms
+    to build and clean on the development machine, so a typical character's rows would add a
+    third to each preview. ``document_from_form`` then reads each value: numbers through a
+    Django field (``WholeNumberField``), text against the bounds the engine's parser enforces,
+    and either way an error names the field and the problem."""
     cat = catalog()
     rows: dict[str, dict[int, dict[str, Any]]] = {"skill": {}, "trait": {}, "item": {}}
     for key in post:
