@@ -176,14 +176,18 @@ def _int(
     number: int = value if type(value) is int else _whole_float(value, path, field)
     if minimum <= number <= maximum:
         return number
-    if not -WHOLE_MAX <= number <= WHOLE_MAX:
-        raise MalformedDocument(
-            _at(path, field),
-            f"expected a whole number of at most {WHOLE_MAX:,}, got {_describe(number)}",
-        )
     raise MalformedDocument(
-        _at(path, field), f"expected a whole number {minimum}-{maximum}, got {number}"
+        _at(path, field),
+        f"expected a whole number {_whole_range(minimum, maximum)}, got {_describe(number)}",
     )
+
+
+def _whole_range(minimum: int, maximum: int) -> str:
+    """The whole numbers a field takes, in words: "from 0 to 15", or "of at most 9,007,..." for
+    a field that takes any whole number a document may hold (of either sign)."""
+    if minimum <= -WHOLE_MAX and maximum >= WHOLE_MAX:
+        return f"of at most {WHOLE_MAX:,}"
+    return f"from {minimum} to {maximum}"
 
 
 def _whole_float(value: Any, path: Path, field: str | None) -> int:

@@ -44,6 +44,11 @@ def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {plural or word + 's'}"
 
 
+def _verb(count: int, singular: str, plural: str) -> str:
+    """The form of a verb whose subject is ``count`` things: "1 term needs", "2 terms need"."""
+    return singular if count == 1 else plural
+
+
 def _credits(amount: int) -> str:
     return f"Cr{amount:,}"
 
@@ -575,7 +580,8 @@ def _check_trait_count(ctx: _Context, rank: Rank) -> None:
         ctx.problems.error(
             "too_few_traits",
             "traits",
-            f"{_plural(character.terms, 'term')} of service need at least "
+            f"{_plural(character.terms, 'term')} of service "
+            f"{_verb(character.terms, 'needs', 'need')} at least "
             f"{_plural(character.terms, 'trait')}; the character has {count} "
             "(perks, flaws and former rank count).",
         )
@@ -1097,7 +1103,8 @@ def _check_specialties(
             "specialty_requires_level_2",
             f"skills[{index}].level",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} has "
-            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, which need "
+            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, which "
+            f"{_verb(len(entry.specialties), 'needs', 'need')} "
             f"{definition.name} at level {minimum} or more.",
         )
 
@@ -1258,11 +1265,15 @@ def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
         problems.error(
             "budget_exceeded",
             "budget",
-            f"{total} points are spent, {total - budget} more than the budget of {budget}.",
+            f"{_plural(total, 'point')} {_verb(total, 'is', 'are')} spent, {total - budget} more "
+            f"than the budget of {budget}.",
         )
     elif total < budget:
         problems.warning(
-            "points_unspent", "budget", f"{budget - total} of {budget} points are unspent."
+            "points_unspent",
+            "budget",
+            f"{budget - total} of {_plural(budget, 'point')} {_verb(budget - total, 'is', 'are')} "
+            "unspent.",
         )
     return tuple(problems.found)
 
@@ -1349,16 +1360,17 @@ def _check_mustering_rolls(
         problems.error(
             "mustering_without_service",
             "mustering_out.rolls",
-            f"{_plural(count, 'mustering-out roll')} recorded, but the character has no "
-            "service whose cash table they could be read on.",
+            f"{_plural(count, 'mustering-out roll')} {_verb(count, 'is', 'are')} recorded, but the "
+            f"character has no service whose cash table {_verb(count, 'it', 'they')} could be "
+            "read on.",
         )
     if count > allowed:
         problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
-            f"{_plural(count, 'mustering-out roll')} {'is' if count == 1 else 'are'} recorded, "
-            f"but {_plural(terms, 'term')} allow {allowed} (the lesser of "
-            f"{lim.max_mustering_rolls} and terms served).",
+            f"{_plural(count, 'mustering-out roll')} {_verb(count, 'is', 'are')} recorded, "
+            f"but {_plural(terms, 'term')} {_verb(terms, 'allows', 'allow')} {allowed} "
+            f"(the lesser of {lim.max_mustering_rolls} and terms served).",
         )
 
 
