@@ -425,19 +425,16 @@ def _derived_changes(value: Any, path: Path, bounds: DocumentBounds) -> tuple[tu
         raise MalformedDocument(
             _at(path, "derived"), f"at most {bounds.derived_changes} changes, got {len(value):,}"
         )
-    return tuple(
-        (
-            _text(key, path, "derived", longest=bounds.label_length).strip().upper(),
-            _int(
-                amount,
-                path,
-                f"derived.{_printable(key)}",
-                minimum=-bounds.level,
-                maximum=bounds.level,
-            ),
-        )
-        for key, amount in value.items()
-    )
+    changes: dict[str, int] = {}
+    for key, amount in value.items():
+        code = _text(key, path, "derived", longest=bounds.label_length).strip().upper()
+        field = f"derived.{_printable(key)}"
+        # "def" and "DEF" are one attribute: kept as two changes, both would be credited but
+        # only one written back, and the document would change its report on a round trip.
+        if code in changes:
+            raise MalformedDocument(_at(path, field), f"{_printable(code)} is given twice")
+        changes[code] = _int(amount, path, field, minimum=-bounds.level, maximum=bounds.level)
+    return tuple(changes.items())
 
 
 def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[str, ...]:

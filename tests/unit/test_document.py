@@ -271,3 +271,15 @@ def test_talents_read_in_the_catalogs_order_whatever_order_the_document_keeps_it
 
     assert read[0] == read[1]
     assert [name for name, _level in read[0].talents] == ["Telepathy", "Awareness"]
+
+
+@pytest.mark.parametrize("keys", [("def", "DEF"), ("DEF", " DEF "), ("Lif", "LIF")])
+def test_a_derived_attribute_named_twice_in_one_trait_is_malformed(keys):
+    # Read as one attribute, the two changes would be credited twice but written back once,
+    # so the exported document would no longer give the same report.
+    first, second = keys
+    trait = {"type": "PF", "name": "Weak", "derived": {first: -1, second: -1}}
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(traits=[trait]))
+    assert raised.value.path == f"traits[0].derived.{second}"
+    assert raised.value.message == f"{second.strip().upper()} is given twice"
