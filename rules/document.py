@@ -326,10 +326,16 @@ def _cascade(
     text = _optional_text(value, path, "cascade", longest=bounds.label_length)
     if not text:
         return None
+    return cascade_name(definition, text) or None
+
+
+def cascade_name(definition: SkillDef | None, text: str) -> str:
+    """How a cascade is written in a document: spacing collapsed, and the catalog's spelling
+    where the skill's fixed list has it ("sword" on Blade Combat is "swords")."""
     cascade = _name(text)
     if cascade and definition is not None and definition.is_cascade and not definition.open:
         return definition.find_cascade(cascade) or cascade
-    return cascade or None
+    return cascade
 
 
 def _specialties(

@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .catalog import Catalog, EquipmentItem, Limits, Service, SkillDef, Species, catalog
-from .document import parse_document
+from .document import cascade_name, parse_document
 from .model import Character, EquipmentEntry, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill, format_trait
 from .report import (
@@ -952,10 +952,12 @@ def _entry_facts(
     if definition is None or cascade or specialties or definition.is_cascade:
         entry = SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
         _check_skill_definition(problems, cat, entry, index, definition)
-    # The catalog's spelling names the skill in every key, whatever case the entry was typed in;
-    # open cascades are free text, matched without case.
+    # The catalog's spelling names the skill and a fixed list's cascade in every key, however
+    # the entry spells them ("sword" is Blade Combat's "swords": a character built in code, or
+    # changed by a purchase, is not read by the document parser that would write it so); open
+    # cascades are free text, matched without case or extra spaces.
     name = definition.name if definition is not None else skill.lower()
-    key: SkillKey = (name, cascade.lower()) if cascade else name
+    key: SkillKey = (name, cascade_name(definition, cascade).lower()) if cascade else name
     return _EntryFacts(name=name, key=key, problems=tuple(problems.found))
 
 

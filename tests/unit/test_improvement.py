@@ -15,6 +15,7 @@ from rules import (
     RaiseAttribute,
     RaisePerk,
     RaiseSkill,
+    SkillEntry,
     TraitEntry,
     apply_improvement,
     catalog,
@@ -115,6 +116,23 @@ def test_raising_a_skill_changes_only_that_skill():
 def test_a_new_skill_is_added_under_its_catalog_name():
     learned = apply_improvement(PILOT, RaiseSkill("navigation", None, 1))
     assert learned.skills[-1].skill == "Navigation"
+
+
+def test_a_new_skills_cascade_is_written_as_the_document_parser_writes_it():
+    learned = apply_improvement(PILOT, RaiseSkill("blade combat", "sword", 1))
+    assert learned.skills[-1] == SkillEntry("Blade Combat", 1, "swords")
+    learned = apply_improvement(PILOT, RaiseSkill("Knowledge", "  jumpspace   theory ", 1))
+    assert learned.skills[-1].cascade == "jumpspace theory"
+
+
+def test_a_cascade_spelled_another_way_raises_the_skill_the_character_has():
+    fencer = apply_improvement(PILOT, RaiseSkill("Blade Combat", "sword", 1))
+    assert cost(RaiseSkill("Blade Combat", "SWORDS", 2), fencer) == 10
+    raised = apply_improvement(fencer, RaiseSkill("Blade Combat", "Swords", 2))
+    assert raised.skills[-1] == SkillEntry("Blade Combat", 2, "swords")
+    assert len(raised.skills) == len(fencer.skills)
+    with pytest.raises(ImprovementError, match="no raise"):
+        cost(RaiseSkill("Blade Combat", "swords", 1), fencer)
 
 
 def test_a_skill_above_the_maximum_level_is_a_problem_the_purchase_introduced():

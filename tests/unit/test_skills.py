@@ -161,6 +161,25 @@ def test_each_cascade_is_a_separate_skill_but_a_repeat_is_an_error():
     assert result.skills.total_used == 4
 
 
+def test_a_cascade_listed_twice_under_two_spellings_is_a_repeat_in_a_character_built_in_code():
+    # The document parser writes "sword" as "swords"; a character built in code (or changed by
+    # an improvement) is checked by the same rule.
+    fencer = parse_document(document())
+    fencer = replace(
+        fencer,
+        skills=(
+            SkillEntry("Blade Combat", 1, "sword"),
+            SkillEntry("Blade Combat", 2, "swords"),
+            SkillEntry("Knowledge", 1, "  history"),
+            SkillEntry("Knowledge", 1, "History"),
+        ),
+    )
+    assert [p.path for p in check(fencer).problems if p.code == "duplicate_skill"] == [
+        "skills[1]",
+        "skills[3]",
+    ]
+
+
 def test_surgery_may_not_exceed_medical():
     assert (
         codes(report(skills=[{"skill": "Surgery", "level": 2}, {"skill": "Medical", "level": 2}]))
