@@ -9,6 +9,7 @@ alone (a species package's lines) are worked out once per catalog with ``functoo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -1603,6 +1604,8 @@ def carrying(strength: int, gravity: float = 1.0, *, cat: Catalog | None = None)
     """
     if gravity < 0:
         raise ValueError(f"Gravity {gravity:g} g is negative.")
+    if math.isnan(gravity):  # it would compare false with every bound and carry 4 times as much
+        raise ValueError("Gravity NaN is not a number of g.")
     return _carrying(cat or catalog(), strength, gravity)
 
 
