@@ -138,6 +138,28 @@ def test_skill_entries_that_do_not_fit_the_catalog_are_errors(skill, code):
     assert codes(report(skills=[skill])) == [code]
 
 
+def test_the_listings_own_wording_of_a_specialty_or_cascade_names_it():
+    result = report(
+        attributes={"EDU": 9},
+        skills=[
+            {
+                "skill": "Vehicle Weapon",
+                "level": 2,
+                "specialties": [
+                    "fusion (XYZ) and plasma (ABC) weapons including rapid pulse (RP) versions"
+                ],
+            },
+            {"skill": "Bow", "cascade": "sling", "level": 1},
+            {"skill": "Bow", "cascade": "Slings", "level": 1},
+        ],
+    )
+    assert codes(result) == ["duplicate_skill"]  # a sling and slings are one cascade
+    assert [line.name for line in result.skills.lines[:2]] == [
+        "Vehicle Weapon-2 (fusion and plasma weapons)",
+        "Bow (sling weapons)-1",
+    ]
+
+
 def test_open_cascades_accept_any_name_and_fixed_ones_accept_singulars():
     result = report(
         skills=[
