@@ -55,6 +55,11 @@ class RaisePerk:
     to_level: str
 
 
+def raised_level(purchase: RaisePerk) -> str:
+    """The perk level a raise goes to, read as a document's trait level is ("e" is E)."""
+    return purchase.to_level.strip().upper()
+
+
 @dataclass(frozen=True, slots=True)
 class BuyOffFlaw:
     index: int
@@ -242,12 +247,12 @@ def _perk_price(
             f"{trait.name!r} changes derived attributes and has no level; add a perk instead."
         )
     old = _trait_points(trait, cat)
-    new = _trait_points(replace(trait, level=purchase.to_level), cat)
+    new = _trait_points(replace(trait, level=raised_level(purchase)), cat)
     if old is None or new is None:
         return None
     if new <= old:
         raise ImprovementError(
-            f"{trait.name!r} at level {purchase.to_level} is worth {new} points, no more "
+            f"{trait.name!r} at level {raised_level(purchase)} is worth {new} points, no more "
             f"than its {old} now; a raise goes higher."
         )
     return (new - old) * costs.ip_per_trait_point
@@ -353,7 +358,7 @@ def apply_improvement(
         return replace(character, traits=(*character.traits, purchase.trait))
     if isinstance(purchase, RaisePerk):
         traits = list(character.traits)
-        traits[purchase.index] = replace(traits[purchase.index], level=purchase.to_level)
+        traits[purchase.index] = replace(traits[purchase.index], level=raised_level(purchase))
         return replace(character, traits=tuple(traits))
     if isinstance(purchase, BuyOffFlaw):
         index = purchase.index

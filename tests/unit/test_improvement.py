@@ -235,6 +235,11 @@ def test_raising_a_perk_costs_the_difference_between_its_levels():
     assert apply_improvement(PILOT, RaisePerk(0, "G")).traits[0].level == "G"
 
 
+def test_a_perk_raise_reads_its_level_as_a_document_reads_a_trait_level():
+    assert cost(RaisePerk(0, " e ")) == 5 - 2
+    assert apply_improvement(PILOT, RaisePerk(0, "g")).traits[0].level == "G"
+
+
 def test_a_perk_raise_must_go_higher_and_must_be_a_perk_with_a_level():
     gifted = apply_improvement(PILOT, RaisePerk(0, "G"))
     with pytest.raises(ImprovementError, match="a raise goes higher"):
