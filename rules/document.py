@@ -146,12 +146,22 @@ def _object(value: Any, path: Path, fields: _Fields) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MalformedDocument(_at(path, None), f"expected an object, got {_describe(value)}")
     if not value.keys() <= fields.known:
-        key = next(key for key in value if key not in fields.known)
+        key = _key_written(next(key for key in value if key not in fields.known))
         raise MalformedDocument(
-            _at(path, _printable(key)),
-            f"unknown field {key!r} (allowed: {', '.join(fields.names)})",
+            _at(path, key), f"unknown field '{key}' (allowed: {', '.join(fields.names)})"
         )
     return value
+
+
+# The most of an unknown key a message repeats: enough to recognise a typo, and a key of any
+# length still makes a message of one short line.
+_KEY_SHOWN = 40
+
+
+def _key_written(key: str) -> str:
+    """An unknown key as a path and a message write it: escaped onto one line, cut short."""
+    written = _printable(key)
+    return written if len(written) <= _KEY_SHOWN else written[: _KEY_SHOWN - 3] + "..."
 
 
 def _list(value: Any, path: Path, field: str | None = None, *, most: int) -> list[Any]:

@@ -283,3 +283,19 @@ def test_a_derived_attribute_named_twice_in_one_trait_is_malformed(keys):
         parse_document(document(traits=[trait]))
     assert raised.value.path == f"traits[0].derived.{second}"
     assert raised.value.message == f"{second.strip().upper()} is given twice"
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {**document(), "K" * 100_000: 1},
+        document(skills=[{"skill": "Pilot", "level": 1, "K" * 100_000: 1}]),
+        document(house_rules={"K" * 100_000: True}),
+    ],
+)
+def test_an_unknown_field_with_a_very_long_name_is_named_in_a_short_message(doc):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(doc)
+    assert raised.value.path.endswith("K" * 37 + "...")
+    assert raised.value.message.startswith("unknown field '" + "K" * 37 + "...' (allowed: ")
+    assert len(str(raised.value)) < 400  # the top level allows 21 fields, all named
