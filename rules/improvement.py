@@ -11,7 +11,7 @@ from typing import Any
 
 from .catalog import Catalog, catalog
 from .document import cascade_name, specialty_name
-from .engine import check
+from .engine import _plural, check
 from .injury import _load
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
@@ -252,8 +252,8 @@ def _perk_price(
         return None
     if new <= old:
         raise ImprovementError(
-            f"{trait.name!r} at level {raised_level(purchase)} is worth {new} points, no more "
-            f"than its {old} now; a raise goes higher."
+            f"{trait.name!r} at level {raised_level(purchase)} is worth "
+            f"{_plural(new, 'point')}, no more than its {old} now; a raise goes higher."
         )
     return (new - old) * costs.ip_per_trait_point
 

@@ -1,6 +1,17 @@
 """Problem messages read as sentences: a count of one takes the singular, noun and verb alike."""
 
-from .builders import problem, report
+import pytest
+
+from rules import (
+    ImprovementError,
+    RaisePerk,
+    condition_for,
+    improvement_cost,
+    parse_document,
+    take_damage,
+)
+
+from .builders import document, problem, report
 
 ONE_PERK = [{"type": "PP", "name": "Lucky", "level": "C", "frequency": "R"}]
 
@@ -54,4 +65,21 @@ def test_one_point_spent_on_no_budget_is_over_it_by_one():
     result = report(kind="npc", budget=0, skills=[{"skill": "Stealth", "level": 1}])
     assert problem(result, "budget_exceeded").message == (
         "1 point is spent, 1 more than the budget of 0."
+    )
+
+
+def test_one_point_of_stunning_damage_at_zero_lif_is_treated_as_lethal():
+    knocked_out, _ = take_damage(condition_for(report()), amount=21, form="S")
+    _, events = take_damage(knocked_out, amount=1, form="S")
+    assert [e.message for e in events if e.code == "stun_as_lethal"] == [
+        "LIF is at 0, so 1 point of stunning damage is treated as lethal."
+    ]
+
+
+def test_a_perk_raise_to_a_level_worth_one_point_says_one_point():
+    edge = parse_document(document(traits=[{**ONE_PERK[0], "level": "E"}]))
+    with pytest.raises(ImprovementError) as refused:
+        improvement_cost(edge, RaisePerk(0, "C"))
+    assert str(refused.value) == (
+        "'Lucky' at level C is worth 1 point, no more than its 2 now; a raise goes higher."
     )
