@@ -146,12 +146,22 @@ def _object(value: Any, path: Path, fields: _Fields) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MalformedDocument(_at(path, None), f"expected an object, got {_describe(value)}")
     if not value.keys() <= fields.known:
-        key = next(key for key in value if key not in fields.known)
+        key = _key_written(next(key for key in value if key not in fields.known))
         raise MalformedDocument(
-            _at(path, _printable(key)),
-            f"unknown field {key!r} (allowed: {', '.join(fields.names)})",
+            _at(path, key), f"unknown field '{key}' (allowed: {', '.join(fields.names)})"
         )
     return value
+
+
+# The most of an unknown key a message repeats: enough to recognise a typo, and a key of any
+# length still makes a message of one short line.
+_KEY_SHOWN = 40
+
+
+def _key_written(key: str) -> str:
+    """An unknown key as a path and a message write it: escaped onto one line, cut short."""
+    written = _printable(key)
+    return written if len(written) <= _KEY_SHOWN else written[: _KEY_SHOWN - 3] + "..."
 
 
 def _list(value: Any, path: Path, field: str | None = None, *, most: int) -> list[Any]:
@@ -176,14 +186,18 @@ def _int(
     number: int = value if type(value) is int else _whole_float(value, path, field)
     if minimum <= number <= maximum:
         return number
-    if not -WHOLE_MAX <= number <= WHOLE_MAX:
-        raise MalformedDocument(
-            _at(path, field),
-            f"expected a whole number of at most {WHOLE_MAX:,}, got {_describe(number)}",
-        )
     raise MalformedDocument(
-        _at(path, field), f"expected a whole number {minimum}-{maximum}, got {number}"
+        _at(path, field),
+        f"expected a whole number {_whole_range(minimum, maximum)}, got {_describe(number)}",
     )
+
+
+def _whole_range(minimum: int, maximum: int) -> str:
+    """The whole numbers a field takes, in words: "from 0 to 15", or "of at most 9,007,..." for
+    a field that takes any whole number a document may hold (of either sign)."""
+    if minimum <= -WHOLE_MAX and maximum >= WHOLE_MAX:
+        return f"of at most {WHOLE_MAX:,}"
+    return f"from {minimum} to {maximum}"
 
 
 def _whole_float(value: Any, path: Path, field: str | None) -> int:
@@ -322,10 +336,16 @@ def _cascade(
     text = _optional_text(value, path, "cascade", longest=bounds.label_length)
     if not text:
         return None
+    return cascade_name(definition, text) or None
+
+
+def cascade_name(definition: SkillDef | None, text: str) -> str:
+    """How a cascade is written in a document: spacing collapsed, and the catalog's spelling
+    where the skill's fixed list has it ("sword" on Blade Combat is "swords")."""
     cascade = _name(text)
     if cascade and definition is not None and definition.is_cascade and not definition.open:
         return definition.find_cascade(cascade) or cascade
-    return cascade or None
+    return cascade
 
 
 def _specialties(
@@ -421,19 +441,16 @@ def _derived_changes(value: Any, path: Path, bounds: DocumentBounds) -> tuple[tu
         raise MalformedDocument(
             _at(path, "derived"), f"at most {bounds.derived_changes} changes, got {len(value):,}"
         )
-    return tuple(
-        (
-            _text(key, path, "derived", longest=bounds.label_length).strip().upper(),
-            _int(
-                amount,
-                path,
-                f"derived.{_printable(key)}",
-                minimum=-bounds.level,
-                maximum=bounds.level,
-            ),
-        )
-        for key, amount in value.items()
-    )
+    changes: dict[str, int] = {}
+    for key, amount in value.items():
+        code = _text(key, path, "derived", longest=bounds.label_length).strip().upper()
+        field = f"derived.{_printable(key)}"
+        # "def" and "DEF" are one attribute: kept as two changes, both would be credited but
+        # only one written back, and the document would change its report on a round trip.
+        if code in changes:
+            raise MalformedDocument(_at(path, field), f"{_printable(code)} is given twice")
+        changes[code] = _int(amount, path, field, minimum=-bounds.level, maximum=bounds.level)
+    return tuple(changes.items())
 
 
 def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ alone (a species package's lines) are worked out once per catalog with ``functoo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -16,7 +17,7 @@ from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from .catalog import Catalog, EquipmentItem, Limits, Service, SkillDef, Species, catalog
-from .document import parse_document
+from .document import cascade_name, parse_document
 from .model import Character, EquipmentEntry, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill, format_trait
 from .report import (
@@ -42,6 +43,11 @@ from .report import (
 
 def _plural(count: int, word: str, plural: str | None = None) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {plural or word + 's'}"
+
+
+def _verb(count: int, singular: str, plural: str) -> str:
+    """The form of a verb whose subject is ``count`` things: "1 term needs", "2 terms need"."""
+    return singular if count == 1 else plural
 
 
 def _credits(amount: int) -> str:
@@ -575,7 +581,8 @@ def _check_trait_count(ctx: _Context, rank: Rank) -> None:
         ctx.problems.error(
             "too_few_traits",
             "traits",
-            f"{_plural(character.terms, 'term')} of service need at least "
+            f"{_plural(character.terms, 'term')} of service "
+            f"{_verb(character.terms, 'needs', 'need')} at least "
             f"{_plural(character.terms, 'trait')}; the character has {count} "
             "(perks, flaws and former rank count).",
         )
@@ -946,10 +953,12 @@ def _entry_facts(
     if definition is None or cascade or specialties or definition.is_cascade:
         entry = SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
         _check_skill_definition(problems, cat, entry, index, definition)
-    # The catalog's spelling names the skill in every key, whatever case the entry was typed in;
-    # open cascades are free text, matched without case.
+    # The catalog's spelling names the skill and a fixed list's cascade in every key, however
+    # the entry spells them ("sword" is Blade Combat's "swords": a character built in code, or
+    # changed by a purchase, is not read by the document parser that would write it so); open
+    # cascades are free text, matched without case or extra spaces.
     name = definition.name if definition is not None else skill.lower()
-    key: SkillKey = (name, cascade.lower()) if cascade else name
+    key: SkillKey = (name, cascade_name(definition, cascade).lower()) if cascade else name
     return _EntryFacts(name=name, key=key, problems=tuple(problems.found))
 
 
@@ -1097,7 +1106,8 @@ def _check_specialties(
             "specialty_requires_level_2",
             f"skills[{index}].level",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} has "
-            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, which need "
+            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, which "
+            f"{_verb(len(entry.specialties), 'needs', 'need')} "
             f"{definition.name} at level {minimum} or more.",
         )
 
@@ -1258,11 +1268,15 @@ def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
         problems.error(
             "budget_exceeded",
             "budget",
-            f"{total} points are spent, {total - budget} more than the budget of {budget}.",
+            f"{_plural(total, 'point')} {_verb(total, 'is', 'are')} spent, {total - budget} more "
+            f"than the budget of {budget}.",
         )
     elif total < budget:
         problems.warning(
-            "points_unspent", "budget", f"{budget - total} of {budget} points are unspent."
+            "points_unspent",
+            "budget",
+            f"{budget - total} of {_plural(budget, 'point')} {_verb(budget - total, 'is', 'are')} "
+            "unspent.",
         )
     return tuple(problems.found)
 
@@ -1349,16 +1363,17 @@ def _check_mustering_rolls(
         problems.error(
             "mustering_without_service",
             "mustering_out.rolls",
-            f"{_plural(count, 'mustering-out roll')} recorded, but the character has no "
-            "service whose cash table they could be read on.",
+            f"{_plural(count, 'mustering-out roll')} {_verb(count, 'is', 'are')} recorded, but the "
+            f"character has no service whose cash table {_verb(count, 'it', 'they')} could be "
+            "read on.",
         )
     if count > allowed:
         problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
-            f"{_plural(count, 'mustering-out roll')} {'is' if count == 1 else 'are'} recorded, "
-            f"but {_plural(terms, 'term')} allow {allowed} (the lesser of "
-            f"{lim.max_mustering_rolls} and terms served).",
+            f"{_plural(count, 'mustering-out roll')} {_verb(count, 'is', 'are')} recorded, "
+            f"but {_plural(terms, 'term')} {_verb(terms, 'allows', 'allow')} {allowed} "
+            f"(the lesser of {lim.max_mustering_rolls} and terms served).",
         )
 
 
@@ -1589,6 +1604,8 @@ def carrying(strength: int, gravity: float = 1.0, *, cat: Catalog | None = None)
     """
     if gravity < 0:
         raise ValueError(f"Gravity {gravity:g} g is negative.")
+    if math.isnan(gravity):  # it would compare false with every bound and carry 4 times as much
+        raise ValueError("Gravity NaN is not a number of g.")
     return _carrying(cat or catalog(), strength, gravity)
 
 

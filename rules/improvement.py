@@ -10,8 +10,8 @@ from functools import cache
 from typing import Any
 
 from .catalog import Catalog, catalog
-from .document import specialty_name
-from .engine import check
+from .document import cascade_name, specialty_name
+from .engine import _plural, check
 from .injury import _load
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
@@ -53,6 +53,11 @@ class RaisePerk:
 
     index: int
     to_level: str
+
+
+def raised_level(purchase: RaisePerk) -> str:
+    """The perk level a raise goes to, read as a document's trait level is ("e" is E)."""
+    return purchase.to_level.strip().upper()
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,17 +123,27 @@ def _same(a: str | None, b: str | None) -> bool:
     return " ".join((a or "").lower().split()) == " ".join((b or "").lower().split())
 
 
+def _cascade(skill: str, cascade: str | None, cat: Catalog) -> str | None:
+    """A purchase's cascade as the document parser writes it ("sword" on Blade Combat is
+    "swords"), so a purchase finds the skill however the cascade is spelled."""
+    if cascade is None:
+        return None
+    return cascade_name(cat.find_skill(skill), cascade) or None
+
+
 def _skill_level(character: Character, skill: str, cascade: str | None, cat: Catalog) -> int | None:
     """The level the character has in a skill now, automatic and package skills included."""
+    cascade = _cascade(skill, cascade, cat)
     for line in check(character, cat=cat).skills.lines:
-        if _same(line.skill, skill) and _same(line.cascade, cascade):
+        if _same(line.skill, skill) and _same(_cascade(skill, line.cascade, cat), cascade):
             return line.level
     return None
 
 
-def _skill_entry(character: Character, skill: str, cascade: str | None) -> int | None:
+def _skill_entry(character: Character, skill: str, cascade: str | None, cat: Catalog) -> int | None:
+    cascade = _cascade(skill, cascade, cat)
     for index, entry in enumerate(character.skills):
-        if _same(entry.skill, skill) and _same(entry.cascade, cascade):
+        if _same(entry.skill, skill) and _same(_cascade(skill, entry.cascade, cat), cascade):
             return index
     return None
 
@@ -232,13 +247,13 @@ def _perk_price(
             f"{trait.name!r} changes derived attributes and has no level; add a perk instead."
         )
     old = _trait_points(trait, cat)
-    new = _trait_points(replace(trait, level=purchase.to_level), cat)
+    new = _trait_points(replace(trait, level=raised_level(purchase)), cat)
     if old is None or new is None:
         return None
     if new <= old:
         raise ImprovementError(
-            f"{trait.name!r} at level {purchase.to_level} is worth {new} points, no more "
-            f"than its {old} now; a raise goes higher."
+            f"{trait.name!r} at level {raised_level(purchase)} is worth "
+            f"{_plural(new, 'point')}, no more than its {old} now; a raise goes higher."
         )
     return (new - old) * costs.ip_per_trait_point
 
@@ -262,7 +277,7 @@ def _attribute_price(
 def _specialty(character: Character, purchase: AddSpecialty, cat: Catalog) -> tuple[int, str]:
     """The skill entry a specialty is added to, and the specialty as a document writes it (the
     catalog's spelling, as the document parser gives it)."""
-    index = _skill_entry(character, purchase.skill, None)
+    index = _skill_entry(character, purchase.skill, None, cat)
     if index is None:
         raise ImprovementError(
             f"The character has no {purchase.skill} skill to add a specialty to."
@@ -323,12 +338,13 @@ def apply_improvement(
     cat = cat or catalog()
     _price(character, purchase, cat)
     if isinstance(purchase, RaiseSkill):
-        index = _skill_entry(character, purchase.skill, purchase.cascade)
+        index = _skill_entry(character, purchase.skill, purchase.cascade, cat)
         skills = list(character.skills)
         if index is None:
             definition = cat.find_skill(purchase.skill)
             name = definition.name if definition is not None else purchase.skill
-            skills.append(SkillEntry(name, purchase.to_level, purchase.cascade))
+            cascade = _cascade(purchase.skill, purchase.cascade, cat)
+            skills.append(SkillEntry(name, purchase.to_level, cascade))
         else:
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
@@ -342,7 +358,7 @@ def apply_improvement(
         return replace(character, traits=(*character.traits, purchase.trait))
     if isinstance(purchase, RaisePerk):
         traits = list(character.traits)
-        traits[purchase.index] = replace(traits[purchase.index], level=purchase.to_level)
+        traits[purchase.index] = replace(traits[purchase.index], level=raised_level(purchase))
         return replace(character, traits=tuple(traits))
     if isinstance(purchase, BuyOffFlaw):
         index = purchase.index

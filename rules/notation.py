@@ -125,6 +125,10 @@ def parse_trait(text: str, name: str = "", *, cat: Catalog | None = None) -> Tra
             (code.upper(), int(amount.replace(" ", "")))
             for code, amount in _DERIVED_CHANGE.findall(match["changes"])
         )
+        codes = [code for code, _ in changes]
+        twice = next((code for code in codes if codes.count(code) > 1), None)
+        if twice is not None:
+            raise NotationError(f"{stripped} changes {twice} twice; give each attribute once.")
         trait = TraitEntry(type=trait_type, name=name, derived=changes)
         expected = derived_trait_points(trait, cat=cat)
         if expected is None:

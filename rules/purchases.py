@@ -47,6 +47,7 @@ from .improvement import (
     _trait,
     _trait_points,
     improvement_costs,
+    raised_level,
 )
 from .model import Character, TraitEntry
 from .notation import format_skill, format_trait
@@ -223,7 +224,7 @@ def _describe_trait_purchase(
             trait = _trait(character, purchase.index)
         except ImprovementError:
             return f"raise perk {purchase.index} to level {purchase.to_level}"
-        raised = replace(trait, level=purchase.to_level)
+        raised = replace(trait, level=raised_level(purchase))
         return f"perk {_trait_label(trait, cat)} → {_trait_label(raised, cat)}"
     try:
         return f"buy off flaw {_trait_label(_trait(character, purchase.index), cat)}"

@@ -16,13 +16,13 @@ from .builders import document
         (document(name=""), "name", "1-100 characters"),
         (document(name="x" * 101), "name", "got 101"),
         (document(kind="monster"), "kind", 'must be "pc" or "npc"'),
-        (document(budget=1001), "budget", "0-1000"),
+        (document(budget=1001), "budget", "from 0 to 1000"),
         (document(budget="100"), "budget", "expected a whole number"),
-        (document(terms=-1), "terms", "0-99"),
-        (document(terms=100), "terms", "0-99"),
-        (document(age=1000), "age", "0-999"),
+        (document(terms=-1), "terms", "from 0 to 99"),
+        (document(terms=100), "terms", "from 0 to 99"),
+        (document(age=1000), "age", "from 0 to 999"),
         (document(homeworld="R" * 81), "homeworld", "at most 80 characters, got 81"),
-        (document(attributes={"STR": 34}), "attributes.STR", "-33-33, got 34"),
+        (document(attributes={"STR": 34}), "attributes.STR", "from -33 to 33, got the number 34"),
         (document(skills=[{"skill": "Pilot", "level": 1}] * 61), "skills", "at most 60"),
         (document(traits=[{"type": "PP", "name": "x"}] * 41), "traits", "at most 40"),
         (document(equipment=[{"item": "Dagger"}] * 101), "equipment", "at most 100"),
@@ -39,7 +39,7 @@ from .builders import document
         (
             document(psionics={"strength": 3, "talents": {"Telepathy": 99}}),
             "psionics.talents.Telepathy",
-            "0-",
+            "from 0 to 15",
         ),
         (document(mustering_out={"rolls": [1] * 11}), "mustering_out.rolls", "at most 10"),
         (document(attributes={"STR": "I"}), "attributes.STR", "I and O are not used"),
@@ -66,12 +66,16 @@ from .builders import document
             "traits[0].derived",
             "expected an object",
         ),
-        (document(psionics={"strength": -1}), "psionics.strength", "expected a whole number 0-"),
+        (
+            document(psionics={"strength": -1}),
+            "psionics.strength",
+            "expected a whole number from 0 to 15, got the number -1",
+        ),
         (document(mustering_out={"rolls": ["six"]}), "mustering_out.rolls[0]", "whole number"),
         (
             document(equipment=[{"item": "Dagger", "quantity": 0}]),
             "equipment[0].quantity",
-            "1-9999",
+            "from 1 to 9999, got the number 0",
         ),
         (document(notes="x" * 20_001), "notes", "at most 20,000 characters, got 20,001"),
         (
@@ -123,6 +127,14 @@ def test_a_number_too_large_for_any_rule_is_malformed_and_the_message_stays_shor
         assert raised.value.path == path
     assert "expected a whole number" in raised.value.message or "digits" in raised.value.message
     assert len(str(raised.value)) < 200
+
+
+def test_a_number_of_thousands_of_digits_is_told_the_range_its_field_takes():
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(psionics={"strength": 10**4299}))
+    assert raised.value.message == (
+        "expected a whole number from 0 to 15, got a number of 4300 digits"
+    )
 
 
 def test_the_largest_figures_a_document_may_hold_are_read_and_checked_as_rule_problems():
@@ -259,3 +271,31 @@ def test_talents_read_in_the_catalogs_order_whatever_order_the_document_keeps_it
 
     assert read[0] == read[1]
     assert [name for name, _level in read[0].talents] == ["Telepathy", "Awareness"]
+
+
+@pytest.mark.parametrize("keys", [("def", "DEF"), ("DEF", " DEF "), ("Lif", "LIF")])
+def test_a_derived_attribute_named_twice_in_one_trait_is_malformed(keys):
+    # Read as one attribute, the two changes would be credited twice but written back once,
+    # so the exported document would no longer give the same report.
+    first, second = keys
+    trait = {"type": "PF", "name": "Weak", "derived": {first: -1, second: -1}}
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(traits=[trait]))
+    assert raised.value.path == f"traits[0].derived.{second}"
+    assert raised.value.message == f"{second.strip().upper()} is given twice"
+
+
+@pytest.mark.parametrize(
+    "doc",
+    [
+        {**document(), "K" * 100_000: 1},
+        document(skills=[{"skill": "Pilot", "level": 1, "K" * 100_000: 1}]),
+        document(house_rules={"K" * 100_000: True}),
+    ],
+)
+def test_an_unknown_field_with_a_very_long_name_is_named_in_a_short_message(doc):
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(doc)
+    assert raised.value.path.endswith("K" * 37 + "...")
+    assert raised.value.message.startswith("unknown field '" + "K" * 37 + "...' (allowed: ")
+    assert len(str(raised.value)) < 400  # the top level allows 21 fields, all named

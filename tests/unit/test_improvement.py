@@ -15,6 +15,7 @@ from rules import (
     RaiseAttribute,
     RaisePerk,
     RaiseSkill,
+    SkillEntry,
     TraitEntry,
     apply_improvement,
     catalog,
@@ -117,6 +118,23 @@ def test_a_new_skill_is_added_under_its_catalog_name():
     assert learned.skills[-1].skill == "Navigation"
 
 
+def test_a_new_skills_cascade_is_written_as_the_document_parser_writes_it():
+    learned = apply_improvement(PILOT, RaiseSkill("blade combat", "sword", 1))
+    assert learned.skills[-1] == SkillEntry("Blade Combat", 1, "swords")
+    learned = apply_improvement(PILOT, RaiseSkill("Knowledge", "  jumpspace   theory ", 1))
+    assert learned.skills[-1].cascade == "jumpspace theory"
+
+
+def test_a_cascade_spelled_another_way_raises_the_skill_the_character_has():
+    fencer = apply_improvement(PILOT, RaiseSkill("Blade Combat", "sword", 1))
+    assert cost(RaiseSkill("Blade Combat", "SWORDS", 2), fencer) == 10
+    raised = apply_improvement(fencer, RaiseSkill("Blade Combat", "Swords", 2))
+    assert raised.skills[-1] == SkillEntry("Blade Combat", 2, "swords")
+    assert len(raised.skills) == len(fencer.skills)
+    with pytest.raises(ImprovementError, match="no raise"):
+        cost(RaiseSkill("Blade Combat", "swords", 1), fencer)
+
+
 def test_a_skill_above_the_maximum_level_is_a_problem_the_purchase_introduced():
     assert problems(RaiseSkill("Pilot", None, 4)) == ["skill_level_above_max"]
 
@@ -215,6 +233,11 @@ def test_raising_a_perk_costs_the_difference_between_its_levels():
     assert cost(RaisePerk(0, "E")) == 5 - 2
     assert cost(RaisePerk(0, "G")) == 10 - 2
     assert apply_improvement(PILOT, RaisePerk(0, "G")).traits[0].level == "G"
+
+
+def test_a_perk_raise_reads_its_level_as_a_document_reads_a_trait_level():
+    assert cost(RaisePerk(0, " e ")) == 5 - 2
+    assert apply_improvement(PILOT, RaisePerk(0, "g")).traits[0].level == "G"
 
 
 def test_a_perk_raise_must_go_higher_and_must_be_a_perk_with_a_level():

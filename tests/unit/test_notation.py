@@ -65,6 +65,7 @@ def test_trait_notation_reads_zero_as_often_and_accepts_the_rulebooks_italics():
         ("[PF-H-R CS5 -2]", "control score 5, but a level H flaw has control score 4"),
         ("[PP-H-R 2]", "does not fit the trait tables"),
         ("[PP DEF-1 -5]", "does not fit the derived-attribute table"),
+        ("[PF DEF-1 def-1 -10]", "changes DEF twice; give each attribute once"),
         ("a perk", "not a trait in the rulebook's notation"),
     ],
 )

@@ -138,6 +138,28 @@ def test_skill_entries_that_do_not_fit_the_catalog_are_errors(skill, code):
     assert codes(report(skills=[skill])) == [code]
 
 
+def test_the_listings_own_wording_of_a_specialty_or_cascade_names_it():
+    result = report(
+        attributes={"EDU": 9},
+        skills=[
+            {
+                "skill": "Vehicle Weapon",
+                "level": 2,
+                "specialties": [
+                    "fusion (XYZ) and plasma (ABC) weapons including rapid pulse (RP) versions"
+                ],
+            },
+            {"skill": "Bow", "cascade": "sling", "level": 1},
+            {"skill": "Bow", "cascade": "Slings", "level": 1},
+        ],
+    )
+    assert codes(result) == ["duplicate_skill"]  # a sling and slings are one cascade
+    assert [line.name for line in result.skills.lines[:2]] == [
+        "Vehicle Weapon-2 (fusion and plasma weapons)",
+        "Bow (sling weapons)-1",
+    ]
+
+
 def test_open_cascades_accept_any_name_and_fixed_ones_accept_singulars():
     result = report(
         skills=[
@@ -159,6 +181,25 @@ def test_each_cascade_is_a_separate_skill_but_a_repeat_is_an_error():
     )
     assert codes(result) == ["duplicate_skill"]
     assert result.skills.total_used == 4
+
+
+def test_a_cascade_listed_twice_under_two_spellings_is_a_repeat_in_a_character_built_in_code():
+    # The document parser writes "sword" as "swords"; a character built in code (or changed by
+    # an improvement) is checked by the same rule.
+    fencer = parse_document(document())
+    fencer = replace(
+        fencer,
+        skills=(
+            SkillEntry("Blade Combat", 1, "sword"),
+            SkillEntry("Blade Combat", 2, "swords"),
+            SkillEntry("Knowledge", 1, "  history"),
+            SkillEntry("Knowledge", 1, "History"),
+        ),
+    )
+    assert [p.path for p in check(fencer).problems if p.code == "duplicate_skill"] == [
+        "skills[1]",
+        "skills[3]",
+    ]
 
 
 def test_surgery_may_not_exceed_medical():

@@ -301,6 +301,11 @@ def test_gravity_and_world_size_cannot_be_negative():
         world_gravity(-2)
 
 
+def test_a_gravity_that_is_not_a_number_is_refused_not_read_as_no_gravity():
+    with pytest.raises(ValueError, match="not a number"):
+        carrying(7, float("nan"))
+
+
 @given(st.integers(1, 20), st.floats(0, 10, allow_nan=False), st.floats(0, 10, allow_nan=False))
 def test_more_gravity_never_lets_a_character_carry_more(strength, one, other):
     low, high = sorted((one, other))
