@@ -58,6 +58,7 @@ from .fighters import (
     field_name,
 )
 from .injury import LETHAL, STUN, Period, injury_rules, severity_rules
+from .wording import plural, verb
 
 
 @dataclass(frozen=True, slots=True)
@@ -496,17 +497,18 @@ def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
     if rounds > weapon.most_rounds:
         raise CombatRefused(
             "situation.autofire_rounds",
-            f"the {weapon.label} fires at most {weapon.most_rounds} rounds a turn, not {rounds}",
+            f"the {weapon.label} fires at most {plural(weapon.most_rounds, 'round')} a turn, "
+            f"not {rounds}",
         )
     if situation.aim_turns:
         raise CombatRefused("situation.aim_turns", "no aiming bonus combines with autofire")
     steps = -(-rounds // auto["rounds_per_step"])
-    out = [Modifier(f"autofire, {rounds} rounds", steps * auto["dm_per_step"])]
+    out = [Modifier(f"autofire, {plural(rounds, 'round')}", steps * auto["dm_per_step"])]
     if situation.targets > steps:
         raise CombatRefused(
             "situation.targets",
-            f"{rounds} rounds reach at most {steps} target(s), one per "
-            f"{auto['rounds_per_step']} rounds",
+            f"{plural(rounds, 'round')} {verb(rounds, 'reaches', 'reach')} at most "
+            f"{plural(steps, 'target')}, one per {plural(auto['rounds_per_step'], 'round')}",
         )
     if situation.targets > 1:
         out.append(

@@ -10,10 +10,11 @@ from types import MappingProxyType
 from typing import Any
 
 from .catalog import Catalog, catalog
-from .engine import _plural, _verb, check, derived_attributes, encumbered
+from .engine import check, derived_attributes, encumbered
 from .injury import LETHAL, STUN, Period, SeverityRules, injury_rules, severity_rules
 from .model import Character, EquipmentEntry
 from .report import Derived, Equipment, Report
+from .wording import plural, verb
 
 
 def damage_after_protection(damage: int, *, damage_type: str, armor: int = 0, tgh: int = 0) -> int:
@@ -428,8 +429,8 @@ def take_damage(
         events.append(
             Event(
                 "stun_as_lethal",
-                f"LIF is at {lif}, so {_plural(amount, 'point')} of stunning damage "
-                f"{_verb(amount, 'is', 'are')} treated as lethal.",
+                f"LIF is at {lif}, so {plural(amount, 'point')} of stunning damage "
+                f"{verb(amount, 'is', 'are')} treated as lethal.",
             )
         )
     stun, lethal, marked, replaced = _mark(condition, amount, form)

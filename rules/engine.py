@@ -39,15 +39,7 @@ from .report import (
     Skills,
     TraitLine,
 )
-
-
-def _plural(count: int, word: str, plural: str | None = None) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {plural or word + 's'}"
-
-
-def _verb(count: int, singular: str, plural: str) -> str:
-    """The form of a verb whose subject is ``count`` things: "1 term needs", "2 terms need"."""
-    return singular if count == 1 else plural
+from .wording import plural, verb
 
 
 def _credits(amount: int) -> str:
@@ -581,9 +573,9 @@ def _check_trait_count(ctx: _Context, rank: Rank) -> None:
         ctx.problems.error(
             "too_few_traits",
             "traits",
-            f"{_plural(character.terms, 'term')} of service "
-            f"{_verb(character.terms, 'needs', 'need')} at least "
-            f"{_plural(character.terms, 'trait')}; the character has {count} "
+            f"{plural(character.terms, 'term')} of service "
+            f"{verb(character.terms, 'needs', 'need')} at least "
+            f"{plural(character.terms, 'trait')}; the character has {count} "
             "(perks, flaws and former rank count).",
         )
 
@@ -612,7 +604,7 @@ def _check_rank(ctx: _Context, level: int, exp_dv: int) -> None:
         ctx.problems.error(
             "rank_exceeds_terms",
             "rank",
-            f"Former rank {level} needs at least {_plural(level, 'term')} of service; "
+            f"Former rank {level} needs at least {plural(level, 'term')} of service; "
             f"the character served {terms}.",
         )
     if level > exp_dv:
@@ -1087,7 +1079,7 @@ def _check_specialties(
             "specialty_not_allowed",
             f"skills[{index}].specialties",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} lists "
-            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, but "
+            f"{plural(len(entry.specialties), 'specialty', 'specialties')}, but "
             f"{definition.name} has none.",
         )
         return
@@ -1106,8 +1098,8 @@ def _check_specialties(
             "specialty_requires_level_2",
             f"skills[{index}].level",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} has "
-            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, which "
-            f"{_verb(len(entry.specialties), 'needs', 'need')} "
+            f"{plural(len(entry.specialties), 'specialty', 'specialties')}, which "
+            f"{verb(len(entry.specialties), 'needs', 'need')} "
             f"{definition.name} at level {minimum} or more.",
         )
 
@@ -1179,7 +1171,7 @@ def _age(ctx: _Context, exp_dv: int) -> tuple[int | None, int | None]:
             "age",
             f"Age {age} is below the minimum {minimum} ({lim.age_base} + "
             f"{lim.years_per_term} x {span}, the larger of EXP DV {exp_dv} and "
-            f"{_plural(character.terms, 'term')}).",
+            f"{plural(character.terms, 'term')}).",
         )
     return age, minimum
 
@@ -1216,8 +1208,8 @@ def _terms_below_exp_dv(terms: int, exp_dv: int) -> tuple[Problem, ...]:
     problems.warning(
         "terms_below_exp_dv",
         "terms",
-        f"Only {_plural(terms, 'term')} of service for EXP DV {exp_dv}; "
-        f"EXP DV {exp_dv} usually reflects {_plural(exp_dv, 'term')}.",
+        f"Only {plural(terms, 'term')} of service for EXP DV {exp_dv}; "
+        f"EXP DV {exp_dv} usually reflects {plural(exp_dv, 'term')}.",
     )
     return tuple(problems.found)
 
@@ -1268,14 +1260,14 @@ def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
         problems.error(
             "budget_exceeded",
             "budget",
-            f"{_plural(total, 'point')} {_verb(total, 'is', 'are')} spent, {total - budget} more "
+            f"{plural(total, 'point')} {verb(total, 'is', 'are')} spent, {total - budget} more "
             f"than the budget of {budget}.",
         )
     elif total < budget:
         problems.warning(
             "points_unspent",
             "budget",
-            f"{budget - total} of {_plural(budget, 'point')} {_verb(budget - total, 'is', 'are')} "
+            f"{budget - total} of {plural(budget, 'point')} {verb(budget - total, 'is', 'are')} "
             "unspent.",
         )
     return tuple(problems.found)
@@ -1363,16 +1355,16 @@ def _check_mustering_rolls(
         problems.error(
             "mustering_without_service",
             "mustering_out.rolls",
-            f"{_plural(count, 'mustering-out roll')} {_verb(count, 'is', 'are')} recorded, but the "
-            f"character has no service whose cash table {_verb(count, 'it', 'they')} could be "
+            f"{plural(count, 'mustering-out roll')} {verb(count, 'is', 'are')} recorded, but the "
+            f"character has no service whose cash table {verb(count, 'it', 'they')} could be "
             "read on.",
         )
     if count > allowed:
         problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
-            f"{_plural(count, 'mustering-out roll')} {_verb(count, 'is', 'are')} recorded, "
-            f"but {_plural(terms, 'term')} {_verb(terms, 'allows', 'allow')} {allowed} "
+            f"{plural(count, 'mustering-out roll')} {verb(count, 'is', 'are')} recorded, "
+            f"but {plural(terms, 'term')} {verb(terms, 'allows', 'allow')} {allowed} "
             f"(the lesser of {lim.max_mustering_rolls} and terms served).",
         )
 

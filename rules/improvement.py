@@ -11,11 +11,12 @@ from typing import Any
 
 from .catalog import Catalog, catalog
 from .document import cascade_name, specialty_name
-from .engine import _plural, check
+from .engine import check
 from .injury import _load
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
 from .report import Problem, Report
+from .wording import plural
 
 
 class ImprovementError(ValueError):
@@ -253,7 +254,7 @@ def _perk_price(
     if new <= old:
         raise ImprovementError(
             f"{trait.name!r} at level {raised_level(purchase)} is worth "
-            f"{_plural(new, 'point')}, no more than its {old} now; a raise goes higher."
+            f"{plural(new, 'point')}, no more than its {old} now; a raise goes higher."
         )
     return (new - old) * costs.ip_per_trait_point
 

@@ -26,6 +26,7 @@ from .engine import cash_for, check
 from .model import Character, EquipmentEntry, Psionics, SkillEntry, TraitEntry
 from .notation import NotationError, parse_skill, parse_trait
 from .report import Report
+from .wording import plural
 
 
 def stat_block(character: Character, report: Report, *, cat: Catalog | None = None) -> str:
@@ -33,9 +34,7 @@ def stat_block(character: Character, report: Report, *, cat: Catalog | None = No
     cat = cat or catalog()
     service = cat.find_service(character.service) if character.service else None
     service_name = service.name if service else (character.service or NO_SERVICE)
-    first = (
-        f"{report.name}, {character.terms} term{'s' if character.terms != 1 else ''} {service_name}"
-    )
+    first = f"{report.name}, {plural(character.terms, 'term')} {service_name}"
     if report.rank.title:
         first += f" ({report.rank.title})"
     elif report.rank.level:

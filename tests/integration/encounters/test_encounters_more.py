@@ -404,7 +404,7 @@ def test_the_odds_show_a_chance_for_each_target(client, gunner_fight, player1):
 @pytest.mark.parametrize(
     ("rounds", "problem"),
     [
-        (4, "Further targets: 4 rounds reach at most 1 target(s)"),
+        (4, "Further targets: 4 rounds reach at most 1 target,"),
         (0, "Further targets: only autofire attacks several targets"),
     ],
 )

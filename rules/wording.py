@@ -1,0 +1,11 @@
+"""Counts in the engine's messages, agreeing in number: "1 term needs", "2 terms need"."""
+
+
+def plural(count: int, word: str, plural_form: str | None = None) -> str:
+    """``count`` and the word in the form that count takes: "1 point", "3 points"."""
+    return f"{count} {word}" if count == 1 else f"{count} {plural_form or word + 's'}"
+
+
+def verb(count: int, singular: str, plural_form: str) -> str:
+    """The form of a verb whose subject is ``count`` things: "is" for 1, "are" for more."""
+    return singular if count == 1 else plural_form
