@@ -523,6 +523,24 @@ def test_a_trait_name_is_as_long_on_the_page_as_the_server_reads(
     assert character_with_rows.version == 1
 
 
+@pytest.mark.parametrize("name", ["homeworld", "native_language", "native_culture"])
+def test_a_background_field_is_as_long_on_the_page_as_the_server_reads(
+    owner_client, character_with_rows, patched_catalog, name
+):
+    monkeypatch = patched_catalog
+    bounds = rules.catalog().bounds
+    monkeypatch.setattr(rules.catalog(), "bounds", replace(bounds, label_length=12))
+    edit = reverse("character_edit", args=[character_with_rows.pk])
+
+    page = owner_client.get(edit).content.decode()
+    assert input_attribute(page, f"id_{name}", "maxlength") == "12"
+
+    too_long = builder_post(character_with_rows, **{**ROWS_POSTED, name: "Far Side of Regina"})
+    refused = owner_client.post(edit, dict(too_long, action="save"))
+    assert refused.status_code == 400
+    assert "at most 12 characters (18 now)." in refused.content.decode()
+
+
 def test_a_former_rank_above_the_catalogs_highest_is_refused_and_not_saved(owner_client, character):
     highest = rules.catalog().limits.rank_max
     data = builder_post(character, rank=str(highest + 1), action="save")

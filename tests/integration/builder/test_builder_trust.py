@@ -279,6 +279,74 @@ def test_an_autosave_with_an_unreadable_field_stores_the_rest_and_names_that_fie
     assert (stored["attributes"]["DEX"], stored["terms"]) == (9, 2)
 
 
+def _saved_all_but(answer, message: str) -> None:
+    assert answer.status_code == 200
+    assert answer.json()["state"] == "partial"
+    assert answer.json()["message"] == f"all but one field: {message}"
+
+
+def test_an_attribute_typed_past_every_level_holds_back_only_that_attribute(owner, owner_client):
+    character = _character(owner, name="Slip")
+    answer = _autosave(owner_client, character, **builder_post(character, DEX="40", STR="9"))
+
+    _saved_all_but(
+        answer, "DEX: enter a level from 1 to 15, as a number or as a hex digit from 1 to F."
+    )
+    stored = Character.objects.get(pk=character.pk).document["attributes"]
+    assert (stored["STR"], stored["DEX"]) == (9, 7)
+
+
+@pytest.mark.parametrize(
+    ("field", "label"),
+    [
+        ("homeworld", "Homeworld"),
+        ("native_language", "Native language"),
+        ("native_culture", "Native culture"),
+    ],
+)
+def test_a_pasted_paragraph_in_a_background_field_holds_back_only_that_field(
+    owner, owner_client, field, label
+):
+    character = _character(owner, name="Paste", homeworld="Regina")
+    pasted = "word " * 40
+    answer = _autosave(
+        owner_client, character, **builder_post(character, **{field: pasted}, STR="9")
+    )
+
+    _saved_all_but(answer, f"{label}: at most 80 characters (199 now).")
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["STR"] == 9
+    assert stored[field] == pasted[:80].strip()
+
+
+def test_a_long_cascade_typed_for_a_skill_holds_back_only_that_cascade(owner, owner_client):
+    character = _character(owner, name="Polyglot")
+    post = builder_post(
+        character,
+        **{"skill-0-skill": "Language", "skill-0-level": "1", "skill-0-cascade": "V" * 90},
+        STR="9",
+    )
+    answer = _autosave(owner_client, character, **post)
+
+    _saved_all_but(answer, "Language cascade: at most 80 characters (90 now).")
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["STR"] == 9
+    assert stored["skills"] == [{"skill": "Language", "level": 1, "cascade": "V" * 80}]
+
+
+def test_a_trait_row_past_the_most_a_character_holds_is_the_only_one_not_saved(owner, owner_client):
+    most = rules.catalog().bounds.traits
+    character = _character(owner, name="Collector")
+    rows = {f"trait-{i}-{field}": value for i in range(most + 1)
+            for field, value in (("type", "PP"), ("level", "C"), ("frequency", "R"))}  # fmt: skip
+    answer = _autosave(owner_client, character, **builder_post(character, **rows, STR="9"))
+
+    _saved_all_but(answer, f"Traits: at most {most}; the rest are not saved.")
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["STR"] == 9
+    assert len(stored["traits"]) == most
+
+
 def test_a_refused_save_does_not_say_all_changes_are_saved(owner, owner_client):
     character = _character(owner, name="Refused")
     post = builder_post(character, action="save", END="", STR="8")
