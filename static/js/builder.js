@@ -101,6 +101,9 @@ if (builder) {
         }
         showState("Not saved: the server could not be reached. Retrying…", "offline");
         timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
+      })
+      .finally(() => {
+        if (inFlight === null) settle();
       });
   }
   document.addEventListener("ffa:online", () => autosave());
@@ -133,6 +136,37 @@ if (builder) {
   } else {
     sessionStorage.removeItem(`${leavingNote}:again`);
   }
+  // Following a link (the sheet, the history) with an edit not yet stored: the next page is
+  // asked for once the save has landed, so it shows the edit. The save sent on leaving would
+  // race that page's request. A save that hangs holds the link back no longer than a moment.
+  const LINK_WAIT_MS = 3000;
+  let whenSettled = []; // what to do once no save is on its way
+  function settle() {
+    const waiting = whenSettled;
+    whenSettled = [];
+    waiting.forEach((then) => then());
+  }
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // another tab
+    if ((link.target && link.target !== "_self") || link.hasAttribute("download")) return;
+    const url = new URL(link.href);
+    if (url.origin !== location.origin) return;
+    if (url.pathname === location.pathname && url.search === location.search) return; // #anchor
+    if (!unsaved() || paused || stopped || offline()) return;
+    event.preventDefault();
+    let followed = false;
+    const follow = () => {
+      if (followed) return;
+      followed = true;
+      window.location.assign(link.href);
+    };
+    autosave();
+    if (inFlight === null) return follow();
+    whenSettled.push(follow);
+    setTimeout(follow, LINK_WAIT_MS);
+  });
   // Save (and every no-script button) posts the whole form: nothing is left to store then.
   builder.addEventListener("submit", () => {
     savedEdit = edits;

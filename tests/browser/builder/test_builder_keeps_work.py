@@ -51,6 +51,15 @@ def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(building):
     expect(page.locator('[data-problem="attribute_above_max"]')).to_have_count(0)
 
 
+def test_the_sheet_opened_right_after_an_edit_shows_that_edit(building):
+    page = building
+    page.fill("input[name=STR]", "12")
+    page.get_by_role("link", name="Sheet", exact=True).click()  # at once: no pause to save in
+
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    expect(page.locator("[data-upp]")).to_have_text("C77-777-777")
+
+
 def test_a_tab_that_fell_behind_says_so_and_save_shows_both_versions(building):
     page = building
     other = page.context.new_page()
