@@ -5,8 +5,8 @@ name, and nothing scrolls sideways at 390 px."""
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations
-from tests.factories import character_in_campaign, medic_document
+from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations, start_building
+from tests.factories import UserFactory, character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,6 +46,15 @@ def test_axe_finds_no_serious_or_critical_violation(page, party, viewport, user,
     log_in(page, user)
     page.goto(path.format(character=character.pk, campaign=campaign.pk))
     page.wait_for_load_state("load")
+    assert serious_violations(page) == []
+
+
+def test_a_new_characters_builder_with_its_welcome_message_passes_axe(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Nova")
+
+    expect(page.get_by_role("status").first).to_contain_text("Nova is ready to build")
     assert serious_violations(page) == []
 
 
