@@ -169,6 +169,34 @@ def test_on_a_phone_every_figure_in_a_table_says_what_it_is(page, party, user, p
     assert page.evaluate(_UNLABELLED_CELLS) == []
 
 
+@pytest.mark.parametrize(
+    ("user", "path"),
+    [
+        ("player1", "/characters/{character}/edit/"),
+        ("player1", "/characters/{character}/"),
+        ("player1", "/characters/{character}/play/"),
+        ("player1", "/characters/{character}/history/"),
+        ("player1", "/characters/"),
+        ("player1", "/"),
+        ("referee", "/campaigns/{campaign}/"),
+    ],
+    ids=["builder", "sheet", "play sheet", "history", "character list", "dashboard", "campaign"],
+)
+def test_on_a_phone_a_long_one_word_name_wraps_instead_of_scrolling_sideways(page, user, path):
+    character = character_in_campaign(
+        medic_document(name="Ghaerrgzakhuurrgkhsinuekgvoerzaghkaarrgh", homeworld="Gvoerzaghkaarrgh")
+    )
+    page.set_viewport_size(PHONE)
+    log_in(page, user)
+    page.goto(path.format(character=character.pk, campaign=character.campaign.pk))
+    page.wait_for_load_state("load")
+
+    expect(page.get_by_text("Ghaerrgzakhuurrgkhsinuekgvoerzaghkaarrgh").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Nor does a box of the page scroll sideways (axe: scrollable-region-focusable).
+    assert serious_violations(page) == []
+
+
 def test_on_a_phone_a_party_card_puts_its_derived_attributes_two_to_a_line(page, party):
     campaign, _character = party
     page.set_viewport_size(PHONE)
