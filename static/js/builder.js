@@ -285,9 +285,11 @@ if (builder) {
     const rows = [...section.querySelectorAll("[data-row-index]")];
     let target = null;
     if (verb.startsWith("add") && rows.length === rowsBefore) {
-      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed.
+      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
+      // hearing why.
       const box = section.querySelector(".picker input:not([type=hidden])");
       if (box) box.focus();
+      announce(section.querySelector(".picker .errorlist")?.textContent.trim());
       return;
     }
     if (verb.startsWith("add")) {
@@ -305,11 +307,21 @@ if (builder) {
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------
+  // What one swap brings (the row added, then the points it moved) is said as one message:
+  // a second message so soon would cut the first off.
+  let news = [];
   function announce(text) {
     if (!announcer || !text) return;
-    announcer.textContent = "";
-    setTimeout(() => (announcer.textContent = text), 50);
+    if (!news.length) {
+      announcer.textContent = "";
+      setTimeout(() => {
+        announcer.textContent = news.join(" ");
+        news = [];
+      }, 50);
+    }
+    news.push(text);
   }
+  const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
   let knownProblems = new Set(
     [...document.querySelectorAll("#problems [data-problem]")].map((p) => p.textContent.trim()),
   );
@@ -323,6 +335,6 @@ if (builder) {
     const status = document.getElementById("status-points")?.textContent.trim();
     if (status === lastStatus && !fresh.length) return;
     lastStatus = status;
-    announce([status, ...fresh].join(". "));
+    announce([status, ...fresh].map(sentence).join(" "));
   });
 }

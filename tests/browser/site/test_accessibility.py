@@ -2,6 +2,8 @@
 the builder fits a phone: axe-core finds no serious or critical violation, every control has a
 name, and nothing scrolls sideways at 390 px."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -129,6 +131,34 @@ def test_points_and_new_problems_are_announced_politely(page, party):
 
     expect(announcer).to_contain_text("points left")
     expect(announcer).to_contain_text("Medical-6 is above the maximum skill level")
+    expect(announcer).not_to_contain_text("..")
+
+
+def test_a_row_added_or_removed_is_announced_with_the_points_it_moves(page, party):
+    _campaign, character = party
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.wait_for_load_state("load")
+    announcer = page.locator("#announcer")
+
+    page.locator("[data-add=skill]").fill("Streetwise")
+    page.locator("[data-add=skill]").press("Enter")
+    expect(announcer).to_have_text(re.compile(r"^Row added\. \d+ points? left"))
+
+    page.locator("[data-skill-row]").last.locator("[data-action=remove]").click()
+    expect(announcer).to_have_text(re.compile(r"^Row removed\. \d+ points? left"))
+
+
+def test_a_skill_name_that_adds_nothing_is_announced_with_why(page, party):
+    _campaign, character = party
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.wait_for_load_state("load")
+
+    page.locator("[data-add=skill]").fill("Streetwize")
+    page.locator("[data-add=skill]").press("Enter")
+
+    expect(page.locator("#announcer")).to_have_text("'Streetwize' is not a skill in the catalog.")
 
 
 # Table cells with a figure or words that a phone shows with neither a visible column head
@@ -184,7 +214,9 @@ def test_on_a_phone_every_figure_in_a_table_says_what_it_is(page, party, user, p
 )
 def test_on_a_phone_a_long_one_word_name_wraps_instead_of_scrolling_sideways(page, user, path):
     character = character_in_campaign(
-        medic_document(name="Ghaerrgzakhuurrgkhsinuekgvoerzaghkaarrgh", homeworld="Gvoerzaghkaarrgh")
+        medic_document(
+            name="Ghaerrgzakhuurrgkhsinuekgvoerzaghkaarrgh", homeworld="Gvoerzaghkaarrgh"
+        )
     )
     page.set_viewport_size(PHONE)
     log_in(page, user)
