@@ -1097,7 +1097,8 @@ def _check_specialties(
             "specialty_requires_level_2",
             f"skills[{index}].level",
             f"{format_skill(entry.skill, entry.level, entry.cascade)} has "
-            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, which need "
+            f"{_plural(len(entry.specialties), 'specialty', 'specialties')}, "
+            f"{'which needs' if len(entry.specialties) == 1 else 'which need'} "
             f"{definition.name} at level {minimum} or more.",
         )
 
