@@ -23,7 +23,7 @@ from django.conf import settings
 from django.http import QueryDict
 
 from characters.core.forms import VersionField, WholeNumberField, natural_number, whole_number
-from rules import FORMAT, NotationError, catalog, parse_trait
+from rules import FORMAT, NotationError, catalog, parse_skill, parse_trait
 from rules.document import TOP_LEVEL_FIELDS
 from rules.model import control_by_default
 
@@ -302,12 +302,55 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
 
 def _add_skill(form: BuilderForm, argument: str) -> None:
     wanted = argument or form.new_skill
-    definition = catalog().find_skill(wanted) if wanted else None
-    if wanted and definition is None:
-        form.errors["new-skill"] = f"{wanted!r} is not a skill in the catalog."
+    try:
+        row = _skill_row(wanted) if wanted else SkillRow()
+    except ValueError as unknown:
+        form.errors["new-skill"] = str(unknown)
         return
-    form.skills.append(SkillRow(skill=definition.name if definition else ""))
+    form.skills.append(row)
     form.new_skill = ""
+
+
+# The level of a skill in the rulebook's notation, with the specialties after it if any.
+_SKILL_LEVEL = re.compile(r"-\s*\d+\s*(?:\([^()]*\))?$")
+
+
+def _skill_row(text: str) -> SkillRow:
+    """The row a typed skill stands for: a name from the catalog, or one written in the
+    rulebook's notation as the sheet shows it ("Language (Vilani)", "Blade Combat (swords)-1",
+    "Pilot-2 (small craft)"). Raises ValueError saying what the catalog does not have."""
+    cat = catalog()
+    definition = cat.find_skill(text)
+    if definition is not None:
+        return SkillRow(skill=definition.name)
+    try:
+        # Without a level ("Language (Vilani)"), the level a new row starts at.
+        entry = parse_skill(text if _SKILL_LEVEL.search(text) else f"{text}-1")
+    except NotationError:
+        raise ValueError(f"{text!r} is not a skill in the catalog.") from None
+    definition = cat.find_skill(entry.skill)
+    if definition is None:
+        raise ValueError(f"{text!r} is not a skill in the catalog.")
+    cascade = entry.cascade or ""
+    if cascade and not definition.open:
+        known = definition.find_cascade(cascade) if definition.is_cascade else None
+        if known is None and definition.is_spec:
+            example = f"{definition.name}-2 ({definition.specialties[0].name})"
+            raise ValueError(
+                f"{definition.name} has no cascade; its specialties follow the level: {example}."
+            )
+        if known is None:
+            raise ValueError(f"{definition.name} has no cascade {cascade!r}.")
+        cascade = known
+    specialties = []
+    for specialty in entry.specialties:
+        known = definition.find_specialty(specialty)
+        if known is None:
+            raise ValueError(f"{definition.name} has no specialty {specialty!r}.")
+        specialties.append(known)
+    return SkillRow(
+        skill=definition.name, cascade=cascade, level=str(entry.level), specialties=specialties
+    )
 
 
 def _add_trait(form: BuilderForm, argument: str) -> None:

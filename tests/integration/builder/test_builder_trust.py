@@ -175,6 +175,55 @@ def test_a_skill_picked_from_the_browsed_list_is_added(owner, owner_client):
     assert 'data-skill="Streetwise"' in response.content.decode()
 
 
+def _typed_into_the_add_box(owner_client, character, text: str) -> str:
+    post = builder_post(character, action="add_skill")
+    post["new-skill"] = text
+    response = owner_client.post(reverse("character_preview", args=[character.pk]), post)
+    return response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("typed", "row", "level"),
+    [
+        ("Language (Vilani)", 'data-skill="Language" data-cascade="Vilani"', "1"),
+        ("blade combat (swords)-2", 'data-skill="Blade Combat" data-cascade="swords"', "2"),
+        ("Pilot-2", 'data-skill="Pilot"', "2"),
+    ],
+)
+def test_a_skill_typed_in_the_rulebooks_notation_is_added_as_written(
+    owner, owner_client, typed, row, level
+):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, typed)
+
+    assert f'data-row-index="0" {row}>' in html
+    assert re.search(rf'name="skill-0-level" value="{level}"', html)
+
+
+def test_a_specialty_typed_after_the_level_is_ticked(owner, owner_client):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, "Pilot-2 (small craft)")
+
+    assert 'data-specialty="small craft" checked' in html
+    assert 'data-specialty="fighters" checked' not in html
+
+
+def test_a_cascade_the_skill_does_not_have_is_said_beside_the_box(owner, owner_client):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, "Blade Combat (lightsabers)")
+
+    assert "data-skill-row" not in html
+    assert "Blade Combat has no cascade &#x27;lightsabers&#x27;" in html
+
+
+def test_a_specialty_typed_as_a_cascade_is_shown_where_it_goes(owner, owner_client):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, "Pilot (small craft)")
+
+    assert "data-skill-row" not in html
+    assert "its specialties follow the level: Pilot-2 (small craft)." in html
+
+
 def test_each_skill_row_says_what_the_skill_is_for(owner, owner_client):
     character = _character(owner, name="Summaries", skills=[{"skill": "Pilot", "level": 1}])
     html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
