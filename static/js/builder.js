@@ -250,7 +250,8 @@ if (builder) {
     const typed = input.value.trim().toUpperCase();
     let level = /^\d+$/.test(typed) ? Number(typed) : -1;
     if (typed.length === 1 && level < 0) level = hexDigits.indexOf(typed);
-    const [lowest, highest] = [Number(input.dataset.min), Number(input.dataset.max)];
+    const highest = Number(document.getElementById(`figures-${input.name}`).dataset.max);
+    const lowest = Number(input.dataset.min);
     const step = Number(button.dataset.step);
     // Within the range the step stays inside it; from outside it only goes back towards it.
     if (level < 0 || typed === "") level = Number(input.dataset.average);

@@ -132,6 +132,26 @@ def test_one_unreadable_field_holds_back_nothing_else_and_says_so(building):
     expect(state).to_have_text(SAVED)
 
 
+def test_the_soc_stepper_follows_the_kind_chosen_without_a_reload(building):
+    page = building
+    page.locator("#id_kind").select_option("npc")
+    page.fill("input[name=SOC]", "15")
+    expect(page.locator('[data-hex="SOC"]')).to_have_text("F")
+
+    raise_soc = page.get_by_role("button", name="Raise SOC", exact=True)
+    raise_soc.click()
+    raise_soc.click()
+    raise_soc.click()
+    expect(page.locator("input[name=SOC]")).to_have_value("17")  # an NPC's highest
+
+    page.locator("#id_kind").select_option("pc")
+    expect(page.locator('[data-hex="SOC"]')).to_have_text("H")
+    page.get_by_role("button", name="Lower SOC", exact=True).click()
+    page.get_by_role("button", name="Raise SOC", exact=True).click()
+    # Above a PC's highest, a step only goes back towards it.
+    expect(page.locator("input[name=SOC]")).to_have_value("16")
+
+
 def test_the_steppers_stay_within_the_attributes_range(building):
     page = building
     raise_edu = page.get_by_role("button", name="Raise EDU", exact=True)
