@@ -23,7 +23,7 @@ from django.conf import settings
 from django.http import QueryDict
 
 from characters.core.forms import VersionField, WholeNumberField, natural_number, whole_number
-from rules import FORMAT, NotationError, catalog, parse_trait
+from rules import FORMAT, NotationError, catalog, parse_skill, parse_trait
 from rules.document import TOP_LEVEL_FIELDS
 from rules.model import control_by_default
 
@@ -65,6 +65,7 @@ class FieldBounds:
     psi: int  # PSI strength and each talent's level
     quantity: int
     name: int
+    label: int  # a background field's text, or a cascade typed for a skill
     trait_name: int
     notes: int
 
@@ -82,6 +83,7 @@ def field_bounds() -> FieldBounds:
         psi=limits.psi_max_cap,
         quantity=bounds.quantity,
         name=bounds.name_length,
+        label=bounds.label_length,
         trait_name=bounds.trait_name_length,
         notes=bounds.notes_length,
     )
@@ -308,12 +310,55 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
 
 def _add_skill(form: BuilderForm, argument: str) -> None:
     wanted = argument or form.new_skill
-    definition = catalog().find_skill(wanted) if wanted else None
-    if wanted and definition is None:
-        form.errors["new-skill"] = f"{wanted!r} is not a skill in the catalog."
+    try:
+        row = _skill_row(wanted) if wanted else SkillRow()
+    except ValueError as unknown:
+        form.errors["new-skill"] = str(unknown)
         return
-    form.skills.append(SkillRow(skill=definition.name if definition else ""))
+    form.skills.append(row)
     form.new_skill = ""
+
+
+# The level of a skill in the rulebook's notation, with the specialties after it if any.
+_SKILL_LEVEL = re.compile(r"-\s*\d+\s*(?:\([^()]*\))?$")
+
+
+def _skill_row(text: str) -> SkillRow:
+    """The row a typed skill stands for: a name from the catalog, or one written in the
+    rulebook's notation as the sheet shows it ("Language (Vilani)", "Blade Combat (swords)-1",
+    "Pilot-2 (small craft)"). Raises ValueError saying what the catalog does not have."""
+    cat = catalog()
+    definition = cat.find_skill(text)
+    if definition is not None:
+        return SkillRow(skill=definition.name)
+    try:
+        # Without a level ("Language (Vilani)"), the level a new row starts at.
+        entry = parse_skill(text if _SKILL_LEVEL.search(text) else f"{text}-1")
+    except NotationError:
+        raise ValueError(f"{text!r} is not a skill in the catalog.") from None
+    definition = cat.find_skill(entry.skill)
+    if definition is None:
+        raise ValueError(f"{text!r} is not a skill in the catalog.")
+    cascade = entry.cascade or ""
+    if cascade and not definition.open:
+        known = definition.find_cascade(cascade) if definition.is_cascade else None
+        if known is None and definition.is_spec:
+            example = f"{definition.name}-2 ({definition.specialties[0].name})"
+            raise ValueError(
+                f"{definition.name} has no cascade; its specialties follow the level: {example}."
+            )
+        if known is None:
+            raise ValueError(f"{definition.name} has no cascade {cascade!r}.")
+        cascade = known
+    specialties = []
+    for specialty in entry.specialties:
+        known = definition.find_specialty(specialty)
+        if known is None:
+            raise ValueError(f"{definition.name} has no specialty {specialty!r}.")
+        specialties.append(known)
+    return SkillRow(
+        skill=definition.name, cascade=cascade, level=str(entry.level), specialties=specialties
+    )
 
 
 def _add_trait(form: BuilderForm, argument: str) -> None:
@@ -435,6 +480,19 @@ def _whole(
         return None
 
 
+def _within(text: str, field_id: str, label: str, longest: int, errors: dict[str, str]) -> str:
+    """The first ``longest`` characters of ``text``, with the field's error recorded when it
+    was longer: one field the document cannot hold never holds back the rest of a save."""
+    if len(text) > longest:
+        errors[field_id] = f"{label}: at most {longest:,} characters ({len(text):,} now)."
+    return text[:longest]
+
+
+def _too_many(label: str, most: int) -> str:
+    """The error of the first row past the most a document holds of ``label``."""
+    return f"{label}: at most {most}; the rest are not saved."
+
+
 def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocument:
     """The document the form describes; ``base`` supplies what the form does not edit.
 
@@ -473,19 +531,24 @@ def _read_identity(
     name = " ".join(values.get("name", "").split())
     if not name:
         errors["name"] = "Name: give the character a name."
-    elif len(name) > bounds.name:
-        errors["name"] = f"Name: at most {bounds.name} characters ({len(name)} now)."
-    doc["name"] = name[: bounds.name] if name else base.get("name", "Unnamed")
+    doc["name"] = (
+        _within(name, "name", "Name", bounds.name, errors) if name else base.get("name", "Unnamed")
+    )
     doc["kind"] = (
         values.get("kind") if values.get("kind") in ("pc", "npc") else base.get("kind", "pc")
     )
     budget = _whole(values.get("budget", ""), "budget", "Budget", errors, maximum=bounds.budget)
     doc["budget"] = budget if budget is not None else base.get("budget", cat.limits.default_budget)
     doc["species"] = values.get("species") or "human"
-    for key in ("homeworld", "native_language", "native_culture", "service"):
+    for key, label in (
+        ("homeworld", "Homeworld"),
+        ("native_language", "Native language"),
+        ("native_culture", "Native culture"),
+        ("service", "Service"),
+    ):
         text = " ".join(values.get(key, "").split())
         if text:
-            doc[key] = text
+            doc[key] = _within(text, key, label, bounds.label, errors)
     for key, label, maximum in (
         ("terms", "Terms", bounds.terms),
         ("rank", "Former rank", bounds.rank),
@@ -510,7 +573,8 @@ def _read_attributes(
         level = cat.from_hex(raw) if len(raw) == 1 else None
         if level is None:
             level = whole_number(raw)
-        if level is None:
+        # A level past every hex digit is no level the document can hold ("40" for "4").
+        if level is None or abs(level) > cat.bounds.attribute:
             lowest, highest = cat.limits.purchase_min, maxima[position]
             errors[code] = (
                 f"{code}: enter a level from {lowest} to {highest}, as a number or as a hex "
@@ -527,10 +591,15 @@ def _read_skills(
 ) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
     """The skill entries, and the form row each came from."""
     bounds = field_bounds()
-    skills, skill_rows = [], []
+    most = catalog().bounds.skills
+    skills: list[dict[str, Any]] = []
+    skill_rows: list[int] = []
     for row_index, skill_row in enumerate(form.skills):
         if not skill_row.skill:
             continue
+        if len(skills) == most:
+            errors[f"skill-{row_index}-skill"] = _too_many("Skills", most)
+            break
         level = _whole(
             skill_row.level,
             f"skill-{row_index}-level",
@@ -541,7 +610,13 @@ def _read_skills(
         )
         entry: dict[str, Any] = {"skill": skill_row.skill, "level": 0 if level is None else level}
         if skill_row.cascade:
-            entry["cascade"] = skill_row.cascade
+            entry["cascade"] = _within(
+                skill_row.cascade,
+                f"skill-{row_index}-cascade",
+                f"{skill_row.skill} cascade",
+                bounds.label,
+                errors,
+            )
         if skill_row.specialties:
             entry["specialties"] = list(skill_row.specialties)
         skills.append(entry)
@@ -554,17 +629,19 @@ def _read_traits(
 ) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
     """The trait entries, and the form row each came from."""
     bounds = field_bounds()
-    traits, trait_rows = [], []
+    most = catalog().bounds.traits
+    traits: list[dict[str, Any]] = []
+    trait_rows: list[int] = []
     for row_index, trait_row in enumerate(form.traits):
         if not (trait_row.name or trait_row.level or trait_row.derived):
             continue
-        if len(trait_row.name) > bounds.trait_name:
-            errors[f"trait-{row_index}-name"] = (
-                f"Trait name: at most {bounds.trait_name} characters ({len(trait_row.name)} now)."
-            )
+        if len(traits) == most:
+            errors[f"trait-{row_index}-name"] = _too_many("Traits", most)
+            break
+        name_id = f"trait-{row_index}-name"
         entry: dict[str, Any] = {
             "type": trait_row.type or "PP",
-            "name": trait_row.name[: bounds.trait_name],
+            "name": _within(trait_row.name, name_id, "Trait name", bounds.trait_name, errors),
         }
         if trait_row.derived:
             derived = {}
@@ -606,10 +683,15 @@ def _read_equipment(
 ) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
     """The equipment entries, and the form row each came from."""
     bounds = field_bounds()
-    equipment, item_rows = [], []
+    most = catalog().bounds.equipment
+    equipment: list[dict[str, Any]] = []
+    item_rows: list[int] = []
     for row_index, item_row in enumerate(form.items):
         if not item_row.item:
             continue
+        if len(equipment) == most:
+            errors[f"item-{row_index}-item"] = _too_many("Equipment", most)
+            break
         item, _, tl = item_row.item.partition("|")
         quantity = _whole(
             item_row.quantity,
@@ -628,12 +710,7 @@ def _read_equipment(
 
 
 def _read_notes(form: BuilderForm, errors: dict[str, str]) -> str:
-    bounds = field_bounds()
-    notes = form.values.get("notes", "")
-    if len(notes) > bounds.notes:
-        errors["notes"] = f"Notes: at most {bounds.notes:,} characters ({len(notes):,} now)."
-        notes = notes[: bounds.notes]
-    return notes
+    return _within(form.values.get("notes", ""), "notes", "Notes", field_bounds().notes, errors)
 
 
 _SECTION_OF = {

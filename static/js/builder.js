@@ -101,6 +101,9 @@ if (builder) {
         }
         showState("Not saved: the server could not be reached. Retrying…", "offline");
         timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
+      })
+      .finally(() => {
+        if (inFlight === null) settle();
       });
   }
   document.addEventListener("ffa:online", () => autosave());
@@ -133,6 +136,37 @@ if (builder) {
   } else {
     sessionStorage.removeItem(`${leavingNote}:again`);
   }
+  // Following a link (the sheet, the history) with an edit not yet stored: the next page is
+  // asked for once the save has landed, so it shows the edit. The save sent on leaving would
+  // race that page's request. A save that hangs holds the link back no longer than a moment.
+  const LINK_WAIT_MS = 3000;
+  let whenSettled = []; // what to do once no save is on its way
+  function settle() {
+    const waiting = whenSettled;
+    whenSettled = [];
+    waiting.forEach((then) => then());
+  }
+  document.addEventListener("click", (event) => {
+    const link = event.target.closest("a[href]");
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // another tab
+    if ((link.target && link.target !== "_self") || link.hasAttribute("download")) return;
+    const url = new URL(link.href);
+    if (url.origin !== location.origin) return;
+    if (url.pathname === location.pathname && url.search === location.search) return; // #anchor
+    if (!unsaved() || paused || stopped || offline()) return;
+    event.preventDefault();
+    let followed = false;
+    const follow = () => {
+      if (followed) return;
+      followed = true;
+      window.location.assign(link.href);
+    };
+    autosave();
+    if (inFlight === null) return follow();
+    whenSettled.push(follow);
+    setTimeout(follow, LINK_WAIT_MS);
+  });
   // Save (and every no-script button) posts the whole form: nothing is left to store then.
   builder.addEventListener("submit", () => {
     savedEdit = edits;
@@ -216,7 +250,8 @@ if (builder) {
     const typed = input.value.trim().toUpperCase();
     let level = /^\d+$/.test(typed) ? Number(typed) : -1;
     if (typed.length === 1 && level < 0) level = hexDigits.indexOf(typed);
-    const [lowest, highest] = [Number(input.dataset.min), Number(input.dataset.max)];
+    const highest = Number(document.getElementById(`figures-${input.name}`).dataset.max);
+    const lowest = Number(input.dataset.min);
     const step = Number(button.dataset.step);
     // Within the range the step stays inside it; from outside it only goes back towards it.
     if (level < 0 || typed === "") level = Number(input.dataset.average);
@@ -251,9 +286,11 @@ if (builder) {
     const rows = [...section.querySelectorAll("[data-row-index]")];
     let target = null;
     if (verb.startsWith("add") && rows.length === rowsBefore) {
-      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed.
+      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
+      // hearing why.
       const box = section.querySelector(".picker input:not([type=hidden])");
       if (box) box.focus();
+      announce(section.querySelector(".picker .errorlist")?.textContent.trim());
       return;
     }
     if (verb.startsWith("add")) {
@@ -271,11 +308,21 @@ if (builder) {
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------
+  // What one swap brings (the row added, then the points it moved) is said as one message:
+  // a second message so soon would cut the first off.
+  let news = [];
   function announce(text) {
     if (!announcer || !text) return;
-    announcer.textContent = "";
-    setTimeout(() => (announcer.textContent = text), 50);
+    if (!news.length) {
+      announcer.textContent = "";
+      setTimeout(() => {
+        announcer.textContent = news.join(" ");
+        news = [];
+      }, 50);
+    }
+    news.push(text);
   }
+  const sentence = (text) => (/[.!?]$/.test(text) ? text : `${text}.`);
   let knownProblems = new Set(
     [...document.querySelectorAll("#problems [data-problem]")].map((p) => p.textContent.trim()),
   );
@@ -289,6 +336,6 @@ if (builder) {
     const status = document.getElementById("status-points")?.textContent.trim();
     if (status === lastStatus && !fresh.length) return;
     lastStatus = status;
-    announce([status, ...fresh].join(". "));
+    announce([status, ...fresh].map(sentence).join(" "));
   });
 }

@@ -111,6 +111,18 @@ def test_specialties_cost_one_point_each_and_need_level_two():
     assert codes(low) == ["specialty_requires_level_2"]
 
 
+@pytest.mark.parametrize(
+    ("specialties", "says"),
+    [
+        (["fighters"], "Pilot-1 has 1 specialty, which needs Pilot at level 2 or more."),
+        (["fighters", "small craft"], "has 2 specialties, which need Pilot at level 2 or more."),
+    ],
+)
+def test_the_specialty_level_problem_reads_as_a_sentence(specialties, says):
+    low = report(skills=[{"skill": "Pilot", "level": 1, "specialties": specialties}])
+    assert problem(low, "specialty_requires_level_2").message.endswith(says)
+
+
 def test_specialties_are_matched_without_their_explanations_and_by_abbreviation():
     result = report(
         skills=[

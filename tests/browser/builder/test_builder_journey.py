@@ -2,9 +2,9 @@
 model of the document after every step and against the export at the end.
 
 What a player does is drawn at random (typing a skill and pressing Enter, picking one from the
-list, levels, specialties on any row, traits and items added and removed, Enter in any field,
-reloading, going to the sheet and back, a second tab), so the journey finds what a scripted
-path never takes. A few seeds run in CI; ``FFA_JOURNEY_SEEDS=200`` runs many locally (and
+list, cascades and specialties on any row, levels, traits and items added and removed, Enter in
+any field, reloading, going to the sheet and back, a second tab), so the journey finds what a
+scripted path never takes. A few seeds run in CI; ``FFA_JOURNEY_SEEDS=200`` runs many locally (and
 ``FFA_JOURNEY_FIRST_SEED`` picks where to start).
 """
 
@@ -33,6 +33,7 @@ class Skill:
     name: str
     level: int = 1
     specialties: set[str] = field(default_factory=set)
+    cascade: str | None = None
 
 
 @dataclass
@@ -100,6 +101,37 @@ class Journey:
         catalog.get_by_role("button", name=f"Add {name}:").click()
         self.model.skills.append(Skill(name))
         expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
+
+    def add_cascade_skill(self) -> None:
+        taken = {skill.name for skill in self.model.skills}
+        choices = [s for s in self.cat.skills if s.is_cascade and s.name not in taken]
+        if not choices:
+            return
+        definition = self.random.choice(choices)
+        box = self.page.locator("[data-add=skill]")
+        box.fill(definition.name)
+        box.press("Enter")
+        self.model.skills.append(Skill(definition.name))
+        expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
+        self.choose_cascade(len(self.model.skills) - 1)
+
+    def choose_cascade(self, index: int | None = None) -> None:
+        """A cascade for a cascade skill's row: picked from its list, or typed for an open one."""
+        rows = [
+            i for i, s in enumerate(self.model.skills) if self.cat.find_skill(s.name).is_cascade
+        ]
+        if index is None and not rows:
+            return
+        index = self.random.choice(rows) if index is None else index
+        skill = self.model.skills[index]
+        definition = self.cat.find_skill(skill.name)
+        control = self.page.locator("[data-skill-row]").nth(index).locator("[name$=-cascade]")
+        if definition.open:
+            skill.cascade = self.random.choice([*definition.suggested, "Zhodani Consulate"])
+            control.fill(skill.cascade)
+        else:
+            skill.cascade = self.random.choice(definition.cascades)
+            control.select_option(skill.cascade)
 
     def set_skill_level(self) -> None:
         if not self.model.skills:
@@ -207,6 +239,8 @@ class Journey:
         (step_attribute, 2),
         (add_skill_by_typing, 3),
         (add_skill_from_the_list, 2),
+        (add_cascade_skill, 1),
+        (choose_cascade, 1),
         (set_skill_level, 3),
         (tick_specialty, 3),
         (remove_skill, 1),
@@ -241,6 +275,8 @@ class Journey:
         for index, skill in enumerate(model.skills):
             row = rows.nth(index)
             expect(row).to_have_attribute("data-skill", skill.name)
+            if skill.cascade:
+                expect(row).to_have_attribute("data-cascade", skill.cascade)
             expect(row.locator("[data-field=level]")).to_have_value(str(skill.level))
             ticked = row.locator("[data-specialty]:checked")
             expect(ticked).to_have_count(len(skill.specialties))
@@ -258,8 +294,9 @@ class Journey:
         model = self.model
         assert document["attributes"] == model.attributes
         assert [
-            (s["skill"], s["level"], set(s.get("specialties", []))) for s in document["skills"]
-        ] == [(s.name, s.level, s.specialties) for s in model.skills]
+            (s["skill"], s.get("cascade"), s["level"], set(s.get("specialties", [])))
+            for s in document["skills"]
+        ] == [(s.name, s.cascade, s.level, s.specialties) for s in model.skills]
         assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == (
             model.traits
         )

@@ -51,6 +51,15 @@ def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(building):
     expect(page.locator('[data-problem="attribute_above_max"]')).to_have_count(0)
 
 
+def test_the_sheet_opened_right_after_an_edit_shows_that_edit(building):
+    page = building
+    page.fill("input[name=STR]", "12")
+    page.get_by_role("link", name="Sheet", exact=True).click()  # at once: no pause to save in
+
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    expect(page.locator("[data-upp]")).to_have_text("C77-777-777")
+
+
 def test_a_tab_that_fell_behind_says_so_and_save_shows_both_versions(building):
     page = building
     other = page.context.new_page()
@@ -121,6 +130,26 @@ def test_one_unreadable_field_holds_back_nothing_else_and_says_so(building):
     assert (stored["attributes"]["STR"], stored["homeworld"]) == (9, "Regina")
     page.fill("input[name=END]", "8")
     expect(state).to_have_text(SAVED)
+
+
+def test_the_soc_stepper_follows_the_kind_chosen_without_a_reload(building):
+    page = building
+    page.locator("#id_kind").select_option("npc")
+    page.fill("input[name=SOC]", "15")
+    expect(page.locator('[data-hex="SOC"]')).to_have_text("F")
+
+    raise_soc = page.get_by_role("button", name="Raise SOC", exact=True)
+    raise_soc.click()
+    raise_soc.click()
+    raise_soc.click()
+    expect(page.locator("input[name=SOC]")).to_have_value("17")  # an NPC's highest
+
+    page.locator("#id_kind").select_option("pc")
+    expect(page.locator('[data-hex="SOC"]')).to_have_text("H")
+    page.get_by_role("button", name="Lower SOC", exact=True).click()
+    page.get_by_role("button", name="Raise SOC", exact=True).click()
+    # Above a PC's highest, a step only goes back towards it.
+    expect(page.locator("input[name=SOC]")).to_have_value("16")
 
 
 def test_the_steppers_stay_within_the_attributes_range(building):

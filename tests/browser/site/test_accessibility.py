@@ -2,11 +2,13 @@
 the builder fits a phone: axe-core finds no serious or critical violation, every control has a
 name, and nothing scrolls sideways at 390 px."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations
-from tests.factories import character_in_campaign, medic_document
+from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations, start_building
+from tests.factories import UserFactory, character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,6 +48,15 @@ def test_axe_finds_no_serious_or_critical_violation(page, party, viewport, user,
     log_in(page, user)
     page.goto(path.format(character=character.pk, campaign=campaign.pk))
     page.wait_for_load_state("load")
+    assert serious_violations(page) == []
+
+
+def test_a_new_characters_builder_with_its_welcome_message_passes_axe(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Nova")
+
+    expect(page.get_by_role("status").first).to_contain_text("Nova is ready to build")
     assert serious_violations(page) == []
 
 
@@ -120,6 +131,34 @@ def test_points_and_new_problems_are_announced_politely(page, party):
 
     expect(announcer).to_contain_text("points left")
     expect(announcer).to_contain_text("Medical-6 is above the maximum skill level")
+    expect(announcer).not_to_contain_text("..")
+
+
+def test_a_row_added_or_removed_is_announced_with_the_points_it_moves(page, party):
+    _campaign, character = party
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.wait_for_load_state("load")
+    announcer = page.locator("#announcer")
+
+    page.locator("[data-add=skill]").fill("Streetwise")
+    page.locator("[data-add=skill]").press("Enter")
+    expect(announcer).to_have_text(re.compile(r"^Row added\. \d+ points? left"))
+
+    page.locator("[data-skill-row]").last.locator("[data-action=remove]").click()
+    expect(announcer).to_have_text(re.compile(r"^Row removed\. \d+ points? left"))
+
+
+def test_a_skill_name_that_adds_nothing_is_announced_with_why(page, party):
+    _campaign, character = party
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/edit/")
+    page.wait_for_load_state("load")
+
+    page.locator("[data-add=skill]").fill("Streetwize")
+    page.locator("[data-add=skill]").press("Enter")
+
+    expect(page.locator("#announcer")).to_have_text("'Streetwize' is not a skill in the catalog.")
 
 
 # Table cells with a figure or words that a phone shows with neither a visible column head
@@ -158,6 +197,36 @@ def test_on_a_phone_every_figure_in_a_table_says_what_it_is(page, party, user, p
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.locator("main table td").count() > 0
     assert page.evaluate(_UNLABELLED_CELLS) == []
+
+
+@pytest.mark.parametrize(
+    ("user", "path"),
+    [
+        ("player1", "/characters/{character}/edit/"),
+        ("player1", "/characters/{character}/"),
+        ("player1", "/characters/{character}/play/"),
+        ("player1", "/characters/{character}/history/"),
+        ("player1", "/characters/"),
+        ("player1", "/"),
+        ("referee", "/campaigns/{campaign}/"),
+    ],
+    ids=["builder", "sheet", "play sheet", "history", "character list", "dashboard", "campaign"],
+)
+def test_on_a_phone_a_long_one_word_name_wraps_instead_of_scrolling_sideways(page, user, path):
+    character = character_in_campaign(
+        medic_document(
+            name="Ghaerrgzakhuurrgkhsinuekgvoerzaghkaarrgh", homeworld="Gvoerzaghkaarrgh"
+        )
+    )
+    page.set_viewport_size(PHONE)
+    log_in(page, user)
+    page.goto(path.format(character=character.pk, campaign=character.campaign.pk))
+    page.wait_for_load_state("load")
+
+    expect(page.get_by_text("Ghaerrgzakhuurrgkhsinuekgvoerzaghkaarrgh").first).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Nor does a box of the page scroll sideways (axe: scrollable-region-focusable).
+    assert serious_violations(page) == []
 
 
 def test_on_a_phone_a_party_card_puts_its_derived_attributes_two_to_a_line(page, party):

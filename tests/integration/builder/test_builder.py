@@ -427,7 +427,8 @@ def input_attribute(html: str, element_id: str, attribute: str) -> str | None:
     """The value of ``attribute`` on the page's input with id ``element_id``."""
     tag = re.search(rf'<input\b[^>]*\bid="{re.escape(element_id)}"[^>]*>', html)
     assert tag, f"no input with id {element_id}"
-    value = re.search(rf'\b{attribute}="([^"]*)"', tag.group(0))
+    # Not a longer name that ends the same ("max" is not "data-max").
+    value = re.search(rf'(?<![\w-]){attribute}="([^"]*)"', tag.group(0))
     return value.group(1) if value else None
 
 
@@ -523,6 +524,24 @@ def test_a_trait_name_is_as_long_on_the_page_as_the_server_reads(
     assert character_with_rows.version == 1
 
 
+@pytest.mark.parametrize("name", ["homeworld", "native_language", "native_culture"])
+def test_a_background_field_is_as_long_on_the_page_as_the_server_reads(
+    owner_client, character_with_rows, patched_catalog, name
+):
+    monkeypatch = patched_catalog
+    bounds = rules.catalog().bounds
+    monkeypatch.setattr(rules.catalog(), "bounds", replace(bounds, label_length=12))
+    edit = reverse("character_edit", args=[character_with_rows.pk])
+
+    page = owner_client.get(edit).content.decode()
+    assert input_attribute(page, f"id_{name}", "maxlength") == "12"
+
+    too_long = builder_post(character_with_rows, **{**ROWS_POSTED, name: "Far Side of Regina"})
+    refused = owner_client.post(edit, dict(too_long, action="save"))
+    assert refused.status_code == 400
+    assert "at most 12 characters (18 now)." in refused.content.decode()
+
+
 def test_a_former_rank_above_the_catalogs_highest_is_refused_and_not_saved(owner_client, character):
     highest = rules.catalog().limits.rank_max
     data = builder_post(character, rank=str(highest + 1), action="save")
@@ -544,10 +563,15 @@ def test_the_attribute_inputs_offer_the_purchasable_levels_of_the_characters_kin
         owner=owner, document=character_document(name="Jamison", kind=kind)
     )
     html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    def stepper_max(code: str) -> str:
+        # On the figures the preview sends again, so it follows a change of kind.
+        return re.search(rf'<span id="figures-{code}"[^>]*\bdata-max="(\d+)"', html).group(1)
+
     for code, highest in zip(cat.attribute_order, cat.purchase_maxima(kind), strict=True):
-        assert input_attribute(html, f"id_{code}", "min") == str(cat.limits.purchase_min)
-        assert input_attribute(html, f"id_{code}", "max") == str(highest)
-    assert input_attribute(html, "id_SOC", "max") == str(
+        assert input_attribute(html, f"id_{code}", "data-min") == str(cat.limits.purchase_min)
+        assert stepper_max(code) == str(highest)
+    assert stepper_max("SOC") == str(
         cat.limits.npc_soc_max if kind == "npc" else cat.limits.purchase_max
     )
 

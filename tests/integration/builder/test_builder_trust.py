@@ -175,6 +175,55 @@ def test_a_skill_picked_from_the_browsed_list_is_added(owner, owner_client):
     assert 'data-skill="Streetwise"' in response.content.decode()
 
 
+def _typed_into_the_add_box(owner_client, character, text: str) -> str:
+    post = builder_post(character, action="add_skill")
+    post["new-skill"] = text
+    response = owner_client.post(reverse("character_preview", args=[character.pk]), post)
+    return response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("typed", "row", "level"),
+    [
+        ("Language (Vilani)", 'data-skill="Language" data-cascade="Vilani"', "1"),
+        ("blade combat (swords)-2", 'data-skill="Blade Combat" data-cascade="swords"', "2"),
+        ("Pilot-2", 'data-skill="Pilot"', "2"),
+    ],
+)
+def test_a_skill_typed_in_the_rulebooks_notation_is_added_as_written(
+    owner, owner_client, typed, row, level
+):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, typed)
+
+    assert f'data-row-index="0" {row}>' in html
+    assert re.search(rf'name="skill-0-level" value="{level}"', html)
+
+
+def test_a_specialty_typed_after_the_level_is_ticked(owner, owner_client):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, "Pilot-2 (small craft)")
+
+    assert 'data-specialty="small craft" checked' in html
+    assert 'data-specialty="fighters" checked' not in html
+
+
+def test_a_cascade_the_skill_does_not_have_is_said_beside_the_box(owner, owner_client):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, "Blade Combat (lightsabers)")
+
+    assert "data-skill-row" not in html
+    assert "Blade Combat has no cascade &#x27;lightsabers&#x27;" in html
+
+
+def test_a_specialty_typed_as_a_cascade_is_shown_where_it_goes(owner, owner_client):
+    character = _character(owner, name="Notation")
+    html = _typed_into_the_add_box(owner_client, character, "Pilot (small craft)")
+
+    assert "data-skill-row" not in html
+    assert "its specialties follow the level: Pilot-2 (small craft)." in html
+
+
 def test_each_skill_row_says_what_the_skill_is_for(owner, owner_client):
     character = _character(owner, name="Summaries", skills=[{"skill": "Pilot", "level": 1}])
     html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
@@ -277,6 +326,74 @@ def test_an_autosave_with_an_unreadable_field_stores_the_rest_and_names_that_fie
     }
     stored = Character.objects.get(pk=character.pk).document
     assert (stored["attributes"]["DEX"], stored["terms"]) == (9, 2)
+
+
+def _saved_all_but(answer, message: str) -> None:
+    assert answer.status_code == 200
+    assert answer.json()["state"] == "partial"
+    assert answer.json()["message"] == f"all but one field: {message}"
+
+
+def test_an_attribute_typed_past_every_level_holds_back_only_that_attribute(owner, owner_client):
+    character = _character(owner, name="Slip")
+    answer = _autosave(owner_client, character, **builder_post(character, DEX="40", STR="9"))
+
+    _saved_all_but(
+        answer, "DEX: enter a level from 1 to 15, as a number or as a hex digit from 1 to F."
+    )
+    stored = Character.objects.get(pk=character.pk).document["attributes"]
+    assert (stored["STR"], stored["DEX"]) == (9, 7)
+
+
+@pytest.mark.parametrize(
+    ("field", "label"),
+    [
+        ("homeworld", "Homeworld"),
+        ("native_language", "Native language"),
+        ("native_culture", "Native culture"),
+    ],
+)
+def test_a_pasted_paragraph_in_a_background_field_holds_back_only_that_field(
+    owner, owner_client, field, label
+):
+    character = _character(owner, name="Paste", homeworld="Regina")
+    pasted = "word " * 40
+    answer = _autosave(
+        owner_client, character, **builder_post(character, **{field: pasted}, STR="9")
+    )
+
+    _saved_all_but(answer, f"{label}: at most 80 characters (199 now).")
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["STR"] == 9
+    assert stored[field] == pasted[:80].strip()
+
+
+def test_a_long_cascade_typed_for_a_skill_holds_back_only_that_cascade(owner, owner_client):
+    character = _character(owner, name="Polyglot")
+    post = builder_post(
+        character,
+        **{"skill-0-skill": "Language", "skill-0-level": "1", "skill-0-cascade": "V" * 90},
+        STR="9",
+    )
+    answer = _autosave(owner_client, character, **post)
+
+    _saved_all_but(answer, "Language cascade: at most 80 characters (90 now).")
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["STR"] == 9
+    assert stored["skills"] == [{"skill": "Language", "level": 1, "cascade": "V" * 80}]
+
+
+def test_a_trait_row_past_the_most_a_character_holds_is_the_only_one_not_saved(owner, owner_client):
+    most = rules.catalog().bounds.traits
+    character = _character(owner, name="Collector")
+    rows = {f"trait-{i}-{field}": value for i in range(most + 1)
+            for field, value in (("type", "PP"), ("level", "C"), ("frequency", "R"))}  # fmt: skip
+    answer = _autosave(owner_client, character, **builder_post(character, **rows, STR="9"))
+
+    _saved_all_but(answer, f"Traits: at most {most}; the rest are not saved.")
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["STR"] == 9
+    assert len(stored["traits"]) == most
 
 
 def test_a_refused_save_does_not_say_all_changes_are_saved(owner, owner_client):
