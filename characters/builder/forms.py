@@ -710,7 +710,9 @@ def _read_equipment(
 
 
 def _read_notes(form: BuilderForm, errors: dict[str, str]) -> str:
-    return _within(form.values.get("notes", ""), "notes", "Notes", field_bounds().notes, errors)
+    # Browsers send a textarea's line breaks as CRLF; the document (and its export) keeps "\n".
+    notes = form.values.get("notes", "").replace("\r\n", "\n")
+    return _within(notes, "notes", "Notes", field_bounds().notes, errors)
 
 
 _SECTION_OF = {

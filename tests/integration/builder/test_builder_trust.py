@@ -248,6 +248,17 @@ def test_an_edit_is_stored_without_pressing_save(owner, owner_client):
     assert Character.objects.get(pk=character.pk).document["attributes"]["DEX"] == 9
 
 
+def test_notes_are_stored_with_plain_line_breaks_whatever_the_browser_sends(owner, owner_client):
+    character = _character(owner, name="Notes")
+    # A browser sends every line break in a textarea as CRLF.
+    _autosave(
+        owner_client, character, **builder_post(character, notes="Owes Cr500.\r\nHates Vargr.")
+    )
+
+    character.refresh_from_db()
+    assert character.document["notes"] == "Owes Cr500.\nHates Vargr."
+
+
 def test_the_autosaves_of_one_sitting_are_one_revision(owner, owner_client):
     character = _character(owner, name="Sitting")
     before = character.revisions.count()
