@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from characters.builder import services as builder_services
 from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations, start_building
 from tests.factories import UserFactory, character_in_campaign, medic_document
 
@@ -273,3 +274,20 @@ def test_on_a_phone_a_page_head_s_buttons_keep_clear_of_the_heading_below(page, 
 
     # The button wraps below the campaign's name on a phone; it must not touch "The party".
     assert heading["y"] - (leave["y"] + leave["height"]) >= 12
+
+
+def test_on_a_phone_long_one_word_notes_and_changes_wrap_instead_of_scrolling_sideways(page):
+    character = character_in_campaign(medic_document(homeworld="Regina"))
+    long_word = "Gvoerzaghkaarrgh" * 5
+    document = {**character.document, "homeworld": long_word, "notes": long_word * 10}
+    builder_services.save_character(
+        character=character, document=document, expected_version=character.version
+    )
+    page.set_viewport_size(PHONE)
+    log_in(page, "player1")
+
+    for path in (f"/characters/{character.pk}/", f"/characters/{character.pk}/history/2/"):
+        page.goto(path)
+        expect(page.get_by_text(long_word).first).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+        assert serious_violations(page) == [], path
