@@ -45,6 +45,7 @@ from characters.templatetags.ffa_format import percent
 from rules import Condition
 from rules.catalog import EquipmentItem
 from rules.combat import AttackPlan, AttackResult, CombatRefused, Situation, Weapon
+from rules.wording import plural
 
 Kind = EncounterEntry.Kind
 Side = Combatant.Side
@@ -523,7 +524,7 @@ def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter,
     loaded[key] = fired.loaded
     row.combatant.ammunition = loaded
     Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
-    return f"{note} {loaded[key]} round(s) left in the {weapon.name}."
+    return f"{note} {plural(loaded[key], 'round')} left in the {weapon.name}."
 
 
 def _mark(

@@ -681,6 +681,20 @@ def test_a_gun_without_rounds_or_magazines_is_refused_before_any_die(fight, kira
     assert not EncounterEntry.objects.filter(kind="attack").exists()
 
 
+@pytest.mark.parametrize(("loaded", "left"), [(2, "1 round left"), (3, "2 rounds left")])
+def test_the_log_counts_the_rounds_left_in_words_that_agree(fight, kira, player1, loaded, left):
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(
+        ammunition={PISTOL: loaded}
+    )
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    entry = services.attack(encounter=fight, by=player1, order=order, rng=Scripted([1, 1, 1]))
+
+    assert f"{left} in the Automatic pistol." in entry.summary
+    assert "(s)" not in entry.summary
+
+
 def test_a_sheet_that_carries_no_ammunition_keeps_no_count(fight, kira, player1):
     from characters.play import services as play_services
 
