@@ -356,7 +356,9 @@ def _range_dms(
         bonus = max(aim["least_dm"], min(situation.aim_turns * aim["dm_per_turn"], level))
         bonus = min(bonus, -(range_dm + offset))
         if bonus > 0:
-            out.append(Modifier(f"aiming {situation.aim_turns} turn(s) offsets range", bonus))
+            out.append(
+                Modifier(f"aiming {plural(situation.aim_turns, 'turn')} offsets range", bonus)
+            )
     return out
 
 
@@ -517,7 +519,7 @@ def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
     if situation.squares_between_targets:
         out.append(
             Modifier(
-                f"{situation.squares_between_targets} square(s) between the targets",
+                f"{plural(situation.squares_between_targets, 'square')} between the targets",
                 situation.squares_between_targets * auto["dm_per_square_between"],
             )
         )

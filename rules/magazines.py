@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .catalog import AMMUNITION, Catalog, EquipmentItem, catalog
 from .fighters import CombatRefused, Weapon
+from .wording import plural
 
 
 def ammunition_for(weapon: Weapon, *, cat: Catalog | None = None) -> EquipmentItem | None:
@@ -45,5 +46,7 @@ def fire_rounds(ammunition: EquipmentItem, rounds: int, *, loaded: int, spares: 
     if rounds <= loaded:
         return Fired(loaded - rounds, spares, reloaded=False)
     if not spares:
-        raise CombatRefused("ammunition", f"out of {ammunition.name}: {loaded} round(s) left")
+        raise CombatRefused(
+            "ammunition", f"out of {ammunition.name}: {plural(loaded, 'round')} left"
+        )
     return Fired(capacity - rounds, spares - 1, reloaded=True)

@@ -26,6 +26,7 @@ from characters.models import (
     new_invite_code,
 )
 from characters.review.services import reopen_character
+from rules.wording import plural
 
 
 class InviteInvalid(Refused):
@@ -187,13 +188,11 @@ def attach_character(
     Character.objects.filter(pk=locked.pk).update(
         campaign=campaign, status=Status.DRAFT, **listing_columns(report)
     )
-    log_event(
-        locked,
-        kind=CharacterEvent.Kind.CAMPAIGN,
-        by=by,
-        detail=f"Joined {campaign.name}"
-        + (f" with {len(report.errors)} rule error(s) under its rules." if report.errors else "."),
+    errors = plural(len(report.errors), "rule error")
+    joined = f"Joined {campaign.name}" + (
+        f" with {errors} under its rules." if report.errors else "."
     )
+    log_event(locked, kind=CharacterEvent.Kind.CAMPAIGN, by=by, detail=joined)
     return Character.objects.select_related("campaign").get(pk=locked.pk)
 
 

@@ -22,7 +22,6 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 import rules
@@ -36,6 +35,7 @@ from characters.campaigns.forms import (
 )
 from characters.campaigns.selectors import campaigns_of
 from characters.core import services as core_services
+from characters.core.downloads import download_stem
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report, key_skills
@@ -512,7 +512,7 @@ def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         return redirect("campaign_detail", campaign.pk)
     pencil = PdfForm(request.GET).for_pencil(campaign)
     sheets = [sheet_for_character(character, pencil=pencil) for character in characters]
-    filename = f"{slugify(campaign.name) or 'campaign'}-party"
+    filename = f"{download_stem(campaign.name, 'campaign')}-party"
     return pdf_rendering.pdf_response(
         request, sheets, page_size=campaign.page_size, filename=filename, summary=True
     )

@@ -45,6 +45,7 @@ from characters.templatetags.ffa_format import percent
 from rules import Condition
 from rules.catalog import EquipmentItem
 from rules.combat import AttackPlan, AttackResult, CombatRefused, Situation, Weapon
+from rules.wording import plural
 
 Kind = EncounterEntry.Kind
 Side = Combatant.Side
@@ -498,32 +499,51 @@ def _spares(row: Row, item: EquipmentItem) -> int:
     )
 
 
-def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
-    """Fire the attack's rounds as the engine counts them, taking out the magazine it loads;
-    returns a note for the log ("" when the fighter keeps no count: an animal, or a fighter
-    that carries none of the weapon's ammunition). A group member counts its own magazines,
-    starting from its stat block's."""
+@dataclass(frozen=True)
+class Firing:
+    """What an attack's rounds do to the fighter's count of a weapon's ammunition."""
+
+    item: EquipmentItem
+    loaded: dict[str, int]  # the rounds in each weapon, as they were
+    fired: rules.combat.Fired
+
+
+def firing(row: Row, weapon: Weapon, rounds: int) -> Firing | None:
+    """The count of ``rounds`` fired from ``weapon``, as the engine counts them, before any of
+    it is done; None when the fighter keeps no count (an animal, or a fighter that carries none
+    of the weapon's ammunition). Refused when it has too few rounds and no magazine to load,
+    so the odds say so before the throw, and the attack is refused before any die."""
     item = rules.combat.ammunition_for(weapon)
     if item is None or row.combatant.character is None:
-        return ""
+        return None
     key = weapon_key(weapon)
     loaded = dict(row.combatant.ammunition)
     spares = _spares(row, item)
     if key not in loaded and not spares:
-        return ""  # it carries none of it: it keeps no count for this weapon
-    before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
+        return None
     try:
         fired = rules.combat.fire_rounds(item, rounds, loaded=loaded.get(key, 0), spares=spares)
     except CombatRefused as refused:  # "out of ...": it has no magazine left to load
         raise Refused(f"{row.combatant.name} is {refused.message}.") from None
+    return Firing(item, loaded, fired)
+
+
+def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
+    """Fire the attack's rounds (``firing``), taking out the magazine it loads; returns a note
+    for the log, "" when the fighter keeps no count. A group member counts its own magazines,
+    starting from its stat block's."""
+    count = firing(row, weapon, rounds)
+    if count is None:
+        return ""
+    before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
     note = ""
-    if fired.reloaded:
-        _take_magazine(row, item, weapon, by, encounter, before)
-        note = f" Loaded a new {item.name} ({fired.spares} left)."
-    loaded[key] = fired.loaded
+    if count.fired.reloaded:
+        _take_magazine(row, count.item, weapon, by, encounter, before)
+        note = f" Loaded a new {count.item.name} ({count.fired.spares} left)."
+    loaded = count.loaded | {weapon_key(weapon): count.fired.loaded}
     row.combatant.ammunition = loaded
     Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
-    return f"{note} {loaded[key]} round(s) left in the {weapon.name}."
+    return f"{note} {plural(count.fired.loaded, 'round')} left in the {weapon.name}."
 
 
 def _mark(

@@ -167,9 +167,12 @@ def _ending(encounter: Encounter) -> EncounterEntry | None:
 
 
 def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str, Any]:
-    """The chance on each target (several for a burst at further targets)."""
+    """The chance on each target (several for a burst at further targets), or why the attack
+    would be refused: a target out of reach, too few rounds left."""
+    order = form.order()
     try:
-        planned = services.plan(state, attacker, form.order())
+        planned = services.plan(state, attacker, order)
+        services.firing(attacker, planned.weapon, order.situation.rounds_fired)
     except Refused as refused:
         return {"error": str(refused)}
     first, *others = planned.plans

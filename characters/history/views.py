@@ -17,11 +17,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.text import slugify
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from characters.core import services as core_services
+from characters.core.downloads import download_stem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.history import selectors, services
@@ -214,7 +214,10 @@ def shared_sheet_pdf(request: HttpRequest, token: str) -> HttpResponse:
     pencil = options.for_pencil(character.campaign)
     sheet = sheet_for_character(character, show_player=False, pencil=pencil)
     response = pdf_rendering.pdf_response(
-        request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
+        request,
+        [sheet],
+        page_size=page_size,
+        filename=download_stem(character.name, "character"),
     )
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response

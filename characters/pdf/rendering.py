@@ -59,6 +59,7 @@ from fontTools.ttLib import TTFont
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from characters.core.downloads import content_disposition
 from characters.core.selectors import key_skills
 from characters.models import Campaign
 from characters.play.selectors import STATE_WORDS
@@ -229,8 +230,8 @@ def pdf_response(
         except PdfOverBudget as over:
             return _over_budget_response(request, over)
         response = HttpResponse(pdf.content, content_type="application/pdf")
-        safe_name = re.sub(r"[^A-Za-z0-9._-]+", "-", filename).strip("-.") or "character"
-        response["Content-Disposition"] = f'inline; filename="{safe_name}.pdf"'
+        safe_name = re.sub(r"[^\w.-]+", "-", filename).strip("-.") or "character"
+        response["Content-Disposition"] = content_disposition(f"{safe_name}.pdf", attachment=False)
     response["ETag"] = etag
     # Private (a sheet is one user's) and revalidated every time, which the ETag makes cheap.
     response["Cache-Control"] = "private, no-cache"

@@ -404,6 +404,7 @@ def _play_context(
         "last_change": last_change,
         "undo_blocked": undo_blocked,
         "boxes": rules.boxes(condition),
+        "lif_below_zero": -condition.lif,  # how far below 0 a dying character's LIF is
         "states": selectors.states(condition),
         "wounds": selectors.wound_notes(condition),
         "attribute_rows": _attribute_rows(report, effective),

@@ -17,6 +17,7 @@ from characters.models import Character, CharacterEvent
 from rules import (
     Report,
 )
+from rules.wording import plural
 
 
 def error_summary(report: Report, limit: int = 3) -> str:
@@ -67,7 +68,7 @@ def approve_character(*, character: Character, by: User, comment: str = "") -> C
     if report.errors:
         raise Refused(
             f"{locked.name} was not approved: under this campaign's rules it now has "
-            f"{len(report.errors)} rule error(s). Return it to the player instead. "
+            f"{plural(len(report.errors), 'rule error')}. Return it to the player instead. "
             f"{error_summary(report)}"
         )
     return set_status(locked, Status.APPROVED, by=by, comment=comment.strip())

@@ -4,9 +4,9 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
+from characters.core.downloads import content_disposition, download_stem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user, character_report
 from characters.pdf import rendering as pdf_rendering
@@ -56,8 +56,8 @@ def character_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     response = JsonResponse(
         character.document, json_dumps_params={"indent": 2, "ensure_ascii": False}
     )
-    filename = f"{slugify(character.name) or 'character'}.json"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    filename = f"{download_stem(character.name, 'character')}.json"
+    response["Content-Disposition"] = content_disposition(filename, attachment=True)
     return response
 
 
@@ -74,8 +74,8 @@ def character_export_foundry(request: AuthenticatedHttpRequest, pk: int) -> Http
         foundry.actor_for(report, character.document),
         json_dumps_params={"indent": 2, "ensure_ascii": False},
     )
-    filename = f"{slugify(character.name) or 'character'}-twodsix.json"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    filename = f"{download_stem(character.name, 'character')}-twodsix.json"
+    response["Content-Disposition"] = content_disposition(filename, attachment=True)
     return response
 
 
@@ -90,5 +90,8 @@ def character_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     page_size = character.campaign.page_size if character.campaign else options.page_size()
     sheet = sheet_for_character(character, pencil=options.for_pencil(character.campaign))
     return pdf_rendering.pdf_response(
-        request, [sheet], page_size=page_size, filename=slugify(character.name) or "character"
+        request,
+        [sheet],
+        page_size=page_size,
+        filename=download_stem(character.name, "character"),
     )

@@ -41,5 +41,18 @@
   );
   // A swapped action panel comes with the weapon it was filled in for.
   document.addEventListener("htmx:load", (event) => followAll(event.detail.elt));
+
+  // An action (a POST) replaces the region its button was in, and the focus would fall back to
+  // the page: a keyboard user would start again at the skip link. The focus goes to the outcome
+  // at the top of the action panel instead, so the next Tab reaches the next action. The odds
+  // and the turn order's polling are GETs and leave the focus where it is.
+  document.addEventListener("htmx:afterSwap", (event) => {
+    if (event.detail.requestConfig?.verb !== "post") return;
+    const outcome = document.getElementById("outcome");
+    if (!outcome || !document.getElementById("encounter")?.contains(outcome)) return;
+    outcome.focus({ preventScroll: true });
+    const box = outcome.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) outcome.scrollIntoView({ block: "nearest" });
+  });
   followAll(document);
 })();

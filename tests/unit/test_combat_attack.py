@@ -106,6 +106,12 @@ def test_aiming_gives_1_a_turn_up_to_the_skill_level_at_least_1_and_only_offsets
     assert dm_of(plan("Sword", "close", aim_turns=2), "aiming") is None
 
 
+@pytest.mark.parametrize(("turns", "label"), [(1, "aiming 1 turn"), (2, "aiming 2 turns")])
+def test_the_aiming_dm_counts_its_turns_in_words_that_agree(turns, label):
+    aimed = plan("Rifle", "distant", aim_turns=turns, movement="stepping")
+    assert f"{label} offsets range" in [dm.label for dm in aimed.dms]
+
+
 def test_a_weapon_too_heavy_costs_1_a_point_of_str_dv_short():
     weak = fighter(attributes={"STR": 4})  # DV 2; the battleaxe needs 5
     assert dm_of(plan("Battleaxe", "close", attacker=weak), "STR DV") == -3

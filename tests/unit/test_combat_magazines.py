@@ -59,7 +59,13 @@ def test_an_attack_with_too_few_rounds_and_no_spare_is_refused():
     with pytest.raises(CombatRefused) as refused:
         fire_rounds(PISTOL, 4, loaded=3, spares=0)
     assert refused.value.field == "ammunition"
-    assert refused.value.message == "out of Automatic pistol ammunition: 3 round(s) left"
+    assert refused.value.message == "out of Automatic pistol ammunition: 3 rounds left"
+
+
+def test_the_refusal_counts_one_round_in_the_singular():
+    with pytest.raises(CombatRefused) as refused:
+        fire_rounds(PISTOL, 4, loaded=1, spares=0)
+    assert refused.value.message == "out of Automatic pistol ammunition: 1 round left"
 
 
 @pytest.mark.parametrize(

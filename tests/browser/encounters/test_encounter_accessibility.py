@@ -3,6 +3,7 @@ or critical violation, nothing scrolls sideways at 390 px, and every chip is a n
 big enough to tap."""
 
 import pytest
+from playwright.sync_api import expect
 
 from characters.encounters import services
 from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations
@@ -65,3 +66,20 @@ def test_every_chip_is_a_big_named_target_on_a_phone(page, fight):
         assert box["height"] >= TAP, chip.inner_text()
         assert box["width"] >= TAP, chip.inner_text()
         assert chip.inner_text().strip(), "a chip without a name"
+
+
+def test_a_keyboard_user_lands_on_the_outcome_and_tabs_on_to_the_next_action(page, fight):
+    """An action replaces the whole action panel; without care the focus falls back to the page
+    body, and every throw would start again at the skip link and the menu."""
+    _campaign, encounter = fight
+    page.set_viewport_size(DESKTOP)
+    log_in(page, "referee")
+    page.goto(f"/encounters/{encounter.pk}/")
+    page.locator('[data-action="pass"]').focus()
+
+    page.keyboard.press("Enter")
+
+    expect(page.locator("#outcome")).to_contain_text("ends its turn.")
+    expect(page.locator("#outcome")).to_be_focused()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.getElementById('act').contains(document.activeElement)")

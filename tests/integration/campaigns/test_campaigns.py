@@ -193,7 +193,21 @@ def test_attaching_checks_the_character_under_the_campaign_rules(referee, player
     assert attached.is_valid is False
     event = attached.events.get()
     assert (event.kind, event.actor) == ("campaign", player)
-    assert "Joined Strict with 2 rule error(s)" in event.detail
+    assert "Joined Strict with 2 rule errors under its rules." in event.detail
+
+
+def test_one_rule_error_is_counted_in_the_singular_when_joining_and_approving(
+    campaign, character, player, referee
+):
+    review_services.submit_character(character=character, by=player)
+    free = builder_services.create_character(owner=player, document=navy_document(name="Free"))
+    Campaign.objects.filter(pk=campaign.pk).update(psionics_allowed=False)
+    campaign.refresh_from_db()
+    joined = campaigns_services.attach_character(character=free, campaign=campaign, by=player)
+    assert "with 1 rule error under its rules." in joined.events.get().detail
+
+    with pytest.raises(review_services.Refused, match=r"it now has 1 rule error\. "):
+        review_services.approve_character(character=character, by=referee)
 
 
 def test_the_review_applies_the_campaign_rules_in_every_check(client, referee, player):

@@ -606,14 +606,20 @@ def test_the_encounter_page_takes_a_fixed_number_of_queries(
 ):
     encounter = start(campaign, kira, dorn, corsair, corsairs=corsairs)
     services.throw_initiative(encounter=encounter, by=referee)
+    # Kira's turn, the dearest: her pistol counts its rounds from the magazines she carries.
+    encounter.refresh_from_db()
+    while board(encounter).current.combatant.name != "Kira Valen":
+        services.take_turn(encounter=encounter, by=referee, action="pass")
+        encounter.refresh_from_db()
     PlayState.objects.create(
         character=kira, condition=rules.condition_as_dict(condition_of(kira)[0])
     )
     as_user(client, referee)
     url = reverse("encounter_detail", args=[encounter.pk])
     # session, user, the encounter, its campaign, its combatants with their characters, their
-    # play sheets, the log, the morale tests so far
-    with django_assert_num_queries(8):
+    # play sheets, the log, the morale tests so far, and what the fighter acting carries (its
+    # credits ledger: whether its weapon has the rounds the attack fires)
+    with django_assert_num_queries(9):
         response = client.get(url)
     assert response.status_code == 200
     assert response.content.decode().count("data-combatant=") == 2 + corsairs
@@ -679,6 +685,39 @@ def test_a_gun_without_rounds_or_magazines_is_refused_before_any_die(fight, kira
         services.attack(encounter=fight, by=player1, order=order, rng=Scripted([]))
 
     assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+def test_the_odds_of_a_gun_without_rounds_or_magazines_say_so_instead_of_a_chance(
+    client, fight, kira, player1
+):
+    from characters.play import services as play_services
+
+    play_services.give_up_gear(character=kira, by=player1, item=MAGAZINE, tl=6, quantity=2)
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(ammunition={PISTOL: 0})
+    target = combatant(fight, "Vargr corsair 1")
+    as_user(client, player1)
+
+    odds = client.get(reverse("encounter_odds", args=[fight.pk]), attack_post(fight, target))
+    page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+
+    for html in (odds.content.decode(), page):
+        assert "Kira Valen is out of Automatic pistol ammunition: 0 rounds left." in html
+        assert "data-odds-error" in html
+        assert "Chance to hit" not in html
+
+
+@pytest.mark.parametrize(("loaded", "left"), [(2, "1 round left"), (3, "2 rounds left")])
+def test_the_log_counts_the_rounds_left_in_words_that_agree(fight, kira, player1, loaded, left):
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(
+        ammunition={PISTOL: loaded}
+    )
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    entry = services.attack(encounter=fight, by=player1, order=order, rng=Scripted([1, 1, 1]))
+
+    assert f"{left} in the Automatic pistol." in entry.summary
+    assert "(s)" not in entry.summary
 
 
 def test_a_sheet_that_carries_no_ammunition_keeps_no_count(fight, kira, player1):

@@ -365,7 +365,7 @@ def test_a_burst_at_two_corsairs_throws_for_each_and_undo_restores_both(
 
     labels = {dm["label"]: dm["dm"] for dm in entry.detail["dms"]}
     assert labels["2 targets"] == -2
-    assert labels["1 square(s) between the targets"] == -1
+    assert labels["1 square between the targets"] == -1
     assert entry.detail["hit"]
     assert entry.detail["others"][0]["hit"]
     for name in ("Vargr corsair 1", "Vargr corsair 2"):

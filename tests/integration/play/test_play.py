@@ -1234,3 +1234,24 @@ def test_an_item_with_an_unreadable_tech_level_is_refused_not_an_error(
     response = post_credits(client, mara, action="buy", item=f"Laser rifle|{tl}")
 
     assert last_message(response) == message
+
+
+def test_a_serious_wounds_bleed_button_says_an_hour_passed_in_plain_words(client, mara, player):
+    play_services.take_damage(character=mara, by=player, amount=14, form="L")
+    assert condition(mara).wounds[0].severity == "serious"
+    client.force_login(player)
+
+    html = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+
+    assert 'data-action="bleed">It bleeds (1 hour passed)</button>' in html
+    assert "a hour" not in html
+
+
+def test_a_character_below_0_lif_is_told_how_far_below_not_minus_that(client, mara, player):
+    play_services.take_damage(character=mara, by=player, amount=26, form="L")
+    assert condition(mara).lif == -3
+    client.force_login(player)
+
+    html = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+
+    assert "26 lethal (x); 3 below 0, dead at \u221223." in html  # a minus sign
