@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from characters.templatetags.ffa_format import signed_credits
 from rules import HouseRules
 
 # A deleted character can be restored by its owner for this long; then it is purged for good.
@@ -449,7 +450,7 @@ class CreditEntry(models.Model):
         verbose_name_plural = "credit entries"
 
     def __str__(self) -> str:
-        return f"{self.character}: Cr{self.amount:+,} {self.note}"
+        return f"{self.character}: {signed_credits(self.amount)} {self.note}"
 
 
 class DiceRoll(models.Model):

@@ -61,6 +61,7 @@ from characters.play.selectors import (
     stored_condition,
     undoable_change,
 )
+from characters.templatetags.ffa_format import signed_credits
 from rules import (
     ActionTest,
     Condition,
@@ -1045,7 +1046,7 @@ def _credit_entry(
         character,
         kind=CharacterEvent.Kind.CREDITS,
         by=by,
-        detail=f"Cr{amount:+,}: {note}",
+        detail=f"{signed_credits(amount)}: {note}",
     )
     return entry
 

@@ -39,6 +39,7 @@ from characters.models import (
 from characters.pdf.rendering import weapon_lines
 from characters.play import forms as play_forms
 from characters.play import selectors, services
+from characters.templatetags.ffa_format import signed_credits
 from rules import parse_document
 
 PLAY_EVENTS = (
@@ -710,7 +711,7 @@ def _credits_action(request: AuthenticatedHttpRequest, character: Character) -> 
     if action in ("income", "expense"):
         signed = data["amount"] if action == "income" else -data["amount"]
         services.record_credits(character=character, by=by, amount=signed, note=note)
-        return Outcome(message=f"Cr{signed:+,}: {note.strip()}.")
+        return Outcome(message=f"{signed_credits(signed)}: {note.strip()}.")
     name, tl = form.item_and_tl()
     if action == "buy":
         entry = services.buy_gear(

@@ -663,7 +663,9 @@ def test_credits_come_in_and_go_out_but_never_below_zero(mara, player, referee):
 
     assert play_selectors.credit_balance(mara) == 1000
     assert CreditEntry.objects.filter(character=mara).count() == 2
-    assert mara.events.filter(kind=CharacterEvent.Kind.CREDITS).count() == 2
+    logged = mara.events.filter(kind=CharacterEvent.Kind.CREDITS).order_by("pk")
+    # The play log writes signed credits as the ledger does.
+    assert [event.detail for event in logged] == ["+Cr1,500: Pay", "\u2212Cr500: Berthing"]
 
 
 def test_gear_bought_in_play_is_carried_and_weighed(mara, player):
@@ -1017,7 +1019,7 @@ def test_the_credits_form_records_pay_buys_and_sells_gear(client, mara, player):
     )
 
     assert paid.redirect_chain[-1][0] == reverse("character_play", args=[mara.pk]) + "#outcome"
-    assert last_message(paid) == "Cr+2,000: Pay."
+    assert last_message(paid) == "+Cr2,000: Pay."
     assert last_message(bought) == "Bought Cold weather clothing x3: Cr600."
     assert last_message(sold) == "Sold Cold weather clothing for Cr150."
     assert play_selectors.credit_balance(mara) == 2000 - 600 + 150
