@@ -39,7 +39,7 @@ from characters.core.downloads import download_stem
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report, key_skills
-from characters.encounters.selectors import encounters_of
+from characters.encounters.selectors import encounters_of, running_encounters_with
 from characters.models import (
     Campaign,
     Character,
@@ -448,6 +448,7 @@ def _confirm_and_remove(
         "leaving": leaving,
         "characters": characters,
         "approved": [character for character in characters if character.is_locked],
+        "fighting_in": running_encounters_with(characters) if characters else [],
     }
     return render(request, "characters/campaigns/campaign_confirm_remove.html", context)
 

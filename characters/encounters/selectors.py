@@ -254,6 +254,15 @@ def encounters_of(campaign_id: int, *, limit: int = 5) -> tuple[list[Encounter],
     )
 
 
+def running_encounters_with(characters: list[Character]) -> list[Encounter]:
+    """The encounters under way in which any of ``characters`` fights (one query)."""
+    return list(
+        Encounter.objects.filter(ended_at__isnull=True, combatants__character__in=characters)
+        .distinct()
+        .order_by("created_at", "id")
+    )
+
+
 def party_and_npcs(campaign) -> tuple[list[Character], list[Character]]:
     """The campaign's player characters and its NPCs, which an encounter can field."""
     characters = list(campaign.characters.select_related("owner").order_by("name", "id"))

@@ -13,6 +13,7 @@ from characters.campaigns import selectors as campaigns_selectors
 from characters.campaigns import services as campaigns_services
 from characters.core import services as core_services
 from characters.core.selectors import character_report
+from characters.encounters import services as encounters_services
 from characters.history import services as history_services
 from characters.models import Campaign, CampaignMembership, Character, CharacterEvent
 from characters.pdf import rendering as pdf_rendering
@@ -527,6 +528,29 @@ def test_a_player_leaves_from_the_roster_with_their_characters(
     )
     assert list(campaign.characters.all()) == [npc]
     assert client.get(reverse("campaign_detail", args=[campaign.pk])).status_code == 404
+
+
+def test_leaving_says_which_fights_under_way_a_character_stays_in(
+    client, campaign, character, player, referee
+):
+    npc = campaigns_services.create_npc(campaign=campaign, name="Duke Norris", budget=200)
+    groups = [
+        encounters_services.Group(1, "party", character=character),
+        encounters_services.Group(1, "opposition", character=npc),
+    ]
+    for name in ("Ambush at the starport", "Bar brawl"):
+        encounters_services.start_encounter(campaign=campaign, by=referee, name=name, groups=groups)
+    brawl = campaign.encounters.get(name="Bar brawl")
+    encounters_services.end_encounter(encounter=brawl, by=referee)
+    client.force_login(player)
+
+    page = client.get(reverse("campaign_leave", args=[campaign.pk])).content.decode()
+
+    assert (
+        "Your characters fight in Ambush at the starport, still under way: they stay in that "
+        "fight, played by referee, until it ends." in page
+    )
+    assert "Bar brawl" not in page
 
 
 def test_the_referee_cannot_leave_their_own_campaign(client, campaign, referee):
