@@ -105,11 +105,15 @@ def test_every_control_of_the_builder_has_a_name(page, party):
     expect(cell).to_have_count(1)
 
 
-def test_focus_goes_to_the_new_row_and_then_to_the_removed_ones_neighbour(page, party):
-    _campaign, character = party
+def _open_the_builder(page, character) -> None:
     log_in(page, "player1")
     page.goto(f"/characters/{character.pk}/edit/")
     page.wait_for_load_state("load")
+
+
+def test_focus_goes_to_the_new_row_and_then_to_the_removed_ones_neighbour(page, party):
+    _campaign, character = party
+    _open_the_builder(page, character)
 
     page.locator("[data-add=skill]").fill("Streetwise")
     page.locator("[data-add=skill]").press("Enter")
@@ -122,9 +126,7 @@ def test_focus_goes_to_the_new_row_and_then_to_the_removed_ones_neighbour(page, 
 
 def test_points_and_new_problems_are_announced_politely(page, party):
     _campaign, character = party
-    log_in(page, "player1")
-    page.goto(f"/characters/{character.pk}/edit/")
-    page.wait_for_load_state("load")
+    _open_the_builder(page, character)
     announcer = page.locator("#announcer")
     assert announcer.get_attribute("aria-live") == "polite"
 
@@ -137,9 +139,7 @@ def test_points_and_new_problems_are_announced_politely(page, party):
 
 def test_a_row_added_or_removed_is_announced_with_the_points_it_moves(page, party):
     _campaign, character = party
-    log_in(page, "player1")
-    page.goto(f"/characters/{character.pk}/edit/")
-    page.wait_for_load_state("load")
+    _open_the_builder(page, character)
     announcer = page.locator("#announcer")
 
     page.locator("[data-add=skill]").fill("Streetwise")
@@ -152,9 +152,7 @@ def test_a_row_added_or_removed_is_announced_with_the_points_it_moves(page, part
 
 def test_a_skill_name_that_adds_nothing_is_announced_with_why(page, party):
     _campaign, character = party
-    log_in(page, "player1")
-    page.goto(f"/characters/{character.pk}/edit/")
-    page.wait_for_load_state("load")
+    _open_the_builder(page, character)
 
     page.locator("[data-add=skill]").fill("Streetwize")
     page.locator("[data-add=skill]").press("Enter")
