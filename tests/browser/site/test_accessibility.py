@@ -64,9 +64,7 @@ def test_a_new_characters_builder_with_its_welcome_message_passes_axe(page):
 def test_the_builder_fits_a_phone_and_keeps_the_points_and_save_state_in_view(page, party):
     _campaign, character = party
     page.set_viewport_size(PHONE)
-    log_in(page, "player1")
-    page.goto(f"/characters/{character.pk}/edit/")
-    page.wait_for_load_state("load")
+    _open_the_builder(page, character)
 
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     for section in ("#section-skills", "#section-traits", "#section-equipment", "#section-notes"):

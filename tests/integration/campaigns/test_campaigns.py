@@ -547,7 +547,7 @@ def test_leaving_says_which_fights_under_way_a_character_stays_in(
     page = client.get(reverse("campaign_leave", args=[campaign.pk])).content.decode()
 
     assert (
-        "Your characters fight in Ambush at the starport, still under way: they stay in that "
+        "Your character fights in Ambush at the starport, still under way: it stays in that "
         "fight, played by referee, until it ends." in page
     )
     assert "Bar brawl" not in page
