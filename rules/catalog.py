@@ -409,7 +409,7 @@ class Catalog:
         )
 
         # The in-play tables (dice, injury and healing, improvement costs) are read by
-        # rules.dice and rules.play into their own structures.
+        # rules.dice, rules.injury and rules.improvement into their own structures.
         self.play_tables = MappingProxyType(
             {name: load(f"{name}.json") for name in ("dice", "injury", "improvement")}
         )
