@@ -52,6 +52,7 @@ from .fighters import (
     SITUATION_DMS,
     CombatRefused,
     Fighter,
+    Refusals,
     Weapon,
     band_index,
     combat_tables,
@@ -850,15 +851,17 @@ def _situation_value(key: str, value: Any, default: Any) -> Any:
 
 
 def situation_from_mapping(data: Mapping[str, Any]) -> Situation:
-    """A Situation from a JSON object; CombatRefused names a key or value it cannot take. A
+    """A Situation from a JSON object; InputRefused names every key or value it cannot take. A
     null value leaves the key's default."""
     values: dict[str, Any] = {}
     defaults = Situation()
+    refusals = Refusals()
     for key, value in data.items():
         if key not in SITUATION_KEYS:
-            raise CombatRefused(
+            refusals.add(
                 f"situation.{field_name(key)}", f"unknown key; use {', '.join(SITUATION_KEYS)}"
             )
-        if value is not None:
-            values[key] = _situation_value(key, value, getattr(defaults, key))
+        elif value is not None:
+            values[key] = refusals.attempt(_situation_value, key, value, getattr(defaults, key))
+    refusals.raise_any()
     return Situation(**values)

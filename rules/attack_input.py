@@ -1,21 +1,31 @@
 """The attack command's input (docs/combat.md): one JSON object read into an attack plan and
-its dice, or refused with :class:`~rules.fighters.CombatRefused` naming the field.
+its dice, or refused with :class:`~rules.fighters.InputRefused` naming every faulty field.
 
-Whatever JSON arrives, reading it raises nothing else: a wrong type, an unknown name or a
-malformed character document is named by its field.
+Whatever JSON arrives, reading it raises nothing but :class:`~rules.fighters.CombatRefused`: a
+wrong type, an unknown name or a malformed character document is named by its field.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from .animals import animal, fighter_from_animal
-from .attack import AttackPlan, plan_attack, situation_from_mapping
-from .condition import Condition, condition_from_dict
+from .attack import AttackPlan, Situation, plan_attack, situation_from_mapping
+from .condition import Condition, ConditionUnreadable, condition_from_dict
 from .document import MalformedDocument, parse_document
-from .fighters import CombatRefused, Fighter, field_name, fighter_from_document, weapon_named
+from .fighters import (
+    CombatRefused,
+    Fighter,
+    InputRefused,
+    Refusals,
+    Weapon,
+    band_index,
+    field_name,
+    fighter_from_document,
+    weapon_named,
+)
 
 ATTACK_KEYS = frozenset(
     {
@@ -46,8 +56,11 @@ _ANIMAL_KEYS: Mapping[str, tuple[type, ...]] = {
     "wnd": (int,),
     "tgh": (int,),
 }
+_REQUIRED = ("attacker", "target", "weapon", "range")
 # Animal figures above these are no animal's (the guard keeps every figure JSON can write).
 _LARGEST_FIGURE = 10**6
+
+_T = TypeVar("_T")
 
 
 def _object(value: Any, field: str) -> Mapping[str, Any]:
@@ -66,7 +79,7 @@ def _whole(value: Any, field: str) -> int:
 
 def _animal_field(key: str, value: Any, field: str) -> Any:
     kinds = _ANIMAL_KEYS[key]
-    if value is None and key != "type":
+    if value is None:  # the key's default; a type or weight is refused as missing
         return None
     if isinstance(value, bool) or not isinstance(value, kinds):
         raise CombatRefused(field, f"has the wrong type for {key}")
@@ -83,15 +96,18 @@ def _animal_field(key: str, value: Any, field: str) -> Any:
 def _animal(data: Any, field: str) -> Fighter:
     described = _object(data, field)
     values: dict[str, Any] = {}
+    refusals = Refusals()
     for key, value in described.items():
-        if key not in _ANIMAL_KEYS:
-            raise CombatRefused(
+        if key in _ANIMAL_KEYS:
+            values[key] = refusals.attempt(_animal_field, key, value, f"{field}.{key}")
+        else:
+            refusals.add(
                 f"{field}.{field_name(key)}", f"unknown key; use {', '.join(_ANIMAL_KEYS)}"
             )
-        values[key] = _animal_field(key, value, f"{field}.{key}")
     for key in ("type", "weight_kg"):
-        if values.get(key) is None:
-            raise CombatRefused(f"{field}.{key}", "missing")
+        if described.get(key) is None:
+            refusals.add(f"{field}.{key}", "missing")
+    refusals.raise_any()
     kind, weight = values.pop("type"), values.pop("weight_kg")
     options = {k: v for k, v in values.items() if v is not None}
     try:
@@ -114,13 +130,17 @@ def _fighter(data: Any, field: str) -> Fighter:
     return fighter_from_document(character)
 
 
-def _condition(data: Any, field: str, fighter: Fighter) -> Condition | None:
-    if data is None:
-        return None
+def _condition(data: Any, field: str) -> Condition:
     try:
-        condition = condition_from_dict(_object(data, field))
-    except (ValueError, TypeError, KeyError) as error:
-        raise CombatRefused(field, str(error)) from None
+        return condition_from_dict(_object(data, field))
+    except ConditionUnreadable as unreadable:
+        raise InputRefused(
+            CombatRefused(f"{field}.{path}" if path else field, message)
+            for path, message in unreadable.problems
+        ) from None
+
+
+def _condition_of(fighter: Fighter, condition: Condition, field: str) -> Condition:
     if (condition.maximum, condition.wnd) != (fighter.LIF, fighter.WND):
         raise CombatRefused(
             field,
@@ -130,40 +150,92 @@ def _condition(data: Any, field: str, fighter: Fighter) -> Condition | None:
     return condition
 
 
+def _weapon_name(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise CombatRefused(field, "must be a weapon's name")
+    return value
+
+
+def _range(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        raise CombatRefused(field, "must be a range band's name")
+    band_index(value)
+    return value
+
+
+def _situation(value: Any, field: str) -> Situation:
+    return situation_from_mapping(_object(value, field))
+
+
+def _dice(value: Any, field: str) -> list[int]:
+    if not isinstance(value, list):
+        raise CombatRefused(field, "must be a list of dice, e.g. [5, 3]")
+    return value
+
+
+def _read(
+    refusals: Refusals, request: Mapping[str, Any], key: str, reader: Callable[[Any, str], _T]
+) -> _T | None:
+    """What ``reader`` makes of the value under ``key``; None when it is absent, null or
+    refused (the refusal kept)."""
+    value = request.get(key)
+    return None if value is None else refusals.attempt(reader, value, key)
+
+
+def _weapon(refusals: Refusals, request: Mapping[str, Any]) -> Weapon | None:
+    name = _read(refusals, request, "weapon", _weapon_name)
+    tl = _read(refusals, request, "tl", _whole)
+    # A TL refused is named once: the weapon is looked up only with a TL that was read.
+    if name is None or (tl is None and request.get("tl") is not None):
+        return None
+    return refusals.attempt(weapon_named, name, tl)
+
+
+def _condition_for(
+    refusals: Refusals, request: Mapping[str, Any], who: str, fighter: Fighter | None
+) -> Condition | None:
+    """The condition given for ``who``, checked against the fighter when it could be read."""
+    field = f"{who}_condition"
+    condition = _read(refusals, request, field, _condition)
+    if condition is None or fighter is None:
+        return condition
+    return refusals.attempt(_condition_of, fighter, condition, field)
+
+
 def read_attack(data: Any) -> tuple[AttackPlan, list[int] | None]:
-    """The attack an input object describes, and its dice (None: throw them)."""
+    """The attack an input object describes, and its dice (None: throw them).
+
+    :class:`~rules.fighters.InputRefused` names every fault of the input at once; an attack
+    the rules refuse (which only readable input shows) is refused on its own afterwards."""
     request = _object(data, "")
+    refusals = Refusals()
     for key in request:
         if key not in ATTACK_KEYS:
-            raise CombatRefused(
-                field_name(key), f"unknown key; use {', '.join(sorted(ATTACK_KEYS))}"
-            )
-    for key in ("attacker", "target", "weapon", "range"):
-        if key not in request:
-            raise CombatRefused(key, "missing")
-    attacker = _fighter(request["attacker"], "attacker")
-    target = _fighter(request["target"], "target")
-    if not isinstance(request["weapon"], str):
-        raise CombatRefused("weapon", "must be a weapon's name")
-    tl = request.get("tl")
-    weapon = weapon_named(request["weapon"], None if tl is None else _whole(tl, "tl"))
-    if not isinstance(request["range"], str):
-        raise CombatRefused("range", "must be a range band's name")
-    situation = situation_from_mapping(_object(request.get("situation") or {}, "situation"))
+            refusals.add(field_name(key), f"unknown key; use {', '.join(sorted(ATTACK_KEYS))}")
+    for key in _REQUIRED:
+        if request.get(key) is None:
+            refusals.add(key, "missing")
+    attacker = _read(refusals, request, "attacker", _fighter)
+    target = _read(refusals, request, "target", _fighter)
+    weapon = _weapon(refusals, request)
+    range_band = _read(refusals, request, "range", _range)
+    situation = _read(refusals, request, "situation", _situation)
+    attacker_condition = _condition_for(refusals, request, "attacker", attacker)
+    target_condition = _condition_for(refusals, request, "target", target)
+    dice = _read(refusals, request, "dice", _dice)
+    refusals.raise_any()
+    # Whatever is missing was refused just above.
+    assert attacker is not None
+    assert target is not None
+    assert weapon is not None
+    assert range_band is not None
     plan = plan_attack(
         attacker,
         weapon,
         target,
-        request["range"],
-        situation,
-        attacker_condition=_condition(
-            request.get("attacker_condition"), "attacker_condition", attacker
-        ),
-        target_condition=_condition(request.get("target_condition"), "target_condition", target),
+        range_band,
+        situation or Situation(),
+        attacker_condition=attacker_condition,
+        target_condition=target_condition,
     )
-    dice = request.get("dice")
-    if dice is None:
-        return plan, None
-    if not isinstance(dice, list):
-        raise CombatRefused("dice", "must be a list of dice, e.g. [5, 3]")
-    return plan, list(dice)
+    return plan, dice

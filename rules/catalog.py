@@ -16,6 +16,8 @@ from types import MappingProxyType
 from typing import Any
 
 DATA_DIR = Path(__file__).with_name("data")
+# Written for an attribute level no hex digit writes ("-1" would read as a group's dash).
+NO_DIGIT = "?"
 
 _PARENTHESISED = re.compile(r"\s*\([^)]*\)")
 
@@ -409,7 +411,7 @@ class Catalog:
         )
 
         # The in-play tables (dice, injury and healing, improvement costs) are read by
-        # rules.dice and rules.play into their own structures.
+        # rules.dice, rules.injury and rules.improvement into their own structures.
         self.play_tables = MappingProxyType(
             {name: load(f"{name}.json") for name in ("dice", "injury", "improvement")}
         )
@@ -527,9 +529,12 @@ class Catalog:
         return self._npc_maxima if kind == "npc" else self._pc_maxima
 
     def to_hex(self, level: int) -> str:
+        """The hex digit of a level; :data:`NO_DIGIT` for a level no digit writes (below 0 or
+        past the last), already a rule error, so that a UPP keeps one character an attribute
+        and its dashes between groups."""
         if 0 <= level < len(self.hex_digits):
             return self.hex_digits[level]
-        return str(level)
+        return NO_DIGIT
 
     def from_hex(self, text: str) -> int | None:
         """Level of a hex digit (I and O are not digits); None when it is not one."""

@@ -13,7 +13,7 @@ from .attack import attack_result_as_dict, resolve_attack, throw_dice
 from .attack_input import read_attack
 from .document import MalformedDocument, decode_json, parse_document
 from .engine import check
-from .fighters import CombatRefused
+from .fighters import CombatRefused, InputRefused
 from .report import Report
 from .statblock import stat_block
 
@@ -122,17 +122,24 @@ def _print_outputs(outputs: list[Any], args: argparse.Namespace) -> None:
 
 
 def _attack(source: str) -> int:
-    """Resolve the attack of one input file: its JSON result, or one line naming the field."""
+    """Resolve the attack of one input file: its JSON result, or a line for each fault naming
+    its field."""
     label = "<stdin>" if source == "-" else source
     try:
         plan, dice = read_attack(_read(source))
         if dice is None:
             dice = throw_dice(plan, random.SystemRandom())
         result = resolve_attack(plan, dice)
-    except (MalformedDocument, CombatRefused) as error:
-        field = getattr(error, "field", None) or getattr(error, "path", "")
-        where = f"{label}: {field}" if field else label
-        print(f"{where}: {error.message}", file=sys.stderr)
-        return EXIT_MALFORMED
-    print(json.dumps(attack_result_as_dict(result), indent=2, ensure_ascii=False))
-    return EXIT_VALID
+    except MalformedDocument as error:
+        problems: tuple[CombatRefused, ...] = (CombatRefused(error.path, error.message),)
+    except InputRefused as error:
+        problems = error.problems
+    except CombatRefused as error:
+        problems = (error,)
+    else:
+        print(json.dumps(attack_result_as_dict(result), indent=2, ensure_ascii=False))
+        return EXIT_VALID
+    for problem in problems:
+        where = f"{label}: {problem.field}" if problem.field else label
+        print(f"{where}: {problem.message}", file=sys.stderr)
+    return EXIT_MALFORMED

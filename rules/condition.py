@@ -260,49 +260,101 @@ def condition_as_dict(condition: Condition) -> dict[str, Any]:
     }
 
 
-def _stored_int(data: Mapping[str, Any], key: str, where: str) -> int:
+class ConditionUnreadable(ValueError):
+    """A stored condition that is not one. ``problems`` names every fault, each as (path inside
+    the condition, message): ``("wounds[0].damage", "must be a whole number, not None")``; an
+    empty path is the whole condition's, its message a sentence of its own."""
+
+    def __init__(self, problems: Iterable[tuple[str, str]]) -> None:
+        self.problems = tuple(problems)
+        super().__init__(
+            " ".join(f"{path} {message}." if path else message for path, message in self.problems)
+        )
+
+
+def _stored_int(
+    data: Mapping[str, Any], key: str, problems: list[tuple[str, str]], where: str = ""
+) -> int:
+    """The whole number under ``key``; anything else is a problem, and 0 stands in for it so
+    the rest of the condition is still read."""
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool):
-        raise ValueError(f"{where}{key} must be a whole number, not {value!r}.")
+        problems.append(
+            (f"{where}.{key}" if where else key, f"must be a whole number, not {value!r}")
+        )
+        return 0
     return value
 
 
-def condition_from_dict(data: Mapping[str, Any]) -> Condition:
-    """The condition a dict of :func:`condition_as_dict` describes; ValueError when it is not
-    one (a wrong type, an unknown severity, more marks than the LIF track holds, a wound
-    bled more periods than it was to bleed)."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"A condition is a mapping, not {type(data).__name__}.")
-    wounds = []
-    for index, raw in enumerate(data.get("wounds") or ()):
-        where = f"wounds[{index}]."
-        if not isinstance(raw, Mapping):
-            raise ValueError(f"{where[:-1]} is not a mapping.")
-        severity = raw.get("severity")
-        severity_rules(str(severity))  # raises for an unknown severity
-        # A wound stored before bleeding periods were thrown has no count: it bleeds until
-        # stabilised, as it did then, rather than on a throw nobody made.
-        periods = raw.get("bleed_periods")
-        wounds.append(
-            Wound(
-                severity=str(severity),
-                damage=_stored_int(raw, "damage", where),
-                lethal=_stored_int(raw, "lethal", where),
-                stabilised=bool(raw.get("stabilised")),
-                treated=bool(raw.get("treated")),
-                bleed_periods=None if periods is None else _stored_int(raw, "bleed_periods", where),
-                bled=_stored_int(raw, "bled", where) if "bled" in raw else 0,
-            )
+def _stored_wound(raw: Any, where: str, problems: list[tuple[str, str]]) -> Wound | None:
+    """The wound at ``where``, or None with its problems added."""
+    if not isinstance(raw, Mapping):
+        problems.append((where, "is not a mapping"))
+        return None
+    found = len(problems)
+    severity = raw.get("severity")
+    known = tuple(kind.name for kind in injury_rules().severities)
+    if severity not in known:
+        problems.append(
+            (f"{where}.severity", f"must be one of {', '.join(known)}, not {severity!r}")
         )
-    return Condition(
-        maximum=_stored_int(data, "maximum", ""),
-        wnd=_stored_int(data, "wnd", ""),
-        stun=_stored_int(data, "stun", ""),
-        lethal=_stored_int(data, "lethal", ""),
-        wounds=tuple(wounds),
-        stunned=bool(data.get("stunned")),
-        dying_halted=bool(data.get("dying_halted")),
-    )
+    damage = _stored_int(raw, "damage", problems, where)
+    lethal = _stored_int(raw, "lethal", problems, where)
+    # A wound stored before bleeding periods were thrown has no count: it bleeds until
+    # stabilised, as it did then, rather than on a throw nobody made.
+    periods = None
+    if raw.get("bleed_periods") is not None:
+        periods = _stored_int(raw, "bleed_periods", problems, where)
+    bled = _stored_int(raw, "bled", problems, where) if "bled" in raw else 0
+    if len(problems) > found:
+        return None
+    try:
+        return Wound(
+            severity=str(severity),
+            damage=damage,
+            lethal=lethal,
+            stabilised=bool(raw.get("stabilised")),
+            treated=bool(raw.get("treated")),
+            bleed_periods=periods,
+            bled=bled,
+        )
+    except ValueError as error:
+        problems.append((where, str(error)))
+        return None
+
+
+def condition_from_dict(data: Mapping[str, Any]) -> Condition:
+    """The condition a dict of :func:`condition_as_dict` describes; :class:`ConditionUnreadable`
+    naming every fault when it is not one (a wrong type, an unknown severity, more marks than
+    the LIF track holds, a wound bled more periods than it was to bleed)."""
+    if not isinstance(data, Mapping):
+        raise ConditionUnreadable([("", f"A condition is a mapping, not {type(data).__name__}.")])
+    problems: list[tuple[str, str]] = []
+    stored_wounds = data.get("wounds") or ()
+    if not isinstance(stored_wounds, list | tuple):
+        problems.append(("wounds", "must be a list of wounds"))
+        stored_wounds = ()
+    wounds = [
+        _stored_wound(raw, f"wounds[{index}]", problems) for index, raw in enumerate(stored_wounds)
+    ]
+    maximum = _stored_int(data, "maximum", problems)
+    wnd = _stored_int(data, "wnd", problems)
+    stun = _stored_int(data, "stun", problems)
+    lethal = _stored_int(data, "lethal", problems)
+    if problems:
+        raise ConditionUnreadable(problems)
+    try:
+        return Condition(
+            maximum=maximum,
+            wnd=wnd,
+            stun=stun,
+            lethal=lethal,
+            wounds=tuple(wound for wound in wounds if wound is not None),
+            stunned=bool(data.get("stunned")),
+            dying_halted=bool(data.get("dying_halted")),
+        )
+    except ValueError as error:
+        raise ConditionUnreadable([("", str(error))]) from None
 
 
 def _mark(condition: Condition, amount: int, form: str) -> tuple[int, int, int, int]:

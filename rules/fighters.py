@@ -9,10 +9,10 @@ the skills that throw the dice, the weapons and the armor worn.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from .catalog import Catalog, EquipmentItem, catalog, match_key
 from .engine import check, worn_armor
@@ -28,6 +28,45 @@ class CombatRefused(ValueError):
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
         self.message = message
+
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+class InputRefused(CombatRefused):
+    """Input with one or more faults, all named at once: ``problems`` holds each as a
+    :class:`CombatRefused` of its own, in the input's order."""
+
+    def __init__(self, problems: Iterable[CombatRefused]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("", "; ".join(str(problem) for problem in self.problems))
+
+
+class Refusals:
+    """The faults found while reading one input, to be refused together rather than one a run."""
+
+    def __init__(self) -> None:
+        self.found: list[CombatRefused] = []
+
+    def add(self, field: str, message: str) -> None:
+        self.found.append(CombatRefused(field, message))
+
+    def attempt(
+        self, reader: Callable[_P, _T], /, *args: _P.args, **kwargs: _P.kwargs
+    ) -> _T | None:
+        """What ``reader`` reads, or None with its refusal kept."""
+        try:
+            return reader(*args, **kwargs)
+        except InputRefused as refused:
+            self.found.extend(refused.problems)
+        except CombatRefused as refused:
+            self.found.append(refused)
+        return None
+
+    def raise_any(self) -> None:
+        if self.found:
+            raise InputRefused(self.found)
 
 
 def field_name(key: object) -> str:

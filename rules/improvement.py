@@ -12,7 +12,6 @@ from typing import Any
 from .catalog import Catalog, catalog
 from .document import cascade_name, specialty_name
 from .engine import check
-from .injury import _load
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
 from .report import Problem, Report
@@ -106,7 +105,7 @@ class ImprovementCosts:
 @cache
 def improvement_costs() -> ImprovementCosts:
     """The IP costs of ``data/improvement.json``; "referee" reads as None."""
-    data = _load("improvement.json")
+    data = catalog().play_tables["improvement"]
 
     def figure(value: Any) -> int | None:
         return None if value == "referee" else value

@@ -131,14 +131,10 @@ def _rolled(raw: Mapping[str, Any] | None) -> RolledPeriod | None:
     return None if raw is None else RolledPeriod(raw["dice"], raw["multiplier"], raw["unit"])
 
 
-def _load(name: str) -> Any:
-    return catalog().play_tables[name.removesuffix(".json")]
-
-
 @cache
 def injury_rules() -> InjuryRules:
     """The injury and healing tables of ``data/injury.json``, read once."""
-    data = _load("injury.json")
+    data = catalog().play_tables["injury"]
     bands = data["wound_bands"]["up_to_wnd_multiple"]
     effects = data["effects"]
     severities = []

@@ -29,6 +29,7 @@ Typical use::
 
 from .condition import (
     Condition,
+    ConditionUnreadable,
     Effective,
     Event,
     Events,
@@ -110,6 +111,7 @@ __all__ = [
     "BuyOffFlaw",
     "BuyOffPackageFlaw",
     "Condition",
+    "ConditionUnreadable",
     "Effective",
     "Event",
     "Events",

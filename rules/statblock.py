@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
-from .catalog import Catalog, catalog
+from .catalog import NO_DIGIT, Catalog, catalog
 from .document import MalformedDocument, parse_document, to_document
 from .engine import cash_for, check
 from .model import Character, EquipmentEntry, Psionics, SkillEntry, TraitEntry
@@ -173,7 +173,12 @@ def _missing(reading: _Reading) -> list[UnreadLine]:
 
 # The headers of the later lines, as this app writes them and as people do ("Equipment:").
 _HEADER = re.compile(r"^(?P<header>[A-Za-z]+)\s*:\s*(?P<body>.*)$", re.DOTALL)
-_UPP = re.compile(r"(?<![0-9A-Za-z-])[0-9A-Za-z]{3}-[0-9A-Za-z]{3}-[0-9A-Za-z]{3}(?![0-9A-Za-z-])")
+# A UPP's digits, with the mark of a level no digit writes: a block of a character with such a
+# level is still read, and the digit named as unreadable.
+_DIGITS = f"0-9A-Za-z{re.escape(NO_DIGIT)}"
+_UPP = re.compile(
+    rf"(?<![{_DIGITS}-])[{_DIGITS}]{{3}}-[{_DIGITS}]{{3}}-[{_DIGITS}]{{3}}(?![{_DIGITS}-])"
+)
 
 
 def _read_line(reading: _Reading, line: _Line) -> None:

@@ -124,6 +124,7 @@ def _context(
             kept = encounter_forms.AttackForm(state, current, data)
             attack_form = kept if kept["turn"].value() == state.turn_key else None
         attack_form = attack_form or encounter_forms.AttackForm.as_chosen(state, current)
+    outcome = outcome or Outcome()
     planned = None
     if attack_form is not None and current is not None:
         planned = (
@@ -131,6 +132,10 @@ def _context(
             if attack_form.is_valid()
             else {"error": first_problem(attack_form)}
         )
+        # A refused attack's reason is its outcome, which takes the focus; the odds just below
+        # would say it again. They speak again when a choice changes.
+        if outcome.error and planned.get("error") == outcome.error:
+            planned = None
     # Thrown once, before initiative: the entries then are few, and all on the page.
     surprise_thrown = any(
         e.kind == EncounterEntry.Kind.SURPRISE and e.undone_at is None for e in state.entries
@@ -139,7 +144,7 @@ def _context(
         "may_act": may_act,
         "attack_form": attack_form,
         "planned": planned,
-        "outcome": outcome or Outcome(),
+        "outcome": outcome,
         "morale_due": services.morale_due(state) if is_referee and not state.ended else [],
         "waiting_for": services.waiting_for(state) if may_act else [],
         "surprise_form": (

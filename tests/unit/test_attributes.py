@@ -47,6 +47,17 @@ def test_hex_skips_the_letters_i_and_o():
     assert cat.from_hex("O") is None
 
 
+def test_a_level_no_hex_digit_writes_is_marked_in_the_upp_and_the_error_explains_it():
+    vargr = report(species="vargr", attributes={"STR": 1, "INT": -3})
+
+    assert vargr.upp == "?95-?77-777"
+    assert [a.hex for a in vargr.attributes[:4]] == ["?", "9", "5", "?"]
+    assert (
+        "STR 1 becomes -1 after the Vargr package"
+        in problem(vargr, "attribute_out_of_range").message
+    )
+
+
 def test_each_level_above_seven_costs_five_points_and_each_below_gives_five_back():
     result = report(attributes={"STR": 9, "DEX": 6, "EDU": "A"})
     assert result.points.attributes == 10 - 5 + 15

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import CombatRefused, resolve_attack
+from rules import CombatRefused, InputRefused, resolve_attack
 from rules.attack_input import read_attack
 from rules.combat import attack_result_as_dict, throw_dice
 
@@ -109,6 +109,45 @@ def test_malformed_input_exits_two_with_one_line_naming_the_field(changes, field
     assert result.stderr.count("\n") == 1
     assert result.stderr.startswith(f"<stdin>: {field}: "), result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_every_missing_wound_field_is_named_in_one_run():
+    wounds = [{"severity": "light", "damage": 4, "lethal": 4}, {"severity": "serious"}]
+    condition = {"maximum": 23, "wnd": 6, "stun": 0, "wounds": wounds}
+    result = attack("-", stdin=_case(target_condition=condition))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        "<stdin>: target_condition.wounds[1].damage: must be a whole number, not None",
+        "<stdin>: target_condition.wounds[1].lethal: must be a whole number, not None",
+        "<stdin>: target_condition.lethal: must be a whole number, not None",
+    ]
+
+
+def test_faults_in_every_part_of_the_input_are_named_together_in_the_input_order():
+    case = json.loads(_case(weapon=7, surprise=True, situation={"cover": None, "hiding": True}))
+    del case["range"]
+    case["situation"]["aim_turns"] = "two"
+    case["target"] = {"animal": {"type": "hunter", "speed": "fast"}}
+    with pytest.raises(InputRefused) as refused:
+        read_attack(case)
+    assert [problem.field for problem in refused.value.problems] == [
+        "surprise",
+        "range",
+        "target.animal.speed",
+        "target.animal.weight_kg",
+        "weapon",
+        "situation.hiding",
+        "situation.aim_turns",
+    ]
+
+
+def test_an_attack_the_rules_refuse_is_named_once_the_input_reads():
+    result = attack("-", stdin=_case(range="distant"))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "<stdin>: range: the Hands reaches contact; a target at distant is out of reach"
+    ]
 
 
 def test_text_that_is_not_json_and_a_missing_file_exit_two():

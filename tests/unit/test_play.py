@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from rules import (
     Condition,
+    ConditionUnreadable,
     EquipmentEntry,
     Incapacity,
     Wound,
@@ -919,7 +920,7 @@ def test_a_condition_survives_being_stored_as_json(maximum, wnd, plan):
         ({"maximum": 21, "wnd": 6, "stun": 0, "lethal": 50}, "More marks than LIF"),
         (
             {"maximum": 21, "wnd": 6, "stun": 0, "lethal": 7, "wounds": [{"severity": "grazed"}]},
-            "Unknown wound severity",
+            r"wounds\[0\]\.severity must be one of .*, not 'grazed'",
         ),
         ([], "is a mapping"),
         (
@@ -939,6 +940,24 @@ def test_a_condition_survives_being_stored_as_json(maximum, wnd, plan):
 def test_a_stored_condition_that_is_not_one_is_refused(stored, message):
     with pytest.raises(ValueError, match=message):
         condition_from_dict(stored)
+
+
+def test_a_stored_condition_names_every_fault_with_its_path_at_once():
+    stored = {
+        "maximum": 21,
+        "wnd": "6",
+        "stun": 0,
+        "lethal": 9,
+        "wounds": [{"severity": "light", "damage": 9, "lethal": 9}, {"severity": "light"}, 7],
+    }
+    with pytest.raises(ConditionUnreadable) as refused:
+        condition_from_dict(stored)
+    assert refused.value.problems == (
+        ("wounds[1].damage", "must be a whole number, not None"),
+        ("wounds[1].lethal", "must be a whole number, not None"),
+        ("wounds[2]", "is not a mapping"),
+        ("wnd", "must be a whole number, not '6'"),
+    )
 
 
 def test_a_wound_stored_before_bleeding_days_were_counted_bleeds_until_stabilised():

@@ -47,6 +47,17 @@ def test_a_stat_block_pasted_back_gives_the_same_stat_block(path):
     assert block_of(parsed.document) == block
 
 
+def test_a_block_whose_upp_marks_a_level_no_digit_writes_names_that_upp():
+    block = block_of(document(species="vargr", attributes={"STR": 1}))
+    assert "  ?95-777-777  " in block
+
+    parsed = parse_stat_block(block)
+
+    assert reasons(parsed).startswith(
+        "2: ?95-777-777 is not a UPP: each attribute is one hex digit"
+    )
+
+
 @pytest.mark.parametrize("path", [*DEMO, *EXAMPLES], ids=lambda p: p.stem)
 def test_a_pasted_character_keeps_what_the_rules_make_of_it(path):
     original = check_document(json.loads(path.read_text()))

@@ -706,6 +706,31 @@ def test_the_odds_of_a_gun_without_rounds_or_magazines_say_so_instead_of_a_chanc
         assert "Chance to hit" not in html
 
 
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "without-javascript"])
+def test_an_attack_refused_for_want_of_rounds_says_why_once_in_the_outcome(
+    client, fight, kira, player1, htmx
+):
+    from characters.play import services as play_services
+
+    play_services.give_up_gear(character=kira, by=player1, item=MAGAZINE, tl=6, quantity=2)
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(ammunition={PISTOL: 0})
+    target = combatant(fight, "Vargr corsair 1")
+    as_user(client, player1)
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+
+    page = client.post(
+        reverse("encounter_attack", args=[fight.pk]),
+        attack_post(fight, target),
+        follow=True,
+        **headers,
+    ).content.decode()
+
+    problem = "Kira Valen is out of Automatic pistol ammunition: 0 rounds left."
+    assert page.count(problem) == 1
+    assert re.search(rf'id="outcome"[^>]*>\s*{re.escape(problem)}', page)
+    assert "data-odds-error" not in page
+
+
 @pytest.mark.parametrize(("loaded", "left"), [(2, "1 round left"), (3, "2 rounds left")])
 def test_the_log_counts_the_rounds_left_in_words_that_agree(fight, kira, player1, loaded, left):
     Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(
@@ -834,6 +859,23 @@ def test_a_burst_the_chosen_weapon_does_not_fire_is_refused_naming_its_bursts(
     assert f"Autofire: {problem}" in odds
     assert f"Autofire: {problem}" in response.content.decode()
     assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+def test_a_refused_burst_says_why_once_in_the_outcome_and_not_again_in_the_odds(
+    client, two_guns, player1
+):
+    as_user(client, player1)
+    target = combatant(two_guns, "Vargr corsair 1")
+    data = attack_post(two_guns, target, weapon=GAUSS, autofire_rounds="3")
+
+    page = client.post(
+        reverse("encounter_attack", args=[two_guns.pk]), data, HTTP_HX_REQUEST="true"
+    ).content.decode()
+
+    problem = "Autofire: the Gauss rifle fires bursts of 4, 8 or 10 rounds, not 3: choose one"
+    assert page.count(problem) == 1
+    assert re.search(rf'id="outcome"[^>]*>\s*{re.escape(problem)}', page)
+    assert re.search(r'<p id="odds" class="odds" aria-live="polite"></p>', page)
 
 
 def test_the_pistol_offers_no_burst(client, fight, player1):

@@ -38,7 +38,7 @@ from characters.play import services as play_services
 from rules import HouseRules, catalog, check_document, play
 from tests.ci import running_in_ci
 from tests.dice import Scripted
-from tests.factories import UserFactory
+from tests.factories import AVERAGE_DOCUMENT, UserFactory, character_document
 from tests.integration import sheet_documents as docs
 
 IN_CI = running_in_ci()
@@ -117,6 +117,19 @@ def test_a_sheet_carries_the_whole_character(tmp_path):
     assert "player player1 · Approved" in text
     assert "Automatic pistol · Handgun · SA" in text  # a weapon with its skill and notes
     assert "Traveller is a registered trademark of Far Future Enterprises" in text
+
+
+@pytest.mark.usefixtures("poppler")
+def test_a_level_no_hex_digit_writes_is_marked_in_the_upp_as_the_engine_writes_it(tmp_path):
+    # Vargr take 2 off STR: a STR of 1 bought comes to -1.
+    document = character_document(
+        species="vargr", attributes=AVERAGE_DOCUMENT["attributes"] | {"STR": 1}
+    )
+
+    text = pdf_text(render(document).content, tmp_path)
+
+    assert "UPP ?95-777-777" in text
+    assert "STR -1 ? " in text
 
 
 @pytest.mark.usefixtures("poppler")
