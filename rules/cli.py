@@ -122,8 +122,8 @@ def _print_outputs(outputs: list[Any], args: argparse.Namespace) -> None:
 
 
 def _attack(source: str) -> int:
-    """Resolve the attack of one input file: its JSON result, or a line for each fault naming
-    its field."""
+    """Resolve the attack of one input file: its JSON result, or one line naming each fault's
+    field."""
     label = "<stdin>" if source == "-" else source
     try:
         plan, dice = read_attack(_read(source))
@@ -139,7 +139,10 @@ def _attack(source: str) -> int:
     else:
         print(json.dumps(attack_result_as_dict(result), indent=2, ensure_ascii=False))
         return EXIT_VALID
-    for problem in problems:
-        where = f"{label}: {problem.field}" if problem.field else label
-        print(f"{where}: {problem.message}", file=sys.stderr)
+    # One line, as the command promises scripts, naming every fault in the input's order.
+    faults = " | ".join(
+        f"{problem.field}: {problem.message}" if problem.field else problem.message
+        for problem in problems
+    )
+    print(f"{label}: {faults}", file=sys.stderr)
     return EXIT_MALFORMED

@@ -111,16 +111,16 @@ def test_malformed_input_exits_two_with_one_line_naming_the_field(changes, field
     assert "Traceback" not in result.stderr
 
 
-def test_every_missing_wound_field_is_named_in_one_run():
+def test_every_missing_wound_field_is_named_in_one_run_on_one_line():
     wounds = [{"severity": "light", "damage": 4, "lethal": 4}, {"severity": "serious"}]
     condition = {"maximum": 23, "wnd": 6, "stun": 0, "wounds": wounds}
     result = attack("-", stdin=_case(target_condition=condition))
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr.splitlines() == [
-        "<stdin>: target_condition.wounds[1].damage: must be a whole number, not None",
-        "<stdin>: target_condition.wounds[1].lethal: must be a whole number, not None",
-        "<stdin>: target_condition.lethal: must be a whole number, not None",
+        "<stdin>: target_condition.wounds[1].damage: must be a whole number, not None"
+        " | target_condition.wounds[1].lethal: must be a whole number, not None"
+        " | target_condition.lethal: must be a whole number, not None"
     ]
 
 
