@@ -1606,14 +1606,17 @@ def _carrying(cat: Catalog, strength: int, gravity: float) -> Carrying:
     lim = cat.limits
     most = lim.gravity_max_capacity_multiple
     scale = min(1 / gravity, most) if gravity > 0 else most
-    capacity = strength * strength * scale
+    # A STR below 0 (a species package on a level already refused, or injury) carries nothing:
+    # squared, STR -1 would carry what STR 1 does, and doubled it would be a negative load.
+    carried = max(strength, 0)
+    capacity = carried * carried * scale
     lift = capacity * lim.lift_capacity_multiple
     return Carrying(
         strength=strength,
         gravity=gravity,
         scale=_kg(scale),
-        unencumbered_kg=_kg(lim.unencumbered_str_multiple * strength * scale),
-        step_kg=_kg(strength * scale),
+        unencumbered_kg=_kg(lim.unencumbered_str_multiple * carried * scale),
+        step_kg=_kg(carried * scale),
         capacity_kg=_kg(capacity),
         lift_kg=_kg(lift),
         drag_kg=_kg(lift * lim.drag_lift_multiple),

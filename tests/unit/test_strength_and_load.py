@@ -260,6 +260,17 @@ def test_at_one_g_the_figures_are_the_reports():
     assert (pilot.equipment.lift_kg, pilot.equipment.drag_kg) == (72, 144)
 
 
+def test_a_str_below_0_carries_nothing_and_an_empty_pack_is_no_load():
+    # STR 1 becomes -1 after the Vargr package: an error of its own, and no load warning.
+    vargr = report(species="vargr", attributes={"STR": 1})
+    assert vargr.attribute("STR").level == -1
+    assert "attribute_out_of_range" in codes(vargr)
+    assert "encumbered" not in codes(vargr, "warning")
+    assert (vargr.equipment.unencumbered_kg, vargr.equipment.capacity_kg) == (0, 0)
+    carry = carrying(-1)
+    assert (carry.step_kg, carry.lift_kg, carry.drag_kg) == (0, 0, 0)
+
+
 def test_on_a_size_4_world_a_character_carries_double_unencumbered():
     # The rulebook's example: size 4 is 4 / 8 = 0.5 g.
     assert world_gravity(4) == 0.5
