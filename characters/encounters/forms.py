@@ -408,10 +408,11 @@ class AttackForm(VersionForm):
         shows them unfolded)."""
         if not self.is_bound:
             return False
-        return any(
-            str(self.data.get(name, "")) != str(self.initial.get(name, ""))
-            for name in (*self.MORE, "dm")
-        ) or bool(self.data.get("target_surprised"))
+        # Each field compares what it reads, so a DM left out (only the referee's page has
+        # the field) is its default 0, not a change from 0.
+        return any(name in self.changed_data for name in (*self.MORE, "dm")) or bool(
+            self.data.get("target_surprised")
+        )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}

@@ -971,3 +971,23 @@ def test_the_attack_form_offers_the_other_side_first_and_names_a_friend_as_one(f
     assert all(
         sides[name.removesuffix(" (own side)")] == attacker.combatant.side for name in friends
     )
+
+
+@pytest.mark.parametrize(("changes", "unfolded"), [({}, False), ({"lighting": "dim"}, True)])
+def test_a_refused_attack_unfolds_the_situations_rarer_parts_only_when_one_was_changed(
+    client, two_guns, player1, changes, unfolded
+):
+    as_user(client, player1)
+    target = combatant(two_guns, "Vargr corsair 1")
+    data = attack_post(two_guns, target, weapon=GAUSS, autofire_rounds="3", **changes)
+    del data["dm"]  # only the referee's page has the field
+
+    page = client.post(
+        reverse("encounter_attack", args=[two_guns.pk]), data, HTTP_HX_REQUEST="true"
+    ).content.decode()
+
+    assert "not 3: choose one" in page
+    opening = (
+        '<details class="attack__more" open>' if unfolded else '<details class="attack__more">'
+    )
+    assert re.search(rf"{opening}\s*<summary>Lighting", page)
