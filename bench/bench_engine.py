@@ -6,15 +6,23 @@ character at most 30 us; parsing the document and checking it at most 60 us. The
 "interpreter reference" (summing range(100)) is printed beside them so a figure from a slow
 machine can be compared with one from a fast machine as a ratio, and the instructions each
 takes (callgrind, when valgrind is installed) are the same on any machine, busy or not.
+
+Those figures check one document again and again, as the builder does on each keystroke, so the
+engine's caches of entries and passes hit. A figure beside them checks documents it has never
+seen (the caches miss), as the CLI meets a folder of characters.
 """
 
+import copy
+import itertools
 import json
+import random
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from bench.core import Figure
@@ -54,6 +62,27 @@ def _microseconds(
             operation()
         samples.append((time.perf_counter() - start) / calls * 1e6)
     return Figure(name, "us", tuple(samples), higher_is_better=False, target=target)
+
+
+# More documents than any of the engine's caches keeps, so each is checked as never seen.
+UNSEEN_DOCUMENTS = 5000
+
+
+def _unseen_documents(document: dict, count: int) -> Iterator[dict]:
+    """``document`` with its homeworld, attributes and skill levels varied ``count`` ways, over
+    and over: every cache keyed by what a document holds misses, as on a first check (the
+    builder's keystrokes re-check the same entries and hit them)."""
+    rng = random.Random(13)
+    attributes = list(document["attributes"])
+    variants = []
+    for index in range(count):
+        variant = copy.deepcopy(document)
+        variant["homeworld"] = f"World {index}"
+        variant["attributes"] = {code: rng.randint(2, 12) for code in attributes}
+        for skill in variant["skills"]:
+            skill["level"] = rng.randint(0, 3)
+        variants.append(variant)
+    return itertools.cycle(variants)
 
 
 def _cli_throughput(count: int, rounds: int) -> Figure:
@@ -133,6 +162,7 @@ def run(quick: bool) -> list[Figure]:
     assert dice is not None
     assert resolve_attack(plan, dice).hit
     situation = (plan.attacker, plan.weapon, plan.target, plan.range_band, plan.situation)
+    unseen = _unseen_documents(navy_pilot, UNSEEN_DOCUMENTS)
     return [
         _microseconds(
             "check(navy pilot), parsed character",
@@ -147,6 +177,12 @@ def run(quick: bool) -> list[Figure]:
             calls=calls,
             rounds=rounds,
             target=PARSE_AND_CHECK_TARGET_US,
+        ),
+        _microseconds(
+            "check_document, navy pilot varied: a document never seen (caches miss)",
+            lambda: check_document(next(unseen)),
+            calls=calls,
+            rounds=rounds,
         ),
         _microseconds(
             "report.as_dict() (JSON-ready report)", report.as_dict, calls=calls, rounds=rounds
