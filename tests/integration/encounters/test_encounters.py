@@ -20,6 +20,7 @@ from characters.models import (
     EncounterEntry,
     PlayState,
 )
+from characters.play import services as play_services
 from characters.play.selectors import carried_equipment, condition_of
 from tests.dice import Scripted
 from tests.encounter_people import start, take_up_two_rifles
@@ -225,7 +226,7 @@ def test_a_corsairs_hit_on_kira_goes_on_her_play_sheet_through_the_play_services
     assert version == 2
     assert ConditionChange.objects.filter(character=kira).count() == 1
     assert CharacterEvent.objects.filter(character=kira, kind="play").exists()
-    assert entry.before["sheets"] == [kira.pk]
+    assert entry.before["changes"] == [ConditionChange.objects.get(character=kira).pk]
 
 
 def test_a_player_acts_only_for_their_own_character_on_its_turn(client, fight, player2):
@@ -307,6 +308,47 @@ def test_undo_puts_back_kiras_condition_the_turn_and_the_log(
     attack = EncounterEntry.objects.get(kind="attack")
     assert attack.undone_at is not None
     assert EncounterEntry.objects.filter(kind="undo").count() == 1
+
+
+def corsairs_blow_on_kira(fight, referee, player1, player2):
+    """The two players pass and corsair 1 hits Kira with its cutlass: a blow on her sheet."""
+    for user in (player1, player2):
+        services.take_turn(encounter=fight, by=user, action="pass")
+    fight.refresh_from_db()
+    order = services.AttackOrder(
+        combatant(fight, "Kira Valen").pk, "Cutlass|3", "close", rules.combat.Situation()
+    )
+    services.attack(encounter=fight, by=referee, order=order, rng=Scripted([6] * 8))
+    fight.refresh_from_db()
+
+
+def test_undo_never_takes_back_what_kiras_player_recorded_on_her_sheet_after_the_blow(
+    fight, kira, referee, player1, player2
+):
+    corsairs_blow_on_kira(fight, referee, player1, player2)
+    play_services.take_damage(character=kira, by=player1, amount=2, form="S")
+    stunned_by_her_player, _ = condition_of(kira)
+
+    with pytest.raises(services.Refused, match="Took 2 stunning damage"):
+        services.undo_last(encounter=fight, by=referee)
+
+    assert condition_of(kira)[0] == stunned_by_her_player
+    assert EncounterEntry.objects.get(kind="attack").undone_at is None
+
+
+def test_undo_of_a_blow_already_undone_on_the_sheet_leaves_the_earlier_blow_alone(
+    fight, kira, referee, player1, player2
+):
+    play_services.take_damage(character=kira, by=player1, amount=3, form="L")
+    corsairs_blow_on_kira(fight, referee, player1, player2)
+    play_services.undo_last_condition_change(character=kira, by=player1)
+
+    services.undo_last(encounter=fight, by=referee)
+
+    condition, _ = condition_of(kira)
+    assert condition.lethal == 3, "the blow before the fight is still marked"
+    assert EncounterEntry.objects.get(kind="attack").undone_at is not None
+    assert ConditionChange.objects.filter(character=kira, undone_at__isnull=True).count() == 1
 
 
 def test_undo_gives_back_the_magazine_and_the_corsairs_condition(fight, kira, player1):
