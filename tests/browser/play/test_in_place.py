@@ -2,6 +2,8 @@
 the page where it was, with the result beside the button, at desktop and phone widths, with
 and without JavaScript. The roller suggests each skill's attribute as it is chosen."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -106,3 +108,21 @@ def test_without_javascript_the_answer_is_in_view_after_the_redirect(
     assert_in_view(page, notice)
     assert_in_view(page, page.locator('[data-action="damage"]'))
     context.close()
+
+
+def test_back_from_the_sheet_shows_the_damage_marked_in_place(page, mara):
+    # The region was swapped in place: the browser's cached copy of the page is from before.
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    page.wait_for_load_state("load")
+    page.fill("#damage-amount", "3")
+    page.locator('[data-action="damage"]').click()
+    expect(page.locator("[data-lif]")).to_have_text("20")
+
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    expect(page).to_have_url(re.compile(rf"/characters/{mara.pk}/$"))
+    page.go_back()
+
+    expect(page.locator("[data-lif]")).to_have_text("20")
+    expect(page.locator('[data-lif-box="x"]')).to_have_count(3)
