@@ -270,6 +270,14 @@ def test_a_mistyped_attack_names_its_field_keeps_the_choices_and_throws_nothing(
     assert not EncounterEntry.objects.filter(kind="attack").exists()
 
 
+def test_the_encounter_page_is_never_served_from_the_browser_cache(client, fight, player1):
+    # Its actions swap the page in place: after Back a cached copy would show the turn as it
+    # was first loaded, and offer that fighter's actions until the next poll.
+    as_user(client, player1)
+    response = client.get(reverse("encounter_detail", args=[fight.pk]))
+    assert "no-store" in response["Cache-Control"]
+
+
 def test_the_odds_are_shown_before_the_throw(client, fight, player1):
     target = combatant(fight, "Vargr corsair 1")
     as_user(client, player1)
