@@ -103,6 +103,26 @@ def test_going_offline_shuts_a_live_page_and_coming_back_opens_it(page, mara):
     expect(damage).to_be_enabled()
 
 
+def test_an_action_that_got_no_answer_says_it_may_not_be_recorded_and_offers_a_reload(page, mara):
+    # The connection fails while the phone still counts itself online (the table's wifi, the
+    # server restarting): the page stayed as it was, as if the tap had not been seen.
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    page.wait_for_load_state("load")
+    lif = page.locator("[data-lif]").inner_text()
+    page.route("**/play/condition/", lambda route: route.abort("internetdisconnected"))
+    damage = page.get_by_label("Damage", exact=True)
+    damage.fill("3")
+    page.locator('[data-action="damage"]').click()
+
+    expect(page.locator(BANNER)).to_contain_text("No answer: this may not have been recorded")
+    expect(damage).to_have_value("3")
+    page.unroute("**/play/condition/")
+    page.get_by_role("button", name="Reload").click()
+    expect(page.locator(BANNER)).to_be_hidden()
+    expect(page.locator("[data-lif]")).to_have_text(lif)
+
+
 def test_a_kept_copy_stays_read_only_when_the_connection_returns_and_offers_a_reload(page, mara):
     log_in(page, "player1")
     sheet = f"/characters/{mara.pk}/"
