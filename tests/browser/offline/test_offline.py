@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from characters.builder.services import create_character
 from characters.models import Character
-from tests.browser.pages import log_in, log_out, start_building
+from tests.browser.pages import DESKTOP, PHONE, log_in, log_out, serious_violations, start_building
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -121,6 +121,21 @@ def test_an_action_that_got_no_answer_says_it_may_not_be_recorded_and_offers_a_r
     page.get_by_role("button", name="Reload").click()
     expect(page.locator(BANNER)).to_be_hidden()
     expect(page.locator("[data-lif]")).to_have_text(lif)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_play_sheet_shut_offline_passes_axe_and_keeps_its_words_readable(page, mara, viewport):
+    # Only the controls are dimmed: the words in the forms (headings, hints, why an action is
+    # not open) are still read while the page is read-only.
+    page.set_viewport_size(viewport)
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    page.wait_for_load_state("load")
+
+    page.context.set_offline(True)
+
+    expect_read_only(page)
+    assert serious_violations(page) == []
 
 
 def test_a_kept_copy_stays_read_only_when_the_connection_returns_and_offers_a_reload(page, mara):
