@@ -126,3 +126,20 @@ def test_back_from_the_sheet_shows_the_damage_marked_in_place(page, mara):
 
     expect(page.locator("[data-lif]")).to_have_text("20")
     expect(page.locator('[data-lif-box="x"]')).to_have_count(3)
+
+
+def test_on_a_phone_a_wounds_care_opens_the_width_of_its_card(page, mara):
+    play_services.take_damage(character=mara, by=None, amount=9, form="L", rng=Scripted([3]))
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    wound = page.locator('[data-wound="0"]')
+
+    wound.locator('[data-action="open-treat"]').click()
+
+    card, form = wound.bounding_box(), wound.locator("form:has([data-action=treat])").bounding_box()
+    assert form["x"] >= card["x"] and form["x"] + form["width"] <= card["x"] + card["width"]
+    assert form["width"] > card["width"] * 0.8, f"the form is {form['width']} px of {card['width']}"
+    throw = wound.get_by_role("button", name="Throw to treat")
+    throw.scroll_into_view_if_needed()
+    expect(throw).to_be_in_viewport(ratio=1)
