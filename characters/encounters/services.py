@@ -489,7 +489,7 @@ def _take_magazine(
         by=by,
         item=item.name,
         tl=item.tl,
-        note=f"Loaded into the {weapon.name} in {encounter.name}",
+        note=f"{item.name} loaded into the {weapon.name} in {encounter.name}",
     )
     before["magazines"].append({"character": character.pk, "item": entry.item, "tl": entry.tl})
 
@@ -1017,7 +1017,7 @@ def undo_last(
             item=magazine["item"],
             tl=magazine["tl"],
             price=0,
-            note=f"Back from an undone attack in {locked.name}",
+            note=f"{magazine['item']} back from an undone attack in {locked.name}",
         )
     for pk, condition in before.get("conditions", {}).items():
         Combatant.objects.filter(pk=pk, encounter=locked).update(condition=condition)

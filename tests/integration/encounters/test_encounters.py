@@ -375,6 +375,21 @@ def test_undo_gives_back_the_magazine_and_the_corsairs_condition(fight, kira, pl
     assert CreditEntry.objects.filter(character=kira).count() == 2  # taken, then given back
 
 
+def test_kiras_ledger_names_the_magazine_loaded_and_the_one_given_back(fight, kira, player1):
+    # The ledger's line is all the player reads of it: the item is in no other column.
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+    services.attack(encounter=fight, by=player1, order=order, rng=Scripted([6] * 4))
+    fight.refresh_from_db()
+    services.undo_last(encounter=fight, by=player1)
+
+    notes = list(CreditEntry.objects.filter(character=kira).values_list("note", flat=True))
+    assert notes == [
+        f"{MAGAZINE} loaded into the Automatic pistol in Ambush at the docks",
+        f"{MAGAZINE} back from an undone attack in Ambush at the docks",
+    ]
+
+
 def test_a_player_cannot_undo_the_referees_action(fight, referee, player1):
     services.take_turn(encounter=fight, by=referee, action="pass")
     fight.refresh_from_db()
