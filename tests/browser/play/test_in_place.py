@@ -144,3 +144,17 @@ def test_on_a_phone_a_wounds_care_opens_the_width_of_its_card(page, mara):
     throw = wound.get_by_role("button", name="Throw to treat")
     throw.scroll_into_view_if_needed()
     expect(throw).to_be_in_viewport(ratio=1)
+
+
+def test_on_a_phone_an_empty_ledger_says_so_from_the_left_of_its_card(page, mara):
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+
+    for words in ("No improvement points yet", "Nothing since creation"):
+        cell = page.locator("td", has_text=words)
+        text = cell.evaluate(
+            "(td) => { const r = document.createRange(); r.selectNodeContents(td);"
+            " return r.getBoundingClientRect().left - td.getBoundingClientRect().left; }"
+        )
+        assert text < 20, f"{words!r} starts {text} px into its card"
