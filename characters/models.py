@@ -573,8 +573,9 @@ class EncounterEntry(models.Model):
 
     ``before`` keeps what undoing the entry restores: the round, turn and order ("round",
     "turn", "order"), the conditions and ammunition of the combatants it changed
-    ("conditions", "ammunition"), the characters whose play sheet condition it changed
-    ("sheets": undone through the play services), the magazines it took from what a
+    ("conditions", "ammunition"), the changes it recorded on play sheets ("changes",
+    ``ConditionChange`` ids: each undone through the play services while it is its sheet's
+    last; older entries name the characters, "sheets"), the magazines it took from what a
     character carries ("magazines": given back through the credits ledger), a group member's
     spare magazines ("spares"), the side left surprised ("surprised") and the combatants it
     added ("added": removed again).

@@ -1,11 +1,16 @@
 """Middleware of the site as a whole."""
 
 from collections.abc import Callable
+from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import resolve_url
 from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme
+from django_htmx.http import HttpResponseClientRedirect
 
 HEALTHZ_PATH = "/healthz"
 
@@ -61,5 +66,32 @@ def private_for_users(get_response: Callable[[HttpRequest], HttpResponse]):
         if user is not None and user.is_authenticated:
             patch_cache_control(response, private=True)
         return response
+
+    return middleware
+
+
+def htmx_to_the_login_page(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Send the whole page to the login page when an htmx request finds its session ended.
+
+    htmx follows the redirect itself and would swap the login page, header and all, into the
+    region it updates (the play sheet, an encounter's turn order every 3 s), and that login
+    would lead back to the request's own URL, an action's that only takes posts. The page goes
+    to the login instead (HX-Redirect), to come back to the page it was on.
+    """
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        login = resolve_url(settings.LOGIN_URL)
+        if (
+            request.headers.get("HX-Request") != "true"
+            or response.status_code != 302
+            or urlsplit(response["Location"]).path != login
+        ):
+            return response
+        page = request.headers.get("HX-Current-URL", "")
+        if not url_has_allowed_host_and_scheme(page, allowed_hosts={request.get_host()}):
+            return HttpResponseClientRedirect(login)
+        back = urlsplit(page)._replace(scheme="", netloc="").geturl()
+        return HttpResponseClientRedirect(redirect_to_login(back)["Location"])
 
     return middleware

@@ -38,7 +38,14 @@ from characters.encounters.selectors import (
     magazine_key,
     weapon_key,
 )
-from characters.models import Campaign, Character, Combatant, Encounter, EncounterEntry
+from characters.models import (
+    Campaign,
+    Character,
+    Combatant,
+    ConditionChange,
+    Encounter,
+    EncounterEntry,
+)
 from characters.play import services as play_services
 from characters.play.selectors import carried_equipment, gear_key
 from characters.templatetags.ffa_format import percent
@@ -190,7 +197,7 @@ def _snapshot(state: Board) -> dict[str, Any]:
         },
         "conditions": {},
         "ammunition": {},
-        "sheets": [],
+        "changes": [],
         "magazines": [],
         "spares": {},
         "added": [],
@@ -482,7 +489,7 @@ def _take_magazine(
         by=by,
         item=item.name,
         tl=item.tl,
-        note=f"Loaded into the {weapon.name} in {encounter.name}",
+        note=f"{item.name} loaded into the {weapon.name} in {encounter.name}",
     )
     before["magazines"].append({"character": character.pk, "item": entry.item, "tl": entry.tl})
 
@@ -560,7 +567,7 @@ def _mark(
     if row.combatant.condition is None:
         assert row.combatant.character is not None
         result = on_sheet(row.combatant.character)
-        before["sheets"].append(row.combatant.character_id)
+        before["changes"].append(result.change.pk)
         row.condition = result.condition
         return result.events
     before["conditions"][str(row.pk)] = row.combatant.condition
@@ -996,6 +1003,9 @@ def undo_last(
     if not _is_referee(locked, by) and last.by_id != by.pk:
         raise Refused("Only the referee can undo what someone else did.")
     before = last.before
+    for change in ConditionChange.objects.filter(pk__in=before.get("changes", ())):
+        play_services.undo_condition_change(change=change, by=by)
+    # Entries logged before their changes were kept name the characters only.
     for character_id in before.get("sheets", ()):
         play_services.undo_last_condition_change(
             character=Character.objects.get(pk=character_id), by=by
@@ -1007,7 +1017,7 @@ def undo_last(
             item=magazine["item"],
             tl=magazine["tl"],
             price=0,
-            note=f"Back from an undone attack in {locked.name}",
+            note=f"{magazine['item']} back from an undone attack in {locked.name}",
         )
     for pk, condition in before.get("conditions", {}).items():
         Combatant.objects.filter(pk=pk, encounter=locked).update(condition=condition)

@@ -23,6 +23,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from characters.core.forms import first_problem, natural_number
@@ -184,6 +185,9 @@ def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str,
     return {"plan": first[0], "others": [(target, plan) for plan, target in others]}
 
 
+# Never shown from the browser's cache, as the play sheet: after Back a cached copy would be
+# the encounter as first loaded, with the actions of a turn that has passed.
+@never_cache
 @login_required
 @require_GET
 def encounter_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:

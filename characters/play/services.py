@@ -109,12 +109,13 @@ def dice_source() -> random.Random:
 
 @dataclass(frozen=True, slots=True)
 class PlayResult:
-    """What an action did: the new condition and version, the engine's events in order, and
-    the action test thrown for it, if any."""
+    """What an action did: the new condition and version, the engine's events in order, the
+    change recorded (what its undo takes back), and the action test thrown for it, if any."""
 
     condition: Condition
     version: int
     events: tuple[Event, ...]
+    change: ConditionChange
     roll: DiceRoll | None = None
 
     @property
@@ -150,12 +151,12 @@ def _change_condition(
     stored_after = rules.condition_as_dict(after)
     PlayState.objects.filter(pk=state.pk).update(condition=stored_after, version=F("version") + 1)
     # What the row held, not the rescaled condition: undoing puts back exactly what was there.
-    ConditionChange.objects.create(
+    recorded = ConditionChange.objects.create(
         character=locked, before=state.condition, after=stored_after, actor=by, what=what[:150]
     )
     detail = f"{what}. " + " ".join(event.message for event in events)
     log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
-    return PlayResult(condition=after, version=state.version + 1, events=events)
+    return PlayResult(condition=after, version=state.version + 1, events=events, change=recorded)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +201,25 @@ def undo_last_condition_change(
     report = character_report(locked)
     state.condition = last.before
     return Undone(change=last, condition=stored_condition(state, report), version=state.version + 1)
+
+
+@transaction.atomic
+def undo_condition_change(*, change: ConditionChange, by: User | None) -> None:
+    """Undo ``change``, which another page made (an encounter's blow), while it is the
+    character's last: nothing when it was undone already (on the play sheet); refused when a
+    change recorded after it still stands, which undoing the last change would take back
+    instead."""
+    locked = lock_character(change.character)
+    if locked.condition_changes.filter(pk=change.pk, undone_at__isnull=False).exists():
+        return
+    state = PlayState.objects.select_for_update().filter(character=locked).first()
+    last, _ = undoable_change(locked, state)
+    if last is not None and last.pk != change.pk:
+        raise Refused(
+            f'"{change.what}" cannot be undone: "{last.what}" was recorded on '
+            f"{locked.name}'s play sheet since. Undo that there first."
+        )
+    undo_last_condition_change(character=locked, by=by)
 
 
 def _wound_index(condition: Condition, wound: int) -> int:

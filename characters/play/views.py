@@ -21,6 +21,7 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 import rules
@@ -474,6 +475,9 @@ def _supplies() -> list[tuple[str, str]]:
     ]
 
 
+# Never shown from the browser's cache: its actions swap the region in place, and after Back the
+# cached copy would be the page as first loaded, before the damage, payments and rolls since.
+@never_cache
 @login_required
 @require_GET
 def character_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:

@@ -88,6 +88,21 @@
     reload.hidden = offline || !isCopy;
   }
 
+  // -- An action that got no answer ----------------------------------------------------------
+  // A post from a region that records play (the play sheet, an encounter: data-records) that
+  // the server never answered, or answered with an error, leaves the page as it was, as if the
+  // tap had not been seen. It may have been recorded before the connection failed, so the page
+  // says so and offers a reload rather than inviting the same action again.
+  function unanswered(event) {
+    const verb = (event.detail.requestConfig?.verb || "get").toLowerCase();
+    if (verb === "get" || !banner || !event.detail.elt.closest("[data-records]")) return;
+    bannerText.textContent = "No answer: this may not have been recorded. Reload to see what was.";
+    reload.hidden = false;
+    banner.hidden = false;
+  }
+  body.addEventListener("htmx:sendError", unanswered);
+  body.addEventListener("htmx:responseError", unanswered);
+
   window.addEventListener("offline", show);
   window.addEventListener("online", () => {
     show();

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from characters.builder.services import create_character
 from characters.models import Character
-from tests.browser.pages import log_in, log_out, start_building
+from tests.browser.pages import DESKTOP, PHONE, log_in, log_out, serious_violations, start_building
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -101,6 +101,41 @@ def test_going_offline_shuts_a_live_page_and_coming_back_opens_it(page, mara):
     page.context.set_offline(False)
     expect(page.locator(BANNER)).to_be_hidden()
     expect(damage).to_be_enabled()
+
+
+def test_an_action_that_got_no_answer_says_it_may_not_be_recorded_and_offers_a_reload(page, mara):
+    # The connection fails while the phone still counts itself online (the table's wifi, the
+    # server restarting): the page stayed as it was, as if the tap had not been seen.
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    page.wait_for_load_state("load")
+    lif = page.locator("[data-lif]").inner_text()
+    page.route("**/play/condition/", lambda route: route.abort("internetdisconnected"))
+    damage = page.get_by_label("Damage", exact=True)
+    damage.fill("3")
+    page.locator('[data-action="damage"]').click()
+
+    expect(page.locator(BANNER)).to_contain_text("No answer: this may not have been recorded")
+    expect(damage).to_have_value("3")
+    page.unroute("**/play/condition/")
+    page.get_by_role("button", name="Reload").click()
+    expect(page.locator(BANNER)).to_be_hidden()
+    expect(page.locator("[data-lif]")).to_have_text(lif)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_play_sheet_shut_offline_passes_axe_and_keeps_its_words_readable(page, mara, viewport):
+    # Only the controls are dimmed: the words in the forms (headings, hints, why an action is
+    # not open) are still read while the page is read-only.
+    page.set_viewport_size(viewport)
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    page.wait_for_load_state("load")
+
+    page.context.set_offline(True)
+
+    expect_read_only(page)
+    assert serious_violations(page) == []
 
 
 def test_a_kept_copy_stays_read_only_when_the_connection_returns_and_offers_a_reload(page, mara):

@@ -2,6 +2,8 @@
 the page where it was, with the result beside the button, at desktop and phone widths, with
 and without JavaScript. The roller suggests each skill's attribute as it is chosen."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -106,3 +108,53 @@ def test_without_javascript_the_answer_is_in_view_after_the_redirect(
     assert_in_view(page, notice)
     assert_in_view(page, page.locator('[data-action="damage"]'))
     context.close()
+
+
+def test_back_from_the_sheet_shows_the_damage_marked_in_place(page, mara):
+    # The region was swapped in place: the browser's cached copy of the page is from before.
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    page.wait_for_load_state("load")
+    page.fill("#damage-amount", "3")
+    page.locator('[data-action="damage"]').click()
+    expect(page.locator("[data-lif]")).to_have_text("20")
+
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    expect(page).to_have_url(re.compile(rf"/characters/{mara.pk}/$"))
+    page.go_back()
+
+    expect(page.locator("[data-lif]")).to_have_text("20")
+    expect(page.locator('[data-lif-box="x"]')).to_have_count(3)
+
+
+def test_on_a_phone_a_wounds_care_opens_the_width_of_its_card(page, mara):
+    play_services.take_damage(character=mara, by=None, amount=9, form="L", rng=Scripted([3]))
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+    wound = page.locator('[data-wound="0"]')
+
+    wound.locator('[data-action="open-treat"]').click()
+
+    card, form = wound.bounding_box(), wound.locator("form:has([data-action=treat])").bounding_box()
+    assert form["x"] >= card["x"]
+    assert form["x"] + form["width"] <= card["x"] + card["width"]
+    assert form["width"] > card["width"] * 0.8, f"the form is {form['width']} px of {card['width']}"
+    throw = wound.get_by_role("button", name="Throw to treat")
+    throw.scroll_into_view_if_needed()
+    expect(throw).to_be_in_viewport(ratio=1)
+
+
+def test_on_a_phone_an_empty_ledger_says_so_from_the_left_of_its_card(page, mara):
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+
+    for words in ("No improvement points yet", "Nothing since creation"):
+        cell = page.locator("td", has_text=words)
+        text = cell.evaluate(
+            "(td) => { const r = document.createRange(); r.selectNodeContents(td);"
+            " return r.getBoundingClientRect().left - td.getBoundingClientRect().left; }"
+        )
+        assert text < 20, f"{words!r} starts {text} px into its card"

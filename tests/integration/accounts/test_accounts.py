@@ -115,3 +115,31 @@ def test_anonymous_visitors_are_sent_to_the_login_page(client, url):
 
     assert response.status_code == 302
     assert response["Location"] == f"/accounts/login/?next={url}"
+
+
+@pytest.mark.parametrize(
+    ("url", "method"),
+    [("/characters/1/play/condition/", "post"), ("/encounters/1/live/", "get")],
+    ids=["an action", "the turn order's poll"],
+)
+def test_an_htmx_request_whose_session_ended_takes_the_whole_page_to_the_login(client, url, method):
+    # Followed by htmx, the redirect would swap the login page into the region it updates,
+    # and the login would lead back to the action's URL, not to the page it was sent from.
+    response = getattr(client, method)(
+        url,
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL="http://testserver/characters/1/play/?gravity=2",
+    )
+
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/accounts/login/?next=/characters/1/play/%3Fgravity%3D2"
+
+
+def test_an_htmx_request_from_another_site_s_page_is_sent_to_the_login_alone(client):
+    response = client.post(
+        "/characters/1/play/condition/",
+        HTTP_HX_REQUEST="true",
+        HTTP_HX_CURRENT_URL="https://elsewhere.example/characters/1/play/",
+    )
+
+    assert response["HX-Redirect"] == "/accounts/login/"

@@ -20,6 +20,7 @@ from characters.models import (
     EncounterEntry,
     PlayState,
 )
+from characters.play import services as play_services
 from characters.play.selectors import carried_equipment, condition_of
 from tests.dice import Scripted
 from tests.encounter_people import start, take_up_two_rifles
@@ -225,7 +226,7 @@ def test_a_corsairs_hit_on_kira_goes_on_her_play_sheet_through_the_play_services
     assert version == 2
     assert ConditionChange.objects.filter(character=kira).count() == 1
     assert CharacterEvent.objects.filter(character=kira, kind="play").exists()
-    assert entry.before["sheets"] == [kira.pk]
+    assert entry.before["changes"] == [ConditionChange.objects.get(character=kira).pk]
 
 
 def test_a_player_acts_only_for_their_own_character_on_its_turn(client, fight, player2):
@@ -269,6 +270,14 @@ def test_a_mistyped_attack_names_its_field_keeps_the_choices_and_throws_nothing(
     assert not EncounterEntry.objects.filter(kind="attack").exists()
 
 
+def test_the_encounter_page_is_never_served_from_the_browser_cache(client, fight, player1):
+    # Its actions swap the page in place: after Back a cached copy would show the turn as it
+    # was first loaded, and offer that fighter's actions until the next poll.
+    as_user(client, player1)
+    response = client.get(reverse("encounter_detail", args=[fight.pk]))
+    assert "no-store" in response["Cache-Control"]
+
+
 def test_the_odds_are_shown_before_the_throw(client, fight, player1):
     target = combatant(fight, "Vargr corsair 1")
     as_user(client, player1)
@@ -309,6 +318,47 @@ def test_undo_puts_back_kiras_condition_the_turn_and_the_log(
     assert EncounterEntry.objects.filter(kind="undo").count() == 1
 
 
+def corsairs_blow_on_kira(fight, referee, player1, player2):
+    """The two players pass and corsair 1 hits Kira with its cutlass: a blow on her sheet."""
+    for user in (player1, player2):
+        services.take_turn(encounter=fight, by=user, action="pass")
+    fight.refresh_from_db()
+    order = services.AttackOrder(
+        combatant(fight, "Kira Valen").pk, "Cutlass|3", "close", rules.combat.Situation()
+    )
+    services.attack(encounter=fight, by=referee, order=order, rng=Scripted([6] * 8))
+    fight.refresh_from_db()
+
+
+def test_undo_never_takes_back_what_kiras_player_recorded_on_her_sheet_after_the_blow(
+    fight, kira, referee, player1, player2
+):
+    corsairs_blow_on_kira(fight, referee, player1, player2)
+    play_services.take_damage(character=kira, by=player1, amount=2, form="S")
+    stunned_by_her_player, _ = condition_of(kira)
+
+    with pytest.raises(services.Refused, match="Took 2 stunning damage"):
+        services.undo_last(encounter=fight, by=referee)
+
+    assert condition_of(kira)[0] == stunned_by_her_player
+    assert EncounterEntry.objects.get(kind="attack").undone_at is None
+
+
+def test_undo_of_a_blow_already_undone_on_the_sheet_leaves_the_earlier_blow_alone(
+    fight, kira, referee, player1, player2
+):
+    play_services.take_damage(character=kira, by=player1, amount=3, form="L")
+    corsairs_blow_on_kira(fight, referee, player1, player2)
+    play_services.undo_last_condition_change(character=kira, by=player1)
+
+    services.undo_last(encounter=fight, by=referee)
+
+    condition, _ = condition_of(kira)
+    assert condition.lethal == 3, "the blow before the fight is still marked"
+    assert EncounterEntry.objects.get(kind="attack").undone_at is not None
+    assert ConditionChange.objects.filter(character=kira, undone_at__isnull=True).count() == 1
+
+
 def test_undo_gives_back_the_magazine_and_the_corsairs_condition(fight, kira, player1):
     target = combatant(fight, "Vargr corsair 1")
     order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
@@ -323,6 +373,21 @@ def test_undo_gives_back_the_magazine_and_the_corsairs_condition(fight, kira, pl
     assert magazines(kira) == 2
     assert combatant(fight, "Kira Valen").ammunition == {}
     assert CreditEntry.objects.filter(character=kira).count() == 2  # taken, then given back
+
+
+def test_kiras_ledger_names_the_magazine_loaded_and_the_one_given_back(fight, kira, player1):
+    # The ledger's line is all the player reads of it: the item is in no other column.
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+    services.attack(encounter=fight, by=player1, order=order, rng=Scripted([6] * 4))
+    fight.refresh_from_db()
+    services.undo_last(encounter=fight, by=player1)
+
+    notes = list(CreditEntry.objects.filter(character=kira).values_list("note", flat=True))
+    assert notes == [
+        f"{MAGAZINE} loaded into the Automatic pistol in Ambush at the docks",
+        f"{MAGAZINE} back from an undone attack in Ambush at the docks",
+    ]
 
 
 def test_a_player_cannot_undo_the_referees_action(fight, referee, player1):
