@@ -6,7 +6,17 @@ if (builder) {
   const saveState = builder.querySelector("[data-save-state]");
   const versionInput = builder.querySelector("input[name=version]");
   const announcer = document.getElementById("announcer");
-  const csrfToken = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+  const pageToken = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
+  const formToken = builder.querySelector("input[name=csrfmiddlewaretoken]");
+  // Signing in again (in another tab) gives the session a new CSRF secret, in its cookie: the
+  // token this page was drawn with would be refused from then on, in the header and in the
+  // form's own field (which Django reads first), for previews, saves and Save alike.
+  function csrfToken() {
+    const cookie = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/)?.[1];
+    const token = cookie ? decodeURIComponent(cookie) : pageToken;
+    if (formToken) formToken.value = token;
+    return token;
+  }
 
   // -- Which inputs the next preview must send figures for --------------------------------------
   // The server re-renders only the attribute rows those edits move. A name leaves the list
@@ -27,6 +37,9 @@ if (builder) {
   let inFlight = null; // the edit number the save on its way carries
   let stopped = ""; // why saving by itself stopped (a conflict)
   let partial = false; // the last save left out a field it could not read
+  let signedOut = false; // the session ended (signed out in another tab): saves wait for it
+  const SIGNED_OUT =
+    "Not saved: you are signed out. Sign in again in another tab: your edits stay on this page and are saved then.";
   // A page the server drew after a refused Save (or a button, without this script) holds
   // edits that are not stored; after a conflict, only Save may decide.
   const initialState = saveState.dataset.state;
@@ -64,19 +77,38 @@ if (builder) {
     }
     if (inFlight !== null && !leaving) return; // its answer schedules the next save
     const carried = edits;
+    const token = csrfToken();
     const body = new FormData(builder);
     body.delete("action");
     inFlight = carried;
     fetch(builder.dataset.autosaveUrl, {
       method: "POST",
       body,
-      headers: { "X-CSRFToken": csrfToken },
+      headers: { "X-CSRFToken": token },
       credentials: "same-origin",
       keepalive: leaving,
     })
-      .then((response) => response.json())
+      // Without a session the answer is the login page (or a refusal of the old CSRF token),
+      // not the autosave's JSON.
+      .then((response) =>
+        response.headers.get("Content-Type")?.startsWith("application/json")
+          ? response.json()
+          : { state: "signed-out" },
+      )
       .then((answer) => {
         inFlight = null;
+        if (answer.state === "signed-out") {
+          signedOut = true;
+          showState(SIGNED_OUT, "offline");
+          timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
+          return;
+        }
+        if (signedOut) {
+          // Back from a session that ended: the figures on the page may predate edits whose
+          // preview was refused meanwhile.
+          signedOut = false;
+          builder.dispatchEvent(new Event("builder:chose"));
+        }
         if (answer.state === "saved" || answer.state === "partial") {
           versionInput.value = answer.version;
           savedEdit = Math.max(savedEdit, carried);
@@ -120,7 +152,7 @@ if (builder) {
       return;
     }
     if (!unsaved()) return;
-    if (paused || stopped || offline()) {
+    if (paused || stopped || signedOut || offline()) {
       event.preventDefault();
       return;
     }
@@ -169,6 +201,7 @@ if (builder) {
   });
   // Save (and every no-script button) posts the whole form: nothing is left to store then.
   builder.addEventListener("submit", () => {
+    csrfToken();
     savedEdit = edits;
     partial = false;
     clearTimeout(timer);
@@ -213,12 +246,26 @@ if (builder) {
   }
 
   builder.addEventListener("htmx:configRequest", (event) => {
+    const token = csrfToken();
+    event.detail.headers["X-CSRFToken"] = token;
+    if (formToken) event.detail.parameters.csrfmiddlewaretoken = token;
     // The detail is the request's config, handed back to htmx:afterRequest.
     event.detail.editsCarried = new Map(edited);
     event.detail.parameters.edited = [...edited.keys()].join(" ");
     // htmx sends the last clicked submit button with the form: a stepper already changed its
     // field, and the preview must not apply its step a second time.
     if (event.detail.elt === builder) delete event.detail.parameters.action;
+  });
+  // A preview whose session ended is answered by a redirect to the login page (HX-Redirect):
+  // following it would leave the edits behind. The page stays; saving says why it waits.
+  builder.addEventListener("htmx:beforeOnLoad", (event) => {
+    if (!event.detail.xhr.getResponseHeader("HX-Redirect")) return;
+    event.preventDefault();
+    event.detail.requestConfig.editsCarried = new Map(); // not applied: the next preview sends them
+    signedOut = true;
+    showState(SIGNED_OUT, "offline");
+    clearTimeout(timer);
+    timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
   });
   builder.addEventListener("htmx:afterRequest", (event) => {
     if (!event.detail.successful) return;

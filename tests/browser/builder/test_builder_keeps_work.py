@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from characters.models import Character
-from tests.browser.pages import log_in, start_building
+from tests.browser.pages import log_in, log_out, start_building
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -214,3 +214,26 @@ def test_without_javascript_enter_keeps_the_rows_and_save_stores_the_edits(brows
     assert document["attributes"]["STR"] == 9
     assert [s["skill"] for s in document["skills"]] == ["Pilot"]
     context.close()
+
+
+def test_edits_made_while_signed_out_wait_on_the_page_and_are_saved_after_signing_in_again(
+    building,
+):
+    page = building
+    other = page.context.new_page()
+    other.goto("/")
+    log_out(other)
+
+    page.fill("input[name=DEX]", "9")
+    expect(page.locator("[data-save-state]")).to_contain_text("you are signed out")
+    expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))  # not sent to the login
+    assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 7
+
+    log_in(other, "player1")  # a new CSRF secret: the page's own token is refused from now
+    page.fill("input[name=STR]", "12")  # previewed before the waiting save is tried again
+
+    expect(page.locator("[data-upp]")).to_have_text("C97-777-777")
+    expect(page.locator("#figures-DEX [data-hex=DEX]")).to_have_text("9")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED, timeout=15_000)
+    stored = Character.objects.get(name="Mara").document["attributes"]
+    assert (stored["DEX"], stored["STR"]) == (9, 12)
