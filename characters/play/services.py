@@ -1066,7 +1066,8 @@ def _credit_entry(
         character,
         kind=CharacterEvent.Kind.CREDITS,
         by=by,
-        detail=f"{signed_credits(amount)}: {note}",
+        # Gear given away or moved for nothing changes no credits: "+Cr0" would say it did.
+        detail=f"{signed_credits(amount)}: {note}" if amount else note,
     )
     return entry
 

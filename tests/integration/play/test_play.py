@@ -692,6 +692,18 @@ def test_gear_bought_in_play_is_carried_and_weighed(mara, player):
         )
 
 
+def test_gear_given_away_for_nothing_is_logged_without_a_credit_figure(mara, player):
+    play_services.record_credits(character=mara, by=player, amount=2000, note="Pay")
+    play_services.buy_gear(character=mara, by=player, item="Cold weather clothing", quantity=2)
+
+    play_services.give_up_gear(character=mara, by=player, item="Cold weather clothing", quantity=1)
+
+    last = CharacterEvent.objects.filter(character=mara, kind="credits").latest("pk")
+    assert "Cr0" not in last.detail
+    assert "Cold weather clothing" in last.detail
+    assert CharacterEvent.objects.filter(character=mara, detail__startswith="+Cr2,000: ").exists()
+
+
 def test_creation_equipment_can_be_sold_in_play(campaign, player):
     character = builder_services.create_character(
         owner=player,
