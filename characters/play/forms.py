@@ -17,7 +17,6 @@ from characters.play import services
 from rules import NotationError
 
 # Bounds of what a person types; the rules have no such figures.
-MAX_DAMAGE = 999
 MAX_WOUND_INDEX = 99
 MAX_TECH_LEVEL = 99
 MAX_ROW_INDEX = 999
@@ -75,11 +74,14 @@ class ConditionForm(forms.Form):
 
     action = _action_field(CONDITION_ACTIONS)
     play_version = VersionField()
-    amount = WholeNumberField(label="Damage", minimum=0, maximum=MAX_DAMAGE, required=False)
+    # A blow of 0 would be logged as one that landed; it changes nothing to record.
+    amount = WholeNumberField(
+        label="Damage", minimum=1, maximum=services.MAX_DAMAGE, required=False
+    )
     form = _text("Form", 1)
     damage_type = _text("Damage type", 1)
     armor = WholeNumberField(
-        label="Armor", minimum=0, maximum=MAX_DAMAGE, default=0, required=False
+        label="Armor", minimum=0, maximum=services.MAX_DAMAGE, default=0, required=False
     )
     wound = WholeNumberField(label="Wound", minimum=0, maximum=MAX_WOUND_INDEX, required=False)
     care = _text("Care", 20)

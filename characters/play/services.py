@@ -84,6 +84,7 @@ MAX_CREDITS = 100_000_000
 MAX_RECOVERY_PERIODS = 100
 MAX_TEST_FIGURE = 30  # a test's TN at most, and its DM of either sign
 MAX_GEAR_QUANTITY = 1000
+MAX_DAMAGE = 999  # a blow's damage, and the armor it meets
 
 
 # The same guards as the play sheet's inputs write them in their max attributes.
@@ -92,6 +93,7 @@ INPUT_MAXIMA = {
     "ip_price": MAX_IP_PRICE,
     "recovery_periods": MAX_RECOVERY_PERIODS,
     "gear_quantity": MAX_GEAR_QUANTITY,
+    "damage": MAX_DAMAGE,
     "test_figure": MAX_TEST_FIGURE,
     "dice": rules.dice.MAX_ENUMERATED_DICE,
 }

@@ -841,15 +841,16 @@ def test_a_stale_tab_is_told_and_shown_the_condition_as_it_stands(client, mara, 
     assert html.count('data-lif-box="x"') == 5
 
 
-def test_a_bad_number_is_refused_in_words(client, mara, player):
+@pytest.mark.parametrize("amount", ["lots", "0"])
+def test_a_bad_number_is_refused_in_words(client, mara, player, amount):
     client.force_login(player)
     response = client.post(
         reverse("character_condition", args=[mara.pk]),
-        {"action": "damage", "amount": "lots", "form": "L", "play_version": "1"},
+        {"action": "damage", "amount": amount, "form": "L", "play_version": "1"},
         follow=True,
     )
     assert (
-        "Damage: enter a whole number from 0 to 999."
+        "Damage: enter a whole number from 1 to 999."
         in next(iter(response.context["messages"])).message
     )
     assert not PlayState.objects.exists()
