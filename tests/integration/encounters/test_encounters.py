@@ -295,29 +295,6 @@ def test_the_odds_are_shown_before_the_throw(client, fight, player1):
 # -- undo and conflicts -------------------------------------------------------------------------
 
 
-def test_undo_puts_back_kiras_condition_the_turn_and_the_log(
-    fight, kira, referee, player1, player2
-):
-    for user in (player1, player2):
-        services.take_turn(encounter=fight, by=user, action="pass")
-    fight.refresh_from_db()
-    order = services.AttackOrder(
-        combatant(fight, "Kira Valen").pk, "Cutlass|3", "close", rules.combat.Situation()
-    )
-    services.attack(encounter=fight, by=referee, order=order, rng=Scripted([6] * 8))
-    fight.refresh_from_db()
-
-    services.undo_last(encounter=fight, by=referee)
-
-    fight.refresh_from_db()
-    condition, _ = condition_of(kira)
-    assert condition.lethal == 0
-    assert board(fight).current.combatant.name == "Vargr corsair 1"
-    attack = EncounterEntry.objects.get(kind="attack")
-    assert attack.undone_at is not None
-    assert EncounterEntry.objects.filter(kind="undo").count() == 1
-
-
 def corsairs_blow_on_kira(fight, referee, player1, player2):
     """The two players pass and corsair 1 hits Kira with its cutlass: a blow on her sheet."""
     for user in (player1, player2):
@@ -328,6 +305,22 @@ def corsairs_blow_on_kira(fight, referee, player1, player2):
     )
     services.attack(encounter=fight, by=referee, order=order, rng=Scripted([6] * 8))
     fight.refresh_from_db()
+
+
+def test_undo_puts_back_kiras_condition_the_turn_and_the_log(
+    fight, kira, referee, player1, player2
+):
+    corsairs_blow_on_kira(fight, referee, player1, player2)
+
+    services.undo_last(encounter=fight, by=referee)
+
+    fight.refresh_from_db()
+    condition, _ = condition_of(kira)
+    assert condition.lethal == 0
+    assert board(fight).current.combatant.name == "Vargr corsair 1"
+    attack = EncounterEntry.objects.get(kind="attack")
+    assert attack.undone_at is not None
+    assert EncounterEntry.objects.filter(kind="undo").count() == 1
 
 
 def test_undo_never_takes_back_what_kiras_player_recorded_on_her_sheet_after_the_blow(
