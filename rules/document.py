@@ -9,8 +9,9 @@ high, an unknown skill) are not malformations: they are reported by the engine.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .catalog import Catalog, DocumentBounds, SkillDef, catalog
 from .model import (
@@ -128,6 +129,7 @@ _HOUSE_RULES = _fields("one_trait_per_term")
 # list's path and the item's index, written out ("skills[3]") only for a message: a path made
 # for every entry of every list read would be made for nothing nearly every time.
 Path = str | tuple[str, int]
+_Entry = TypeVar("_Entry", SkillEntry, TraitEntry, EquipmentEntry)
 
 
 def _written(path: Path) -> str:
@@ -275,12 +277,12 @@ def _attribute_fields(cat: Catalog) -> _Fields:
 def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
     raw = _object(value, "attributes", _attribute_fields(cat))
     aliases = cat.attribute_aliases
+    highest = cat.bounds.attribute
     levels: dict[str, int] = {}
     for key, level in raw.items():
         code = aliases.get(key, key)
         if code in levels:
             raise MalformedDocument(f"attributes.{key}", f"{code} is given twice")
-        highest = cat.bounds.attribute
         if isinstance(level, str):
             levels[code] = _attribute_text(level, key, cat)
         else:
@@ -291,7 +293,7 @@ def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
             f"attributes.{missing}",
             f"missing; all nine attributes are required ({', '.join(cat.attribute_order)})",
         )
-    return tuple(levels[code] for code in cat.attribute_order)
+    return tuple([levels[code] for code in cat.attribute_order])
 
 
 def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
@@ -301,11 +303,12 @@ def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
     if "level" not in raw:
         raise MalformedDocument(_at(path, "level"), "missing; give the skill level (0 or more)")
     bounds = cat.bounds
-    name = _name(_text(raw["skill"], path, "skill", longest=bounds.label_length))
+    text = _text(raw["skill"], path, "skill", longest=bounds.label_length)
     level = _int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
-    definition = cat.find_skill(name)
-    if definition is not None:
-        name = definition.name
+    # The catalog finds a skill however its name is spaced, so the spacing is collapsed only
+    # for a skill it does not know.
+    definition = cat.find_skill(text)
+    name = definition.name if definition is not None else _name(text)
     cascade = raw.get("cascade")
     return _skill_entry(
         name,
@@ -516,8 +519,10 @@ def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:
     raw = _object(value, "mustering_out", _MUSTERING_OUT)
     rolls = _list(raw.get("rolls", []), "mustering_out", "rolls", most=bounds.mustering_rolls)
     return tuple(
-        _int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
-        for i, r in enumerate(rolls)
+        [
+            _int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
+            for i, r in enumerate(rolls)
+        ]
     )
 
 
@@ -556,6 +561,21 @@ def _house_rules(value: Any) -> HouseRules:
             f"expected true or false, got {_describe(one_per_term)}",
         )
     return HouseRules(one_trait_per_term=one_per_term)
+
+
+def _entries(
+    doc: dict[str, Any],
+    field: str,
+    read: Callable[[Any, Path, Catalog], _Entry],
+    cat: Catalog,
+    *,
+    most: int,
+) -> tuple[_Entry, ...]:
+    """The entries of a list field of the document, each read by ``read`` at its index."""
+    items = _list(doc.get(field, []), "", field, most=most)
+    # Here and wherever a tuple is made of a loop, a list comprehension runs in one call where
+    # a generator is resumed once per item.
+    return tuple([read(item, (field, index), cat) for index, item in enumerate(items)])
 
 
 def decode_json(data: str | bytes) -> Any:
@@ -636,25 +656,14 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         terms=_int(doc.get("terms", 0), "", "terms", minimum=0, maximum=bounds.terms),
         rank=_int(doc.get("rank", 0), "", "rank", minimum=-bounds.level, maximum=bounds.level),
         age=None if age is None else _int(age, "", "age", minimum=0, maximum=bounds.age),
-        skills=tuple(
-            _skill(s, ("skills", i), cat)
-            for i, s in enumerate(_list(doc.get("skills", []), "", "skills", most=bounds.skills))
-        ),
-        traits=tuple(
-            _trait(t, ("traits", i), cat)
-            for i, t in enumerate(_list(doc.get("traits", []), "", "traits", most=bounds.traits))
-        ),
+        skills=_entries(doc, "skills", _skill, cat, most=bounds.skills),
+        traits=_entries(doc, "traits", _trait, cat, most=bounds.traits),
         package_flaws_bought_off=_package_flaws_bought_off(
             doc.get("package_flaws_bought_off"), species, cat
         ),
         psionics=_psionics(doc.get("psionics"), cat),
         mustering_rolls=_mustering_rolls(doc.get("mustering_out"), bounds),
-        equipment=tuple(
-            _equipment(e, ("equipment", i), cat)
-            for i, e in enumerate(
-                _list(doc.get("equipment", []), "", "equipment", most=bounds.equipment)
-            )
-        ),
+        equipment=_entries(doc, "equipment", _equipment, cat, most=bounds.equipment),
         house_rules=house_rules,
         notes=notes,
     )
