@@ -237,6 +237,13 @@ def _optional_text(value: Any, path: Path, field: str | None = None, *, longest:
     return None if value is None else _text(value, path, field, longest=longest)
 
 
+# The caches of the parser are bounded, as every value in them comes from a document.
+_CACHE_SIZE = 4096
+
+
+# Splitting and joining a name makes a list and new strings, where a cache hit is one look-up
+# of a string whose hash is already known; most names of a document are read on every parse.
+@lru_cache(maxsize=_CACHE_SIZE)
 def _name(text: str) -> str:
     """A name as the document keeps it: runs of spaces, tabs and line breaks made one space."""
     return " ".join(text.split())
@@ -320,10 +327,6 @@ def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
 
 # Entries are immutable, so equal entries may be one object: the builder parses the same
 # document again on every keystroke, and each entry read is looked up rather than built anew.
-# The caches are bounded, as every value in them comes from a document.
-_CACHE_SIZE = 4096
-
-
 @lru_cache(maxsize=_CACHE_SIZE)
 def _skill_entry(
     skill: str, level: int, cascade: str | None, specialties: tuple[str, ...]
