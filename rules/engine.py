@@ -756,7 +756,6 @@ class _SkillTally:
     effective: dict[str, int] = field(default_factory=dict)
     counted: int = 0
     zero_levels: int = 0
-    specialties: int = 0
     points: int = 0
 
     def read_level(self, skill: str, level: int) -> None:
@@ -781,7 +780,6 @@ def _skills(ctx: _Context, levels: Mapping[str, AttributeValue]) -> _SkillResult
     for index, entry in enumerate(ctx.character.skills):
         _skill_entry(ctx, tally, index, entry, levels)
     _granted_lines(ctx.cat, tally)
-    tally.points += tally.specialties * lim.points_per_specialty
     zero_free = exp.dv
     if tally.zero_levels > zero_free:
         tally.points += (tally.zero_levels - zero_free) * lim.points_per_extra_zero_level
@@ -873,52 +871,48 @@ def _skill_entry(
     levels: Mapping[str, AttributeValue],
 ) -> None:
     """Check one skill of the document and add its line to the tally."""
-    lim = ctx.limits
-    name, key, problems = _entry_facts(
-        ctx.cat, index, entry.skill, entry.level, entry.cascade, entry.specialties
-    )
-    if problems:
-        ctx.problems.add(problems)
-    first = tally.seen.setdefault(key, index)
+    facts = _entry_facts(ctx.cat, index, entry.skill, entry.level, entry.cascade, entry.specialties)
+    if facts.problems:
+        ctx.problems.add(facts.problems)
+    first = tally.seen.setdefault(facts.key, index)
     if first != index:
         _duplicate_skill(ctx, index, entry, first)
-    tally.specialties += len(entry.specialties)
+    line = facts.line
     if entry.level < 0:
         ctx.problems.error(
             "skill_level_out_of_range",
             f"skills[{index}].level",
             f"{entry.skill} has level {entry.level}; skill levels start at 0.",
         )
-        tally.lines.append(
-            _skill_line(
-                ctx.cat, entry.skill, entry.cascade, entry.specialties, entry.level, 0, 0, "player"
+    else:
+        granted = tally.granted.get(facts.key)
+        if granted is not None:
+            tally.used_granted.add(facts.key)
+            line = _granted_entry_line(ctx.cat, entry, granted)
+        elif entry.level == 0:
+            tally.zero_levels += 1
+        if line.counted and line.level > tally.max_level:
+            ctx.problems.error(
+                "skill_level_above_max",
+                f"skills[{index}].level",
+                f"{format_skill(entry.skill, line.level, entry.cascade)} is above the maximum "
+                f"skill level {tally.max_level} (the higher of EDU DV {levels['EDU'].dv} and "
+                f"EXP DV {levels['EXP'].dv}).",
             )
-        )
-        return
-    granted = tally.granted.get(key)
-    free = granted.level if granted is not None else 0
+        if facts.name in _LEVELS_READ_BY_OTHER_RULES:
+            tally.read_level(facts.name, line.level)
+    tally.lines.append(line)
+    tally.counted += line.counted
+    tally.points += line.cost
+
+
+def _granted_entry_line(cat: Catalog, entry: SkillEntry, granted: _Granted) -> SkillLine:
+    """The line of a skill the document lists that was also had without buying: the levels
+    bought above the free level count, and a level at or below it adds nothing."""
+    free = granted.level
     level, counted = (entry.level, entry.level - free) if entry.level > free else (free, 0)
-    if granted is not None:
-        tally.used_granted.add(key)
-    elif level == 0:
-        tally.zero_levels += 1
-    if level > tally.max_level and level > free:
-        ctx.problems.error(
-            "skill_level_above_max",
-            f"skills[{index}].level",
-            f"{format_skill(entry.skill, level, entry.cascade)} is above the maximum skill level "
-            f"{tally.max_level} (the higher of EDU DV {levels['EDU'].dv} and EXP DV "
-            f"{levels['EXP'].dv}).",
-        )
-    tally.counted += counted
-    tally.points += counted * lim.points_per_skill_level
-    if name in _LEVELS_READ_BY_OTHER_RULES:
-        tally.read_level(name, level)
-    source = granted.source if granted is not None else "player"
-    tally.lines.append(
-        _skill_line(
-            ctx.cat, entry.skill, entry.cascade, entry.specialties, level, counted, free, source
-        )
+    return _skill_line(
+        cat, entry.skill, entry.cascade, entry.specialties, level, counted, free, granted.source
     )
 
 
@@ -928,6 +922,9 @@ class _EntryFacts(NamedTuple):
     name: str  # the skill in keys
     key: SkillKey
     problems: tuple[Problem, ...]  # an unknown skill, cascade or specialty
+    # The entry's line when nothing is granted of the skill: every level bought and counted
+    # (none of a level below 0, which is a problem of its own).
+    line: SkillLine
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -951,7 +948,8 @@ def _entry_facts(
     # cascades are free text, matched without case or extra spaces.
     name = definition.name if definition is not None else skill.lower()
     key: SkillKey = (name, cascade_name(definition, cascade).lower()) if cascade else name
-    return _EntryFacts(name=name, key=key, problems=tuple(problems.found))
+    line = _skill_line(cat, skill, cascade, specialties, level, max(level, 0), 0, "player")
+    return _EntryFacts(name=name, key=key, problems=tuple(problems.found), line=line)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
