@@ -742,6 +742,14 @@ class _Granted(NamedTuple):
     cascade: str | None
     level: int
     source: str  # "automatic" or "package"
+    line: SkillLine  # its line where the document does not list the skill
+
+
+def _granted_skill(
+    cat: Catalog, skill: str, cascade: str | None, level: int, source: str
+) -> _Granted:
+    line = _skill_line(cat, skill, cascade, (), level, 0, level, source)
+    return _Granted(skill=skill, cascade=cascade, level=level, source=source, line=line)
 
 
 @dataclass(slots=True)
@@ -779,7 +787,7 @@ def _skills(ctx: _Context, levels: Mapping[str, AttributeValue]) -> _SkillResult
     )
     for index, entry in enumerate(ctx.character.skills):
         _skill_entry(ctx, tally, index, entry, levels)
-    _granted_lines(ctx.cat, tally)
+    _granted_lines(tally)
     zero_free = exp.dv
     if tally.zero_levels > zero_free:
         tally.points += (tally.zero_levels - zero_free) * lim.points_per_extra_zero_level
@@ -847,8 +855,8 @@ def _granted(
     for skill, grounds in cat.automatic_skills:
         cascade, level = grounds_of.get(grounds, (None, 0))
         if cascade:
-            found[(skill, cascade.lower())] = _Granted(
-                skill=skill, cascade=cascade, level=min(level, max_level), source="automatic"
+            found[(skill, cascade.lower())] = _granted_skill(
+                cat, skill, cascade, min(level, max_level), "automatic"
             )
     for granted in species.skills:
         key: SkillKey = (
@@ -857,9 +865,7 @@ def _granted(
         level = min(granted.level, max_level)
         previous = found.get(key)
         if previous is None or previous.level < level:
-            found[key] = _Granted(
-                skill=granted.skill, cascade=granted.cascade, level=level, source="package"
-            )
+            found[key] = _granted_skill(cat, granted.skill, granted.cascade, level, "package")
     return MappingProxyType(found)
 
 
@@ -989,24 +995,13 @@ def _duplicate_skill(ctx: _Context, index: int, entry: SkillEntry, first: int) -
     )
 
 
-def _granted_lines(cat: Catalog, tally: _SkillTally) -> None:
+def _granted_lines(tally: _SkillTally) -> None:
     """The lines of the skills had without buying that the document does not list."""
     for key, granted in tally.granted.items():
         if key in tally.used_granted:
             continue
         tally.read_level(granted.skill, granted.level)
-        tally.lines.append(
-            _skill_line(
-                cat,
-                granted.skill,
-                granted.cascade,
-                (),
-                granted.level,
-                0,
-                granted.level,
-                granted.source,
-            )
-        )
+        tally.lines.append(granted.line)
 
 
 def _check_surgery(ctx: _Context, effective: Mapping[str, int]) -> None:
