@@ -147,7 +147,8 @@ def _at(path: Path, field: Path | None) -> str:
 def _object(value: Any, path: Path, fields: _Fields) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MalformedDocument(_at(path, None), f"expected an object, got {_describe(value)}")
-    if not value.keys() <= fields.known:
+    # A set asked of a dict is quicker than the dict's key view compared with a set.
+    if not fields.known.issuperset(value):
         key = _key_written(next(key for key in value if key not in fields.known))
         raise MalformedDocument(
             _at(path, key), f"unknown field '{key}' (allowed: {', '.join(fields.names)})"
