@@ -338,11 +338,9 @@ def _skill_entry(
 def _cascade(
     value: Any, path: Path, definition: SkillDef | None, bounds: DocumentBounds
 ) -> str | None:
-    """A cascade as the document names it, in the catalog's spelling where the skill's fixed
-    list has it."""
-    text = _optional_text(value, path, "cascade", longest=bounds.label_length)
-    if not text:
-        return None
+    """A cascade (not null) as the document names it, in the catalog's spelling where the
+    skill's fixed list has it."""
+    text = _text(value, path, "cascade", longest=bounds.label_length)
     return cascade_name(definition, text) or None
 
 
@@ -429,13 +427,10 @@ def _trait_entry(
 
 
 def _frequency(value: Any, path: Path, cat: Catalog) -> str | None:
-    """A trait's frequency letter; the digit 0 (as a number or text) is read as O."""
+    """A trait's frequency letter (not null); the digit 0 (as a number or text) is read as O."""
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(_int(value, path, "frequency"))
-    text = _optional_text(value, path, "frequency", longest=cat.bounds.label_length)
-    if text is None:
-        return None
-    frequency = text.strip().upper()
+    frequency = _text(value, path, "frequency", longest=cat.bounds.label_length).strip().upper()
     return cat.frequency_aliases.get(frequency, frequency) or None
 
 
