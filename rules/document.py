@@ -311,37 +311,46 @@ def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
     if "level" not in raw:
         raise MalformedDocument(_at(path, "level"), "missing; give the skill level (0 or more)")
     bounds = cat.bounds
-    text = _text(raw["skill"], path, "skill", longest=bounds.label_length)
+    skill = _text(raw["skill"], path, "skill", longest=bounds.label_length)
     level = _int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
-    # The catalog finds a skill however its name is spaced, so the spacing is collapsed only
-    # for a skill it does not know.
-    definition = cat.find_skill(text)
-    name = definition.name if definition is not None else _name(text)
     cascade = raw.get("cascade")
     return _skill_entry(
-        name,
+        cat,
+        skill,
         level,
-        None if cascade is None else _cascade(cascade, path, definition, bounds),
-        _specialties(raw["specialties"], path, definition, bounds) if "specialties" in raw else (),
+        None if cascade is None else _text(cascade, path, "cascade", longest=bounds.label_length),
+        _specialty_texts(raw["specialties"], path, bounds) if "specialties" in raw else (),
     )
 
 
-# Entries are immutable, so equal entries may be one object: the builder parses the same
-# document again on every keystroke, and each entry read is looked up rather than built anew.
+def _specialty_texts(value: Any, path: Path, bounds: DocumentBounds) -> tuple[str, ...]:
+    items = _list(value, path, "specialties", most=bounds.specialties)
+    return tuple(
+        [
+            _text(item, path, ("specialties", index), longest=bounds.label_length)
+            for index, item in enumerate(items)
+        ]
+    )
+
+
+# An entry is read in two steps: its values are checked where the document holds them (a
+# malformed one is named by its path), then named in the catalog's spelling and built by a
+# cache. Entries are immutable, so equal entries may be one object: the builder parses the
+# same document again on every keystroke, and an entry written as before is looked up rather
+# than spelled and built anew.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _skill_entry(
-    skill: str, level: int, cascade: str | None, specialties: tuple[str, ...]
+    cat: Catalog, skill: str, level: int, cascade: str | None, specialties: tuple[str, ...]
 ) -> SkillEntry:
-    return SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
-
-
-def _cascade(
-    value: Any, path: Path, definition: SkillDef | None, bounds: DocumentBounds
-) -> str | None:
-    """A cascade (not null) as the document names it, in the catalog's spelling where the
-    skill's fixed list has it."""
-    text = _text(value, path, "cascade", longest=bounds.label_length)
-    return cascade_name(definition, text) or None
+    """A skill entry in the catalog's spelling: the skill found however it is spaced, a fixed
+    list's cascade, and each specialty once (matched without case)."""
+    definition = cat.find_skill(skill)
+    return SkillEntry(
+        skill=definition.name if definition is not None else _name(skill),
+        level=level,
+        cascade=None if cascade is None else cascade_name(definition, cascade) or None,
+        specialties=_specialties(definition, specialties),
+    )
 
 
 def cascade_name(definition: SkillDef | None, text: str) -> str:
@@ -353,14 +362,11 @@ def cascade_name(definition: SkillDef | None, text: str) -> str:
     return cascade
 
 
-def _specialties(
-    value: Any, path: Path, definition: SkillDef | None, bounds: DocumentBounds
-) -> tuple[str, ...]:
+def _specialties(definition: SkillDef | None, texts: tuple[str, ...]) -> tuple[str, ...]:
     """The specialties, each once (matched without case), in the catalog's spelling."""
     specialties: list[str] = []
     seen: set[str] = set()
-    for index, item in enumerate(_list(value, path, "specialties", most=bounds.specialties)):
-        raw = _text(item, path, ("specialties", index), longest=bounds.label_length)
+    for raw in texts:
         text = specialty_name(definition, raw)
         if text and text.lower() not in seen:
             seen.add(text.lower())
@@ -384,53 +390,54 @@ def _trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
     if "name" not in raw:
         raise MalformedDocument(_at(path, "name"), "missing; describe the trait in a few words")
     bounds = cat.bounds
-    trait_type = _text(raw["type"], path, "type", longest=bounds.label_length).strip().upper()
-    name = _name(_text(raw["name"], path, "name", longest=bounds.trait_name_length))
+    trait_type = _text(raw["type"], path, "type", longest=bounds.label_length)
+    name = _text(raw["name"], path, "name", longest=bounds.trait_name_length)
     level = _optional_text(raw.get("level"), path, "level", longest=bounds.label_length)
     frequency = raw.get("frequency")
     if frequency is not None:
-        frequency = _frequency(frequency, path, cat)
+        frequency = _frequency_text(frequency, path, bounds)
     derived = raw.get("derived")
     derived = () if derived is None else _derived_changes(derived, path, bounds)
-    control = raw["control"] if "control" in raw else control_by_default(trait_type)
-    if not isinstance(control, bool):
+    if "control" in raw and not isinstance(raw["control"], bool):
         raise MalformedDocument(
-            _at(path, "control"), f"expected true or false, got {_describe(control)}"
+            _at(path, "control"), f"expected true or false, got {_describe(raw['control'])}"
         )
-    return _trait_entry(
-        trait_type,
-        name,
-        level.strip().upper() or None if level is not None else None,
-        frequency,
-        derived,
-        control,
-    )
+    return _trait_entry(cat, trait_type, name, level, frequency, derived, raw.get("control"))
+
+
+def _frequency_text(value: Any, path: Path, bounds: DocumentBounds) -> str:
+    """A trait's frequency as written: text, or the digit 0 as a number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(_int(value, path, "frequency"))
+    return _text(value, path, "frequency", longest=bounds.label_length)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _trait_entry(
+    cat: Catalog,
     trait_type: str,
     name: str,
     level: str | None,
     frequency: str | None,
     derived: tuple[tuple[str, int], ...],
-    control: bool,
+    control: bool | None,
 ) -> TraitEntry:
+    """A trait entry as the tables write it: type, level and frequency letters in capitals
+    (the digit 0 is the frequency O), and a flaw's control by its type unless the document
+    says (``control`` None)."""
+    trait_type = trait_type.strip().upper()
     return TraitEntry(
         type=trait_type,
-        name=name,
-        level=level,
-        frequency=frequency,
+        name=_name(name),
+        level=None if level is None else level.strip().upper() or None,
+        frequency=None if frequency is None else _frequency(frequency, cat),
         derived=derived,
-        control=control,
+        control=control_by_default(trait_type) if control is None else control,
     )
 
 
-def _frequency(value: Any, path: Path, cat: Catalog) -> str | None:
-    """A trait's frequency letter (not null); the digit 0 (as a number or text) is read as O."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(_int(value, path, "frequency"))
-    frequency = _text(value, path, "frequency", longest=cat.bounds.label_length).strip().upper()
+def _frequency(text: str, cat: Catalog) -> str | None:
+    frequency = text.strip().upper()
     return cat.frequency_aliases.get(frequency, frequency) or None
 
 
@@ -530,19 +537,21 @@ def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
     if "item" not in raw:
         raise MalformedDocument(_at(path, "item"), "missing; name the item")
     bounds = cat.bounds
-    name = _name(_text(raw["item"], path, "item", longest=bounds.label_length))
-    known = cat.equipment_named(name)
     tl = raw.get("tl")
     return _equipment_entry(
-        known[0].name if known else name,
+        cat,
+        _text(raw["item"], path, "item", longest=bounds.label_length),
         _int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
         None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
     )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _equipment_entry(item: str, quantity: int, tl: int | None) -> EquipmentEntry:
-    return EquipmentEntry(item=item, quantity=quantity, tl=tl)
+def _equipment_entry(cat: Catalog, item: str, quantity: int, tl: int | None) -> EquipmentEntry:
+    """An equipment entry, the item named as the catalog names it where it has the item."""
+    name = _name(item)
+    known = cat.equipment_named(name)
+    return EquipmentEntry(item=known[0].name if known else name, quantity=quantity, tl=tl)
 
 
 # The rulebook's rules, as a document without house rules keeps them.
