@@ -102,6 +102,25 @@ def test_the_specialties_of_a_skill_at_a_negative_level_still_cost_their_points(
     assert result.skills.total_used == 0
 
 
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"homeworld": "Lair"},
+        {"native_language": "Vilani"},
+        {"native_culture": "Vilani society"},
+        {"attributes": {"INT": 5}},
+        {"attributes": {"EDU": 5}},
+        {"attributes": {"EXP": 12}},
+        {"species": "vargr"},
+    ],
+)
+def test_the_same_skills_read_anew_when_a_value_the_skill_rules_read_changes(change):
+    skills = [{"skill": "Pilot", "level": 3}, {"skill": "Carousing", "level": 0}]
+    before = report(homeworld="Regina", skills=skills)
+    after = report(**{"homeworld": "Regina", "skills": skills, **change})
+    assert after.skills != before.skills
+
+
 def test_free_level_zero_skills_number_exp_dv_and_extra_ones_cost_a_point():
     names = ("Carousing", "Streetwise", "Gambling", "Steward")
     result = report(skills=[{"skill": n, "level": 0} for n in names])
