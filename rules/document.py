@@ -234,10 +234,6 @@ def _text(value: Any, path: Path, field: Path | None = None, *, longest: int) ->
     return value
 
 
-def _optional_text(value: Any, path: Path, field: str | None = None, *, longest: int) -> str | None:
-    return None if value is None else _text(value, path, field, longest=longest)
-
-
 # The caches of the parser are bounded, as every value in them comes from a document.
 _CACHE_SIZE = 4096
 
@@ -392,7 +388,9 @@ def _trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
     bounds = cat.bounds
     trait_type = _text(raw["type"], path, "type", longest=bounds.label_length)
     name = _text(raw["name"], path, "name", longest=bounds.trait_name_length)
-    level = _optional_text(raw.get("level"), path, "level", longest=bounds.label_length)
+    level = raw.get("level")
+    if level is not None:
+        level = _text(level, path, "level", longest=bounds.label_length)
     frequency = raw.get("frequency")
     if frequency is not None:
         frequency = _frequency_text(frequency, path, bounds)
