@@ -9,8 +9,9 @@ high, an unknown skill) are not malformations: they are reported by the engine.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .catalog import Catalog, DocumentBounds, SkillDef, catalog
 from .model import (
@@ -128,6 +129,7 @@ _HOUSE_RULES = _fields("one_trait_per_term")
 # list's path and the item's index, written out ("skills[3]") only for a message: a path made
 # for every entry of every list read would be made for nothing nearly every time.
 Path = str | tuple[str, int]
+_Entry = TypeVar("_Entry", SkillEntry, TraitEntry, EquipmentEntry)
 
 
 def _written(path: Path) -> str:
@@ -145,7 +147,8 @@ def _at(path: Path, field: Path | None) -> str:
 def _object(value: Any, path: Path, fields: _Fields) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise MalformedDocument(_at(path, None), f"expected an object, got {_describe(value)}")
-    if not value.keys() <= fields.known:
+    # A set asked of a dict is quicker than the dict's key view compared with a set.
+    if not fields.known.issuperset(value):
         key = _key_written(next(key for key in value if key not in fields.known))
         raise MalformedDocument(
             _at(path, key), f"unknown field '{key}' (allowed: {', '.join(fields.names)})"
@@ -231,10 +234,13 @@ def _text(value: Any, path: Path, field: Path | None = None, *, longest: int) ->
     return value
 
 
-def _optional_text(value: Any, path: Path, field: str | None = None, *, longest: int) -> str | None:
-    return None if value is None else _text(value, path, field, longest=longest)
+# The caches of the parser are bounded, as every value in them comes from a document.
+_CACHE_SIZE = 4096
 
 
+# Splitting and joining a name makes a list and new strings, where a cache hit is one look-up
+# of a string whose hash is already known; most names of a document are read on every parse.
+@lru_cache(maxsize=_CACHE_SIZE)
 def _name(text: str) -> str:
     """A name as the document keeps it: runs of spaces, tabs and line breaks made one space."""
     return " ".join(text.split())
@@ -275,12 +281,12 @@ def _attribute_fields(cat: Catalog) -> _Fields:
 def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
     raw = _object(value, "attributes", _attribute_fields(cat))
     aliases = cat.attribute_aliases
+    highest = cat.bounds.attribute
     levels: dict[str, int] = {}
     for key, level in raw.items():
         code = aliases.get(key, key)
         if code in levels:
             raise MalformedDocument(f"attributes.{key}", f"{code} is given twice")
-        highest = cat.bounds.attribute
         if isinstance(level, str):
             levels[code] = _attribute_text(level, key, cat)
         else:
@@ -291,7 +297,7 @@ def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
             f"attributes.{missing}",
             f"missing; all nine attributes are required ({', '.join(cat.attribute_order)})",
         )
-    return tuple(levels[code] for code in cat.attribute_order)
+    return tuple([levels[code] for code in cat.attribute_order])
 
 
 def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
@@ -301,42 +307,46 @@ def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
     if "level" not in raw:
         raise MalformedDocument(_at(path, "level"), "missing; give the skill level (0 or more)")
     bounds = cat.bounds
-    name = _name(_text(raw["skill"], path, "skill", longest=bounds.label_length))
+    skill = _text(raw["skill"], path, "skill", longest=bounds.label_length)
     level = _int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
-    definition = cat.find_skill(name)
-    if definition is not None:
-        name = definition.name
     cascade = raw.get("cascade")
     return _skill_entry(
-        name,
+        cat,
+        skill,
         level,
-        None if cascade is None else _cascade(cascade, path, definition, bounds),
-        _specialties(raw["specialties"], path, definition, bounds) if "specialties" in raw else (),
+        None if cascade is None else _text(cascade, path, "cascade", longest=bounds.label_length),
+        _specialty_texts(raw["specialties"], path, bounds) if "specialties" in raw else (),
     )
 
 
-# Entries are immutable, so equal entries may be one object: the builder parses the same
-# document again on every keystroke, and each entry read is looked up rather than built anew.
-# The caches are bounded, as every value in them comes from a document.
-_CACHE_SIZE = 4096
+def _specialty_texts(value: Any, path: Path, bounds: DocumentBounds) -> tuple[str, ...]:
+    items = _list(value, path, "specialties", most=bounds.specialties)
+    return tuple(
+        [
+            _text(item, path, ("specialties", index), longest=bounds.label_length)
+            for index, item in enumerate(items)
+        ]
+    )
 
 
+# An entry is read in two steps: its values are checked where the document holds them (a
+# malformed one is named by its path), then named in the catalog's spelling and built by a
+# cache. Entries are immutable, so equal entries may be one object: the builder parses the
+# same document again on every keystroke, and an entry written as before is looked up rather
+# than spelled and built anew.
 @lru_cache(maxsize=_CACHE_SIZE)
 def _skill_entry(
-    skill: str, level: int, cascade: str | None, specialties: tuple[str, ...]
+    cat: Catalog, skill: str, level: int, cascade: str | None, specialties: tuple[str, ...]
 ) -> SkillEntry:
-    return SkillEntry(skill=skill, level=level, cascade=cascade, specialties=specialties)
-
-
-def _cascade(
-    value: Any, path: Path, definition: SkillDef | None, bounds: DocumentBounds
-) -> str | None:
-    """A cascade as the document names it, in the catalog's spelling where the skill's fixed
-    list has it."""
-    text = _optional_text(value, path, "cascade", longest=bounds.label_length)
-    if not text:
-        return None
-    return cascade_name(definition, text) or None
+    """A skill entry in the catalog's spelling: the skill found however it is spaced, a fixed
+    list's cascade, and each specialty once (matched without case)."""
+    definition = cat.find_skill(skill)
+    return SkillEntry(
+        skill=definition.name if definition is not None else _name(skill),
+        level=level,
+        cascade=None if cascade is None else cascade_name(definition, cascade) or None,
+        specialties=_specialties(definition, specialties),
+    )
 
 
 def cascade_name(definition: SkillDef | None, text: str) -> str:
@@ -348,14 +358,11 @@ def cascade_name(definition: SkillDef | None, text: str) -> str:
     return cascade
 
 
-def _specialties(
-    value: Any, path: Path, definition: SkillDef | None, bounds: DocumentBounds
-) -> tuple[str, ...]:
+def _specialties(definition: SkillDef | None, texts: tuple[str, ...]) -> tuple[str, ...]:
     """The specialties, each once (matched without case), in the catalog's spelling."""
     specialties: list[str] = []
     seen: set[str] = set()
-    for index, item in enumerate(_list(value, path, "specialties", most=bounds.specialties)):
-        raw = _text(item, path, ("specialties", index), longest=bounds.label_length)
+    for raw in texts:
         text = specialty_name(definition, raw)
         if text and text.lower() not in seen:
             seen.add(text.lower())
@@ -379,55 +386,55 @@ def _trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
     if "name" not in raw:
         raise MalformedDocument(_at(path, "name"), "missing; describe the trait in a few words")
     bounds = cat.bounds
-    trait_type = _text(raw["type"], path, "type", longest=bounds.label_length).strip().upper()
-    name = _name(_text(raw["name"], path, "name", longest=bounds.trait_name_length))
-    level = _optional_text(raw.get("level"), path, "level", longest=bounds.label_length)
+    trait_type = _text(raw["type"], path, "type", longest=bounds.label_length)
+    name = _text(raw["name"], path, "name", longest=bounds.trait_name_length)
+    level = raw.get("level")
+    if level is not None:
+        level = _text(level, path, "level", longest=bounds.label_length)
     frequency = raw.get("frequency")
     if frequency is not None:
-        frequency = _frequency(frequency, path, cat)
+        frequency = _frequency_text(frequency, path, bounds)
     derived = raw.get("derived")
     derived = () if derived is None else _derived_changes(derived, path, bounds)
-    control = raw["control"] if "control" in raw else control_by_default(trait_type)
-    if not isinstance(control, bool):
+    if "control" in raw and not isinstance(raw["control"], bool):
         raise MalformedDocument(
-            _at(path, "control"), f"expected true or false, got {_describe(control)}"
+            _at(path, "control"), f"expected true or false, got {_describe(raw['control'])}"
         )
-    return _trait_entry(
-        trait_type,
-        name,
-        level.strip().upper() or None if level is not None else None,
-        frequency,
-        derived,
-        control,
-    )
+    return _trait_entry(cat, trait_type, name, level, frequency, derived, raw.get("control"))
+
+
+def _frequency_text(value: Any, path: Path, bounds: DocumentBounds) -> str:
+    """A trait's frequency as written: text, or the digit 0 as a number."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(_int(value, path, "frequency"))
+    return _text(value, path, "frequency", longest=bounds.label_length)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
 def _trait_entry(
+    cat: Catalog,
     trait_type: str,
     name: str,
     level: str | None,
     frequency: str | None,
     derived: tuple[tuple[str, int], ...],
-    control: bool,
+    control: bool | None,
 ) -> TraitEntry:
+    """A trait entry as the tables write it: type, level and frequency letters in capitals
+    (the digit 0 is the frequency O), and a flaw's control by its type unless the document
+    says (``control`` None)."""
+    trait_type = trait_type.strip().upper()
     return TraitEntry(
         type=trait_type,
-        name=name,
-        level=level,
-        frequency=frequency,
+        name=_name(name),
+        level=None if level is None else level.strip().upper() or None,
+        frequency=None if frequency is None else _frequency(frequency, cat),
         derived=derived,
-        control=control,
+        control=control_by_default(trait_type) if control is None else control,
     )
 
 
-def _frequency(value: Any, path: Path, cat: Catalog) -> str | None:
-    """A trait's frequency letter; the digit 0 (as a number or text) is read as O."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(_int(value, path, "frequency"))
-    text = _optional_text(value, path, "frequency", longest=cat.bounds.label_length)
-    if text is None:
-        return None
+def _frequency(text: str, cat: Catalog) -> str | None:
     frequency = text.strip().upper()
     return cat.frequency_aliases.get(frequency, frequency) or None
 
@@ -516,8 +523,10 @@ def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:
     raw = _object(value, "mustering_out", _MUSTERING_OUT)
     rolls = _list(raw.get("rolls", []), "mustering_out", "rolls", most=bounds.mustering_rolls)
     return tuple(
-        _int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
-        for i, r in enumerate(rolls)
+        [
+            _int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
+            for i, r in enumerate(rolls)
+        ]
     )
 
 
@@ -526,19 +535,21 @@ def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
     if "item" not in raw:
         raise MalformedDocument(_at(path, "item"), "missing; name the item")
     bounds = cat.bounds
-    name = _name(_text(raw["item"], path, "item", longest=bounds.label_length))
-    known = cat.equipment_named(name)
     tl = raw.get("tl")
     return _equipment_entry(
-        known[0].name if known else name,
+        cat,
+        _text(raw["item"], path, "item", longest=bounds.label_length),
         _int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
         None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
     )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _equipment_entry(item: str, quantity: int, tl: int | None) -> EquipmentEntry:
-    return EquipmentEntry(item=item, quantity=quantity, tl=tl)
+def _equipment_entry(cat: Catalog, item: str, quantity: int, tl: int | None) -> EquipmentEntry:
+    """An equipment entry, the item named as the catalog names it where it has the item."""
+    name = _name(item)
+    known = cat.equipment_named(name)
+    return EquipmentEntry(item=known[0].name if known else name, quantity=quantity, tl=tl)
 
 
 # The rulebook's rules, as a document without house rules keeps them.
@@ -556,6 +567,21 @@ def _house_rules(value: Any) -> HouseRules:
             f"expected true or false, got {_describe(one_per_term)}",
         )
     return HouseRules(one_trait_per_term=one_per_term)
+
+
+def _entries(
+    doc: dict[str, Any],
+    field: str,
+    read: Callable[[Any, Path, Catalog], _Entry],
+    cat: Catalog,
+    *,
+    most: int,
+) -> tuple[_Entry, ...]:
+    """The entries of a list field of the document, each read by ``read`` at its index."""
+    items = _list(doc.get(field, []), "", field, most=most)
+    # Here and wherever a tuple is made of a loop, a list comprehension runs in one call where
+    # a generator is resumed once per item.
+    return tuple([read(item, (field, index), cat) for index, item in enumerate(items)])
 
 
 def decode_json(data: str | bytes) -> Any:
@@ -636,25 +662,14 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         terms=_int(doc.get("terms", 0), "", "terms", minimum=0, maximum=bounds.terms),
         rank=_int(doc.get("rank", 0), "", "rank", minimum=-bounds.level, maximum=bounds.level),
         age=None if age is None else _int(age, "", "age", minimum=0, maximum=bounds.age),
-        skills=tuple(
-            _skill(s, ("skills", i), cat)
-            for i, s in enumerate(_list(doc.get("skills", []), "", "skills", most=bounds.skills))
-        ),
-        traits=tuple(
-            _trait(t, ("traits", i), cat)
-            for i, t in enumerate(_list(doc.get("traits", []), "", "traits", most=bounds.traits))
-        ),
+        skills=_entries(doc, "skills", _skill, cat, most=bounds.skills),
+        traits=_entries(doc, "traits", _trait, cat, most=bounds.traits),
         package_flaws_bought_off=_package_flaws_bought_off(
             doc.get("package_flaws_bought_off"), species, cat
         ),
         psionics=_psionics(doc.get("psionics"), cat),
         mustering_rolls=_mustering_rolls(doc.get("mustering_out"), bounds),
-        equipment=tuple(
-            _equipment(e, ("equipment", i), cat)
-            for i, e in enumerate(
-                _list(doc.get("equipment", []), "", "equipment", most=bounds.equipment)
-            )
-        ),
+        equipment=_entries(doc, "equipment", _equipment, cat, most=bounds.equipment),
         house_rules=house_rules,
         notes=notes,
     )

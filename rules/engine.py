@@ -742,6 +742,14 @@ class _Granted(NamedTuple):
     cascade: str | None
     level: int
     source: str  # "automatic" or "package"
+    line: SkillLine  # its line where the document does not list the skill
+
+
+def _granted_skill(
+    cat: Catalog, skill: str, cascade: str | None, level: int, source: str
+) -> _Granted:
+    line = _skill_line(cat, skill, cascade, (), level, 0, level, source)
+    return _Granted(skill=skill, cascade=cascade, level=level, source=source, line=line)
 
 
 @dataclass(slots=True)
@@ -750,13 +758,13 @@ class _SkillTally:
 
     max_level: int
     granted: Mapping[SkillKey, _Granted]
+    problems: _Problems = field(default_factory=_Problems)
     lines: list[SkillLine] = field(default_factory=list)
     seen: dict[SkillKey, int] = field(default_factory=dict)  # key -> index of its first entry
     used_granted: set[SkillKey] = field(default_factory=set)
     effective: dict[str, int] = field(default_factory=dict)
     counted: int = 0
     zero_levels: int = 0
-    specialties: int = 0
     points: int = 0
 
     def read_level(self, skill: str, level: int) -> None:
@@ -767,34 +775,65 @@ class _SkillTally:
 class _SkillResult(NamedTuple):
     summary: Skills
     points: int
-    effective: dict[str, int]  # the levels other rules read, by skill
+    effective: Mapping[str, int]  # the levels other rules read, by skill
+    problems: tuple[Problem, ...]
 
 
 def _skills(ctx: _Context, levels: Mapping[str, AttributeValue]) -> _SkillResult:
-    lim = ctx.limits
-    edu, exp = levels["EDU"], levels["EXP"]
-    max_level = max(edu.dv, exp.dv)
-    tally = _SkillTally(
-        max_level=max_level,
-        granted=_granted_skills(ctx, levels["INT"].dv, edu.dv, max_level),
+    character = ctx.character
+    result = _skill_pass(
+        ctx.cat,
+        character.skills,
+        ctx.species.key,
+        character.homeworld,
+        character.native_language,
+        character.native_culture,
+        levels["INT"].dv,
+        levels["EDU"],
+        levels["EXP"],
     )
-    for index, entry in enumerate(ctx.character.skills):
-        _skill_entry(ctx, tally, index, entry, levels)
-    _granted_lines(ctx.cat, tally)
-    tally.points += tally.specialties * lim.points_per_specialty
+    if result.problems:
+        ctx.problems.add(result.problems)
+    return result
+
+
+# The whole pass over the skills is cached, like the attributes': it is the largest part of a
+# check, and a builder's keystroke anywhere but the skills re-checks the same skills. The
+# parser gives back the same entry objects, so a hit hashes each entry but compares none.
+@lru_cache(maxsize=_CACHE_SIZE)
+def _skill_pass(
+    cat: Catalog,
+    skills: tuple[SkillEntry, ...],
+    species_key: str,
+    homeworld: str | None,
+    language: str | None,
+    culture: str | None,
+    int_dv: int,
+    edu: AttributeValue,
+    exp: AttributeValue,
+) -> _SkillResult:
+    """The skills' lines, points and problems, and the levels other rules read, for a character
+    of ``species_key`` with that background, INT DV, EDU and EXP."""
+    lim = cat.limits
+    max_level = max(edu.dv, exp.dv)
+    granted = _granted(cat, species_key, homeworld, language, culture, int_dv, edu.dv, max_level)
+    tally = _SkillTally(max_level=max_level, granted=granted)
+    for index, entry in enumerate(skills):
+        _skill_entry(cat, tally, index, entry, edu, exp)
+    _granted_lines(tally)
     zero_free = exp.dv
     if tally.zero_levels > zero_free:
         tally.points += (tally.zero_levels - zero_free) * lim.points_per_extra_zero_level
     total_allowed = edu.level + exp.level
     if tally.counted > total_allowed:
-        ctx.problems.error(
+        tally.problems.error(
             "skill_total_exceeded",
             "skills",
             f"{tally.counted} skill levels are counted, above the total of {total_allowed} "
             f"(EDU {edu.level} + EXP {exp.level}).",
         )
     if SURGERY in tally.effective:
-        _check_surgery(ctx, tally.effective)
+        _check_surgery(tally.problems, skills, tally.effective)
     summary = Skills(
         max_level=max_level,
         total_allowed=total_allowed,
@@ -803,23 +842,11 @@ def _skills(ctx: _Context, levels: Mapping[str, AttributeValue]) -> _SkillResult
         zero_level_used=tally.zero_levels,
         lines=tuple(tally.lines),
     )
-    return _SkillResult(summary=summary, points=tally.points, effective=tally.effective)
-
-
-def _granted_skills(
-    ctx: _Context, int_dv: int, edu_dv: int, max_level: int
-) -> Mapping[SkillKey, _Granted]:
-    """Skills had without buying, by the key ``_skill_entry`` gives the entries."""
-    character = ctx.character
-    return _granted(
-        ctx.cat,
-        ctx.species.key,
-        character.homeworld,
-        character.native_language,
-        character.native_culture,
-        int_dv,
-        edu_dv,
-        max_level,
+    return _SkillResult(
+        summary=summary,
+        points=tally.points,
+        effective=MappingProxyType(tally.effective),
+        problems=tuple(tally.problems.found),
     )
 
 
@@ -849,8 +876,8 @@ def _granted(
     for skill, grounds in cat.automatic_skills:
         cascade, level = grounds_of.get(grounds, (None, 0))
         if cascade:
-            found[(skill, cascade.lower())] = _Granted(
-                skill=skill, cascade=cascade, level=min(level, max_level), source="automatic"
+            found[(skill, cascade.lower())] = _granted_skill(
+                cat, skill, cascade, min(level, max_level), "automatic"
             )
     for granted in species.skills:
         key: SkillKey = (
@@ -859,66 +886,61 @@ def _granted(
         level = min(granted.level, max_level)
         previous = found.get(key)
         if previous is None or previous.level < level:
-            found[key] = _Granted(
-                skill=granted.skill, cascade=granted.cascade, level=level, source="package"
-            )
+            found[key] = _granted_skill(cat, granted.skill, granted.cascade, level, "package")
     return MappingProxyType(found)
 
 
 def _skill_entry(
-    ctx: _Context,
+    cat: Catalog,
     tally: _SkillTally,
     index: int,
     entry: SkillEntry,
-    levels: Mapping[str, AttributeValue],
+    edu: AttributeValue,
+    exp: AttributeValue,
 ) -> None:
     """Check one skill of the document and add its line to the tally."""
-    lim = ctx.limits
-    name, key, problems = _entry_facts(
-        ctx.cat, index, entry.skill, entry.level, entry.cascade, entry.specialties
-    )
-    if problems:
-        ctx.problems.add(problems)
-    first = tally.seen.setdefault(key, index)
+    facts = _entry_facts(cat, index, entry.skill, entry.level, entry.cascade, entry.specialties)
+    if facts.problems:
+        tally.problems.add(facts.problems)
+    first = tally.seen.setdefault(facts.key, index)
     if first != index:
-        _duplicate_skill(ctx, index, entry, first)
-    tally.specialties += len(entry.specialties)
+        _duplicate_skill(tally.problems, index, entry, first)
+    line = facts.line
     if entry.level < 0:
-        ctx.problems.error(
+        tally.problems.error(
             "skill_level_out_of_range",
             f"skills[{index}].level",
             f"{entry.skill} has level {entry.level}; skill levels start at 0.",
         )
-        tally.lines.append(
-            _skill_line(
-                ctx.cat, entry.skill, entry.cascade, entry.specialties, entry.level, 0, 0, "player"
+    else:
+        granted = tally.granted.get(facts.key)
+        if granted is not None:
+            tally.used_granted.add(facts.key)
+            line = _granted_entry_line(cat, entry, granted)
+        elif entry.level == 0:
+            tally.zero_levels += 1
+        if line.counted and line.level > tally.max_level:
+            tally.problems.error(
+                "skill_level_above_max",
+                f"skills[{index}].level",
+                f"{format_skill(entry.skill, line.level, entry.cascade)} is above the maximum "
+                f"skill level {tally.max_level} (the higher of EDU DV {edu.dv} and "
+                f"EXP DV {exp.dv}).",
             )
-        )
-        return
-    granted = tally.granted.get(key)
-    free = granted.level if granted is not None else 0
+        if facts.name in _LEVELS_READ_BY_OTHER_RULES:
+            tally.read_level(facts.name, line.level)
+    tally.lines.append(line)
+    tally.counted += line.counted
+    tally.points += line.cost
+
+
+def _granted_entry_line(cat: Catalog, entry: SkillEntry, granted: _Granted) -> SkillLine:
+    """The line of a skill the document lists that was also had without buying: the levels
+    bought above the free level count, and a level at or below it adds nothing."""
+    free = granted.level
     level, counted = (entry.level, entry.level - free) if entry.level > free else (free, 0)
-    if granted is not None:
-        tally.used_granted.add(key)
-    elif level == 0:
-        tally.zero_levels += 1
-    if level > tally.max_level and level > free:
-        ctx.problems.error(
-            "skill_level_above_max",
-            f"skills[{index}].level",
-            f"{format_skill(entry.skill, level, entry.cascade)} is above the maximum skill level "
-            f"{tally.max_level} (the higher of EDU DV {levels['EDU'].dv} and EXP DV "
-            f"{levels['EXP'].dv}).",
-        )
-    tally.counted += counted
-    tally.points += counted * lim.points_per_skill_level
-    if name in _LEVELS_READ_BY_OTHER_RULES:
-        tally.read_level(name, level)
-    source = granted.source if granted is not None else "player"
-    tally.lines.append(
-        _skill_line(
-            ctx.cat, entry.skill, entry.cascade, entry.specialties, level, counted, free, source
-        )
+    return _skill_line(
+        cat, entry.skill, entry.cascade, entry.specialties, level, counted, free, granted.source
     )
 
 
@@ -928,6 +950,9 @@ class _EntryFacts(NamedTuple):
     name: str  # the skill in keys
     key: SkillKey
     problems: tuple[Problem, ...]  # an unknown skill, cascade or specialty
+    # The entry's line when nothing is granted of the skill: every level bought and counted
+    # (none of a level below 0, which is a problem of its own).
+    line: SkillLine
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -951,7 +976,8 @@ def _entry_facts(
     # cascades are free text, matched without case or extra spaces.
     name = definition.name if definition is not None else skill.lower()
     key: SkillKey = (name, cascade_name(definition, cascade).lower()) if cascade else name
-    return _EntryFacts(name=name, key=key, problems=tuple(problems.found))
+    line = _skill_line(cat, skill, cascade, specialties, level, max(level, 0), 0, "player")
+    return _EntryFacts(name=name, key=key, problems=tuple(problems.found), line=line)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -982,8 +1008,8 @@ def _skill_line(
     )
 
 
-def _duplicate_skill(ctx: _Context, index: int, entry: SkillEntry, first: int) -> None:
-    ctx.problems.error(
+def _duplicate_skill(problems: _Problems, index: int, entry: SkillEntry, first: int) -> None:
+    problems.error(
         "duplicate_skill",
         f"skills[{index}]",
         f"{format_skill(entry.skill, entry.level, entry.cascade)} is listed twice (also as "
@@ -991,36 +1017,25 @@ def _duplicate_skill(ctx: _Context, index: int, entry: SkillEntry, first: int) -
     )
 
 
-def _granted_lines(cat: Catalog, tally: _SkillTally) -> None:
+def _granted_lines(tally: _SkillTally) -> None:
     """The lines of the skills had without buying that the document does not list."""
     for key, granted in tally.granted.items():
         if key in tally.used_granted:
             continue
         tally.read_level(granted.skill, granted.level)
-        tally.lines.append(
-            _skill_line(
-                cat,
-                granted.skill,
-                granted.cascade,
-                (),
-                granted.level,
-                0,
-                granted.level,
-                granted.source,
-            )
-        )
+        tally.lines.append(granted.line)
 
 
-def _check_surgery(ctx: _Context, effective: Mapping[str, int]) -> None:
+def _check_surgery(
+    problems: _Problems, skills: tuple[SkillEntry, ...], effective: Mapping[str, int]
+) -> None:
     surgery = effective[SURGERY]
     medical = effective.get(MEDICAL)
     if medical is not None and surgery <= medical:
         return
-    index = next(
-        (i for i, s in enumerate(ctx.character.skills) if s.skill.lower() == SURGERY.lower()), 0
-    )
+    index = next((i for i, s in enumerate(skills) if s.skill.lower() == SURGERY.lower()), 0)
     has = f"Medical-{medical}" if medical is not None else "no Medical skill"
-    ctx.problems.error(
+    problems.error(
         "surgery_exceeds_medical",
         f"skills[{index}].level",
         f"Surgery-{surgery} needs Medical at level {surgery} or more; the character has {has}.",

@@ -83,6 +83,11 @@ from .builders import document
             "house_rules.one_trait_per_term",
             "true or false",
         ),
+        (
+            document(traits=[{"type": "PF", "name": "Lame", "control": None}]),
+            "traits[0].control",
+            "true or false, got null",
+        ),
     ],
 )
 def test_malformed_documents_name_the_path_and_the_problem(doc, path, words):
@@ -299,3 +304,55 @@ def test_an_unknown_field_with_a_very_long_name_is_named_in_a_short_message(doc)
     assert raised.value.path.endswith("K" * 37 + "...")
     assert raised.value.message.startswith("unknown field '" + "K" * 37 + "...' (allowed: ")
     assert len(str(raised.value)) < 400  # the top level allows 21 fields, all named
+
+
+def test_an_entry_is_read_in_the_catalogs_spelling_however_the_document_writes_it():
+    written = document(
+        skills=[
+            {"skill": "  PILOT ", "level": 2.0, "specialties": ["SMALL CRAFT", "small craft"]},
+            {"skill": "blade combat", "cascade": " sword ", "level": 1},
+        ],
+        traits=[{"type": " pf ", "level": "h", "frequency": 0, "name": "Lame   leg"}],
+        equipment=[{"item": "dagger"}],
+    )
+    canonical = document(
+        skills=[
+            {"skill": "Pilot", "level": 2, "specialties": ["small craft"]},
+            {"skill": "Blade Combat", "cascade": "swords", "level": 1},
+        ],
+        traits=[{"type": "PF", "level": "H", "frequency": "O", "name": "Lame leg"}],
+        equipment=[{"item": "Dagger"}],
+    )
+    assert parse_document(written) == parse_document(canonical)
+
+
+def test_a_flaws_control_is_its_types_unless_the_document_says_whichever_was_read_before():
+    flaw = {"type": "PF", "level": "H", "frequency": "S", "name": "Reckless"}
+    for control, expected in ((None, True), (False, False), (None, True), (True, True)):
+        given = flaw if control is None else dict(flaw, control=control)
+        (trait,) = parse_document(document(traits=[given])).traits
+        assert trait.control is expected
+
+
+@pytest.mark.parametrize(
+    ("read", "refused", "path"),
+    [
+        ({"skill": "Pilot", "level": 1}, {"skill": "Pilot", "level": True}, "skills[0].level"),
+        (
+            {"type": "PP", "level": "E", "frequency": "O", "name": "Keen"},
+            {"type": "PP", "level": "E", "frequency": True, "name": "Keen"},
+            "traits[0].frequency",
+        ),
+        (
+            {"item": "Dagger", "quantity": 1},
+            {"item": "Dagger", "quantity": True},
+            "equipment[0].quantity",
+        ),
+    ],
+)
+def test_a_value_python_takes_for_one_read_before_is_still_malformed(read, refused, path):
+    field = "skills" if "skill" in read else "traits" if "type" in read else "equipment"
+    parse_document(document(**{field: [read]}))
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(document(**{field: [refused]}))
+    assert raised.value.path == path

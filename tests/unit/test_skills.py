@@ -84,6 +84,43 @@ def test_levels_bought_above_an_automatic_skill_cost_one_each_and_count():
     assert (higher.points.skills, higher.skills.total_used) == (1, 1)
 
 
+def test_a_negative_level_of_an_automatic_skill_is_an_error_and_the_skill_stays_free():
+    result = report(
+        homeworld="Regina", skills=[{"skill": "Area Knowledge", "cascade": "Regina", "level": -1}]
+    )
+    assert codes(result) == ["skill_level_out_of_range"]
+    listed, automatic = (line for line in result.skills.lines if line.skill == "Area Knowledge")
+    assert (listed.level, listed.counted, listed.cost, listed.source) == (-1, 0, 0, "player")
+    assert (automatic.counted, automatic.cost, automatic.source) == (0, 0, "automatic")
+    assert automatic.level > 0
+
+
+def test_the_specialties_of_a_skill_at_a_negative_level_still_cost_their_points():
+    result = report(skills=[{"skill": "Pilot", "level": -1, "specialties": ["small craft"]}])
+    assert "skill_level_out_of_range" in codes(result)
+    assert result.points.skills == result.skills.lines[0].cost == 1
+    assert result.skills.total_used == 0
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"homeworld": "Lair"},
+        {"native_language": "Vilani"},
+        {"native_culture": "Vilani society"},
+        {"attributes": {"INT": 5}},
+        {"attributes": {"EDU": 5}},
+        {"attributes": {"EXP": 12}},
+        {"species": "vargr"},
+    ],
+)
+def test_the_same_skills_read_anew_when_a_value_the_skill_rules_read_changes(change):
+    skills = [{"skill": "Pilot", "level": 3}, {"skill": "Carousing", "level": 0}]
+    before = report(homeworld="Regina", skills=skills)
+    after = report(**{"homeworld": "Regina", "skills": skills, **change})
+    assert after.skills != before.skills
+
+
 def test_free_level_zero_skills_number_exp_dv_and_extra_ones_cost_a_point():
     names = ("Carousing", "Streetwise", "Gambling", "Steward")
     result = report(skills=[{"skill": n, "level": 0} for n in names])
