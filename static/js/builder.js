@@ -263,6 +263,7 @@ if (builder) {
     event.preventDefault();
     event.detail.requestConfig.editsCarried = new Map(); // not applied: the next preview sends them
     signedOut = true;
+    if (paused) return; // the page already says why it is not saved by itself
     showState(SIGNED_OUT, "offline");
     clearTimeout(timer);
     timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);

@@ -237,3 +237,20 @@ def test_edits_made_while_signed_out_wait_on_the_page_and_are_saved_after_signin
     expect(page.locator("[data-save-state]")).to_have_text(SAVED, timeout=15_000)
     stored = Character.objects.get(name="Mara").document["attributes"]
     assert (stored["DEX"], stored["STR"]) == (9, 12)
+
+
+def test_signed_out_on_an_approved_character_the_page_stays_and_still_says_why(building):
+    page = building
+    Character.objects.filter(name="Mara").update(status=Character.Status.APPROVED)
+    page.reload()
+    page.wait_for_load_state("load")
+    other = page.context.new_page()
+    other.goto("/")
+    log_out(other)
+
+    # The preview's answer is the redirect to the login page.
+    with page.expect_response(lambda response: "/preview/" in response.url):
+        page.fill("input[name=DEX]", "9")
+
+    expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))
+    expect(page.locator("[data-save-state]")).to_contain_text("it is approved and locked")
