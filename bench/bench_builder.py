@@ -13,7 +13,7 @@ against a throwaway SQLite database in a temporary FFA_VAR_DIR.
 
 import os
 
-from bench.core import Figure, duration, throwaway_database
+from bench.core import Figure, bench_user, duration, throwaway_database
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 
 PASSWORD = "bench-password"
@@ -26,12 +26,10 @@ NO_OP = "POST logged-in no-op view: + session and user"
 
 def _setup():
     throwaway_database("builder")
-    from django.contrib.auth import get_user_model
-
     from characters.builder import services as builder_services
     from tests.factories import character_document
 
-    user = get_user_model().objects.create_user("bench", password=PASSWORD)
+    user = bench_user("builder", "player", password=PASSWORD)
     document = character_document(
         name="Bench pilot",
         homeworld="Regina",
@@ -60,7 +58,7 @@ def _throughput(character, quick: bool) -> list[Figure]:
     from bench.server import gunicorn
 
     client = Client()
-    client.login(username="bench", password=PASSWORD)
+    client.login(username=character.owner.get_username(), password=PASSWORD)
     csrf_secret = secrets.token_hex(16)
     headers = {
         "Cookie": f"sessionid={client.cookies['sessionid'].value}; csrftoken={csrf_secret}",
@@ -115,7 +113,7 @@ def _in_process(character, quick: bool) -> list[Figure]:
     from django.test import Client
 
     client = Client()
-    client.login(username="bench", password=PASSWORD)
+    client.login(username=character.owner.get_username(), password=PASSWORD)
     url = f"/characters/{character.pk}/preview/"
     from tests.factories import builder_post
 
@@ -161,7 +159,7 @@ def _browser_latency(character, quick: bool) -> list[Figure]:
             )
             page = browser.new_page(base_url=base)
             page.goto("/accounts/login/")
-            page.fill("input[name=username]", "bench")
+            page.fill("input[name=username]", character.owner.get_username())
             page.fill("input[name=password]", PASSWORD)
             page.click("button[type=submit]")
             page.wait_for_url(f"{base}/")

@@ -8,7 +8,7 @@ client, logged in, against a throwaway SQLite database in a temporary FFA_VAR_DI
 
 import os
 
-from bench.core import Figure, duration, throwaway_database
+from bench.core import Figure, bench_user, duration, throwaway_database
 
 PASSWORD = "bench-password"
 PARTY = 20
@@ -18,10 +18,7 @@ NPCS = 3
 def _setup():
     """Django on a throwaway database (another suite's, if one already set Django up)."""
     throwaway_database("campaign")
-    from django.contrib.auth import get_user_model
-
-    users = get_user_model().objects
-    return users.create_user(f"bench-referee-{os.getpid()}", password=PASSWORD)
+    return bench_user("campaign", "referee", password=PASSWORD)
 
 
 def _party(referee):
@@ -42,7 +39,7 @@ def _party(referee):
     rng = random.Random(6)
     services_cycle = ("navy", "scouts", "merchants", "army")  # army is closed: some errors
     for n in range(PARTY):
-        player = get_user_model().objects.create_user(f"bench-player-{os.getpid()}-{n}")
+        player = bench_user("campaign", f"player-{n}")
         campaigns_services.join_campaign(user=player, code=campaign.invite_code)
         terms = 1 + n % 3
         document = character_document(

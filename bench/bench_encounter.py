@@ -9,7 +9,7 @@ Django stack with the test client, logged in, against a throwaway SQLite databas
 
 import os
 
-from bench.core import Figure, duration, throwaway_database
+from bench.core import Figure, bench_user, duration, throwaway_database
 
 PASSWORD = "bench-password"
 PARTY = 4
@@ -29,12 +29,11 @@ def _fight():
     from characters.encounters.selectors import board, weapon_key
     from tests.encounter_people import corsair_document, kira_document
 
-    users = get_user_model().objects
-    referee = users.create_user(f"bench-referee-{os.getpid()}", password=PASSWORD)
+    referee = bench_user("encounter", "referee", password=PASSWORD)
     campaign = campaigns_services.create_campaign(referee=referee, name="Bench encounter")
     groups = []
     for n in range(PARTY):
-        player = users.create_user(f"bench-player-{os.getpid()}-{n}")
+        player = bench_user("encounter", f"player-{n}")
         campaigns_services.join_campaign(user=player, code=campaign.invite_code)
         pc = builder_services.create_character(
             owner=player, document=kira_document() | {"name": f"Gunner {n}"}, campaign=campaign

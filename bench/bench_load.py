@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
-from bench.core import Figure, throwaway_database
+from bench.core import Figure, bench_user, throwaway_database
 
 PASSWORD = "bench-password"
 USERS = 20
@@ -42,7 +42,7 @@ def _setup() -> list[tuple[str, object]]:
 
     players = []
     for n in range(USERS):
-        user = get_user_model().objects.create_user(f"load-{os.getpid()}-{n}", password=PASSWORD)
+        user = bench_user("load", f"player-{n}", password=PASSWORD)
         character = builder_services.create_character(
             owner=user,
             document=character_document(

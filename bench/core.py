@@ -131,6 +131,14 @@ def throwaway_database(suite: str) -> Path:
     return Path(os.environ["FFA_VAR_DIR"])
 
 
+def bench_user(suite: str, role: str, *, password: str | None = None):
+    """A user of ``suite``'s test data, named after the suite: a run of every suite shares one
+    throwaway database, so two suites that both made "the referee" would collide."""
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.create_user(f"bench-{suite}-{role}", password=password)
+
+
 def setup_django() -> None:
     """Configure Django for suites that go through the site (no database is created)."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ffa_site.settings")
