@@ -63,3 +63,26 @@ def test_raise_a_skill_leaves_out_a_skill_at_its_cap_and_says_why(client, player
     assert (
         f'data-capped="Medical-{cap}">Medical-{cap}: Medical-{cap + 1} is above the maximum' in page
     )
+
+
+def test_when_every_skill_is_at_its_cap_the_page_says_so_and_folds_the_list_of_them(client, player):
+    probe = builder_services.create_character(owner=player, document=medic_document())
+    cap = character_report(probe).skills.max_level
+    skills = [{"skill": name, "level": cap} for name in ("Medical", "Pilot")]
+    capped = builder_services.create_character(
+        owner=player, document=medic_document(name="Capped Medic", skills=skills)
+    )
+    client.force_login(player)
+
+    page = play_page(client, capped)
+
+    assert 'id="spend-skill"' not in page
+    assert "Every skill is at its cap." in page
+    folded = page[page.index('<details class="hint" data-capped-skills>') :]
+    folded = folded[: folded.index("</details>")]
+    # The automatic skills (native language and the like) are at the cap too.
+    assert (
+        f"<summary>Not listed: {folded.count('data-capped=')} skills at the cap</summary>" in folded
+    )
+    assert f'data-capped="Medical-{cap}"' in folded
+    assert f'data-capped="Pilot-{cap}"' in folded
