@@ -844,11 +844,32 @@ def _summary_row(sheet: Sheet) -> dict[str, Any]:
         "name": report.name,
         "player": sheet.player or "",
         "upp": report.upp,
-        "derived": " ".join(f"{code} {value}" for code, value in report.derived.as_dict().items()),
+        "derived": " ".join(_derived_now(sheet)),
         "skills": ", ".join(key_skills(report)),
         "weapons": ", ".join(line.item for line in lines if line.table in ("melee", "ranged")),
         "armor": ", ".join(line.item for line in lines if line.table == "armor"),
     }
+
+
+def _derived_now(sheet: Sheet) -> list[str]:
+    """The derived attributes as the referee meets the character today: LIF as it stands, and
+    each figure its wounds and load move written with the sheet's value beside it."""
+    derived = sheet.report.derived
+    condition = sheet.condition
+    if condition is None:
+        return [f"{code} {value}" for code, value in derived.as_dict().items()]
+    now = play.effective(
+        sheet.report, condition, encumbrance_penalty=sheet.encumbrance_penalty
+    ).derived
+    figures = []
+    for code, value in derived.as_dict().items():
+        if code == "LIF" and condition.lif != condition.maximum:
+            figures.append(f"LIF {condition.lif} of {condition.maximum}")
+        elif getattr(now, code) != value:
+            figures.append(f"{code} {getattr(now, code)} (from {value})")
+        else:
+            figures.append(f"{code} {value}")
+    return figures
 
 
 def _catalog_item(line: EquipmentLine) -> EquipmentItem | None:

@@ -1032,3 +1032,22 @@ def test_a_party_pdf_opens_with_a_one_page_summary_of_the_party(tmp_path):
         assert f"DEF {report.derived.DEF} INI {report.derived.INI}" in first_page
     assert "Automatic pistol" in first_page  # the navy pilot's weapon
     assert pdf_rendering.sheets_etag(sheets, summary=True) != pdf_rendering.sheets_etag(sheets)
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_party_summary_gives_a_hurt_characters_life_and_defence_as_they_stand(tmp_path):
+    report = check_document(docs.navy_pilot())
+    condition, _events = play.take_damage(play.condition_for(report), amount=9, form="L")
+    hurt = pdf_rendering.sheet_for_document(docs.navy_pilot(), condition=condition)
+    unhurt = pdf_rendering.sheet_for_document(docs.marine())
+
+    pdf = pdf_rendering.render_sheets([hurt, unhurt], summary=True).content
+    raw = poppler_tool("pdftotext", "-f", "1", "-l", "1", "-raw", content=pdf, tmp_path=tmp_path)
+    first_page = " ".join(raw.split())
+
+    lif = report.derived.LIF
+    assert f"LIF {lif - 9} of {lif}" in first_page
+    assert f"DEF 4 (from {report.derived.DEF})" in first_page
+    marine = check_document(docs.marine()).derived
+    assert f"DEF {marine.DEF} INI {marine.INI}" in first_page
+    assert f"LIF {marine.LIF} " in first_page
