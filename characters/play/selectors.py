@@ -62,11 +62,12 @@ def stored_condition(state: PlayState, report: Report) -> Condition:
 
 
 def undoable_change(
-    character: Character, state: PlayState | None
+    character: Character, state: PlayState | None, by: User | None
 ) -> tuple[ConditionChange | None, str]:
-    """The character's last change of condition not undone yet, and why it cannot be undone
-    ("" when it can): nothing was recorded, or the condition ``state`` holds is no longer what
-    that change left (it was changed some other way since)."""
+    """The character's last change of condition not undone yet, and why ``by`` cannot undo it
+    ("" when they can): nothing was recorded, the condition ``state`` holds is no longer what
+    that change left (it was changed some other way since), or someone else recorded it and
+    ``by`` does not referee the campaign: a player does not take back the referee's blow."""
     last = (
         character.condition_changes.filter(undone_at__isnull=True)
         .select_related("actor")
@@ -79,6 +80,18 @@ def undoable_change(
         return last, (
             f'"{last.what}" cannot be undone: {character.name}\'s condition was changed another '
             "way since, and putting it back would lose that."
+        )
+    referee_id = character.campaign.referee_id if character.campaign is not None else None
+    if by is not None and by.pk not in (last.actor_id, referee_id):
+        recorder = (
+            "the referee"
+            if last.actor_id == referee_id
+            else last.actor.get_username()
+            if last.actor is not None
+            else "someone else"
+        )
+        return last, (
+            f'"{last.what}" was recorded by {recorder}: only they or the referee can undo it.'
         )
     return last, ""
 

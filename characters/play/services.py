@@ -193,7 +193,7 @@ def undo_last_condition_change(
             f"{locked.name}'s condition changed since this page was loaded: nothing was undone. "
             "Here it is as it stands now; undo again if it still applies."
         )
-    last, blocked = undoable_change(locked, state)
+    last, blocked = undoable_change(locked, state, by)
     if last is None or state is None or blocked:
         raise Refused(blocked)
     PlayState.objects.filter(pk=state.pk).update(condition=last.before, version=F("version") + 1)
@@ -215,7 +215,7 @@ def undo_condition_change(*, change: ConditionChange, by: User | None) -> None:
     if locked.condition_changes.filter(pk=change.pk, undone_at__isnull=False).exists():
         return
     state = PlayState.objects.select_for_update().filter(character=locked).first()
-    last, _ = undoable_change(locked, state)
+    last, _ = undoable_change(locked, state, by)
     if last is not None and last.pk != change.pk:
         raise Refused(
             f'"{change.what}" cannot be undone: "{last.what}" was recorded on '

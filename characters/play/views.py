@@ -392,7 +392,7 @@ def _play_context(
         armor_str_short=load.armor_str_short,
     )
     roles = _roles(request, character)
-    last_change, undo_blocked = selectors.undoable_change(character, state)
+    last_change, undo_blocked = selectors.undoable_change(character, state, request.user)
     cat = rules.catalog()
     context: dict[str, Any] = {
         "character": character,

@@ -342,7 +342,8 @@ def test_undo_of_a_blow_already_undone_on_the_sheet_leaves_the_earlier_blow_alon
 ):
     play_services.take_damage(character=kira, by=player1, amount=3, form="L")
     corsairs_blow_on_kira(fight, referee, player1, player2)
-    play_services.undo_last_condition_change(character=kira, by=player1)
+    # The referee took it back on Kira's play sheet (her player may not: the blow is not hers).
+    play_services.undo_last_condition_change(character=kira, by=referee)
 
     services.undo_last(encounter=fight, by=referee)
 

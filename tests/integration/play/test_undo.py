@@ -254,3 +254,40 @@ def test_someone_who_may_not_see_the_character_cannot_undo(client, mara, player)
 
     assert response.status_code == 404
     assert play_selectors.condition_of(mara)[0].stun == 4
+
+
+def test_a_player_cannot_undo_the_blow_the_referee_recorded(client, mara, player, referee):
+    play_services.take_damage(character=mara, by=referee, amount=7, form="L", rng=Scripted([2]))
+    blown, version = stored(mara)
+
+    with pytest.raises(Refused) as refused:
+        play_services.undo_last_condition_change(character=mara, by=player)
+
+    assert str(refused.value) == (
+        '"Took 7 lethal damage" was recorded by the referee: only they or the referee can undo it.'
+    )
+    assert stored(mara) == (blown, version)
+    client.force_login(player)
+    page = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+    assert 'data-action="undo"' not in page
+    assert "was recorded by the referee: only they or the referee can undo it." in page
+
+
+def test_the_referee_undoes_what_the_player_recorded(mara, player, referee):
+    play_services.take_damage(character=mara, by=player, amount=7, form="L", rng=Scripted([2]))
+
+    undone = play_services.undo_last_condition_change(character=mara, by=referee)
+
+    assert undone.change.actor == player
+    assert stored(mara)[0]["lethal"] == 0
+
+
+def test_only_whoever_recorded_a_change_or_the_referee_undoes_it(mara, player, referee):
+    other_player = UserFactory()
+    play_services.take_damage(character=mara, by=referee, amount=7, form="L", rng=Scripted([2]))
+    play_services.take_damage(character=mara, by=other_player, amount=1, form="S")
+
+    with pytest.raises(Refused, match=f"recorded by {other_player.get_username()}: only they"):
+        play_services.undo_last_condition_change(character=mara, by=player)
+
+    assert play_services.undo_last_condition_change(character=mara, by=other_player).change.what
