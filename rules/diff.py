@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .catalog import Catalog, catalog
-from .document import MalformedDocument
-from .document import _trait as _read_trait
-from .improvement import _trait_points
+from .document import MalformedDocument, read_trait
+from .improvement import trait_points
 from .notation import format_skill, format_trait
 
 # The document's plain fields, in the order a sheet shows them, with their labels.
@@ -138,10 +137,10 @@ def _skills(document: Mapping[str, Any]) -> list[tuple[Any, str]]:
 
 def _trait_text(entry: Mapping[str, Any], cat: Catalog) -> str:
     try:
-        trait = _read_trait(entry, "trait", cat)
+        trait = read_trait(entry, "trait", cat)
     except MalformedDocument:  # an old revision may hold what the reader now refuses
         return f"{entry.get('name', '')} [{entry.get('type', '')}]".strip()
-    points = _trait_points(trait, cat)
+    points = trait_points(trait, cat)
     if points is None:
         code = "-".join(str(part) for part in (trait.type, trait.level, trait.frequency) if part)
         return f"{trait.name} [{code}]".strip()

@@ -69,14 +69,14 @@ class MalformedDocument(ValueError):
         self.message = message
 
 
-def _describe(value: Any) -> str:
+def describe_value(value: Any) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return f'the text "{_printable(shown)}"'
+        return f'the text "{printable(shown)}"'
     if isinstance(value, int) and abs(value) > WHOLE_MAX:
         return f"a number of {_digits(value)} digits"
     if isinstance(value, (int, float)):
@@ -88,7 +88,7 @@ def _describe(value: Any) -> str:
     return type(value).__name__
 
 
-def _printable(text: Any) -> str:
+def printable(text: Any) -> str:
     """``text`` for a one-line message: a line break, a control character or a lone surrogate
     is written as its escape."""
     written = str(text)
@@ -146,7 +146,7 @@ def _at(path: Path, field: Path | None) -> str:
 
 def _object(value: Any, path: Path, fields: _Fields) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise MalformedDocument(_at(path, None), f"expected an object, got {_describe(value)}")
+        raise MalformedDocument(_at(path, None), f"expected an object, got {describe_value(value)}")
     # A set asked of a dict is quicker than the dict's key view compared with a set.
     if not fields.known.issuperset(value):
         key = _key_written(next(key for key in value if key not in fields.known))
@@ -163,20 +163,20 @@ _KEY_SHOWN = 40
 
 def _key_written(key: str) -> str:
     """An unknown key as a path and a message write it: escaped onto one line, cut short."""
-    written = _printable(key)
+    written = printable(key)
     return written if len(written) <= _KEY_SHOWN else written[: _KEY_SHOWN - 3] + "..."
 
 
 def _list(value: Any, path: Path, field: str | None = None, *, most: int) -> list[Any]:
     """A list of at most ``most`` items."""
     if not isinstance(value, list):
-        raise MalformedDocument(_at(path, field), f"expected a list, got {_describe(value)}")
+        raise MalformedDocument(_at(path, field), f"expected a list, got {describe_value(value)}")
     if len(value) > most:
         raise MalformedDocument(_at(path, field), f"at most {most} entries, got {len(value):,}")
     return value
 
 
-def _int(
+def read_int(
     value: Any,
     path: Path,
     field: str | None = None,
@@ -191,7 +191,7 @@ def _int(
         return number
     raise MalformedDocument(
         _at(path, field),
-        f"expected a whole number {_whole_range(minimum, maximum)}, got {_describe(number)}",
+        f"expected a whole number {_whole_range(minimum, maximum)}, got {describe_value(number)}",
     )
 
 
@@ -207,14 +207,16 @@ def _whole_float(value: Any, path: Path, field: str | None) -> int:
     """A float without a fraction as the whole number it is; anything else is malformed."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    raise MalformedDocument(_at(path, field), f"expected a whole number, got {_describe(value)}")
+    raise MalformedDocument(
+        _at(path, field), f"expected a whole number, got {describe_value(value)}"
+    )
 
 
-def _text(value: Any, path: Path, field: Path | None = None, *, longest: int) -> str:
+def read_text(value: Any, path: Path, field: Path | None = None, *, longest: int) -> str:
     """Text of at most ``longest`` characters, holding characters only (no lone surrogate, no
     NUL)."""
     if not isinstance(value, str):
-        raise MalformedDocument(_at(path, field), f"expected text, got {_describe(value)}")
+        raise MalformedDocument(_at(path, field), f"expected text, got {describe_value(value)}")
     if len(value) > longest:
         raise MalformedDocument(
             _at(path, field), f"at most {longest:,} characters, got {len(value):,}"
@@ -250,7 +252,7 @@ def _optional_name(value: Any, key: str, longest: int) -> str | None:
     """A top-level name that may be left out: None when it is, or when it is only spaces."""
     if value is None:
         return None
-    return _name(_text(value, "", key, longest=longest)) or None
+    return _name(read_text(value, "", key, longest=longest)) or None
 
 
 def _attribute_text(value: str, key: str, cat: Catalog) -> int:
@@ -263,12 +265,12 @@ def _attribute_text(value: str, key: str, cat: Catalog) -> int:
             raise MalformedDocument(
                 _at("attributes", key), f"expected a level, got a number of {len(stripped)} digits"
             )
-        level = _int(int(stripped), "attributes", key, minimum=0, maximum=cat.bounds.attribute)
+        level = read_int(int(stripped), "attributes", key, minimum=0, maximum=cat.bounds.attribute)
     if level is None:
         raise MalformedDocument(
             _at("attributes", key),
             f"expected a level as a number or a hex digit (I and O are not used), "
-            f"got {_describe(value)}",
+            f"got {describe_value(value)}",
         )
     return level
 
@@ -290,7 +292,7 @@ def _attributes(value: Any, cat: Catalog) -> tuple[int, ...]:
         if isinstance(level, str):
             levels[code] = _attribute_text(level, key, cat)
         else:
-            levels[code] = _int(level, "attributes", key, minimum=-highest, maximum=highest)
+            levels[code] = read_int(level, "attributes", key, minimum=-highest, maximum=highest)
     if len(levels) < len(cat.attribute_order):
         missing = next(code for code in cat.attribute_order if code not in levels)
         raise MalformedDocument(
@@ -307,14 +309,16 @@ def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
     if "level" not in raw:
         raise MalformedDocument(_at(path, "level"), "missing; give the skill level (0 or more)")
     bounds = cat.bounds
-    skill = _text(raw["skill"], path, "skill", longest=bounds.label_length)
-    level = _int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
+    skill = read_text(raw["skill"], path, "skill", longest=bounds.label_length)
+    level = read_int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
     cascade = raw.get("cascade")
     return _skill_entry(
         cat,
         skill,
         level,
-        None if cascade is None else _text(cascade, path, "cascade", longest=bounds.label_length),
+        None
+        if cascade is None
+        else read_text(cascade, path, "cascade", longest=bounds.label_length),
         _specialty_texts(raw["specialties"], path, bounds) if "specialties" in raw else (),
     )
 
@@ -323,7 +327,7 @@ def _specialty_texts(value: Any, path: Path, bounds: DocumentBounds) -> tuple[st
     items = _list(value, path, "specialties", most=bounds.specialties)
     return tuple(
         [
-            _text(item, path, ("specialties", index), longest=bounds.label_length)
+            read_text(item, path, ("specialties", index), longest=bounds.label_length)
             for index, item in enumerate(items)
         ]
     )
@@ -379,18 +383,18 @@ def specialty_name(definition: SkillDef | None, text: str) -> str:
     return text
 
 
-def _trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
+def read_trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
     raw = _object(value, path, _TRAIT)
     if "type" not in raw:
         raise MalformedDocument(_at(path, "type"), "missing; use PP, MP, HP, PF, MF or HF")
     if "name" not in raw:
         raise MalformedDocument(_at(path, "name"), "missing; describe the trait in a few words")
     bounds = cat.bounds
-    trait_type = _text(raw["type"], path, "type", longest=bounds.label_length)
-    name = _text(raw["name"], path, "name", longest=bounds.trait_name_length)
+    trait_type = read_text(raw["type"], path, "type", longest=bounds.label_length)
+    name = read_text(raw["name"], path, "name", longest=bounds.trait_name_length)
     level = raw.get("level")
     if level is not None:
-        level = _text(level, path, "level", longest=bounds.label_length)
+        level = read_text(level, path, "level", longest=bounds.label_length)
     frequency = raw.get("frequency")
     if frequency is not None:
         frequency = _frequency_text(frequency, path, bounds)
@@ -398,7 +402,7 @@ def _trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
     derived = () if derived is None else _derived_changes(derived, path, bounds)
     if "control" in raw and not isinstance(raw["control"], bool):
         raise MalformedDocument(
-            _at(path, "control"), f"expected true or false, got {_describe(raw['control'])}"
+            _at(path, "control"), f"expected true or false, got {describe_value(raw['control'])}"
         )
     return _trait_entry(cat, trait_type, name, level, frequency, derived, raw.get("control"))
 
@@ -406,8 +410,8 @@ def _trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
 def _frequency_text(value: Any, path: Path, bounds: DocumentBounds) -> str:
     """A trait's frequency as written: text, or the digit 0 as a number."""
     if isinstance(value, int) and not isinstance(value, bool):
-        value = str(_int(value, path, "frequency"))
-    return _text(value, path, "frequency", longest=bounds.label_length)
+        value = str(read_int(value, path, "frequency"))
+    return read_text(value, path, "frequency", longest=bounds.label_length)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -442,7 +446,8 @@ def _frequency(text: str, cat: Catalog) -> str | None:
 def _derived_changes(value: Any, path: Path, bounds: DocumentBounds) -> tuple[tuple[str, int], ...]:
     if not isinstance(value, dict):
         raise MalformedDocument(
-            _at(path, "derived"), f'expected an object such as {{"INI": 1}}, got {_describe(value)}'
+            _at(path, "derived"),
+            f'expected an object such as {{"INI": 1}}, got {describe_value(value)}',
         )
     if len(value) > bounds.derived_changes:
         raise MalformedDocument(
@@ -450,13 +455,13 @@ def _derived_changes(value: Any, path: Path, bounds: DocumentBounds) -> tuple[tu
         )
     changes: dict[str, int] = {}
     for key, amount in value.items():
-        code = _text(key, path, "derived", longest=bounds.label_length).strip().upper()
-        field = f"derived.{_printable(key)}"
+        code = read_text(key, path, "derived", longest=bounds.label_length).strip().upper()
+        field = f"derived.{printable(key)}"
         # "def" and "DEF" are one attribute: kept as two changes, both would be credited but
         # only one written back, and the document would change its report on a round trip.
         if code in changes:
-            raise MalformedDocument(_at(path, field), f"{_printable(code)} is given twice")
-        changes[code] = _int(amount, path, field, minimum=-bounds.level, maximum=bounds.level)
+            raise MalformedDocument(_at(path, field), f"{printable(code)} is given twice")
+        changes[code] = read_int(amount, path, field, minimum=-bounds.level, maximum=bounds.level)
     return tuple(changes.items())
 
 
@@ -471,12 +476,12 @@ def _package_flaws_bought_off(value: Any, species: str, cat: Catalog) -> tuple[s
     names: list[str] = []
     for index, item in enumerate(_list(value, field, most=cat.bounds.package_flaws)):
         path = f"{field}[{index}]"
-        name = _name(_text(item, path, longest=cat.bounds.trait_name_length))
+        name = _name(read_text(item, path, longest=cat.bounds.trait_name_length))
         if not name:
             raise MalformedDocument(path, "empty; name the package flaw bought off")
         name = known.get(name.lower(), name)
         if name in names:
-            raise MalformedDocument(path, f"{_printable(name)} is given twice")
+            raise MalformedDocument(path, f"{printable(name)} is given twice")
         names.append(name)
     return tuple(names)
 
@@ -488,7 +493,7 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     if "strength" not in raw:
         raise MalformedDocument("psionics.strength", "missing; give the PSI strength (0 or more)")
     cap = cat.limits.psi_max_cap
-    strength = _int(raw["strength"], "psionics", "strength", minimum=0, maximum=cap)
+    strength = read_int(raw["strength"], "psionics", "strength", minimum=0, maximum=cap)
     # null is no talents; any other value that is not an object ([], "", false, 0) is malformed.
     talents_raw = raw.get("talents")
     if talents_raw is None:
@@ -496,7 +501,7 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     if not isinstance(talents_raw, dict):
         raise MalformedDocument(
             "psionics.talents",
-            f'expected an object such as {{"Telepathy": 2}}, got {_describe(talents_raw)}',
+            f'expected an object such as {{"Telepathy": 2}}, got {describe_value(talents_raw)}',
         )
     if len(talents_raw) > cat.bounds.talents:
         raise MalformedDocument(
@@ -504,12 +509,12 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
         )
     talents: dict[str, int] = {}
     for name, level in talents_raw.items():
-        text = _text(name, "psionics.talents", longest=cat.bounds.label_length)
+        text = read_text(name, "psionics.talents", longest=cat.bounds.label_length)
         canonical = cat.find_talent(text) or _name(text)
-        path = f"psionics.talents.{_printable(name)}"
+        path = f"psionics.talents.{printable(name)}"
         if canonical in talents:
-            raise MalformedDocument(path, f"{_printable(canonical)} is given twice")
-        talents[canonical] = _int(level, path, minimum=0, maximum=cap)
+            raise MalformedDocument(path, f"{printable(canonical)} is given twice")
+        talents[canonical] = read_int(level, path, minimum=0, maximum=cap)
     # In the catalog's order, whatever order the document keeps its keys in (PostgreSQL's
     # jsonb keeps none), so a character reads the same from every store.
     order = {name: position for position, name in enumerate(cat.talents)}
@@ -524,7 +529,7 @@ def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:
     rolls = _list(raw.get("rolls", []), "mustering_out", "rolls", most=bounds.mustering_rolls)
     return tuple(
         [
-            _int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
+            read_int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
             for i, r in enumerate(rolls)
         ]
     )
@@ -538,9 +543,9 @@ def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
     tl = raw.get("tl")
     return _equipment_entry(
         cat,
-        _text(raw["item"], path, "item", longest=bounds.label_length),
-        _int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
-        None if tl is None else _int(tl, path, "tl", minimum=0, maximum=bounds.tl),
+        read_text(raw["item"], path, "item", longest=bounds.label_length),
+        read_int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
+        None if tl is None else read_int(tl, path, "tl", minimum=0, maximum=bounds.tl),
     )
 
 
@@ -564,7 +569,7 @@ def _house_rules(value: Any) -> HouseRules:
     if not isinstance(one_per_term, bool):
         raise MalformedDocument(
             "house_rules.one_trait_per_term",
-            f"expected true or false, got {_describe(one_per_term)}",
+            f"expected true or false, got {describe_value(one_per_term)}",
         )
     return HouseRules(one_trait_per_term=one_per_term)
 
@@ -593,7 +598,7 @@ def decode_json(data: str | bytes) -> Any:
     if isinstance(data, bytearray | memoryview):
         data = bytes(data)
     if not isinstance(data, str | bytes):
-        raise MalformedDocument("", f"is not JSON text, got {_describe(data)}")
+        raise MalformedDocument("", f"is not JSON text, got {describe_value(data)}")
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
@@ -619,25 +624,28 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
     if "format" not in doc:
         raise MalformedDocument("format", f'missing; it must be "{FORMAT}"')
     if doc["format"] != FORMAT:
-        raise MalformedDocument("format", f'must be "{FORMAT}", got {_describe(doc["format"])}')
+        raise MalformedDocument(
+            "format", f'must be "{FORMAT}", got {describe_value(doc["format"])}'
+        )
     if "name" not in doc:
         raise MalformedDocument("name", "missing; give the character a name")
     bounds = cat.bounds
-    name = _name(_text(doc["name"], "", "name", longest=_RAW_TEXT_SLACK * bounds.name_length))
+    name = _name(read_text(doc["name"], "", "name", longest=_RAW_TEXT_SLACK * bounds.name_length))
     if not 1 <= len(name) <= bounds.name_length:
         raise MalformedDocument(
             "name", f"must be 1-{bounds.name_length} characters, got {len(name):,}"
         )
     kind = doc.get("kind", "pc")
     if kind not in ("pc", "npc"):
-        raise MalformedDocument("kind", f'must be "pc" or "npc", got {_describe(kind)}')
+        raise MalformedDocument("kind", f'must be "pc" or "npc", got {describe_value(kind)}')
     lim = cat.limits
-    budget = _int(
+    budget = read_int(
         doc.get("budget", lim.default_budget), "", "budget", minimum=0, maximum=lim.max_budget
     )
     label = bounds.label_length
     species = (
-        _text(doc.get("species", "human"), "", "species", longest=label).strip().lower() or "human"
+        read_text(doc.get("species", "human"), "", "species", longest=label).strip().lower()
+        or "human"
     )
     service = _optional_name(doc.get("service"), "service", label)
     if service is not None:
@@ -647,7 +655,7 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         raise MalformedDocument("attributes", "missing; all nine attributes are required")
     age = doc.get("age")
     notes = doc.get("notes")
-    notes = "" if notes is None else _text(notes, "", "notes", longest=bounds.notes_length)
+    notes = "" if notes is None else read_text(notes, "", "notes", longest=bounds.notes_length)
     house_rules = _house_rules(doc.get("house_rules"))
     return Character(
         name=name,
@@ -659,11 +667,11 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
         native_language=_optional_name(doc.get("native_language"), "native_language", label),
         native_culture=_optional_name(doc.get("native_culture"), "native_culture", label),
         service=service,
-        terms=_int(doc.get("terms", 0), "", "terms", minimum=0, maximum=bounds.terms),
-        rank=_int(doc.get("rank", 0), "", "rank", minimum=-bounds.level, maximum=bounds.level),
-        age=None if age is None else _int(age, "", "age", minimum=0, maximum=bounds.age),
+        terms=read_int(doc.get("terms", 0), "", "terms", minimum=0, maximum=bounds.terms),
+        rank=read_int(doc.get("rank", 0), "", "rank", minimum=-bounds.level, maximum=bounds.level),
+        age=None if age is None else read_int(age, "", "age", minimum=0, maximum=bounds.age),
         skills=_entries(doc, "skills", _skill, cat, most=bounds.skills),
-        traits=_entries(doc, "traits", _trait, cat, most=bounds.traits),
+        traits=_entries(doc, "traits", read_trait, cat, most=bounds.traits),
         package_flaws_bought_off=_package_flaws_bought_off(
             doc.get("package_flaws_bought_off"), species, cat
         ),
@@ -695,7 +703,7 @@ def to_document(character: Character, *, cat: Catalog | None = None) -> dict[str
         doc["age"] = character.age
     doc["attributes"] = dict(zip(cat.attribute_order, character.attributes, strict=True))
     doc["skills"] = [_skill_document(s) for s in character.skills]
-    doc["traits"] = [_trait_document(t) for t in character.traits]
+    doc["traits"] = [trait_document(t) for t in character.traits]
     if character.package_flaws_bought_off:
         doc["package_flaws_bought_off"] = list(character.package_flaws_bought_off)
     if character.psionics is not None:
@@ -723,7 +731,7 @@ def _skill_document(skill: SkillEntry) -> dict[str, Any]:
     return out
 
 
-def _trait_document(trait: TraitEntry) -> dict[str, Any]:
+def trait_document(trait: TraitEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"type": trait.type, "name": trait.name}
     if trait.level is not None:
         out["level"] = trait.level

@@ -119,7 +119,7 @@ def improvement_costs() -> ImprovementCosts:
     )
 
 
-def _same(a: str | None, b: str | None) -> bool:
+def same_name(a: str | None, b: str | None) -> bool:
     return " ".join((a or "").lower().split()) == " ".join((b or "").lower().split())
 
 
@@ -131,11 +131,13 @@ def _cascade(skill: str, cascade: str | None, cat: Catalog) -> str | None:
     return cascade_name(cat.find_skill(skill), cascade) or None
 
 
-def _skill_level(character: Character, skill: str, cascade: str | None, cat: Catalog) -> int | None:
+def skill_level_now(
+    character: Character, skill: str, cascade: str | None, cat: Catalog
+) -> int | None:
     """The level the character has in a skill now, automatic and package skills included."""
     cascade = _cascade(skill, cascade, cat)
     for line in check(character, cat=cat).skills.lines:
-        if _same(line.skill, skill) and _same(_cascade(skill, line.cascade, cat), cascade):
+        if same_name(line.skill, skill) and same_name(_cascade(skill, line.cascade, cat), cascade):
             return line.level
     return None
 
@@ -143,12 +145,14 @@ def _skill_level(character: Character, skill: str, cascade: str | None, cat: Cat
 def _skill_entry(character: Character, skill: str, cascade: str | None, cat: Catalog) -> int | None:
     cascade = _cascade(skill, cascade, cat)
     for index, entry in enumerate(character.skills):
-        if _same(entry.skill, skill) and _same(_cascade(skill, entry.cascade, cat), cascade):
+        if same_name(entry.skill, skill) and same_name(
+            _cascade(skill, entry.cascade, cat), cascade
+        ):
             return index
     return None
 
 
-def _trait(character: Character, index: int) -> TraitEntry:
+def trait_at(character: Character, index: int) -> TraitEntry:
     if not 0 <= index < len(character.traits):
         raise ImprovementError(
             f"There is no trait {index}; the character has {len(character.traits)}."
@@ -156,7 +160,7 @@ def _trait(character: Character, index: int) -> TraitEntry:
     return character.traits[index]
 
 
-def _trait_points(trait: TraitEntry, cat: Catalog) -> int | None:
+def trait_points(trait: TraitEntry, cat: Catalog) -> int | None:
     if trait.derived:
         return derived_trait_points(trait, cat=cat)
     return cat.trait_points(trait.type, trait.level or "", trait.frequency or "")
@@ -179,19 +183,19 @@ def _price(character: Character, purchase: Purchase, cat: Catalog) -> int | None
     if isinstance(purchase, RaiseSkill):
         return _skill_price(character, purchase, costs, cat)
     if isinstance(purchase, AddSpecialty):
-        index, specialty = _specialty(character, purchase, cat)
+        index, specialty = specialty_entry(character, purchase, cat)
         entry = character.skills[index]
         definition = cat.find_skill(entry.skill)
-        if any(_same(specialty_name(definition, s), specialty) for s in entry.specialties):
+        if any(same_name(specialty_name(definition, s), specialty) for s in entry.specialties):
             raise ImprovementError(f"{entry.skill} already has the specialty {specialty!r}.")
         return costs.specialty
     if isinstance(purchase, AddPerk | RaisePerk):
         return _perk_price(character, purchase, costs, cat)
     if isinstance(purchase, BuyOffFlaw):
-        trait = _trait(character, purchase.index)
+        trait = trait_at(character, purchase.index)
         if trait.type not in cat.flaw_types:
             raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a flaw.")
-        points = _trait_points(trait, cat)
+        points = trait_points(trait, cat)
         return None if points is None else -points * costs.ip_per_trait_point
     if isinstance(purchase, BuyOffPackageFlaw):
         return -_package_flaw(character, purchase.name, cat)[1] * costs.ip_per_trait_point
@@ -204,7 +208,7 @@ def _skill_price(
     character: Character, purchase: RaiseSkill, costs: ImprovementCosts, cat: Catalog
 ) -> int:
     label = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
-    current = _skill_level(character, purchase.skill, purchase.cascade, cat)
+    current = skill_level_now(character, purchase.skill, purchase.cascade, cat)
     if purchase.to_level < 0:
         raise ImprovementError(f"{label}: skill levels start at 0.")
     if current is not None and purchase.to_level <= current:
@@ -237,17 +241,17 @@ def _perk_price(
                 f"{trait.name!r} ({trait.type}) is not a perk; IP buy perks "
                 f"({', '.join(cat.perk_types)}). A new flaw is the referee's to allow."
             )
-        points = _trait_points(trait, cat)
+        points = trait_points(trait, cat)
         return None if points is None else points * costs.ip_per_trait_point
-    trait = _trait(character, purchase.index)
+    trait = trait_at(character, purchase.index)
     if trait.type not in cat.perk_types:
         raise ImprovementError(f"Trait {purchase.index} ({trait.name!r}) is not a perk.")
     if trait.derived:
         raise ImprovementError(
             f"{trait.name!r} changes derived attributes and has no level; add a perk instead."
         )
-    old = _trait_points(trait, cat)
-    new = _trait_points(replace(trait, level=raised_level(purchase)), cat)
+    old = trait_points(trait, cat)
+    new = trait_points(replace(trait, level=raised_level(purchase)), cat)
     if old is None or new is None:
         return None
     if new <= old:
@@ -264,7 +268,7 @@ def _attribute_price(
     code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
     if code not in cat.attribute_order:
         raise ImprovementError(f"Unknown attribute {purchase.attribute!r}.")
-    current = _final_level(character, code, cat)
+    current = final_attribute_level(character, code, cat)
     if purchase.to_level <= current:
         raise ImprovementError(
             f"{code} {purchase.to_level} is no raise: the character has {code} {current}."
@@ -274,7 +278,7 @@ def _attribute_price(
     return _referee_ip(purchase.ip, "raising an attribute")
 
 
-def _specialty(character: Character, purchase: AddSpecialty, cat: Catalog) -> tuple[int, str]:
+def specialty_entry(character: Character, purchase: AddSpecialty, cat: Catalog) -> tuple[int, str]:
     """The skill entry a specialty is added to, and the specialty as a document writes it (the
     catalog's spelling, as the document parser gives it)."""
     index = _skill_entry(character, purchase.skill, None, cat)
@@ -309,7 +313,7 @@ def _package_flaw(character: Character, name: str, cat: Catalog) -> tuple[str, i
     return found, flaws[found] or 0  # the catalog's package traits are all on the tables
 
 
-def _final_level(character: Character, code: str, cat: Catalog) -> int:
+def final_attribute_level(character: Character, code: str, cat: Catalog) -> int:
     position = cat.attribute_order.index(code)
     species = cat.species.get(character.species) or cat.species["human"]
     return character.attributes[position] + species.attribute_deltas[position]
@@ -349,7 +353,7 @@ def apply_improvement(
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
     if isinstance(purchase, AddSpecialty):
-        index, specialty = _specialty(character, purchase, cat)
+        index, specialty = specialty_entry(character, purchase, cat)
         skills = list(character.skills)
         entry = skills[index]
         skills[index] = replace(entry, specialties=(*entry.specialties, specialty))
@@ -369,7 +373,7 @@ def apply_improvement(
         return replace(character, package_flaws_bought_off=bought_off)
     code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
     position = cat.attribute_order.index(code)
-    delta = _final_level(character, code, cat) - character.attributes[position]
+    delta = final_attribute_level(character, code, cat) - character.attributes[position]
     attributes = list(character.attributes)
     attributes[position] = purchase.to_level - delta
     return replace(character, attributes=tuple(attributes))

@@ -23,13 +23,13 @@ from typing import Any
 from .catalog import Catalog, catalog
 from .document import (
     MalformedDocument,
-    _describe,
-    _int,
-    _printable,
-    _text,
-    _trait_document,
+    describe_value,
+    printable,
+    read_int,
+    read_text,
+    read_trait,
+    trait_document,
 )
-from .document import _trait as _read_trait
 from .improvement import (
     AddPerk,
     AddSpecialty,
@@ -40,14 +40,14 @@ from .improvement import (
     RaiseAttribute,
     RaisePerk,
     RaiseSkill,
-    _final_level,
-    _same,
-    _skill_level,
-    _specialty,
-    _trait,
-    _trait_points,
+    final_attribute_level,
     improvement_costs,
     raised_level,
+    same_name,
+    skill_level_now,
+    specialty_entry,
+    trait_at,
+    trait_points,
 )
 from .model import Character, TraitEntry
 from .notation import format_skill, format_trait
@@ -86,7 +86,7 @@ def permission_needed(
     if isinstance(purchase, RaiseAttribute) and referee_prices(purchase):
         return "The referee sets the cost of an attribute raise."
     is_new_skill = isinstance(purchase, RaiseSkill) and (
-        _skill_level(character, purchase.skill, purchase.cascade, cat) is None
+        skill_level_now(character, purchase.skill, purchase.cascade, cat) is None
     )
     if is_new_skill and referee_prices(purchase):
         return "A new level-0 skill needs the referee's permission, and the referee sets its cost."
@@ -101,7 +101,7 @@ def purchase_as_dict(purchase: Purchase) -> dict[str, Any]:
     if kind is None:
         raise ImprovementError(f"{purchase!r} is not a purchase.")
     if isinstance(purchase, AddPerk):
-        return {"kind": kind, "trait": _trait_document(purchase.trait)}
+        return {"kind": kind, "trait": trait_document(purchase.trait)}
     fields = {name: getattr(purchase, name) for name in purchase.__slots__}
     return {"kind": kind, **fields}
 
@@ -114,19 +114,21 @@ def purchase_from_dict(data: Any) -> Purchase:
     must be a whole number, not ``"3"``).
     """
     if not isinstance(data, Mapping):
-        raise ImprovementError(f"Not a stored purchase: expected an object, got {_describe(data)}.")
+        raise ImprovementError(
+            f"Not a stored purchase: expected an object, got {describe_value(data)}."
+        )
     kind_name = data.get("kind")
     kind = KINDS.get(kind_name) if isinstance(kind_name, str) else None
     if kind is None:
         raise ImprovementError(
-            f"Not a stored purchase: kind is {_describe(kind_name)}; it is one of "
+            f"Not a stored purchase: kind is {describe_value(kind_name)}; it is one of "
             f"{', '.join(KINDS)}."
         )
     fields = {field.name: field for field in dataclasses.fields(kind)}
     for name in data:
         if name != "kind" and name not in fields:
             raise ImprovementError(
-                f"Not a stored purchase: {kind_name} has no field {_printable(name)!r} "
+                f"Not a stored purchase: {kind_name} has no field {printable(name)!r} "
                 f"(its fields: {', '.join(fields)})."
             )
     values = {}
@@ -165,16 +167,16 @@ def _stored_field(kind_name: str, name: str, value: Any) -> Any:
             return None
         if expected is dict:
             # A stored perk is a document's trait, read back by the document's own reader.
-            return _read_trait(value, name, catalog())
+            return read_trait(value, name, catalog())
         if expected is int:
-            return _int(value, name)
-        return _text(value, name, longest=catalog().bounds.trait_name_length)
+            return read_int(value, name)
+        return read_text(value, name, longest=catalog().bounds.trait_name_length)
     except MalformedDocument as error:
         raise ImprovementError(f"Not a stored purchase: {kind_name} {error}.") from None
 
 
 def _trait_label(trait: TraitEntry, cat: Catalog) -> str:
-    points = _trait_points(trait, cat)
+    points = trait_points(trait, cat)
     notation = format_trait(trait, points, cat=cat) if points is not None else f"[{trait.type}]"
     return f"{trait.name} {notation}".strip()
 
@@ -193,7 +195,7 @@ def describe_purchase(
     if isinstance(purchase, RaiseAttribute):
         code = cat.attribute_aliases.get(purchase.attribute, purchase.attribute)
         if code in cat.attribute_order:
-            return f"{code} {_final_level(character, code, cat)} → {purchase.to_level}"
+            return f"{code} {final_attribute_level(character, code, cat)} → {purchase.to_level}"
         return f"{purchase.attribute} → {purchase.to_level}"
     raise ImprovementError(f"{purchase!r} is not a purchase.")
 
@@ -203,12 +205,12 @@ def _describe_skill_purchase(
 ) -> str:
     if isinstance(purchase, RaiseSkill):
         after = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
-        current = _skill_level(character, purchase.skill, purchase.cascade, cat)
+        current = skill_level_now(character, purchase.skill, purchase.cascade, cat)
         if current is None:
             return f"new skill {after}"
         return f"{format_skill(purchase.skill, current, purchase.cascade)} → {after}"
     try:
-        index, specialty = _specialty(character, purchase, cat)
+        index, specialty = specialty_entry(character, purchase, cat)
     except ImprovementError:
         return f"specialty {purchase.specialty} in {purchase.skill}"
     return f"specialty {specialty} in {character.skills[index].skill}"
@@ -221,20 +223,20 @@ def _describe_trait_purchase(
         return f"new perk {_trait_label(purchase.trait, cat)}"
     if isinstance(purchase, RaisePerk):
         try:
-            trait = _trait(character, purchase.index)
+            trait = trait_at(character, purchase.index)
         except ImprovementError:
             return f"raise perk {purchase.index} to level {purchase.to_level}"
         raised = replace(trait, level=raised_level(purchase))
         return f"perk {_trait_label(trait, cat)} → {_trait_label(raised, cat)}"
     try:
-        return f"buy off flaw {_trait_label(_trait(character, purchase.index), cat)}"
+        return f"buy off flaw {_trait_label(trait_at(character, purchase.index), cat)}"
     except ImprovementError:
         return f"buy off flaw {purchase.index}"
 
 
 def _describe_package_flaw(character: Character, purchase: BuyOffPackageFlaw, cat: Catalog) -> str:
     species = cat.species.get(character.species) or cat.species["human"]
-    package_trait = next((t for t in species.traits if _same(t.name, purchase.name)), None)
+    package_trait = next((t for t in species.traits if same_name(t.name, purchase.name)), None)
     if package_trait is None:
         return f"buy off package flaw {purchase.name}"
     entry = TraitEntry(
