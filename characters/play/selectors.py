@@ -83,13 +83,9 @@ def undoable_change(
         )
     referee_id = character.campaign.referee_id if character.campaign is not None else None
     if by is not None and by.pk not in (last.actor_id, referee_id):
-        recorder = (
-            "the referee"
-            if last.actor_id == referee_id
-            else last.actor.get_username()
-            if last.actor is not None
-            else "someone else"
-        )
+        if last.actor_id == referee_id:
+            return last, f'"{last.what}" was recorded by the referee: only the referee can undo it.'
+        recorder = last.actor.get_username() if last.actor is not None else "someone else"
         return last, (
             f'"{last.what}" was recorded by {recorder}: only they or the referee can undo it.'
         )

@@ -264,13 +264,13 @@ def test_a_player_cannot_undo_the_blow_the_referee_recorded(client, mara, player
         play_services.undo_last_condition_change(character=mara, by=player)
 
     assert str(refused.value) == (
-        '"Took 7 lethal damage" was recorded by the referee: only they or the referee can undo it.'
+        '"Took 7 lethal damage" was recorded by the referee: only the referee can undo it.'
     )
     assert stored(mara) == (blown, version)
     client.force_login(player)
     page = client.get(reverse("character_play", args=[mara.pk])).content.decode()
     assert 'data-action="undo"' not in page
-    assert "was recorded by the referee: only they or the referee can undo it." in page
+    assert "was recorded by the referee: only the referee can undo it." in page
 
 
 def test_the_referee_undoes_what_the_player_recorded(mara, player, referee):
