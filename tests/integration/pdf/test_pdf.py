@@ -27,6 +27,7 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from fontTools.ttLib import TTFont
+from PIL import Image
 
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
@@ -1032,6 +1033,27 @@ def test_a_party_pdf_opens_with_a_one_page_summary_of_the_party(tmp_path):
         assert f"DEF {report.derived.DEF} INI {report.derived.INI}" in first_page
     assert "Automatic pistol" in first_page  # the navy pilot's weapon
     assert pdf_rendering.sheets_etag(sheets, summary=True) != pdf_rendering.sheets_etag(sheets)
+
+
+@pytest.mark.usefixtures("poppler")
+def test_the_party_summary_table_keeps_within_the_rules_of_its_masthead(tmp_path):
+    sheets = [pdf_rendering.sheet_for_document(d) for d in (docs.navy_pilot(), docs.marine())]
+    pdf = tmp_path / "party.pdf"
+    pdf.write_bytes(pdf_rendering.render_sheets(sheets, summary=True).content)
+    subprocess.run(
+        ["pdftoppm", "-gray", "-png", "-r", "100", "-f", "1", "-l", "1", "-singlefile", pdf,
+         tmp_path / "summary"],
+        check=True,
+    )  # fmt: skip
+    page = Image.open(tmp_path / "summary.png").convert("L")
+    pixels = page.tobytes()  # one byte a pixel, row after row
+    rows = [pixels[y * page.width : (y + 1) * page.width] for y in range(page.height)]
+    dark = [[x for x, value in enumerate(row) if value < 128] for row in rows]
+    masthead_rule = next(row for row in dark if row)
+
+    # Looked at as a picture: nothing on the page (the table's rules included) reaches further
+    # right than the masthead's heavy rule, which runs from margin to margin.
+    assert max(max(row) for row in dark if row) <= max(masthead_rule) + 1
 
 
 @pytest.mark.usefixtures("poppler")
