@@ -445,6 +445,27 @@ def test_the_shipped_font_is_embedded(tmp_path):
     assert (STATIC / "fonts" / "OFL.txt").is_file()
 
 
+@pytest.mark.usefixtures("poppler")
+@pytest.mark.parametrize(
+    ("name", "homeworld"),
+    [("山田 花子", "東京"), ("김민준", "서울"), ("Ольга Петрова", "Θήβα")],
+    ids=["japanese", "korean", "cyrillic-and-greek"],
+)
+def test_a_name_in_any_common_script_prints_as_letters_not_empty_boxes(
+    name, homeworld, tmp_path, caplog
+):
+    document = docs.navy_pilot() | {"name": name, "homeworld": homeworld}
+
+    with caplog.at_level("WARNING", logger="weasyprint"):
+        content = render(document).content
+
+    # WeasyPrint draws a font's empty box for a letter no font has, and says so.
+    assert not [r for r in caplog.records if ".notdef" in r.getMessage()]
+    text = pdf_text(content, tmp_path)
+    assert name in text
+    assert homeworld in text
+
+
 # -- a character in play: the gear it carries and the credits it has now --------------------------
 
 
