@@ -1,6 +1,7 @@
 """In play: damage and healing, action tests, improvement points and credits, through the
 services and the play sheet. Who may reach which URL is in test_access_matrix.py."""
 
+import re
 import shutil
 import subprocess
 
@@ -787,6 +788,16 @@ def test_the_play_sheet_carries_the_load_at_the_worlds_gravity(client, mara, pla
     unreadable = client.get(url, {"gravity": "heavy"}).content.decode()
     assert "Gravity: give a number of g from 0 to 10." in unreadable
     assert f"unencumbered to {at_one_g.unencumbered_kg} kg" in unreadable
+
+
+def test_the_gravity_form_comes_back_to_the_load_figures_it_changes(client, mara, player):
+    client.force_login(player)
+    page = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+
+    form = page[page.index("<form", page.index('id="load"')) :]
+    action = re.search(r'action="([^"]*)"', form[: form.index(">")]).group(1)
+    assert action == reverse("character_play", args=[mara.pk]) + "#load"
+    assert "data-gravity" in form[: form.index(">")]
 
 
 def test_a_play_action_without_javascript_lands_on_its_outcome_beside_its_form(
