@@ -29,12 +29,19 @@ def mara():
 
 
 def open_under_the_worker(page, url: str) -> None:
-    """Open ``url`` once the service worker controls the page, so that it keeps it."""
+    """Open ``url`` once the service worker controls the page, and wait until it has kept it:
+    the worker stores a page after handing it over, so a test that went offline at once
+    could find nothing kept on a busy machine."""
     page.goto(url)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     if not page.evaluate("!!navigator.serviceWorker.controller"):
         page.reload()
     page.wait_for_load_state("load")
+    for _ in range(50):
+        if url in page.evaluate(KEPT_URLS):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError(f"the service worker did not keep {url} within 5 s")
 
 
 def kept_once_settled(page) -> list[str]:
