@@ -6,8 +6,6 @@ with the party only by the engine's checks. Measured through the whole Django st
 client, logged in, against a throwaway SQLite database in a temporary FFA_VAR_DIR.
 """
 
-import os
-
 from bench.core import Figure, bench_user, duration, throwaway_database
 
 PASSWORD = "bench-password"
@@ -24,8 +22,6 @@ def _setup():
 def _party(referee):
     """A campaign with PARTY player characters of varied builds and statuses, and a few NPCs."""
     import random
-
-    from django.contrib.auth import get_user_model
 
     from characters.builder import services as builder_services
     from characters.campaigns import services as campaigns_services

@@ -7,8 +7,6 @@ odds; the poll answers 204 from one query while nothing changed. Measured throug
 Django stack with the test client, logged in, against a throwaway SQLite database.
 """
 
-import os
-
 from bench.core import Figure, bench_user, duration, throwaway_database
 
 PASSWORD = "bench-password"
@@ -19,8 +17,6 @@ CORSAIRS = 8
 def _fight():
     """The referee, and an encounter of PARTY PCs against CORSAIRS corsairs, in round 1."""
     import random
-
-    from django.contrib.auth import get_user_model
 
     import rules
     from characters.builder import services as builder_services

@@ -34,7 +34,6 @@ def _setup() -> list[tuple[str, object]]:
     """Django on a throwaway database (another suite's, if one already set Django up), and
     USERS players with a character each: (session cookie, character)."""
     throwaway_database("load")
-    from django.contrib.auth import get_user_model
     from django.test import Client
 
     from characters.builder import services as builder_services

@@ -12,7 +12,9 @@ from collections.abc import Callable
 
 from bench.core import Figure, setup_django
 
-MINIMAL_PAGE = '<html lang="en"><p>Far Future Action: one paragraph on one page, for scale.</p></html>'
+MINIMAL_PAGE = (
+    '<html lang="en"><p>Far Future Action: one paragraph on one page, for scale.</p></html>'
+)
 
 
 def _interleaved(
