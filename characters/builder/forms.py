@@ -470,8 +470,8 @@ def _whole(
     optional: bool = False,
 ) -> int | None:
     """The whole number typed in a field, or None with the field's error recorded. An emptied
-    field is an error unless it is ``optional``: falling back to an old value would show the
-    player figures for something they no longer see in the field."""
+    field is an error unless it is ``optional``, never silently zero: the caller keeps the
+    stored value, which is what the save state says it kept."""
     field = WholeNumberField(label=label, minimum=minimum, maximum=maximum, required=not optional)
     try:
         return field.read(value)
@@ -503,16 +503,16 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     doc: dict[str, Any] = {"format": FORMAT}
     _read_identity(form, base, doc, errors)
     doc["attributes"] = _read_attributes(form, base, doc["kind"], errors)
-    doc["skills"], skill_rows = _read_skills(form, errors)
+    doc["skills"], skill_rows = _read_skills(form, base, errors)
     doc["traits"], trait_rows = _read_traits(form, errors)
     if form.psionics_trained:
-        doc["psionics"] = _read_psionics(form, errors)
+        doc["psionics"] = _read_psionics(form, base, errors)
     if base.get("mustering_out"):
         doc["mustering_out"] = base["mustering_out"]
     # Bought off with improvement points in play; the builder does not edit them.
     if base.get("package_flaws_bought_off"):
         doc["package_flaws_bought_off"] = base["package_flaws_bought_off"]
-    doc["equipment"], item_rows = _read_equipment(form, errors)
+    doc["equipment"], item_rows = _read_equipment(form, base, errors)
     if not form.one_trait_per_term:
         doc["house_rules"] = {"one_trait_per_term": False}
     notes = _read_notes(form, errors)
@@ -586,10 +586,19 @@ def _read_attributes(
     return attributes
 
 
+def _stored_entry(
+    base: dict[str, Any], section: str, key: Callable[[dict[str, Any]], object], wanted: object
+) -> dict[str, Any]:
+    """The first of the base document's ``section`` entries whose ``key`` is ``wanted``, or
+    an empty one: where an unreadable field of a row finds the value it keeps."""
+    return next((entry for entry in base.get(section, []) if key(entry) == wanted), {})
+
+
 def _read_skills(
-    form: BuilderForm, errors: dict[str, str]
+    form: BuilderForm, base: dict[str, Any], errors: dict[str, str]
 ) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
-    """The skill entries, and the form row each came from."""
+    """The skill entries, and the form row each came from; an unreadable level keeps the
+    stored level of the same skill."""
     bounds = field_bounds()
     most = catalog().bounds.skills
     skills: list[dict[str, Any]] = []
@@ -608,7 +617,14 @@ def _read_skills(
             minimum=-bounds.amount,
             maximum=bounds.amount,
         )
-        entry: dict[str, Any] = {"skill": skill_row.skill, "level": 0 if level is None else level}
+        if level is None:
+            level = _stored_entry(
+                base,
+                "skills",
+                lambda stored: (stored["skill"], stored.get("cascade", "")),
+                (skill_row.skill, skill_row.cascade),
+            ).get("level", 0)
+        entry: dict[str, Any] = {"skill": skill_row.skill, "level": level}
         if skill_row.cascade:
             entry["cascade"] = _within(
                 skill_row.cascade,
@@ -667,21 +683,30 @@ def _read_traits(
     return traits, tuple(trait_rows)
 
 
-def _read_psionics(form: BuilderForm, errors: dict[str, str]) -> dict[str, Any]:
+def _read_psionics(
+    form: BuilderForm, base: dict[str, Any], errors: dict[str, str]
+) -> dict[str, Any]:
+    """PSI strength and talents; an unreadable one keeps its stored level."""
     bounds = field_bounds()
+    stored = base.get("psionics") or {}
     strength = _whole(form.psi_strength, "psi-strength", "PSI strength", errors, maximum=bounds.psi)
     talents = {}
     for talent, raw in form.talents.items():
         level = _whole(raw, f"talent-{talent}", talent, errors, maximum=bounds.psi)
+        if level is None:
+            level = stored.get("talents", {}).get(talent)
         if level is not None:
             talents[talent] = level
-    return {"strength": strength or 0, "talents": talents}
+    if strength is None:
+        strength = stored.get("strength", 0)
+    return {"strength": strength, "talents": talents}
 
 
 def _read_equipment(
-    form: BuilderForm, errors: dict[str, str]
+    form: BuilderForm, base: dict[str, Any], errors: dict[str, str]
 ) -> tuple[list[dict[str, Any]], tuple[int, ...]]:
-    """The equipment entries, and the form row each came from."""
+    """The equipment entries, and the form row each came from; an unreadable quantity keeps
+    the stored quantity of the same item."""
     bounds = field_bounds()
     most = catalog().bounds.equipment
     equipment: list[dict[str, Any]] = []
@@ -701,7 +726,14 @@ def _read_equipment(
             minimum=1,
             maximum=bounds.quantity,
         )
-        entry = {"item": item, "quantity": quantity or 1}
+        if quantity is None:
+            quantity = _stored_entry(
+                base,
+                "equipment",
+                lambda stored: item_key(stored["item"], _resolved_tl(stored)),
+                item_row.item,
+            ).get("quantity", 1)
+        entry = {"item": item, "quantity": quantity}
         if (tl_number := natural_number(tl)) is not None:
             entry["tl"] = tl_number
         equipment.append(entry)

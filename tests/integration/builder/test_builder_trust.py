@@ -339,6 +339,57 @@ def test_an_autosave_with_an_unreadable_field_stores_the_rest_and_names_that_fie
     assert (stored["attributes"]["DEX"], stored["terms"]) == (9, 2)
 
 
+def test_an_emptied_skill_level_keeps_its_stored_level_as_the_save_state_says(owner, owner_client):
+    # Clearing Pilot-3 to type another level, then leaving, must not leave Pilot-0 behind.
+    skills = [{"skill": "Handgun", "level": 1}, {"skill": "Pilot", "level": 3}]
+    character = _character(owner, name="Cleared", skills=skills)
+    post = builder_post(character, **{"skill-1-level": "", "DEX": "9"})
+
+    answer = _autosave(owner_client, character, **post)
+
+    _saved_all_but(answer, "Pilot level: enter a whole number from -99 to 99.")
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["DEX"] == 9
+    assert [(skill["skill"], skill["level"]) for skill in stored["skills"]] == [
+        ("Handgun", 1),
+        ("Pilot", 3),
+    ]
+
+
+def test_an_emptied_quantity_keeps_its_stored_quantity(owner, owner_client):
+    equipment = [{"item": "Dagger", "tl": 1, "quantity": 1}, {"item": "Blade", "quantity": 4}]
+    character = _character(owner, name="Cleared", equipment=equipment)
+    post = builder_post(
+        character,
+        **{
+            "item-0-item": "Dagger|1",
+            "item-0-quantity": "1",
+            "item-1-item": "Blade|3",
+            "item-1-quantity": "",
+        },
+    )
+
+    answer = _autosave(owner_client, character, **post)
+
+    _saved_all_but(answer, "Blade quantity: enter a whole number from 1 to 9999.")
+    stored = Character.objects.get(pk=character.pk).document["equipment"]
+    assert [(item["item"], item["quantity"]) for item in stored] == [("Dagger", 1), ("Blade", 4)]
+
+
+def test_an_emptied_psi_strength_keeps_its_stored_strength(owner, owner_client):
+    psionics = {"strength": 6, "talents": {"Telepathy": 2}}
+    character = _character(owner, name="Cleared", psionics=psionics)
+    post = builder_post(
+        character,
+        **{"psi-trained": "on", "psi-strength": "", "talent-Telepathy": "2"},
+    )
+
+    answer = _autosave(owner_client, character, **post)
+
+    _saved_all_but(answer, "PSI strength: enter a whole number from 0 to 15.")
+    assert Character.objects.get(pk=character.pk).document["psionics"] == psionics
+
+
 def _saved_all_but(answer, message: str) -> None:
     assert answer.status_code == 200
     assert answer.json()["state"] == "partial"
