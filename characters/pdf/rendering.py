@@ -844,7 +844,7 @@ def _summary_row(sheet: Sheet) -> dict[str, Any]:
         "name": report.name,
         "player": sheet.player or "",
         "upp": report.upp,
-        "derived": " ".join(_derived_now(sheet)),
+        "derived": _derived_now(sheet),
         "skills": ", ".join(key_skills(report)),
         "weapons": ", ".join(line.item for line in lines if line.table in ("melee", "ranged")),
         "armor": ", ".join(line.item for line in lines if line.table == "armor"),

@@ -1094,3 +1094,25 @@ def test_the_party_summary_gives_a_hurt_characters_life_and_defence_as_they_stan
     marine = check_document(docs.marine()).derived
     assert f"DEF {marine.DEF} INI {marine.INI}" in first_page
     assert f"LIF {marine.LIF} " in first_page
+
+
+@pytest.mark.usefixtures("poppler")
+def test_no_figure_of_the_party_summary_is_split_across_two_lines(tmp_path):
+    # 'LIF 11' at the end of one line and 'of 26' on the next read as two figures.
+    report = check_document(docs.navy_pilot())
+    condition, _events = play.take_damage(play.condition_for(report), amount=15, form="L")
+    hurt = pdf_rendering.sheet_for_document(docs.navy_pilot(), condition=condition)
+
+    pdf = pdf_rendering.render_sheets([hurt], summary=True).content
+    lines = poppler_tool(
+        "pdftotext", "-f", "1", "-l", "1", "-raw", content=pdf, tmp_path=tmp_path
+    ).splitlines()
+
+    lif, now = report.derived.LIF, play.effective(report, condition).derived
+    for figure in (
+        f"LIF {lif - 15} of {lif}",
+        f"DEF {now.DEF} (from {report.derived.DEF})",
+        f"INI {now.INI} (from {report.derived.INI})",
+        f"MOV {now.MOV} (from {report.derived.MOV})",
+    ):
+        assert any(figure in line for line in lines), figure
