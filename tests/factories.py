@@ -1,9 +1,11 @@
 """factory_boy factories for the app's models."""
 
 import copy
+from datetime import timedelta
 
 import factory
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 
 from characters.models import Campaign, CampaignMembership, Character
 
@@ -114,6 +116,8 @@ class UserFactory(factory.django.DjangoModelFactory):
 
     username = factory.Sequence(lambda n: f"traveller{n}")
     password = factory.django.Password(PASSWORD)
+    # Users of the tests have been around a while; a test of the first visit signs one up.
+    date_joined = factory.LazyFunction(lambda: timezone.now() - timedelta(days=30))
 
 
 class CampaignFactory(factory.django.DjangoModelFactory):

@@ -1,5 +1,7 @@
 """The home page (the landing page, or a signed-in user's dashboard) and the rules notes."""
 
+from datetime import timedelta
+
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -11,6 +13,9 @@ from characters.models import Character
 
 # The dashboard lists the characters last edited; the rest are one click away.
 DASHBOARD_RECENT = 5
+# Signing up signs the new user in at once: a last login this close to the joining is the
+# first visit, which is not a "welcome back".
+FIRST_VISIT = timedelta(minutes=5)
 
 
 @require_GET
@@ -35,6 +40,8 @@ def home(request: HttpRequest) -> HttpResponse:
         ],
         "num_campaigns": len(campaigns),
         "campaigns": campaigns,
+        "first_visit": user.last_login is not None
+        and user.last_login - user.date_joined < FIRST_VISIT,
     }
     return render(request, "characters/home/dashboard.html", context)
 

@@ -17,7 +17,8 @@ def test_sign_up_creates_the_account_and_logs_the_new_user_in(client):
     assert get_user_model().objects.filter(username="newcomer").exists()
     assert response.context["user"].username == "newcomer"
     assert response.redirect_chain[-1][0] == reverse("home")
-    assert b"Welcome back, newcomer" in response.content
+    assert b"Welcome, newcomer" in response.content
+    assert b"Welcome back" not in response.content  # the first visit is no return
 
 
 def test_sign_up_refuses_mismatched_passwords(client):

@@ -1063,3 +1063,14 @@ def test_an_improvement_request_waiting_for_the_referee_shows_in_the_party(
     page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
 
     assert 'data-requests="1"' in page
+
+
+def test_a_member_without_characters_is_told_to_start_one_not_that_all_are_in_campaigns(
+    client, campaign, player
+):
+    client.force_login(player)
+
+    page = client.get(reverse("campaign_detail", args=[campaign.pk])).content.decode()
+
+    assert "You have no player character outside a campaign." in page
+    assert "All your player characters are in campaigns" not in page
