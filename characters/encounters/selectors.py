@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.shortcuts import get_object_or_404
 
@@ -19,7 +19,13 @@ import rules
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report
 from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
-from characters.play.selectors import condition_in, gear_key, states
+from characters.play.selectors import (
+    carried_equipment,
+    condition_in,
+    gear_key,
+    gear_moved,
+    states,
+)
 from rules import Condition, Report, parse_document
 from rules.catalog import EquipmentItem
 from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
@@ -186,13 +192,20 @@ def stat_block_magazines(combatant: Combatant, fighter: Fighter) -> dict[str, in
 def fighter_for(combatant: Combatant, *, report: Report | None = None) -> Fighter:
     """The engine's combat view of a combatant: an animal's from its type and weight, a
     character's (or a group member's) from its stat block (``report``: its report, when the
-    caller has it already)."""
+    caller has it already). A party character fights with the gear its play sheet carries now."""
     if combatant.animal is not None:
         return fighter_from_animal(
             animal(combatant.animal["type"], float(combatant.animal["weight_kg"]))
         )
-    assert combatant.character is not None
-    return fighter_from_document(parse_document(combatant.character.document), report=report)
+    character = combatant.character
+    assert character is not None
+    document = parse_document(character.document)
+    if combatant.condition is None and gear_moved(character):
+        # Gear bought, sold or used up in play changes the weapons, the armor worn and the
+        # load, which the stored document's report does not know.
+        carried = tuple(carried_equipment(character))
+        return fighter_from_document(replace(document, equipment=carried))
+    return fighter_from_document(document, report=report)
 
 
 def animal_condition(fighter: Fighter) -> Condition:
@@ -204,7 +217,9 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     """The encounter's combatants in turn order with their fighters and conditions now, and
     its latest ``entries`` log lines (newest first)."""
     combatants = list(
-        encounter.combatants.select_related("character__campaign").order_by("position", "id")
+        encounter.combatants.select_related("character__campaign")
+        .prefetch_related("character__credit_entries")
+        .order_by("position", "id")
     )
     characters = {c.character_id for c in combatants if c.character_id is not None}
     sheets = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}

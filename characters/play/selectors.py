@@ -149,6 +149,12 @@ def carried_equipment(character: Character) -> list[EquipmentEntry]:
     ]
 
 
+def gear_moved(character: Character) -> bool:
+    """Whether the credits ledger bought, sold or used up gear: if not, the character carries
+    its document's equipment still."""
+    return any(entry.quantity for entry in character.credit_entries.all())
+
+
 def carried_load(character: Character, report: Report | None = None) -> Equipment:
     """The engine's load figures for what the character carries now (``carried_equipment``).
 
@@ -156,7 +162,7 @@ def carried_load(character: Character, report: Report | None = None) -> Equipmen
     check: the report's own equipment is what is carried. House rules change no equipment
     figure, so the carried load is checked without them.
     """
-    if report is not None and not any(entry.quantity for entry in character.credit_entries.all()):
+    if report is not None and not gear_moved(character):
         return report.equipment
     return rules.carried_load(parse_document(character.document), carried_equipment(character))
 

@@ -118,6 +118,22 @@ def _raisable_skills(
     return skills, capped
 
 
+def _refused(
+    parsed: rules.Character,
+    purchase: rules.AddSpecialty,
+    house_rules: rules.HouseRules | None,
+    report: rules.Report,
+) -> bool:
+    """Whether the engine refuses the purchase or finds it breaks a creation cap."""
+    try:
+        _cost, problems = rules.check_improvement(
+            parsed, purchase, house_rules=house_rules, before=report
+        )
+    except rules.ImprovementError:
+        return True
+    return bool(problems)
+
+
 def _purchase_options(character: Character, report) -> dict[str, Any]:
     """What the owner can buy with IP, with the engine's price where it has one."""
     cat = rules.catalog()
@@ -131,19 +147,22 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
             return None
 
     skills, capped = _raisable_skills(character, parsed, report)
-    specialties = []
+    house_rules = character.house_rules()
+    specialties: list[dict[str, str]] = []
     for entry in parsed.skills:
         definition = cat.find_skill(entry.skill)
         if definition is None or entry.cascade:
             continue
-        for specialty in definition.specialties:
-            if specialty.name not in entry.specialties:
-                specialties.append(
-                    {
-                        "value": f"{entry.skill}::{specialty.name}",
-                        "label": f"{entry.skill}: {specialty.label}",
-                    }
-                )
+        new = [s for s in definition.specialties if s.name not in entry.specialties]
+        # What the engine refuses of one specialty (the skill's level too low for another)
+        # it refuses of each of the skill's: one check per skill keeps the page quick.
+        if not new or _refused(
+            parsed, rules.AddSpecialty(entry.skill, new[0].name), house_rules, report
+        ):
+            continue
+        specialties.extend(
+            {"value": f"{entry.skill}::{s.name}", "label": f"{entry.skill}: {s.label}"} for s in new
+        )
     perks: list[dict[str, Any]] = []
     flaws: list[dict[str, Any]] = []
     for index, trait in enumerate(parsed.traits):

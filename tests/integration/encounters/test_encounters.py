@@ -563,9 +563,10 @@ def test_a_poll_in_the_same_turn_brings_the_order_and_the_log_but_not_the_action
     as_user(client, request.getfixturevalue(who))
     url = reverse("encounter_live", args=[fight.pk])
 
-    # session, user, the encounter, its campaign, its combatants, their play sheets, the log:
-    # nothing only the action panel needs (the referee's morale tests so far)
-    with django_assert_num_queries(7):
+    # session, user, the encounter, its campaign, its combatants, their credits ledgers (what
+    # the party carries now), their play sheets, the log: nothing only the action panel needs
+    # (the referee's morale tests so far)
+    with django_assert_num_queries(8):
         changed = client.get(url, {"v": shown, "t": kira_turn})
 
     html = changed.content.decode()
@@ -802,6 +803,22 @@ def test_the_log_counts_the_rounds_left_in_words_that_agree(fight, kira, player1
 
     assert f"{left} in the Automatic pistol." in entry.summary
     assert "(s)" not in entry.summary
+
+
+def test_a_party_character_fights_with_the_gear_its_play_sheet_carries_now(fight, kira, player1):
+    # Kira sold her pistol and, paid, bought a cutlass and a jack after the fight began.
+    play_services.give_up_gear(character=kira, by=player1, item="Automatic pistol", price=100)
+    play_services.record_credits(character=kira, by=player1, amount=1000, note="Pay")
+    play_services.buy_gear(character=kira, by=player1, item="Cutlass")
+    play_services.buy_gear(character=kira, by=player1, item="Jack")
+
+    fighter = board(fight).row(combatant(fight, "Kira Valen").pk).fighter
+
+    weapons = [weapon.name for weapon in fighter.weapons]
+    assert "Cutlass" in weapons
+    assert "Automatic pistol" not in weapons
+    assert fighter.armor is not None
+    assert fighter.armor.name == "Jack (TL 1)"
 
 
 def test_a_sheet_that_carries_no_ammunition_keeps_no_count(fight, kira, player1):

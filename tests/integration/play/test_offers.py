@@ -86,3 +86,22 @@ def test_when_every_skill_is_at_its_cap_the_page_says_so_and_folds_the_list_of_t
     )
     assert f'data-capped="Medical-{cap}"' in folded
     assert f'data-capped="Pilot-{cap}"' in folded
+
+
+def test_add_a_specialty_offers_only_specialties_of_skills_at_the_level_that_takes_one(
+    client, player
+):
+    skills = [{"skill": "Handgun", "level": 1}, {"skill": "Rifleman", "level": 2}]
+    shooter = builder_services.create_character(
+        owner=player, document=medic_document(name="Shooter", skills=skills)
+    )
+    client.force_login(player)
+
+    page = play_page(client, shooter)
+
+    select = page[
+        page.index('name="specialty"') : page.index("</select>", page.index('name="specialty"'))
+    ]
+    assert "Rifleman: rifle" in select
+    # Handgun-1 cannot take one: the engine would refuse it, so it is not offered.
+    assert "Handgun:" not in select
