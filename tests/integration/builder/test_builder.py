@@ -614,3 +614,21 @@ def test_a_new_npc_starts_on_the_rulebooks_average_citizen_budget(owner_client):
         f"{limits.npc_mercenary_budget} for an experienced mercenary." in html
     )
     assert f"Player character, on {limits.default_budget} points" in html
+
+
+def test_the_builders_review_panel_gives_no_error_count_that_saving_by_itself_would_outdate(
+    client, campaign, player
+):
+    # An error in the stored version, which an edit and a pause may fix at once.
+    document = character_document(name="Ace", skills=[{"skill": "Pilot", "level": 9}])
+    character = builder_services.create_character(
+        owner=player, document=document, campaign=campaign
+    )
+    client.force_login(player)
+
+    builder = client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    sheet = client.get(reverse("character_detail", args=[character.pk])).content.decode()
+
+    assert "in the saved version: fix" not in builder
+    assert "Submitting sends the saved version" in builder
+    assert "rule error under the campaign's rules in the saved version: fix it" in sheet
