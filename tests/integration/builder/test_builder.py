@@ -632,3 +632,12 @@ def test_the_builders_review_panel_gives_no_error_count_that_saving_by_itself_wo
     assert "in the saved version: fix" not in builder
     assert "Submitting sends the saved version" in builder
     assert "rule error under the campaign's rules in the saved version: fix it" in sheet
+
+
+def test_a_character_in_no_campaign_points_its_owner_to_where_it_is_brought_into_one(
+    owner_client, character
+):
+    sheet = owner_client.get(reverse("character_detail", args=[character.pk])).content.decode()
+
+    assert "not in a campaign: bring it into one from the campaign's page" in sheet
+    assert f'<a href="{reverse("campaign_list")}">your campaigns</a>' in sheet
