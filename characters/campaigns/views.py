@@ -234,7 +234,7 @@ SORTS: dict[str, tuple[str, Callable[[PartyRow], Any]]] = {
     "ip": ("IP", lambda row: row.ip),
     "lif_now": ("LIF now", lambda row: row.condition.lif),
     "psionics": (
-        "Psionics",
+        "PSI",
         lambda row: row.report.psionics.strength if row.report.psionics else -1,
     ),
 }
