@@ -44,20 +44,31 @@ def test_a_character_that_cannot_act_is_told_why_instead_of_offered_the_dice(
     assert f'<p class="text-alert" data-cannot-act>{refusal_to_throw(mara, player)}</p>' in page
 
 
-def test_raise_a_skill_leaves_out_a_skill_at_its_cap_and_says_why(client, player):
+def the_select(page: str, marker: str) -> str:
+    """The options of the select that ``marker`` (an attribute of its tag) picks out."""
+    start = page.index(marker)
+    return page[start : page.index("</select>", start)]
+
+
+def capped_medic(player, capped: tuple[str, ...], others: tuple[dict, ...] = ()):
+    """A medic with the skills ``capped`` at the highest level allowed (and ``others``), and
+    that level."""
     probe = builder_services.create_character(owner=player, document=medic_document())
     cap = character_report(probe).skills.max_level
-    skills = [{"skill": "Medical", "level": cap}, {"skill": "Pilot", "level": 1}]
-    capped = builder_services.create_character(
+    skills = [{"skill": name, "level": cap} for name in capped] + list(others)
+    medic = builder_services.create_character(
         owner=player, document=medic_document(name="Capped Medic", skills=skills)
     )
+    return medic, cap
+
+
+def test_raise_a_skill_leaves_out_a_skill_at_its_cap_and_says_why(client, player):
+    capped, cap = capped_medic(player, ("Medical",), ({"skill": "Pilot", "level": 1},))
     client.force_login(player)
 
     page = play_page(client, capped)
 
-    select = page[
-        page.index('id="spend-skill"') : page.index("</select>", page.index('id="spend-skill"'))
-    ]
+    select = the_select(page, 'id="spend-skill"')
     assert "Pilot-1" in select
     assert "Medical" not in select
     assert (
@@ -66,12 +77,7 @@ def test_raise_a_skill_leaves_out_a_skill_at_its_cap_and_says_why(client, player
 
 
 def test_when_every_skill_is_at_its_cap_the_page_says_so_and_folds_the_list_of_them(client, player):
-    probe = builder_services.create_character(owner=player, document=medic_document())
-    cap = character_report(probe).skills.max_level
-    skills = [{"skill": name, "level": cap} for name in ("Medical", "Pilot")]
-    capped = builder_services.create_character(
-        owner=player, document=medic_document(name="Capped Medic", skills=skills)
-    )
+    capped, cap = capped_medic(player, ("Medical", "Pilot"))
     client.force_login(player)
 
     page = play_page(client, capped)
@@ -99,9 +105,7 @@ def test_add_a_specialty_offers_only_specialties_of_skills_at_the_level_that_tak
 
     page = play_page(client, shooter)
 
-    select = page[
-        page.index('name="specialty"') : page.index("</select>", page.index('name="specialty"'))
-    ]
+    select = the_select(page, 'name="specialty"')
     assert "Rifleman: rifle" in select
     # Handgun-1 cannot take one: the engine would refuse it, so it is not offered.
     assert "Handgun:" not in select
