@@ -88,24 +88,34 @@ def _derived_rows(report, effective) -> list[dict[str, Any]]:
     ]
 
 
+def _offer(
+    parsed: rules.Character,
+    purchase: rules.RaiseSkill | rules.AddSpecialty,
+    house_rules: rules.HouseRules | None,
+    report: rules.Report,
+) -> tuple[int, str]:
+    """The engine's IP price of ``purchase``, and why it is refused ("" when it is not): the
+    engine refuses it outright, or it breaks a creation cap."""
+    try:
+        cost, problems = rules.check_improvement(
+            parsed, purchase, house_rules=house_rules, before=report
+        )
+    except rules.ImprovementError as error:
+        return 0, str(error)
+    return cost, problems[0].message if problems else ""
+
+
 def _raisable_skills(
-    character: Character, parsed, report
+    parsed: rules.Character, report: rules.Report, house_rules: rules.HouseRules | None
 ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """The skills a level can be bought for, with the next level's price, and those at their
     cap with the engine's reason: they are not offered, the reason is shown."""
     skills, capped = [], []
-    house_rules = character.house_rules()
     for line in report.skills.lines:
         purchase = rules.RaiseSkill(line.skill, line.cascade, line.level + 1)
-        try:
-            cost, problems = rules.check_improvement(
-                parsed, purchase, house_rules=house_rules, before=report
-            )
-        except rules.ImprovementError as error:
-            capped.append({"name": line.name, "reason": str(error)})
-            continue
-        if problems:
-            capped.append({"name": line.name, "reason": problems[0].message})
+        cost, refusal = _offer(parsed, purchase, house_rules, report)
+        if refusal:
+            capped.append({"name": line.name, "reason": refusal})
             continue
         skills.append(
             {
@@ -116,22 +126,6 @@ def _raisable_skills(
             }
         )
     return skills, capped
-
-
-def _refused(
-    parsed: rules.Character,
-    purchase: rules.AddSpecialty,
-    house_rules: rules.HouseRules | None,
-    report: rules.Report,
-) -> bool:
-    """Whether the engine refuses the purchase or finds it breaks a creation cap."""
-    try:
-        _cost, problems = rules.check_improvement(
-            parsed, purchase, house_rules=house_rules, before=report
-        )
-    except rules.ImprovementError:
-        return True
-    return bool(problems)
 
 
 def _purchase_options(character: Character, report) -> dict[str, Any]:
@@ -146,8 +140,8 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         except rules.ImprovementError:
             return None
 
-    skills, capped = _raisable_skills(character, parsed, report)
     house_rules = character.house_rules()
+    skills, capped = _raisable_skills(parsed, report, house_rules)
     specialties: list[dict[str, str]] = []
     for entry in parsed.skills:
         definition = cat.find_skill(entry.skill)
@@ -156,8 +150,9 @@ def _purchase_options(character: Character, report) -> dict[str, Any]:
         new = [s for s in definition.specialties if s.name not in entry.specialties]
         # What the engine refuses of one specialty (the skill's level too low for another)
         # it refuses of each of the skill's: one check per skill keeps the page quick.
-        if not new or _refused(
-            parsed, rules.AddSpecialty(entry.skill, new[0].name), house_rules, report
+        if (
+            not new
+            or _offer(parsed, rules.AddSpecialty(entry.skill, new[0].name), house_rules, report)[1]
         ):
             continue
         specialties.extend(
