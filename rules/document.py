@@ -492,8 +492,10 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     raw = _object(value, "psionics", _PSIONICS)
     if "strength" not in raw:
         raise MalformedDocument("psionics.strength", "missing; give the PSI strength (0 or more)")
-    cap = cat.limits.psi_max_cap
-    strength = read_int(raw["strength"], "psionics", "strength", minimum=0, maximum=cap)
+    # Bounded like the other levels, not by the rulebook's cap of 15: a strength or talent past
+    # 15 is the rule error psi_strength_above_max or talent_above_strength, not a malformation.
+    most = cat.bounds.level
+    strength = read_int(raw["strength"], "psionics", "strength", minimum=0, maximum=most)
     # null is no talents; any other value that is not an object ([], "", false, 0) is malformed.
     talents_raw = raw.get("talents")
     if talents_raw is None:
@@ -514,7 +516,7 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
         path = f"psionics.talents.{printable(name)}"
         if canonical in talents:
             raise MalformedDocument(path, f"{printable(canonical)} is given twice")
-        talents[canonical] = read_int(level, path, minimum=0, maximum=cap)
+        talents[canonical] = read_int(level, path, minimum=0, maximum=most)
     # In the catalog's order, whatever order the document keeps its keys in (PostgreSQL's
     # jsonb keeps none), so a character reads the same from every store.
     order = {name: position for position, name in enumerate(cat.talents)}

@@ -37,9 +37,9 @@ from .builders import document
             "at most 200 characters",
         ),
         (
-            document(psionics={"strength": 3, "talents": {"Telepathy": 99}}),
+            document(psionics={"strength": 3, "talents": {"Telepathy": 100}}),
             "psionics.talents.Telepathy",
-            "from 0 to 15",
+            "from 0 to 99",
         ),
         (document(mustering_out={"rolls": [1] * 11}), "mustering_out.rolls", "at most 10"),
         (document(attributes={"STR": "I"}), "attributes.STR", "I and O are not used"),
@@ -69,7 +69,7 @@ from .builders import document
         (
             document(psionics={"strength": -1}),
             "psionics.strength",
-            "expected a whole number from 0 to 15, got the number -1",
+            "expected a whole number from 0 to 99, got the number -1",
         ),
         (document(mustering_out={"rolls": ["six"]}), "mustering_out.rolls[0]", "whole number"),
         (
@@ -138,7 +138,7 @@ def test_a_number_of_thousands_of_digits_is_told_the_range_its_field_takes():
     with pytest.raises(MalformedDocument) as raised:
         parse_document(document(psionics={"strength": 10**4299}))
     assert raised.value.message == (
-        "expected a whole number from 0 to 15, got a number of 4300 digits"
+        "expected a whole number from 0 to 99, got a number of 4300 digits"
     )
 
 
