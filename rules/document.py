@@ -607,7 +607,21 @@ def decode_json(data: str | bytes) -> Any:
         except UnicodeDecodeError:
             raise MalformedDocument("", "is not UTF-8 text") from None
     try:
-        return json.loads(data)
+        return _decoded(_DECODER, data)
+    except _RepeatedKey:
+        pass
+    # Decoded again, marking each object that repeats a key, to name where it is.
+    marked = _decoded(json.JSONDecoder(object_pairs_hook=_marked_object), data)
+    try:
+        path = _repeated_path(marked, "")
+    except RecursionError:  # nested almost as deep as the decoder goes: name no path
+        path = ""
+    raise MalformedDocument(path, "is given twice; give each field once")
+
+
+def _decoded(decoder: json.JSONDecoder, text: str) -> Any:
+    try:
+        return decoder.decode(text)
     except json.JSONDecodeError as error:
         raise MalformedDocument(
             "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
@@ -617,6 +631,59 @@ def decode_json(data: str | bytes) -> Any:
         raise MalformedDocument("", "holds a number too long to read") from None
     except RecursionError:
         raise MalformedDocument("", "is nested too deeply to be a character document") from None
+
+
+class _RepeatedKey(Exception):
+    """An object of the JSON text gives a key twice."""
+
+
+def _object_of_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the JSON text. JSON would keep only the last value of a key given twice,
+    dropping the others without a word, so a repeated key stops the decoding."""
+    decoded = dict(pairs)
+    if len(decoded) != len(pairs):
+        raise _RepeatedKey
+    return decoded
+
+
+# One decoder for every document, as json.loads keeps its own: making one per call would cost
+# more than the decoding of a character.
+_DECODER = json.JSONDecoder(object_pairs_hook=_object_of_pairs)
+
+
+class _Repeated(dict[str, Any]):
+    """A decoded object that gives ``key`` more than once."""
+
+    key: str
+
+
+def _marked_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    decoded = dict(pairs)
+    if len(decoded) == len(pairs):
+        return decoded
+    marked = _Repeated(decoded)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            marked.key = key
+            break
+        seen.add(key)
+    return marked
+
+
+def _repeated_path(value: Any, path: str) -> str:
+    """The path of the first key given twice inside ``value`` (at ``path``), in document order;
+    called only once one is known to be there."""
+    if isinstance(value, _Repeated):
+        return _at(path, _key_written(value.key))
+    children = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, child in children:
+        if isinstance(child, dict | list):
+            inner = _at(path, _key_written(key)) if isinstance(key, str) else f"{path}[{key}]"
+            found = _repeated_path(child, inner)
+            if found:
+                return found
+    return ""
 
 
 def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:

@@ -177,6 +177,35 @@ def test_decoding_anything_but_a_json_document_is_malformed(data, words):
         decode_json(data)
 
 
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"format": "ffa-character/1", "name": "Ann", "name": "Bea"}', "name"),
+        ('{"attributes": {"STR": 7, "EXP": 7, "EXP": 9}}', "attributes.EXP"),
+        ('{"skills": [{"skill": "Pilot"}, {"level": 1, "level": 3}]}', "skills[1].level"),
+        (
+            '{"psionics": {"strength": 2, "talents": {"Telepathy": 1, "Telepathy": 2}}}',
+            "psionics.talents.Telepathy",
+        ),
+    ],
+)
+def test_a_field_given_twice_in_one_object_is_malformed_rather_than_read_as_its_last(text, path):
+    with pytest.raises(MalformedDocument) as raised:
+        decode_json(text)
+    assert raised.value.path == path
+    assert raised.value.message == "is given twice; give each field once"
+
+
+def test_a_repeated_field_in_text_that_is_not_json_further_on_is_told_it_is_not_json():
+    with pytest.raises(MalformedDocument, match="is not valid JSON"):
+        decode_json('{"skills": [{"level": 1, "level": 3}], "name": ')
+
+
+def test_the_same_key_in_two_objects_is_no_repetition():
+    text = '{"skills": [{"skill": "Pilot", "level": 1}, {"skill": "Medical", "level": 1}]}'
+    assert decode_json(text)["skills"][1] == {"skill": "Medical", "level": 1}
+
+
 @pytest.mark.parametrize("talents", [[], "", False, 0, ["Telepathy"]])
 def test_talents_that_are_not_an_object_are_malformed_not_no_talents(talents):
     with pytest.raises(MalformedDocument) as raised:
