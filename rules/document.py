@@ -606,6 +606,12 @@ def decode_json(data: str | bytes) -> Any:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise MalformedDocument("", "is not UTF-8 text") from None
+    if data.startswith("\ufeff"):  # Python's own message would advise a Python decoder
+        raise MalformedDocument(
+            "",
+            "is not valid JSON: it begins with a byte-order mark (U+FEFF); save it as UTF-8 "
+            "without one",
+        )
     try:
         return _decoded(_DECODER, data)
     except _RepeatedKey:

@@ -201,6 +201,15 @@ def test_a_repeated_field_in_text_that_is_not_json_further_on_is_told_it_is_not_
         decode_json('{"skills": [{"level": 1, "level": 3}], "name": ')
 
 
+@pytest.mark.parametrize("data", ["\ufeff{}", b"\xef\xbb\xbf{}"])
+def test_a_byte_order_mark_is_named_with_what_to_do_not_pythons_advice(data):
+    with pytest.raises(MalformedDocument) as raised:
+        decode_json(data)
+    assert raised.value.message == (
+        "is not valid JSON: it begins with a byte-order mark (U+FEFF); save it as UTF-8 without one"
+    )
+
+
 def test_the_same_key_in_two_objects_is_no_repetition():
     text = '{"skills": [{"skill": "Pilot", "level": 1}, {"skill": "Medical", "level": 1}]}'
     assert decode_json(text)["skills"][1] == {"skill": "Medical", "level": 1}
