@@ -492,8 +492,10 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     raw = _object(value, "psionics", _PSIONICS)
     if "strength" not in raw:
         raise MalformedDocument("psionics.strength", "missing; give the PSI strength (0 or more)")
-    cap = cat.limits.psi_max_cap
-    strength = read_int(raw["strength"], "psionics", "strength", minimum=0, maximum=cap)
+    # Bounded like the other levels, not by the rulebook's cap of 15: a strength or talent past
+    # 15 is the rule error psi_strength_above_max or talent_above_strength, not a malformation.
+    most = cat.bounds.level
+    strength = read_int(raw["strength"], "psionics", "strength", minimum=0, maximum=most)
     # null is no talents; any other value that is not an object ([], "", false, 0) is malformed.
     talents_raw = raw.get("talents")
     if talents_raw is None:
@@ -514,7 +516,7 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
         path = f"psionics.talents.{printable(name)}"
         if canonical in talents:
             raise MalformedDocument(path, f"{printable(canonical)} is given twice")
-        talents[canonical] = read_int(level, path, minimum=0, maximum=cap)
+        talents[canonical] = read_int(level, path, minimum=0, maximum=most)
     # In the catalog's order, whatever order the document keeps its keys in (PostgreSQL's
     # jsonb keeps none), so a character reads the same from every store.
     order = {name: position for position, name in enumerate(cat.talents)}
@@ -604,8 +606,28 @@ def decode_json(data: str | bytes) -> Any:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise MalformedDocument("", "is not UTF-8 text") from None
+    if data.startswith("\ufeff"):  # Python's own message would advise a Python decoder
+        raise MalformedDocument(
+            "",
+            "is not valid JSON: it begins with a byte-order mark (U+FEFF); save it as UTF-8 "
+            "without one",
+        )
     try:
-        return json.loads(data)
+        return _decoded(_DECODER, data)
+    except _RepeatedKey:
+        pass
+    # Decoded again, marking each object that repeats a key, to name where it is.
+    marked = _decoded(json.JSONDecoder(object_pairs_hook=_marked_object), data)
+    try:
+        path = _repeated_path(marked, "")
+    except RecursionError:  # nested almost as deep as the decoder goes: name no path
+        path = ""
+    raise MalformedDocument(path, "is given twice; give each field once")
+
+
+def _decoded(decoder: json.JSONDecoder, text: str) -> Any:
+    try:
+        return decoder.decode(text)
     except json.JSONDecodeError as error:
         raise MalformedDocument(
             "", f"is not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})"
@@ -615,6 +637,59 @@ def decode_json(data: str | bytes) -> Any:
         raise MalformedDocument("", "holds a number too long to read") from None
     except RecursionError:
         raise MalformedDocument("", "is nested too deeply to be a character document") from None
+
+
+class _RepeatedKey(Exception):
+    """An object of the JSON text gives a key twice."""
+
+
+def _object_of_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object of the JSON text. JSON would keep only the last value of a key given twice,
+    dropping the others without a word, so a repeated key stops the decoding."""
+    decoded = dict(pairs)
+    if len(decoded) != len(pairs):
+        raise _RepeatedKey
+    return decoded
+
+
+# One decoder for every document, as json.loads keeps its own: making one per call would cost
+# more than the decoding of a character.
+_DECODER = json.JSONDecoder(object_pairs_hook=_object_of_pairs)
+
+
+class _Repeated(dict[str, Any]):
+    """A decoded object that gives ``key`` more than once."""
+
+    key: str
+
+
+def _marked_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    decoded = dict(pairs)
+    if len(decoded) == len(pairs):
+        return decoded
+    marked = _Repeated(decoded)
+    seen: set[str] = set()
+    for key, _ in pairs:
+        if key in seen:
+            marked.key = key
+            break
+        seen.add(key)
+    return marked
+
+
+def _repeated_path(value: Any, path: str) -> str:
+    """The path of the first key given twice inside ``value`` (at ``path``), in document order;
+    called only once one is known to be there."""
+    if isinstance(value, _Repeated):
+        return _at(path, _key_written(value.key))
+    children = value.items() if isinstance(value, dict) else enumerate(value)
+    for key, child in children:
+        if isinstance(child, dict | list):
+            inner = _at(path, _key_written(key)) if isinstance(key, str) else f"{path}[{key}]"
+            found = _repeated_path(child, inner)
+            if found:
+                return found
+    return ""
 
 
 def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:

@@ -464,18 +464,20 @@ _TALENT = re.compile(r"^(?P<name>[^-]+?)\s*-\s*(?P<level>\d{1,3})$")
 def _read_psionics(reading: _Reading, line: _Line, body: str) -> None:
     cat = reading.cat
     match = _PSI.match(body.strip())
-    if match is None or int(match["strength"]) > cat.limits.psi_max_cap:
+    # A document holds levels to this bound; past the rulebook's cap is the rules' to name.
+    most = cat.bounds.level
+    if match is None or int(match["strength"]) > most:
         reading.skip(
             line,
             f"{body!r} is not read: psionics are written 'PSI 6; Telepathy-2, "
-            f"Awareness-1' (strength at most {cat.limits.psi_max_cap}).",
+            f"Awareness-1' (strength at most {most}).",
         )
         return
     talents: dict[str, int] = {}
     for item in _items(match["talents"] or ""):
         talent = _TALENT.match(item)
         level = int(talent["level"]) if talent else 0
-        if talent is None or level > cat.limits.psi_max_cap:
+        if talent is None or level > most:
             reading.skip(line, f"{item!r} is not a talent and its level, such as 'Telepathy-2'.")
         elif len(talents) >= cat.bounds.talents or len(talent["name"]) > cat.bounds.label_length:
             reading.skip(line, f"{item!r} is past what a character document keeps.")

@@ -37,9 +37,9 @@ from .builders import document
             "at most 200 characters",
         ),
         (
-            document(psionics={"strength": 3, "talents": {"Telepathy": 99}}),
+            document(psionics={"strength": 3, "talents": {"Telepathy": 100}}),
             "psionics.talents.Telepathy",
-            "from 0 to 15",
+            "from 0 to 99",
         ),
         (document(mustering_out={"rolls": [1] * 11}), "mustering_out.rolls", "at most 10"),
         (document(attributes={"STR": "I"}), "attributes.STR", "I and O are not used"),
@@ -69,7 +69,7 @@ from .builders import document
         (
             document(psionics={"strength": -1}),
             "psionics.strength",
-            "expected a whole number from 0 to 15, got the number -1",
+            "expected a whole number from 0 to 99, got the number -1",
         ),
         (document(mustering_out={"rolls": ["six"]}), "mustering_out.rolls[0]", "whole number"),
         (
@@ -138,7 +138,7 @@ def test_a_number_of_thousands_of_digits_is_told_the_range_its_field_takes():
     with pytest.raises(MalformedDocument) as raised:
         parse_document(document(psionics={"strength": 10**4299}))
     assert raised.value.message == (
-        "expected a whole number from 0 to 15, got a number of 4300 digits"
+        "expected a whole number from 0 to 99, got a number of 4300 digits"
     )
 
 
@@ -175,6 +175,44 @@ def test_decoding_a_number_of_thousands_of_digits_is_malformed_not_a_value_error
 def test_decoding_anything_but_a_json_document_is_malformed(data, words):
     with pytest.raises(MalformedDocument, match=words):
         decode_json(data)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"format": "ffa-character/1", "name": "Ann", "name": "Bea"}', "name"),
+        ('{"attributes": {"STR": 7, "EXP": 7, "EXP": 9}}', "attributes.EXP"),
+        ('{"skills": [{"skill": "Pilot"}, {"level": 1, "level": 3}]}', "skills[1].level"),
+        (
+            '{"psionics": {"strength": 2, "talents": {"Telepathy": 1, "Telepathy": 2}}}',
+            "psionics.talents.Telepathy",
+        ),
+    ],
+)
+def test_a_field_given_twice_in_one_object_is_malformed_rather_than_read_as_its_last(text, path):
+    with pytest.raises(MalformedDocument) as raised:
+        decode_json(text)
+    assert raised.value.path == path
+    assert raised.value.message == "is given twice; give each field once"
+
+
+def test_a_repeated_field_in_text_that_is_not_json_further_on_is_told_it_is_not_json():
+    with pytest.raises(MalformedDocument, match="is not valid JSON"):
+        decode_json('{"skills": [{"level": 1, "level": 3}], "name": ')
+
+
+@pytest.mark.parametrize("data", ["\ufeff{}", b"\xef\xbb\xbf{}"])
+def test_a_byte_order_mark_is_named_with_what_to_do_not_pythons_advice(data):
+    with pytest.raises(MalformedDocument) as raised:
+        decode_json(data)
+    assert raised.value.message == (
+        "is not valid JSON: it begins with a byte-order mark (U+FEFF); save it as UTF-8 without one"
+    )
+
+
+def test_the_same_key_in_two_objects_is_no_repetition():
+    text = '{"skills": [{"skill": "Pilot", "level": 1}, {"skill": "Medical", "level": 1}]}'
+    assert decode_json(text)["skills"][1] == {"skill": "Medical", "level": 1}
 
 
 @pytest.mark.parametrize("talents", [[], "", False, 0, ["Telepathy"]])

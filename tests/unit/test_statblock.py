@@ -305,3 +305,14 @@ def test_a_background_is_read_from_its_automatic_skills():
     }
     assert parsed.document["native_culture"] == "Zhodani"
     assert parsed.document["skills"] == []
+
+
+def test_a_psi_strength_past_the_rulebook_s_cap_is_written_and_read_back_for_the_rules_to_name():
+    doc = document(attributes={"EXP": 1}, psionics={"strength": 16, "talents": {"Telepathy": 17}})
+    block = stat_block(parse_document(doc), check_document(doc))
+
+    parsed = parse_stat_block(block)
+
+    assert parsed.document is not None
+    assert parsed.document["psionics"] == {"strength": 16, "talents": {"Telepathy": 17}}
+    assert stat_block(parse_document(parsed.document), check_document(parsed.document)) == block

@@ -310,6 +310,22 @@ def test_psi_strength_is_at_most_twelve_minus_exp_dv():
     )
 
 
+def test_a_psi_strength_above_fifteen_is_a_rule_error_not_a_malformed_document():
+    result = report(
+        attributes={"EXP": 1}, budget=400, psionics={"strength": 16, "talents": {"Telepathy": 16}}
+    )
+    assert codes(result) == ["psi_strength_above_max"]
+    assert problem(result, "psi_strength_above_max").message == (
+        "PSI strength 16 is above the maximum 11 (12 - EXP DV 1, never above 15)."
+    )
+    assert result.points.psionics == 25 + 160 + 10 + 80
+
+
+def test_a_talent_above_fifteen_is_above_its_strength_not_a_malformed_document():
+    result = report(attributes={"EXP": 1}, psionics={"strength": 11, "talents": {"Awareness": 16}})
+    assert codes(result) == ["budget_exceeded", "talent_above_strength"]
+
+
 def test_talents_are_limited_by_strength_and_to_the_five_known_ones():
     result = report(psionics={"strength": 2, "talents": {"telepathy": 3, "Precognition": 1}})
     assert codes(result) == ["talent_above_strength", "unknown_talent"]
