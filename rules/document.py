@@ -606,6 +606,8 @@ def decode_json(data: str | bytes) -> Any:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise MalformedDocument("", "is not UTF-8 text") from None
+    if not data.strip():  # the decoder would say it expected a value at line 1, column 1
+        raise MalformedDocument("", "is empty; a character document is a JSON object")
     if data.startswith("\ufeff"):  # Python's own message would advise a Python decoder
         raise MalformedDocument(
             "",

@@ -170,6 +170,8 @@ def test_decoding_a_number_of_thousands_of_digits_is_malformed_not_a_value_error
         (b"\xff", "is not UTF-8 text"),
         ("[" * 100_000, "nested too deeply"),
         ("\ufeff{}", "is not valid JSON"),
+        ("", "is empty; a character document is a JSON object"),
+        (b" \n\t", "is empty; a character document is a JSON object"),
     ],
 )
 def test_decoding_anything_but_a_json_document_is_malformed(data, words):
