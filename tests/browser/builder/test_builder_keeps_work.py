@@ -282,3 +282,19 @@ def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     document = Character.objects.get(name="Mara").document
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
+
+
+def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
+    page = building
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/edit/$"))
+    page.wait_for_load_state("load")
+
+    page.fill("input[name=homeworld]", "Regina")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    page.go_forward()
+
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    expect(page.locator("main")).to_contain_text("Regina")
