@@ -70,9 +70,11 @@ def format_trait(trait: TraitEntry, points: int, *, cat: Catalog | None = None) 
     return f"[{code} {points}]"
 
 
+# Any case, as players type it: the codes are upper-cased once read.
 _TRAIT = re.compile(
-    r"^\[?\s*(?P<type>[A-Za-z]{2})-(?P<level>[A-Za-z])-(?P<frequency>[A-Za-z0])"
-    r"(?:\s+CS\s*(?P<control>\d+))?\s+(?P<points>[+-]?\d+)\s*\]?$"
+    r"^\[?\s*(?P<type>[A-Z]{2})-(?P<level>[A-Z])-(?P<frequency>[A-Z0])"
+    r"(?:\s+CS\s*(?P<control>\d+))?\s+(?P<points>[+-]?\d+)\s*\]?$",
+    re.IGNORECASE,
 )
 _DERIVED_TRAIT = re.compile(
     r"^\[?\s*(?P<type>[A-Za-z]{2})\s+(?P<changes>(?:[A-Za-z]{3}\s*[+-]\s*\d+\s*)+?)\s*(?P<points>[+-]?\d+)\s*\]?$"

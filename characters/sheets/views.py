@@ -4,6 +4,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from characters.core.downloads import content_disposition, download_stem
@@ -20,6 +21,9 @@ from characters.sheets.selectors import sheet_body_context
 from rules import check, parse_document
 
 
+# Back or Forward from the builder would otherwise show the browser's copy, from before the
+# edits the builder stored on the way out.
+@never_cache
 @login_required
 @require_GET
 def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:

@@ -314,23 +314,27 @@ if (builder) {
 
   // -- Rows added or removed ---------------------------------------------------------------------
   // A section's button re-renders the section: the edit is stored like any other, and focus
-  // goes to the new row, or to the row that took the removed one's place.
-  let pendingFocus = null;
+  // goes to the new row, or to the row that took the removed one's place. What the button asked
+  // for travels with its own request: a button pressed while a typed edit's preview is on its
+  // way waits in the queue, and that preview settles in between.
   builder.addEventListener("htmx:beforeRequest", (event) => {
     const button = event.detail.elt;
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
     const [verb, index] = button.value.split(":");
     const section = button.closest("fieldset.box");
     const rows = section ? section.querySelectorAll("[data-row-index]").length : 0;
-    pendingFocus = { verb, index: Number(index), section: section?.id, rows };
+    event.detail.requestConfig.rowChange = { verb, index: Number(index), section: section?.id, rows };
   });
   builder.addEventListener("htmx:afterSettle", (event) => {
-    if (!pendingFocus || !(event.detail.elt instanceof HTMLElement)) return;
-    const section = document.getElementById(pendingFocus.section);
+    // One swap settles several elements (the section and the figures), each with this event.
+    const config = event.detail.requestConfig;
+    const change = config?.rowChange;
+    if (!change) return;
+    delete config.rowChange;
+    const section = document.getElementById(change.section);
     if (!section || !section.isConnected) return;
-    const { verb, index } = pendingFocus;
-    const rowsBefore = pendingFocus.rows;
-    pendingFocus = null;
+    const { verb, index } = change;
+    const rowsBefore = change.rows;
     const rows = [...section.querySelectorAll("[data-row-index]")];
     let target = null;
     if (verb.startsWith("add") && rows.length === rowsBefore) {

@@ -58,6 +58,10 @@ def test_trait_notation_reads_zero_as_often_and_accepts_the_rulebooks_italics():
     assert parse_trait("pp-e-o 10").type == "PP"
 
 
+def test_trait_notation_typed_in_lower_case_reads_its_control_score_too():
+    assert parse_trait("[pf-h-r cs4 -2]") == TraitEntry("PF", "", "H", "R", control=True)
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

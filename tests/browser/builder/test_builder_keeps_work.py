@@ -254,3 +254,47 @@ def test_signed_out_on_an_approved_character_the_page_stays_and_still_says_why(b
 
     expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))
     expect(page.locator("[data-save-state]")).to_contain_text("it is approved and locked")
+
+
+def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
+    page = building
+    held = []
+
+    def hold_the_first(route):  # a slow network: the typed edit's preview takes its time
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/preview/", hold_the_first)
+
+    page.fill("input[name=STR]", "9")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")  # queued behind that preview
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)  # the edit, stored meanwhile
+    held[0].continue_()
+
+    new_row = page.locator('[data-skill-row][data-skill="Pilot"]')
+    # Focus moves to the new row in the same step that counts the add as an edit to store.
+    expect(new_row.locator("input:not([type=hidden]), select, button").first).to_be_focused()
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
+
+
+def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
+    page = building
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/edit/$"))
+    page.wait_for_load_state("load")
+
+    page.fill("input[name=homeworld]", "Regina")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    page.go_forward()
+
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    expect(page.locator("main")).to_contain_text("Regina")
