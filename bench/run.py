@@ -3,7 +3,9 @@
 import argparse
 import importlib
 import json
+import os
 import pkgutil
+import platform
 import sys
 import time
 from pathlib import Path
@@ -49,6 +51,9 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown suite(s) {unknown}; available: {available}")
 
+    if not args.json:
+        # The interpreter's build moves every figure (README, "The two commands"): say which ran.
+        print(f"Python {platform.python_version()}, {os.path.realpath(sys.executable)}")
     results: dict[str, list[dict[str, object]]] = {}
     missed: list[str] = []
     for name in args.suites or available:
