@@ -317,13 +317,26 @@ if (builder) {
   // goes to the new row, or to the row that took the removed one's place. What the button asked
   // for travels with its own request: a button pressed while a typed edit's preview is on its
   // way waits in the queue, and that preview settles in between.
+  const PICKER_BOX = ".picker input:not([type=hidden])";
   builder.addEventListener("htmx:beforeRequest", (event) => {
     const button = event.detail.elt;
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
     const [verb, index] = button.value.split(":");
     const section = button.closest("fieldset.box");
     const rows = section ? section.querySelectorAll("[data-row-index]").length : 0;
-    event.detail.requestConfig.rowChange = { verb, index: Number(index), section: section?.id, rows };
+    const box = section?.querySelector(PICKER_BOX);
+    // The name is on its way (the form was read before this event): the box is free for the
+    // next one at once.
+    if (box && verb.startsWith("add")) box.value = "";
+    const sent = box?.value ?? "";
+    event.detail.requestConfig.rowChange = { verb, index: Number(index), section: section?.id, rows, sent };
+  });
+  // The section comes back with its add box as it was sent (a name it could not add, with
+  // why): what the player typed there meanwhile (the next name, on a slow network) is kept.
+  builder.addEventListener("htmx:beforeSwap", (event) => {
+    const change = event.detail.requestConfig?.rowChange;
+    const box = change && document.getElementById(change.section)?.querySelector(PICKER_BOX);
+    if (box && box.value !== change.sent) change.typedAhead = box.value;
   });
   builder.addEventListener("htmx:afterSettle", (event) => {
     // One swap settles several elements (the section and the figures), each with this event.
@@ -337,10 +350,12 @@ if (builder) {
     const rowsBefore = change.rows;
     const rows = [...section.querySelectorAll("[data-row-index]")];
     let target = null;
+    const box = section.querySelector(PICKER_BOX);
+    const typingAhead = box && change.typedAhead !== undefined;
+    if (typingAhead) box.value = change.typedAhead;
     if (verb.startsWith("add") && rows.length === rowsBefore) {
       // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
       // hearing why.
-      const box = section.querySelector(".picker input:not([type=hidden])");
       if (box) box.focus();
       announce(section.querySelector(".picker .errorlist")?.textContent.trim());
       return;
@@ -352,9 +367,12 @@ if (builder) {
       target = rows[Math.min(index, rows.length - 1)] || null;
       announce("Row removed.");
     }
-    const control = target
-      ? target.querySelector("input:not([type=hidden]), select, button")
-      : section.querySelector("[data-add], .picker input, .picker select, button");
+    // A player typing the next name in the add box keeps typing there.
+    const control = typingAhead
+      ? box
+      : target
+        ? target.querySelector("input:not([type=hidden]), select, button")
+        : section.querySelector("[data-add], .picker input, .picker select, button");
     if (control) control.focus();
     if (verb.startsWith("add") || verb.startsWith("remove")) noteEdit();
   });

@@ -284,6 +284,36 @@ def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
 
 
+def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
+    page = building
+    held = []
+
+    def hold_the_first(route):  # a slow network: the add takes its time
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/preview/", hold_the_first)
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilot")
+    box.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    box.press_sequentially("Navi")  # the next skill, typed before the first add lands
+    held[0].continue_()
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(box).to_have_value("Navi")
+    expect(box).to_be_focused()
+    box.press_sequentially("gation")
+    box.press("Enter")
+    expect(page.locator('[data-skill-row][data-skill="Navigation"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
+
+
 def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
     page = building
     page.get_by_role("link", name="Sheet", exact=True).click()
