@@ -325,18 +325,30 @@ if (builder) {
     const section = button.closest("fieldset.box");
     const rows = section ? section.querySelectorAll("[data-row-index]").length : 0;
     const box = section?.querySelector(PICKER_BOX);
+    const name = box?.value ?? "";
     // The name is on its way (the form was read before this event): the box is free for the
     // next one at once.
     if (box && verb.startsWith("add")) box.value = "";
     const sent = box?.value ?? "";
-    event.detail.requestConfig.rowChange = { verb, index: Number(index), section: section?.id, rows, sent };
+    event.detail.requestConfig.rowChange = {
+      verb, index: Number(index), section: section?.id, rows, name, sent,
+    };
   });
   // The section comes back with its add box as it was sent (a name it could not add, with
   // why): what the player typed there meanwhile (the next name, on a slow network) is kept.
   builder.addEventListener("htmx:beforeSwap", (event) => {
     const change = event.detail.requestConfig?.rowChange;
     const box = change && document.getElementById(change.section)?.querySelector(PICKER_BOX);
-    if (box && box.value !== change.sent) change.typedAhead = box.value;
+    if (!box) return;
+    change.swapped = event.detail.shouldSwap;
+    if (box.value !== change.sent) change.typedAhead = box.value;
+  });
+  // Nothing came back (signed out, or the network failed): the name waits in its box.
+  builder.addEventListener("htmx:afterRequest", (event) => {
+    const change = event.detail.requestConfig?.rowChange;
+    if (!change || change.swapped) return;
+    const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
+    if (box && !box.value) box.value = change.name;
   });
   builder.addEventListener("htmx:afterSettle", (event) => {
     // One swap settles several elements (the section and the figures), each with this event.

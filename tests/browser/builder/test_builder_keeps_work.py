@@ -314,6 +314,26 @@ def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
 
 
+def test_a_skill_added_while_signed_out_stays_in_its_box_to_add_after_signing_in(building):
+    page = building
+    other = page.context.new_page()
+    other.goto("/")
+    log_out(other)
+
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilot")
+    box.press("Enter")
+    expect(page.locator("[data-save-state]")).to_contain_text("you are signed out")
+    expect(box).to_have_value("Pilot")  # emptied as it was sent; back, as nothing came of it
+    expect(page.locator("[data-skill-row]")).to_have_count(0)
+
+    log_in(other, "player1")
+    box.press("Enter")
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED, timeout=15_000)
+    assert [s["skill"] for s in Character.objects.get(name="Mara").document["skills"]] == ["Pilot"]
+
+
 def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
     page = building
     page.get_by_role("link", name="Sheet", exact=True).click()
