@@ -367,8 +367,12 @@ if (builder) {
     if (typingAhead) box.value = change.typedAhead;
     if (verb.startsWith("add") && rows.length === rowsBefore) {
       // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
-      // hearing why.
-      if (box) box.focus();
+      // hearing why. The box is new from the server, and focus would put the caret before
+      // the name, where Backspace mends nothing.
+      if (box) {
+        box.focus();
+        box.setSelectionRange(box.value.length, box.value.length);
+      }
       announce(section.querySelector(".picker .errorlist")?.textContent.trim());
       return;
     }

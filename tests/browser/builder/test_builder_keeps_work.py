@@ -180,6 +180,33 @@ def test_a_name_not_in_the_catalog_leaves_focus_in_the_box_to_fix_it(building):
     expect(page.locator('[data-problem="unreadable_field"]')).to_have_count(0)
 
 
+@pytest.mark.parametrize(
+    ("box", "typo", "backspaces", "typed", "row"),
+    [
+        ("[data-add=skill]", "Pilto", 2, "ot", '[data-skill-row][data-skill="Pilot"]'),
+        ("#id_trait-notation", "[PP-C-X 2]", 4, "S 2]", "[data-trait-row]"),
+    ],
+    ids=["skill", "notation"],
+)
+def test_a_name_sent_back_for_a_typo_is_mended_at_its_end(
+    building, box, typo, backspaces, typed, row
+):
+    page = building
+    page.locator(box).fill(typo)
+    page.locator(box).press("Enter")
+    expect(page.locator(".picker .errorlist")).to_be_visible()
+    expect(page.locator(box)).to_be_focused()
+
+    # A hurried player mends the end of what they typed, without reaching for the mouse.
+    for _ in range(backspaces):
+        page.keyboard.press("Backspace")
+    page.keyboard.type(typed)
+    page.keyboard.press("Enter")
+
+    expect(page.locator(row)).to_have_count(1)
+    expect(page.locator(box)).to_have_value("")
+
+
 def test_the_heading_and_automatic_skills_follow_the_identity_fields(building):
     page = building
 
