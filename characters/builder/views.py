@@ -676,6 +676,14 @@ def _builder_context(
     species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
     exp_dv = report.attribute("EXP").dv
     context.update(_catalog_context())
+    # A name the catalog lacks (an imported document's) stays chosen in its select, marked as
+    # such: the browser would show the first option instead, and the next save store that.
+    item_keys = {key for _table, items in context["equipment_choices"] for key, _label in items}
+    for row in context["item_rows"]:
+        row["off_list"] = bool(row["form"].item) and row["form"].item not in item_keys
+    species_key, service_key = form.values["species"], form.values["service"]
+    context["species_off_list"] = species_key if species_key not in cat.species else ""
+    context["service_off_list"] = service_key if service_key not in cat.services else ""
     context.update(
         {
             "package_lines": [t for t in report.traits if t.source == "package"],

@@ -1,6 +1,7 @@
 """The builder stores a player's edits by itself: leaving, reloading, Back and a second tab lose
 nothing, and a tab that fell behind says so instead of overwriting."""
 
+import json
 import re
 
 import pytest
@@ -8,7 +9,7 @@ from playwright.sync_api import expect
 
 from characters.models import Character
 from tests.browser.pages import log_in, log_out, start_building
-from tests.factories import UserFactory
+from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -375,3 +376,41 @@ def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
 
     expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
     expect(page.locator("main")).to_contain_text("Regina")
+
+
+def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(building):
+    """An imported document may name a species, service or item this catalog lacks (a typo, a
+    house rule): the builder says so, and keeps the name until the player picks another."""
+    page = building
+    document = character_document(
+        name="Odd Import",
+        species="klingon",
+        service="jedi",
+        terms=1,
+        equipment=[{"item": "Lightsaber", "quantity": 1}, {"item": "Dagger", "quantity": 2}],
+    )
+    page.goto("/characters/import/")
+    page.set_input_files(
+        "input[name=document]",
+        files=[
+            {
+                "name": "odd.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(document).encode(),
+            }
+        ],
+    )
+    page.get_by_role("button", name="Import").click()
+    expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))
+    page.wait_for_load_state("load")
+    expect(page.locator('[data-problem="unknown_species"]')).to_have_count(1)
+
+    page.fill("#id_notes", "Met on Regina")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+    stored = Character.objects.get(name="Odd Import").document
+    assert stored["notes"] == "Met on Regina"
+    assert (stored["species"], stored["service"]) == ("klingon", "jedi")
+    assert [entry["item"] for entry in stored["equipment"]] == ["Lightsaber", "Dagger"]
+    expect(page.locator('[data-problem="unknown_species"]')).to_have_count(1)
+    expect(page.locator("#id_species")).to_have_value("klingon")
