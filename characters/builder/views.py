@@ -681,6 +681,20 @@ def _builder_context(
     item_keys = {key for _table, items in context["equipment_choices"] for key, _label in items}
     for row in context["item_rows"]:
         row["off_list"] = bool(row["form"].item) and row["form"].item not in item_keys
+    for row in context["skill_rows"]:
+        known = {specialty.name for specialty in getattr(row["definition"], "specialties", ())}
+        row["off_list_specialties"] = [s for s in row["form"].specialties if s not in known]
+    trait_codes = {
+        "type": {code for code, _label in context["trait_types"]},
+        "level": {code for code, _label in context["trait_levels"]},
+        "frequency": set(cat.frequencies),
+    }
+    for row in context["trait_rows"]:
+        row["off_list"] = {
+            field: value
+            for field, codes in trait_codes.items()
+            if (value := getattr(row["form"], field)) and value not in codes
+        }
     species_key, service_key = form.values["species"], form.values["service"]
     context["species_off_list"] = species_key if species_key not in cat.species else ""
     context["service_off_list"] = service_key if service_key not in cat.services else ""

@@ -379,8 +379,9 @@ def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
 
 
 def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(building):
-    """An imported document may name a species, service or item this catalog lacks (a typo, a
-    house rule): the builder says so, and keeps the name until the player picks another."""
+    """An imported document may name a species, service, item, trait code or specialty this
+    catalog lacks (a typo, a house rule): the builder says so, and keeps the name until the
+    player picks another."""
     page = building
     document = character_document(
         name="Odd Import",
@@ -388,6 +389,11 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
         service="jedi",
         terms=1,
         equipment=[{"item": "Lightsaber", "quantity": 1}, {"item": "Dagger", "quantity": 2}],
+        skills=[{"skill": "Pilot", "level": 2, "specialties": ["broomstick"]}],
+        traits=[
+            {"type": "XX", "name": "Odd code", "level": "E", "frequency": "S"},
+            {"type": "PP", "name": "Odd level", "level": "Z", "frequency": "Q"},
+        ],
     )
     page.goto("/characters/import/")
     page.set_input_files(
@@ -412,5 +418,7 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
     assert stored["notes"] == "Met on Regina"
     assert (stored["species"], stored["service"]) == ("klingon", "jedi")
     assert [entry["item"] for entry in stored["equipment"]] == ["Lightsaber", "Dagger"]
+    assert stored["skills"] == document["skills"]
+    assert stored["traits"] == document["traits"]
     expect(page.locator('[data-problem="unknown_species"]')).to_have_count(1)
     expect(page.locator("#id_species")).to_have_value("klingon")
