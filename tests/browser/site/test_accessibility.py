@@ -40,8 +40,10 @@ def party():
         ("player1", "/"),
         ("referee", "/campaigns/{campaign}/"),
         ("player1", "/characters/import/stat-block/"),
+        ("player1", "/characters/import/"),
+        ("player1", "/rules/"),
     ],
-    ids=["builder", "sheet", "play sheet", "dashboard", "campaign", "paste"],
+    ids=["builder", "sheet", "play sheet", "dashboard", "campaign", "paste", "import", "rules"],
 )
 def test_axe_finds_no_serious_or_critical_violation(page, party, viewport, user, path):
     campaign, character = party
