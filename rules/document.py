@@ -694,6 +694,10 @@ def _repeated_path(value: Any, path: str) -> str:
     return ""
 
 
+def _name_length(length: int, longest: int) -> MalformedDocument:
+    return MalformedDocument("name", f"must be 1-{longest} characters, got {length:,}")
+
+
 def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
     """Build the engine's character from a decoded document, or raise MalformedDocument."""
     cat = cat or catalog()
@@ -707,11 +711,14 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
     if "name" not in doc:
         raise MalformedDocument("name", "missing; give the character a name")
     bounds = cat.bounds
-    name = _name(read_text(doc["name"], "", "name", longest=_RAW_TEXT_SLACK * bounds.name_length))
+    written = doc["name"]
+    # Far past the slack, the name is refused as written, before its spacing is collapsed; the
+    # message names the one limit a player can act on either way.
+    if isinstance(written, str) and len(written) > _RAW_TEXT_SLACK * bounds.name_length:
+        raise _name_length(len(written), bounds.name_length)
+    name = _name(read_text(written, "", "name", longest=_RAW_TEXT_SLACK * bounds.name_length))
     if not 1 <= len(name) <= bounds.name_length:
-        raise MalformedDocument(
-            "name", f"must be 1-{bounds.name_length} characters, got {len(name):,}"
-        )
+        raise _name_length(len(name), bounds.name_length)
     kind = doc.get("kind", "pc")
     if kind not in ("pc", "npc"):
         raise MalformedDocument("kind", f'must be "pc" or "npc", got {describe_value(kind)}')

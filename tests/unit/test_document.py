@@ -15,6 +15,7 @@ from .builders import document
         (document(nmae="typo"), "nmae", "unknown field 'nmae'"),
         (document(name=""), "name", "1-100 characters"),
         (document(name="x" * 101), "name", "got 101"),
+        (document(name="x" * 5000), "name", "must be 1-100 characters, got 5,000"),
         (document(kind="monster"), "kind", 'must be "pc" or "npc"'),
         (document(budget=1001), "budget", "from 0 to 1000"),
         (document(budget="100"), "budget", "expected a whole number"),
