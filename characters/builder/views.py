@@ -68,6 +68,8 @@ def character_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     context = {
         "values": values,
         "errors": {name: errors[0] for name, errors in form.errors.items()},
+        # The player is taken to what needs mending; to the name on a fresh form.
+        "focus": next((name for name in values if name in form.errors), "name"),
         "species_choices": list(cat.species.items()),
         "limits": cat.limits,
         "name_max": cat.bounds.name_length,

@@ -87,6 +87,28 @@ def test_a_new_character_without_a_name_is_refused_and_nothing_is_created(owner_
     assert not Character.objects.filter(owner=owner).exists()
 
 
+def test_a_refused_npc_budget_is_tied_to_its_field_and_the_player_is_taken_there(owner_client):
+    response = owner_client.post(
+        reverse("character_new"), {"name": "Clerk", "kind": "npc", "budget": "", "species": "human"}
+    )
+    assert response.status_code == 400
+    html = response.content.decode()
+    budget = re.search(r'<input type="number" id="id_budget"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in budget
+    assert 'aria-describedby="id_budget_error id_budget_help"' in budget
+    assert "autofocus" in budget
+    assert re.search(r'<p class="errorlist" id="id_budget_error">\w', html)
+    name = re.search(r'<input type="text" id="id_name"[^>]*>', html).group(0)
+    assert "autofocus" not in name
+    assert "aria-invalid" not in name
+
+
+def test_a_fresh_new_character_form_starts_at_the_name(owner_client):
+    html = owner_client.get(reverse("character_new")).content.decode()
+    assert "autofocus" in re.search(r'<input type="text" id="id_name"[^>]*>', html).group(0)
+    assert "aria-invalid" not in html
+
+
 def test_the_builder_page_carries_the_contract_hooks(owner_client, character):
     response = owner_client.get(reverse("character_edit", args=[character.pk]))
     html = response.content.decode()
