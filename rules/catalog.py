@@ -6,6 +6,7 @@ web app both read them through :func:`catalog`, so nothing is typed twice.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections.abc import Mapping
@@ -553,6 +554,19 @@ class Catalog:
             return found
         found = self._skill_index.get(name.lower())
         return found if found is not None else self._skill_index.get(_plain_key(name))
+
+    def skills_like(self, name: str) -> tuple[str, ...]:
+        """The catalog's names for a skill it does not know as written: those the name begins
+        ("Medic" for Medical), then the closest spellings ("Streetwize"), best first, at most
+        three; none when nothing is near."""
+        key = _plain_key(name)
+        if not key:
+            return ()
+        # A letter or two begins too many names to be a guess at one.
+        begun = [s.name for s in self.skills if len(key) > 2 and s.name.lower().startswith(key)]
+        close = difflib.get_close_matches(key, self._skill_index, n=3, cutoff=0.75)
+        found = dict.fromkeys([*begun, *(self._skill_index[k].name for k in close)])
+        return tuple(found)[:3]
 
     def find_talent(self, name: str) -> str | None:
         return self._talent_index.get(name.strip().lower())

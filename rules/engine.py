@@ -39,7 +39,7 @@ from .report import (
     Skills,
     TraitLine,
 )
-from .wording import plural, verb
+from .wording import did_you_mean, plural, verb
 
 
 def _credits(amount: int) -> str:
@@ -1050,7 +1050,8 @@ def _check_skill_definition(
         problems.error(
             "unknown_skill",
             f"skills[{index}].skill",
-            f"Skill {entry.skill!r} is not one of the {len(cat.skills)} skills in the catalog.",
+            f"Skill {entry.skill!r} is not one of the {len(cat.skills)} skills in the catalog."
+            + did_you_mean(cat.skills_like(entry.skill)),
         )
         return
     _check_cascade(problems, cat, entry, index, definition)

@@ -9,3 +9,12 @@ def plural(count: int, word: str, plural_form: str | None = None) -> str:
 def verb(count: int, singular: str, plural_form: str) -> str:
     """The form of a verb whose subject is ``count`` things: "is" for 1, "are" for more."""
     return singular if count == 1 else plural_form
+
+
+def did_you_mean(names: tuple[str, ...]) -> str:
+    """A sentence offering the names a misspelling may stand for ("Did you mean Pilot?"),
+    empty when there are none."""
+    if not names:
+        return ""
+    offered = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return f" Did you mean {offered}?"

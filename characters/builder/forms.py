@@ -26,6 +26,7 @@ from characters.core.forms import VersionField, WholeNumberField, natural_number
 from rules import FORMAT, NotationError, catalog, parse_skill, parse_trait
 from rules.document import TOP_LEVEL_FIELDS
 from rules.model import control_by_default
+from rules.wording import did_you_mean
 
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
 _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
@@ -319,6 +320,12 @@ def _add_skill(form: BuilderForm, argument: str) -> None:
     form.new_skill = ""
 
 
+def _not_a_skill(text: str, skill: str) -> ValueError:
+    return ValueError(
+        f"{text!r} is not a skill in the catalog." + did_you_mean(catalog().skills_like(skill))
+    )
+
+
 # The level of a skill in the rulebook's notation, with the specialties after it if any.
 _SKILL_LEVEL = re.compile(r"-\s*\d+\s*(?:\([^()]*\))?$")
 
@@ -335,10 +342,10 @@ def _skill_row(text: str) -> SkillRow:
         # Without a level ("Language (Vilani)"), the level a new row starts at.
         entry = parse_skill(text if _SKILL_LEVEL.search(text) else f"{text}-1")
     except NotationError:
-        raise ValueError(f"{text!r} is not a skill in the catalog.") from None
+        raise _not_a_skill(text, text) from None
     definition = cat.find_skill(entry.skill)
     if definition is None:
-        raise ValueError(f"{text!r} is not a skill in the catalog.")
+        raise _not_a_skill(text, entry.skill)
     cascade = entry.cascade or ""
     if cascade and not definition.open:
         known = definition.find_cascade(cascade) if definition.is_cascade else None

@@ -187,6 +187,29 @@ def test_skill_entries_that_do_not_fit_the_catalog_are_errors(skill, code):
     assert codes(report(skills=[skill])) == [code]
 
 
+@pytest.mark.parametrize(
+    ("written", "offered"),
+    [
+        ("Medic", ("Medical",)),
+        ("Streetwize", ("Streetwise",)),
+        ("vac  suit", ("Vacc Suit",)),
+        ("Brawl", ("Brawling",)),
+        ("Basket Weaving", ()),
+        ("x", ()),
+        ("   ", ()),
+    ],
+)
+def test_a_skill_the_catalog_lacks_is_offered_the_names_it_may_stand_for(written, offered):
+    assert catalog().skills_like(written) == offered
+
+
+def test_an_unknown_skill_is_told_the_catalog_name_it_is_close_to():
+    message = problem(report(skills=[{"skill": "Medic", "level": 1}]), "unknown_skill").message
+    assert message.endswith("skills in the catalog. Did you mean Medical?")
+    far = problem(report(skills=[{"skill": "Basket Weaving", "level": 1}]), "unknown_skill")
+    assert far.message.endswith("skills in the catalog.")
+
+
 def test_the_listings_own_wording_of_a_specialty_or_cascade_names_it():
     result = report(
         attributes={"EDU": 9},

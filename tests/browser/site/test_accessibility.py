@@ -157,7 +157,9 @@ def test_a_skill_name_that_adds_nothing_is_announced_with_why(page, party):
     page.locator("[data-add=skill]").fill("Streetwize")
     page.locator("[data-add=skill]").press("Enter")
 
-    expect(page.locator("#announcer")).to_have_text("'Streetwize' is not a skill in the catalog.")
+    expect(page.locator("#announcer")).to_have_text(
+        "'Streetwize' is not a skill in the catalog. Did you mean Streetwise?"
+    )
 
 
 # Table cells with a figure or words that a phone shows with neither a visible column head

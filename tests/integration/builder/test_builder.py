@@ -203,6 +203,18 @@ def test_a_preview_button_adds_a_skill_row_and_returns_the_section(owner_client,
     assert "small craft (under 100 tons)" in html
 
 
+def test_a_misspelt_skill_is_not_added_and_the_player_is_offered_the_catalogs_name(
+    owner_client, character
+):
+    data = builder_post(character, **{"new-skill": "Medic", "action": "add_skill"})
+    response = owner_client.post(
+        reverse("character_preview", args=[character.pk]), data, HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert "is not a skill in the catalog. Did you mean Medical?" in html
+    assert 'name="skill-0-skill"' not in html
+
+
 def test_saving_stores_the_document_bumps_the_version_and_keeps_drafts(owner_client, character):
     data = builder_post(
         character,
