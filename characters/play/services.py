@@ -925,7 +925,10 @@ def _buy(
         revision=revision,
         actor=by,
     )
-    log_event(current, kind=CharacterEvent.Kind.IP, by=by, detail=f"Spent {cost} IP: {label}.")
+    # An approved request is the referee's act on the player's points: the log says both.
+    spent = f"Spent {cost} IP: {label}."
+    detail = spent if request is None else f"Approved the request. {spent}"
+    log_event(current, kind=CharacterEvent.Kind.IP, by=by, detail=detail)
     withdraw_if_submitted(current, by=by, reason="An improvement bought while submitted")
     return entry
 

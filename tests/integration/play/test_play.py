@@ -550,6 +550,9 @@ def test_buying_off_a_flaw_waits_for_the_referees_permission(mara, player, refer
     request.refresh_from_db()
     assert (request.state, bought.request) == ("approved", request)
     assert ip(mara) == 3
+    logged = mara.events.filter(kind=CharacterEvent.Kind.IP).order_by("pk").last()
+    assert logged.actor == referee
+    assert logged.detail == f"Approved the request. Spent 2 IP: {request.description}."
     mara.refresh_from_db()
     assert [t["name"] for t in mara.document["traits"]] == ["Keen eyes"]
     assert mara.document["budget"] == 102  # the flaw's -2 no longer offsets the total
