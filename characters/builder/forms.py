@@ -26,7 +26,6 @@ from characters.core.forms import VersionField, WholeNumberField, natural_number
 from rules import FORMAT, NotationError, catalog, parse_skill, parse_trait
 from rules.document import TOP_LEVEL_FIELDS
 from rules.model import control_by_default
-from rules.wording import did_you_mean
 
 _ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
 _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
@@ -130,6 +129,8 @@ class BuilderForm:
     new_skill: str = ""
     trait_notation: str = ""
     errors: dict[str, str] = field(default_factory=dict)
+    # The catalog's names a skill typed in the add box may stand for, each offered as a button.
+    skill_suggestions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -313,17 +314,23 @@ def _add_skill(form: BuilderForm, argument: str) -> None:
     wanted = argument or form.new_skill
     try:
         row = _skill_row(wanted) if wanted else SkillRow()
-    except ValueError as unknown:
+    except UnknownSkill as unknown:
         form.errors["new-skill"] = str(unknown)
+        form.skill_suggestions = unknown.suggestions
+        return
+    except ValueError as unfit:
+        form.errors["new-skill"] = str(unfit)
         return
     form.skills.append(row)
     form.new_skill = ""
 
 
-def _not_a_skill(text: str, skill: str) -> ValueError:
-    return ValueError(
-        f"{text!r} is not a skill in the catalog." + did_you_mean(catalog().skills_like(skill))
-    )
+class UnknownSkill(ValueError):
+    """A typed skill the catalog lacks, with the names it may stand for."""
+
+    def __init__(self, text: str, skill: str) -> None:
+        super().__init__(f"{text!r} is not a skill in the catalog.")
+        self.suggestions = catalog().skills_like(skill)
 
 
 # The level of a skill in the rulebook's notation, with the specialties after it if any.
@@ -342,10 +349,10 @@ def _skill_row(text: str) -> SkillRow:
         # Without a level ("Language (Vilani)"), the level a new row starts at.
         entry = parse_skill(text if _SKILL_LEVEL.search(text) else f"{text}-1")
     except NotationError:
-        raise _not_a_skill(text, text) from None
+        raise UnknownSkill(text, text) from None
     definition = cat.find_skill(entry.skill)
     if definition is None:
-        raise _not_a_skill(text, entry.skill)
+        raise UnknownSkill(text, entry.skill)
     cascade = entry.cascade or ""
     if cascade and not definition.open:
         known = definition.find_cascade(cascade) if definition.is_cascade else None

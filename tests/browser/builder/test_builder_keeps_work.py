@@ -208,6 +208,25 @@ def test_a_name_sent_back_for_a_typo_is_mended_at_its_end(
     expect(page.locator(box)).to_have_value("")
 
 
+def test_a_near_name_is_offered_and_one_press_adds_it(building):
+    page = building
+    page.locator("[data-add=skill]").fill("Medic")
+    page.locator("[data-add=skill]").press("Enter")
+    offer = page.get_by_role("button", name="Add Medical")
+    expect(offer).to_be_visible()
+
+    offer.click()
+
+    expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
+    expect(page.locator("[data-add=skill]")).to_have_value("")
+    expect(
+        page.locator('[data-skill-row][data-skill="Medical"] [data-field=level]')
+    ).to_be_focused()
+    expect(page.locator("[data-save-state]")).to_have_text("All changes saved")
+    page.reload()
+    expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
+
+
 def test_the_heading_and_automatic_skills_follow_the_identity_fields(building):
     page = building
 

@@ -211,8 +211,20 @@ def test_a_misspelt_skill_is_not_added_and_the_player_is_offered_the_catalogs_na
         reverse("character_preview", args=[character.pk]), data, HTTP_HX_REQUEST="true"
     )
     html = response.content.decode()
-    assert "is not a skill in the catalog. Did you mean Medical?" in html
+    assert "&#x27;Medic&#x27; is not a skill in the catalog. Did you mean <button" in html
+    assert re.search(r'<button [^>]*value="add_skill:Medical"[^>]*>Medical</button>\?', html)
     assert 'name="skill-0-skill"' not in html
+
+
+def test_the_offered_name_adds_that_skill_and_empties_the_box(owner_client, character):
+    data = builder_post(character, **{"new-skill": "Medic", "action": "add_skill:Medical"})
+    response = owner_client.post(
+        reverse("character_preview", args=[character.pk]), data, HTTP_HX_REQUEST="true"
+    )
+    html = response.content.decode()
+    assert 'name="skill-0-skill" value="Medical"' in html
+    assert re.search(r'<input [^>]*name="new-skill"[^>]*value=""', html)
+    assert "Did you mean" not in html
 
 
 def test_saving_stores_the_document_bumps_the_version_and_keeps_drafts(owner_client, character):
