@@ -68,7 +68,9 @@ if (builder) {
   const offline = () => document.documentElement.hasAttribute("data-offline");
   const OFFLINE = "Not saved: offline. Your edits stay on this page and are saved when the connection returns.";
 
-  function autosave({ leaving = false } = {}) {
+  // Leaving, the save goes even beside one on its way. ``keepalive``: the request outlives
+  // the page; only these saves ask for it, as browsers cap the size of such requests.
+  function autosave({ leaving = false, keepalive = leaving } = {}) {
     clearTimeout(timer);
     if (paused || stopped || edits === savedEdit) return;
     if (offline()) {
@@ -86,7 +88,7 @@ if (builder) {
       body,
       headers: { "X-CSRFToken": token },
       credentials: "same-origin",
-      keepalive: leaving,
+      keepalive,
     })
       // Without a session the answer is the login page (or a refusal of the old CSRF token),
       // not the autosave's JSON.
@@ -158,6 +160,15 @@ if (builder) {
     }
     sessionStorage.setItem(leavingNote, versionInput.value);
     autosave({ leaving: true });
+  });
+  // A phone's tab switcher (and iOS always) closes a page without beforeunload; a phone may
+  // also discard a page it no longer shows. The page going out of sight, and pagehide, are
+  // then the last it hears: what is waiting for the pause is sent at once.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") autosave({ keepalive: true });
+  });
+  window.addEventListener("pagehide", () => {
+    if (unsaved() && inFlight !== edits) autosave({ leaving: true });
   });
   const left = sessionStorage.getItem(leavingNote);
   sessionStorage.removeItem(leavingNote);

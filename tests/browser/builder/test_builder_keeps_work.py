@@ -3,6 +3,7 @@ nothing, and a tab that fell behind says so instead of overwriting."""
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -422,3 +423,19 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
     assert stored["traits"] == document["traits"]
     expect(page.locator('[data-problem="unknown_species"]')).to_have_count(1)
     expect(page.locator("#id_species")).to_have_value("klingon")
+
+
+def test_an_edit_is_stored_when_the_tab_closes_without_asking_first(building):
+    """A phone's tab switcher (and iOS always) closes a page without beforeunload: only
+    pagehide and the page going out of sight tell it."""
+    page = building
+    page.fill("input[name=DEX]", "9")
+    page.close()  # at once, and without beforeunload
+
+    def stored_dex():
+        return Character.objects.get(name="Mara").document["attributes"]["DEX"]
+
+    deadline = time.monotonic() + 5  # the save outlives the page: give it time to land
+    while stored_dex() != 9 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stored_dex() == 9
