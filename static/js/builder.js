@@ -179,15 +179,31 @@ if (builder) {
   } else {
     sessionStorage.removeItem(`${leavingNote}:again`);
   }
-  // Following a link (the sheet, the history) with an edit not yet stored: the next page is
-  // asked for once the save has landed, so it shows the edit. The save sent on leaving would
-  // race that page's request. A save that hangs holds the link back no longer than a moment.
-  const LINK_WAIT_MS = 3000;
+  // Following a link (the sheet, the history) or sending another form (submitting for review,
+  // logging out) with an edit not yet stored: the next request goes once the save has landed,
+  // so the next page shows the edit and a submission carries it. The save sent on leaving
+  // would race that request, and lose to it on a slow network. A save that hangs holds the
+  // next page back no longer than a moment.
+  const LEAVE_WAIT_MS = 3000;
   let whenSettled = []; // what to do once no save is on its way
   function settle() {
     const waiting = whenSettled;
     whenSettled = [];
     waiting.forEach((then) => then());
+  }
+  function leaveOnceSaved(event, leave) {
+    if (!unsaved() || paused || stopped || offline()) return;
+    event.preventDefault();
+    let gone = false;
+    const once = () => {
+      if (gone) return;
+      gone = true;
+      leave();
+    };
+    autosave();
+    if (inFlight === null) return once();
+    whenSettled.push(once);
+    setTimeout(once, LEAVE_WAIT_MS);
   }
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[href]");
@@ -197,19 +213,24 @@ if (builder) {
     const url = new URL(link.href);
     if (url.origin !== location.origin) return;
     if (url.pathname === location.pathname && url.search === location.search) return; // #anchor
-    if (!unsaved() || paused || stopped || offline()) return;
-    event.preventDefault();
-    let followed = false;
-    const follow = () => {
-      if (followed) return;
-      followed = true;
-      window.location.assign(link.href);
-    };
-    autosave();
-    if (inFlight === null) return follow();
-    whenSettled.push(follow);
-    setTimeout(follow, LINK_WAIT_MS);
+    leaveOnceSaved(event, () => window.location.assign(link.href));
   });
+  // Captured before the form's own listeners (logging out forgets the kept sheets first), and
+  // sent again through them once the save has landed.
+  const released = new WeakSet();
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      if (form === builder || released.has(form) || form.target === "_blank") return;
+      leaveOnceSaved(event, () => {
+        released.add(form);
+        form.requestSubmit(event.submitter);
+      });
+      if (event.defaultPrevented) event.stopPropagation();
+    },
+    true,
+  );
   // Save (and every no-script button) posts the whole form: nothing is left to store then.
   builder.addEventListener("submit", () => {
     csrfToken();

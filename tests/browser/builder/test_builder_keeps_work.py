@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from characters.models import Character
 from tests.browser.pages import log_in, log_out, start_building
-from tests.factories import UserFactory, character_document
+from tests.factories import UserFactory, character_document, character_in_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -439,3 +439,42 @@ def test_an_edit_is_stored_when_the_tab_closes_without_asking_first(building):
     while stored_dex() != 9 and time.monotonic() < deadline:
         time.sleep(0.05)
     assert stored_dex() == 9
+
+
+def test_submitting_right_after_an_edit_submits_that_edit(page):
+    mara = character_in_campaign(character_document(name="Mara"))
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/edit/")
+    page.wait_for_load_state("load")
+    held = []
+    # A slow network: the edit's save takes its time.
+    page.route("**/autosave/", lambda route: held.append(route))
+
+    page.fill("input[name=DEX]", "9")
+    page.locator("[data-action=submit]").click()  # at once: no pause to save in
+    while not held:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(300)  # time for the submission to overtake the save, were it sent
+    held[0].continue_()
+
+    expect(page.locator(".message--success")).to_contain_text("submitted to the referee")
+    expect(page.locator("input[name=DEX]")).to_have_value("9")
+    mara.refresh_from_db()
+    assert (mara.status, mara.document["attributes"]["DEX"]) == (Character.Status.SUBMITTED, 9)
+
+
+def test_logging_out_right_after_an_edit_stores_it_first(building):
+    page = building
+    held = []
+    # A slow network: the edit's save takes its time.
+    page.route("**/autosave/", lambda route: held.append(route))
+
+    page.fill("input[name=DEX]", "9")
+    page.get_by_role("button", name="Log out").click()  # at once: no pause to save in
+    while not held:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(300)  # time for the logout to overtake the save, were it sent
+    held[0].continue_()
+
+    expect(page.get_by_role("button", name="Log out")).to_have_count(0)
+    assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 9
