@@ -68,7 +68,9 @@ if (builder) {
   const offline = () => document.documentElement.hasAttribute("data-offline");
   const OFFLINE = "Not saved: offline. Your edits stay on this page and are saved when the connection returns.";
 
-  function autosave({ leaving = false } = {}) {
+  // Leaving, the save goes even beside one on its way. ``keepalive``: the request outlives
+  // the page; only these saves ask for it, as browsers cap the size of such requests.
+  function autosave({ leaving = false, keepalive = leaving } = {}) {
     clearTimeout(timer);
     if (paused || stopped || edits === savedEdit) return;
     if (offline()) {
@@ -86,7 +88,7 @@ if (builder) {
       body,
       headers: { "X-CSRFToken": token },
       credentials: "same-origin",
-      keepalive: leaving,
+      keepalive,
     })
       // Without a session the answer is the login page (or a refusal of the old CSRF token),
       // not the autosave's JSON.
@@ -159,6 +161,15 @@ if (builder) {
     sessionStorage.setItem(leavingNote, versionInput.value);
     autosave({ leaving: true });
   });
+  // A phone's tab switcher (and iOS always) closes a page without beforeunload; a phone may
+  // also discard a page it no longer shows. The page going out of sight, and pagehide, are
+  // then the last it hears: what is waiting for the pause is sent at once.
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "hidden") autosave({ keepalive: true });
+  });
+  window.addEventListener("pagehide", () => {
+    if (unsaved() && inFlight !== edits) autosave({ leaving: true });
+  });
   const left = sessionStorage.getItem(leavingNote);
   sessionStorage.removeItem(leavingNote);
   if (left !== null && left === versionInput.value && !sessionStorage.getItem(`${leavingNote}:again`)) {
@@ -168,15 +179,31 @@ if (builder) {
   } else {
     sessionStorage.removeItem(`${leavingNote}:again`);
   }
-  // Following a link (the sheet, the history) with an edit not yet stored: the next page is
-  // asked for once the save has landed, so it shows the edit. The save sent on leaving would
-  // race that page's request. A save that hangs holds the link back no longer than a moment.
-  const LINK_WAIT_MS = 3000;
+  // Following a link (the sheet, the history) or sending another form (submitting for review,
+  // logging out) with an edit not yet stored: the next request goes once the save has landed,
+  // so the next page shows the edit and a submission carries it. The save sent on leaving
+  // would race that request, and lose to it on a slow network. A save that hangs holds the
+  // next page back no longer than a moment.
+  const LEAVE_WAIT_MS = 3000;
   let whenSettled = []; // what to do once no save is on its way
   function settle() {
     const waiting = whenSettled;
     whenSettled = [];
     waiting.forEach((then) => then());
+  }
+  function leaveOnceSaved(event, leave) {
+    if (!unsaved() || paused || stopped || offline()) return;
+    event.preventDefault();
+    let gone = false;
+    const once = () => {
+      if (gone) return;
+      gone = true;
+      leave();
+    };
+    autosave();
+    if (inFlight === null) return once();
+    whenSettled.push(once);
+    setTimeout(once, LEAVE_WAIT_MS);
   }
   document.addEventListener("click", (event) => {
     const link = event.target.closest("a[href]");
@@ -186,19 +213,24 @@ if (builder) {
     const url = new URL(link.href);
     if (url.origin !== location.origin) return;
     if (url.pathname === location.pathname && url.search === location.search) return; // #anchor
-    if (!unsaved() || paused || stopped || offline()) return;
-    event.preventDefault();
-    let followed = false;
-    const follow = () => {
-      if (followed) return;
-      followed = true;
-      window.location.assign(link.href);
-    };
-    autosave();
-    if (inFlight === null) return follow();
-    whenSettled.push(follow);
-    setTimeout(follow, LINK_WAIT_MS);
+    leaveOnceSaved(event, () => window.location.assign(link.href));
   });
+  // Captured before the form's own listeners (logging out forgets the kept sheets first), and
+  // sent again through them once the save has landed.
+  const released = new WeakSet();
+  document.addEventListener(
+    "submit",
+    (event) => {
+      const form = event.target;
+      if (form === builder || released.has(form) || form.target === "_blank") return;
+      leaveOnceSaved(event, () => {
+        released.add(form);
+        form.requestSubmit(event.submitter);
+      });
+      if (event.defaultPrevented) event.stopPropagation();
+    },
+    true,
+  );
   // Save (and every no-script button) posts the whole form: nothing is left to store then.
   builder.addEventListener("submit", () => {
     csrfToken();

@@ -3,13 +3,14 @@ nothing, and a tab that fell behind says so instead of overwriting."""
 
 import json
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
 
 from characters.models import Character
 from tests.browser.pages import log_in, log_out, start_building
-from tests.factories import UserFactory, character_document
+from tests.factories import UserFactory, character_document, character_in_campaign
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -441,3 +442,58 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
     assert stored["traits"] == document["traits"]
     expect(page.locator('[data-problem="unknown_species"]')).to_have_count(1)
     expect(page.locator("#id_species")).to_have_value("klingon")
+
+
+def test_an_edit_is_stored_when_the_tab_closes_without_asking_first(building):
+    """A phone's tab switcher (and iOS always) closes a page without beforeunload: only
+    pagehide and the page going out of sight tell it."""
+    page = building
+    page.fill("input[name=DEX]", "9")
+    page.close()  # at once, and without beforeunload
+
+    def stored_dex():
+        return Character.objects.get(name="Mara").document["attributes"]["DEX"]
+
+    deadline = time.monotonic() + 5  # the save outlives the page: give it time to land
+    while stored_dex() != 9 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert stored_dex() == 9
+
+
+def test_submitting_right_after_an_edit_submits_that_edit(page):
+    mara = character_in_campaign(character_document(name="Mara"))
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/edit/")
+    page.wait_for_load_state("load")
+    held = []
+    # A slow network: the edit's save takes its time.
+    page.route("**/autosave/", lambda route: held.append(route))
+
+    page.fill("input[name=DEX]", "9")
+    page.locator("[data-action=submit]").click()  # at once: no pause to save in
+    while not held:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(300)  # time for the submission to overtake the save, were it sent
+    held[0].continue_()
+
+    expect(page.locator(".message--success")).to_contain_text("submitted to the referee")
+    expect(page.locator("input[name=DEX]")).to_have_value("9")
+    mara.refresh_from_db()
+    assert (mara.status, mara.document["attributes"]["DEX"]) == (Character.Status.SUBMITTED, 9)
+
+
+def test_logging_out_right_after_an_edit_stores_it_first(building):
+    page = building
+    held = []
+    # A slow network: the edit's save takes its time.
+    page.route("**/autosave/", lambda route: held.append(route))
+
+    page.fill("input[name=DEX]", "9")
+    page.get_by_role("button", name="Log out").click()  # at once: no pause to save in
+    while not held:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(300)  # time for the logout to overtake the save, were it sent
+    held[0].continue_()
+
+    expect(page.get_by_role("button", name="Log out")).to_have_count(0)
+    assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 9
