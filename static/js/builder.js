@@ -31,7 +31,9 @@ if (builder) {
   // with the version the last one returned, so a tab that fell behind gets a conflict, never an
   // overwrite. After a conflict nothing more is sent: Save then shows the two versions.
   const AUTOSAVE_PAUSE_MS = 600;
-  const paused = builder.dataset.autosavePaused || "";
+  // Why the server keeps this character from saving by itself (submitted or approved), as it
+  // last said: each pause asks again, as the referee may have returned or approved it since.
+  let paused = builder.dataset.autosavePaused || "";
   let savedEdit = 0; // the number of the latest edit the server has stored
   let timer = null;
   let inFlight = null; // the edit number the save on its way carries
@@ -53,12 +55,9 @@ if (builder) {
 
   function noteEdit() {
     edits += 1;
-    if (paused) {
-      showState(`Not saved: ${paused}`, "paused");
-      return;
-    }
+    if (paused) showState(`Not saved: ${paused}`, "paused");
     if (stopped) return;
-    showState("Saving…", "saving");
+    if (!paused) showState("Saving…", "saving");
     clearTimeout(timer);
     timer = setTimeout(autosave, AUTOSAVE_PAUSE_MS);
   }
@@ -72,7 +71,7 @@ if (builder) {
   // the page; only these saves ask for it, as browsers cap the size of such requests.
   function autosave({ leaving = false, keepalive = leaving } = {}) {
     clearTimeout(timer);
-    if (paused || stopped || edits === savedEdit) return;
+    if (stopped || edits === savedEdit) return;
     if (offline()) {
       showState(OFFLINE, "offline");
       return;
@@ -101,6 +100,7 @@ if (builder) {
         inFlight = null;
         if (answer.state === "signed-out") {
           signedOut = true;
+          if (paused) return; // it could not be saved by itself signed in either: say why
           showState(SIGNED_OUT, "offline");
           timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
           return;
@@ -112,13 +112,20 @@ if (builder) {
           builder.dispatchEvent(new Event("builder:chose"));
         }
         if (answer.state === "saved" || answer.state === "partial") {
+          paused = ""; // returned to the player since the page was drawn
           versionInput.value = answer.version;
           savedEdit = Math.max(savedEdit, carried);
           partial = answer.state === "partial";
           if (edits !== savedEdit) autosave();
           else if (partial) showState(`Saved ${answer.message}`, "partial");
           else showState("All changes saved", "saved");
-        } else if (answer.state === "conflict" || answer.state === "paused") {
+        } else if (answer.state === "paused") {
+          // Submitted or approved meanwhile (in another tab, or by the referee): the edits stay
+          // on the page, the next pause asks again, and only Save may withdraw a submission.
+          if (answer.message !== paused) announce(`Not saved: ${answer.message}`);
+          paused = answer.message;
+          showState(`Not saved: ${paused}`, "paused");
+        } else if (answer.state === "conflict") {
           stopped = answer.message;
           showState(`Not saved: ${answer.message}`, "conflict");
           announce(`Not saved: ${answer.message}`);

@@ -304,6 +304,57 @@ def test_signed_out_on_an_approved_character_the_page_stays_and_still_says_why(b
     expect(page.locator("[data-save-state]")).to_contain_text("it is approved and locked")
 
 
+def _reopened_as(page, status):
+    Character.objects.filter(name="Mara").update(status=status)
+    page.reload()
+    page.wait_for_load_state("load")
+
+
+def test_a_character_returned_while_its_builder_is_open_saves_by_itself_again(building):
+    page = building
+    _reopened_as(page, Character.Status.SUBMITTED)
+    page.fill("input[name=DEX]", "9")
+    expect(page.locator("[data-save-state]")).to_contain_text("it is submitted for review")
+
+    # The referee returns it while the player's page still holds the unsaved edit.
+    Character.objects.filter(name="Mara").update(status=Character.Status.RETURNED)
+    page.fill("input[name=STR]", "10")
+
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    mara = Character.objects.get(name="Mara")
+    assert (mara.document["attributes"]["DEX"], mara.document["attributes"]["STR"]) == (9, 10)
+    assert mara.status == Character.Status.RETURNED
+
+
+def test_a_character_approved_while_its_builder_is_open_says_it_is_locked(building):
+    page = building
+    _reopened_as(page, Character.Status.SUBMITTED)
+    Character.objects.filter(name="Mara").update(status=Character.Status.APPROVED)
+
+    page.fill("input[name=DEX]", "9")
+
+    expect(page.locator("[data-save-state]")).to_contain_text("it is approved and locked")
+    expect(page.locator("#announcer")).to_contain_text("it is approved and locked")
+    assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 7
+
+
+def test_a_character_submitted_elsewhere_waits_and_saves_again_once_returned(building):
+    page = building
+    page.fill("input[name=DEX]", "9")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    Character.objects.filter(name="Mara").update(status=Character.Status.SUBMITTED)
+
+    page.fill("input[name=DEX]", "10")
+    expect(page.locator("[data-save-state]")).to_contain_text("it is submitted for review")
+    assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 9
+
+    Character.objects.filter(name="Mara").update(status=Character.Status.RETURNED)
+    page.fill("input[name=STR]", "11")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    stored = Character.objects.get(name="Mara").document["attributes"]
+    assert (stored["DEX"], stored["STR"]) == (10, 11)
+
+
 def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
     page = building
     held = []
