@@ -192,12 +192,15 @@ def test_species_kind_or_an_unknown_edit_sends_every_attribute_row(owner_client,
     assert refreshed == set(ATTRIBUTE_CODES)
 
 
+def _previewed(client, character, fields: dict[str, str]) -> str:
+    """The builder's live preview of the character's form with ``fields`` changed (htmx)."""
+    data = builder_post(character, **fields)
+    url = reverse("character_preview", args=[character.pk])
+    return client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
+
+
 def test_a_preview_button_adds_a_skill_row_and_returns_the_section(owner_client, character):
-    data = builder_post(character, **{"new-skill": "pilot", "action": "add_skill"})
-    response = owner_client.post(
-        reverse("character_preview", args=[character.pk]), data, HTTP_HX_REQUEST="true"
-    )
-    html = response.content.decode()
+    html = _previewed(owner_client, character, {"new-skill": "pilot", "action": "add_skill"})
     assert 'id="section-skills"' in html
     assert 'name="skill-0-skill" value="Pilot"' in html
     assert "small craft (under 100 tons)" in html
@@ -206,22 +209,15 @@ def test_a_preview_button_adds_a_skill_row_and_returns_the_section(owner_client,
 def test_a_misspelt_skill_is_not_added_and_the_player_is_offered_the_catalogs_name(
     owner_client, character
 ):
-    data = builder_post(character, **{"new-skill": "Medic", "action": "add_skill"})
-    response = owner_client.post(
-        reverse("character_preview", args=[character.pk]), data, HTTP_HX_REQUEST="true"
-    )
-    html = response.content.decode()
+    html = _previewed(owner_client, character, {"new-skill": "Medic", "action": "add_skill"})
     assert "&#x27;Medic&#x27; is not a skill in the catalog. Did you mean <button" in html
     assert re.search(r'<button [^>]*value="add_skill:Medical"[^>]*>Medical</button>\?', html)
     assert 'name="skill-0-skill"' not in html
 
 
 def test_the_offered_name_adds_that_skill_and_empties_the_box(owner_client, character):
-    data = builder_post(character, **{"new-skill": "Medic", "action": "add_skill:Medical"})
-    response = owner_client.post(
-        reverse("character_preview", args=[character.pk]), data, HTTP_HX_REQUEST="true"
-    )
-    html = response.content.decode()
+    offered = {"new-skill": "Medic", "action": "add_skill:Medical"}
+    html = _previewed(owner_client, character, offered)
     assert 'name="skill-0-skill" value="Medical"' in html
     assert re.search(r'<input [^>]*name="new-skill"[^>]*value=""', html)
     assert "Did you mean" not in html
