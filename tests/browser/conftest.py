@@ -8,12 +8,15 @@ skipped browser suite would hide that the browser was never run. Never `playwrig
 the machines here cannot download browsers.
 """
 
+import contextlib
 import os
 from collections.abc import Iterator
 
 import pytest
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.ci import running_in_ci
@@ -36,11 +39,25 @@ def browser() -> Iterator["object"]:
         browser.close()
 
 
+# A builder whose save state says "Saving…" has a save waiting for the autosave pause, or on
+# its way to the server.
+_NO_SAVE_PENDING = "() => document.querySelector('[data-save-state]')?.dataset.state !== 'saving'"
+
+
 def _browser_page(browser, live_server):
-    """A page in a browser context of its own: its cookies are nobody else's."""
+    """A page in a browser context of its own: its cookies are nobody else's.
+
+    A test may end right after an edit, with the builder's save still to come. That request
+    would reach the server while the test's database is torn down (on PostgreSQL the save's
+    open transaction then held its lock into the next test), so each page's save is let land
+    first, and the context goes offline before it closes: nothing leaves it afterwards."""
     context = browser.new_context(base_url=live_server.url)
     context.set_default_timeout(10_000)
     yield context.new_page()
+    for page in context.pages:
+        with contextlib.suppress(PlaywrightError):
+            page.wait_for_function(_NO_SAVE_PENDING, timeout=5_000)
+    context.set_offline(True)
     context.close()
 
 
