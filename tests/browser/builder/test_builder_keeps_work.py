@@ -198,6 +198,13 @@ def test_a_name_sent_back_for_a_typo_is_mended_at_its_end(
     page.locator(box).press("Enter")
     expect(page.locator(".picker .errorlist")).to_be_visible()
     expect(page.locator(box)).to_be_focused()
+    # The box comes back with the caret where htmx found it (the box was emptied as the name
+    # was sent), and is put at the end a moment later, before any person could type.
+    page.wait_for_function(
+        "box => { const el = document.querySelector(box); "
+        "return el.selectionStart === el.value.length; }",
+        arg=box,
+    )
 
     # A hurried player mends the end of what they typed, without reaching for the mouse.
     for _ in range(backspaces):
