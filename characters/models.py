@@ -150,6 +150,12 @@ class Character(models.Model):
     budget = models.IntegerField(default=100)
     # Optimistic concurrency: a save must name the version it edited.
     version = models.PositiveIntegerField(default=1)
+    # The builder sitting that saved last, and the stamp its page gave that save. A sitting's
+    # saves may arrive out of order (a page leaving sends one beside one on its way, and two
+    # server workers may take them in either order): one stamped before the last stored is
+    # older than what is stored, and changes nothing.
+    builder_sitting = models.CharField(max_length=32, blank=True)
+    builder_stamp = models.PositiveBigIntegerField(default=0)
     campaign = models.ForeignKey(
         Campaign,
         on_delete=models.SET_NULL,

@@ -22,7 +22,13 @@ from django import forms
 from django.conf import settings
 from django.http import QueryDict
 
-from characters.core.forms import VersionField, WholeNumberField, natural_number, whole_number
+from characters.core.forms import (
+    MAX_VERSION,
+    VersionField,
+    WholeNumberField,
+    natural_number,
+    whole_number,
+)
 from rules import FORMAT, NotationError, catalog, parse_skill, parse_trait
 from rules.document import TOP_LEVEL_FIELDS
 from rules.model import control_by_default
@@ -931,8 +937,12 @@ class ButtonForm(forms.Form):
 
 class SaveStampForm(forms.Form):
     """What a builder save carries beside the character: the version the page was built from
-    (a save from a page that fell behind is a conflict, never an overwrite) and the sitting it
-    belongs to (its saves share one revision)."""
+    (a save from a page that fell behind is a conflict, never an overwrite), the sitting it
+    belongs to (its saves share one revision) and its place among that sitting's saves, which
+    may arrive out of order (one older than a save already stored changes nothing)."""
 
     version = VersionField()
     editing_session = forms.CharField(max_length=32, required=False)
+    edit_stamp = WholeNumberField(
+        minimum=0, maximum=MAX_VERSION, default=0, required=False, widget=forms.HiddenInput
+    )

@@ -77,6 +77,7 @@ def save_character(
     expected_version: int,
     by: User | None = None,
     editing_session: str = "",
+    edit_stamp: int = 0,
 ) -> Character:
     """Save the builder's document if nobody saved since ``expected_version``.
 
@@ -91,9 +92,19 @@ def save_character(
     CharacterLocked (nothing written) when the character is approved. Editing a submitted
     character withdraws it from review (back to draft, logged): the referee should never
     approve something other than what they read.
+
+    ``edit_stamp`` places the save among its sitting's saves (its page counts them): those may
+    arrive out of order, and one stamped before the last stored is older than what is stored.
+    It changes nothing, and the character is returned as it stands.
     """
     character = lock_character(character)
     refuse_if_locked(character)
+    if (
+        editing_session
+        and character.builder_sitting == editing_session
+        and edit_stamp < character.builder_stamp
+    ):
+        return character
     document = dict(document)
     stored_rolls = character.document.get("mustering_out")
     if stored_rolls:
@@ -109,6 +120,11 @@ def save_character(
         expected_version=None if moved_on_by_this_sitting else expected_version,
         editing_session=editing_session,
     )
+    if editing_session:
+        Character.objects.filter(pk=current.pk).update(
+            builder_sitting=editing_session, builder_stamp=edit_stamp
+        )
+        current.builder_sitting, current.builder_stamp = editing_session, edit_stamp
     withdraw_if_submitted(current, by=by, reason="Edited while submitted")
     return current
 

@@ -202,9 +202,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     action = forms.ButtonForm(request.POST).pressed(default="save")
     if action not in ("save", "overwrite", "roll"):
         form = forms.apply_action(form, action)
-        context = _builder_context(
-            character, form, editing_session=stamp.editing_session, save_state=_NOT_SAVED_YET
-        )
+        context = _builder_context(character, form, stamp=stamp, save_state=_NOT_SAVED_YET)
         context["browse_open"] = action.startswith("add_skill:")
         return render(request, "characters/builder/builder.html", context)
 
@@ -214,7 +212,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         context = _builder_context(
             character,
             forms.with_errors(form, read.errors),
-            editing_session=stamp.editing_session,
+            stamp=stamp,
             save_state=SaveState("unreadable", "Not saved: fix the fields marked below first"),
         )
         return render(request, "characters/builder/builder.html", context, status=400)
@@ -226,6 +224,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             expected_version=expected,
             by=request.user,
             editing_session=stamp.editing_session,
+            edit_stamp=stamp.edit_stamp,
         )
     except core_services.CharacterLocked as locked:
         messages.error(request, str(locked))
@@ -238,7 +237,7 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             character,
             form,
             conflict=_conflict(conflict.current, expected, read.document),
-            editing_session=stamp.editing_session,
+            stamp=stamp,
             save_state=SaveState("conflict", "Not saved: this character changed in another tab"),
         )
         return render(request, "characters/builder/builder.html", context, status=409)
@@ -285,13 +284,14 @@ _NOT_SAVED_YET = SaveState("unsaved", "Not saved: press Save to keep these chang
 class SaveStamp:
     version: int  # -1 when the page did not say: no stored version matches it
     editing_session: str
+    edit_stamp: int = 0  # the page's count of its saves; 0 when it did not say
 
 
 def _save_stamp(request: AuthenticatedHttpRequest) -> SaveStamp:
     form = SaveStampForm(request.POST)
     if not form.is_valid():
         return SaveStamp(version=-1, editing_session="")
-    return SaveStamp(form.cleaned_data["version"], form.cleaned_data["editing_session"])
+    return SaveStamp(**form.cleaned_data)
 
 
 @login_required
@@ -317,6 +317,7 @@ def character_autosave(request: AuthenticatedHttpRequest, pk: int) -> JsonRespon
             expected_version=stamp.version,
             by=request.user,
             editing_session=stamp.editing_session,
+            edit_stamp=stamp.edit_stamp,
         )
     except core_services.VersionConflict as conflict:
         message = (
@@ -526,7 +527,7 @@ def _builder_context(
     full: bool = True,
     conflict: dict[str, Any] | None = None,
     attributes: frozenset[str] | None = None,
-    editing_session: str = "",
+    stamp: SaveStamp | None = None,
     save_state: SaveState | None = None,
 ) -> dict[str, Any]:
     """Everything the builder template shows. ``full=False`` (the live preview) skips the
@@ -649,8 +650,9 @@ def _builder_context(
         "mustering_service": service.name if service else "",
         "automatic_lines": report.skills.lines[len(read.skill_rows) :],
         # A new sitting for each page built from the stored character; a page the server
-        # re-renders from a post (no JavaScript) carries its sitting on.
-        "editing_session": editing_session or secrets.token_urlsafe(12),
+        # re-renders from a post carries its sitting on, and the count of its saves.
+        "editing_session": (stamp and stamp.editing_session) or secrets.token_urlsafe(12),
+        "edit_stamp": stamp.edit_stamp if stamp and stamp.editing_session else 0,
         "autosave_paused": _AUTOSAVE_PAUSED.get(character.status, ""),
         "save_state": save_state or _initial_save_state(character),
     }

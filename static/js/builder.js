@@ -5,6 +5,14 @@ const builder = document.getElementById("builder");
 if (builder) {
   const saveState = builder.querySelector("[data-save-state]");
   const versionInput = builder.querySelector("input[name=version]");
+  // The count of this sitting's saves, carried on by a page the server draws again: two saves
+  // on their way at once (one sent on leaving, or Save) may land in either order, and the
+  // server keeps the later one.
+  const stampInput = builder.querySelector("input[name=edit_stamp]");
+  function nextStamp() {
+    stampInput.value = String(Number(stampInput.value) + 1);
+    return stampInput.value;
+  }
   const announcer = document.getElementById("announcer");
   const pageToken = JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"];
   const formToken = builder.querySelector("input[name=csrfmiddlewaretoken]");
@@ -79,6 +87,7 @@ if (builder) {
     if (inFlight !== null && !leaving) return; // its answer schedules the next save
     const carried = edits;
     const token = csrfToken();
+    nextStamp();
     const body = new FormData(builder);
     body.delete("action");
     inFlight = carried;
@@ -241,6 +250,7 @@ if (builder) {
   // Save (and every no-script button) posts the whole form: nothing is left to store then.
   builder.addEventListener("submit", () => {
     csrfToken();
+    nextStamp();
     savedEdit = edits;
     partial = false;
     clearTimeout(timer);

@@ -540,6 +540,31 @@ def test_submitting_right_after_an_edit_submits_that_edit(page):
     assert (mara.status, mara.document["attributes"]["DEX"]) == (Character.Status.SUBMITTED, 9)
 
 
+def test_a_save_that_reaches_the_server_after_save_was_pressed_changes_nothing(building):
+    """The save on its way when the player pressed Save may reach the server after Save's
+    post (two workers take them in either order): the page numbers its saves."""
+    page = building
+    held = []
+    page.route("**/autosave/", lambda route: held.append(route))  # a slow network
+    page.fill("input[name=DEX]", "9")
+    while not held:
+        page.wait_for_timeout(20)
+
+    page.fill("input[name=DEX]", "10")
+    page.locator("main button[data-action=save]").click()
+    expect(page.locator(".message--success")).to_contain_text("saved (version")
+    late = held[0].request  # now it arrives
+    answer = page.context.request.post(
+        late.url,
+        headers={name: late.headers[name] for name in ("content-type", "x-csrftoken")},
+        data=late.post_data_buffer,
+    )
+
+    assert answer.json()["state"] == "saved"
+    assert Character.objects.get(name="Mara").document["attributes"]["DEX"] == 10
+    expect(page.locator("input[name=DEX]")).to_have_value("10")
+
+
 def test_logging_out_right_after_an_edit_stores_it_first(building):
     page = building
     held = []

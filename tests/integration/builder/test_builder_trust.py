@@ -311,6 +311,59 @@ def test_a_pages_own_saves_never_conflict_with_each_other(owner, owner_client):
     assert (stored["DEX"], stored["STR"]) == (10, 8)
 
 
+def test_a_save_that_lands_after_a_later_one_of_its_sitting_changes_nothing(owner, owner_client):
+    # The save on its way when the page left can reach the server after the one sent on
+    # leaving (two workers take them in either order): the page numbered them.
+    character = _character(owner, name="Overtaken")
+    on_its_way = builder_post(character, DEX="9", editing_session="sitting", edit_stamp="1")
+    sent_on_leaving = builder_post(
+        character, DEX="10", STR="8", editing_session="sitting", edit_stamp="2"
+    )
+    assert _autosave(owner_client, character, **sent_on_leaving).json()["state"] == "saved"
+
+    answer = _autosave(owner_client, character, **on_its_way)
+
+    assert answer.json() == {"state": "saved", "version": character.version + 1}
+    stored = Character.objects.get(pk=character.pk)
+    assert (stored.document["attributes"]["DEX"], stored.document["attributes"]["STR"]) == (10, 8)
+    assert stored.revisions.order_by("-number").first().document == stored.document
+
+
+def test_save_pressed_after_an_autosave_that_lands_later_keeps_what_save_sent(owner, owner_client):
+    character = _character(owner, name="Pressed")
+    autosave = builder_post(character, DEX="9", editing_session="sitting", edit_stamp="3")
+    save = builder_post(
+        character, DEX="11", editing_session="sitting", edit_stamp="4", action="save"
+    )
+    owner_client.post(reverse("character_edit", args=[character.pk]), save)
+
+    _autosave(owner_client, character, **autosave)
+
+    assert Character.objects.get(pk=character.pk).document["attributes"]["DEX"] == 11
+
+
+def test_a_new_sitting_counts_its_saves_afresh(owner, owner_client):
+    # Each page built from the stored character is a new sitting, whose first save is 1.
+    character = _character(owner, name="Afresh")
+    first = builder_post(character, DEX="9", editing_session="one", edit_stamp="40")
+    version = _autosave(owner_client, character, **first).json()["version"]
+    second = builder_post(character, DEX="10", editing_session="two", edit_stamp="1")
+    second["version"] = str(version)
+
+    assert _autosave(owner_client, character, **second).json()["state"] == "saved"
+    assert Character.objects.get(pk=character.pk).document["attributes"]["DEX"] == 10
+
+
+def test_a_page_drawn_again_after_a_refused_save_carries_its_count_of_saves_on(owner, owner_client):
+    character = _character(owner, name="Refused")
+    post = builder_post(character, terms="", editing_session="sitting", edit_stamp="7")
+
+    page = owner_client.post(reverse("character_edit", args=[character.pk]), post)
+
+    assert page.status_code == 400
+    assert '<input type="hidden" name="edit_stamp" value="7">' in page.content.decode()
+
+
 def test_a_save_from_another_sitting_after_a_roll_is_still_a_conflict(owner, owner_client):
     character = _character(owner, name="Rolled", service="scouts", terms=1)
     kept = {"service": "scouts", "terms": "1", "editing_session": "sitting"}
