@@ -10,6 +10,7 @@ the machines here cannot download browsers.
 
 import contextlib
 import os
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -50,13 +51,23 @@ def _browser_page(browser, live_server):
     A test may end right after an edit, with the builder's save still to come. That request
     would reach the server while the test's database is torn down (on PostgreSQL the save's
     open transaction then held its lock into the next test), so each page's save is let land
-    first, and the context goes offline before it closes: nothing leaves it afterwards."""
+    first, and so is every request still on its way (a page whose saving is paused asks the
+    server quietly); then the context goes offline before it closes: nothing leaves it
+    afterwards."""
     context = browser.new_context(base_url=live_server.url)
     context.set_default_timeout(10_000)
+    on_the_way: set[object] = set()
+    context.on("request", lambda request: on_the_way.add(request))
+    context.on("requestfinished", lambda request: on_the_way.discard(request))
+    context.on("requestfailed", lambda request: on_the_way.discard(request))
     yield context.new_page()
     for page in context.pages:
         with contextlib.suppress(PlaywrightError):
             page.wait_for_function(_NO_SAVE_PENDING, timeout=5_000)
+    deadline = time.monotonic() + 5
+    while on_the_way and context.pages and time.monotonic() < deadline:
+        with contextlib.suppress(PlaywrightError):
+            context.pages[0].wait_for_timeout(20)
     context.set_offline(True)
     context.close()
 
