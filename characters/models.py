@@ -155,7 +155,7 @@ class Character(models.Model):
     # server workers may take them in either order): one stamped before the last stored is
     # older than what is stored, and changes nothing.
     builder_sitting = models.CharField(max_length=32, blank=True)
-    builder_stamp = models.PositiveBigIntegerField(default=0)
+    builder_stamp = models.PositiveIntegerField(default=0)
     campaign = models.ForeignKey(
         Campaign,
         on_delete=models.SET_NULL,

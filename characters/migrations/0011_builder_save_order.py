@@ -17,6 +17,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="character",
             name="builder_stamp",
-            field=models.PositiveBigIntegerField(default=0),
+            field=models.PositiveIntegerField(default=0),
         ),
     ]
