@@ -3,11 +3,13 @@ the page where it was, with the result beside the button, at desktop and phone w
 and without JavaScript. The roller suggests each skill's attribute as it is chosen."""
 
 import re
+from itertools import pairwise
 
 import pytest
 from playwright.sync_api import expect
 
 from characters.play import services as play_services
+from rules import BuyOffFlaw
 from tests.browser.pages import log_in
 from tests.dice import Scripted
 from tests.factories import PASSWORD, character_in_campaign, medic_document
@@ -158,3 +160,37 @@ def test_on_a_phone_an_empty_ledger_says_so_from_the_left_of_its_card(page, mara
             " return r.getBoundingClientRect().left - td.getBoundingClientRect().left; }"
         )
         assert text < 20, f"{words!r} starts {text} px into its card"
+
+
+def test_on_a_phone_a_purchase_in_the_ledger_reads_as_one_text_with_its_revision_whole(page, mara):
+    # A phone's card lays a cell's parts side by side: the purchase, its creation points and
+    # the link to its revision stood in three narrow columns, and the link broke mid-word.
+    referee = mara.campaign.referee
+    play_services.award_improvement_points(character=mara, by=referee, amount=5, reason="Tour")
+    request = play_services.spend_improvement_points(
+        character=mara, by=mara.owner, purchase=BuyOffFlaw(1)
+    )
+    play_services.decide_request(entry=request, by=referee, approve=True)
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+
+    what = page.locator('[data-ip-entry="purchase"] td[data-label="What"]')
+    link = what.get_by_role("link", name=re.compile(r"^revision \d+$"))
+    expect(link).to_be_visible()
+    # Read in order, each part begins no higher than the line where the one before it ends.
+    lines = what.evaluate(
+        """(td) => {
+             const lines = (node) => {
+               const range = document.createRange();
+               range.selectNodeContents(node);
+               const tops = [...range.getClientRects()].map((box) => Math.round(box.top));
+               return [Math.min(...tops), Math.max(...tops)];
+             };
+             const text = document.createTreeWalker(td, NodeFilter.SHOW_TEXT).nextNode();
+             return [lines(text), lines(td.querySelector(".hint")), lines(td.querySelector("a"))];
+           }"""
+    )
+    for (_, ends), (begins, _) in pairwise(lines):
+        assert begins >= ends, f"a part starts above the line where the one before it ends: {lines}"
+    assert lines[-1][0] == lines[-1][1], "the link to the revision breaks over two lines"
