@@ -558,7 +558,8 @@ class Catalog:
     def skills_like(self, name: str) -> tuple[str, ...]:
         """The catalog's names for a skill it does not know as written: those the name begins
         ("Medic" for Medical), then the closest spellings ("Streetwize"), best first, at most
-        three; none when nothing is near."""
+        three; failing those, the names with a word close to it ("Animals" for Animal
+        Handling); none when nothing is near."""
         key = _plain_key(name)
         if not key:
             return ()
@@ -566,6 +567,13 @@ class Catalog:
         begun = [s.name for s in self.skills if len(key) > 2 and s.name.lower().startswith(key)]
         close = difflib.get_close_matches(key, self._skill_index, n=3, cutoff=0.75)
         found = dict.fromkeys([*begun, *(self._skill_index[k].name for k in close)])
+        if not found:
+            by_word: dict[str, list[str]] = {}
+            for skill in self.skills:
+                for word in skill.name.lower().split():
+                    by_word.setdefault(word, []).append(skill.name)
+            near = difflib.get_close_matches(key, by_word, n=3, cutoff=0.75)
+            found = dict.fromkeys(skill for word in near for skill in by_word[word])
         return tuple(found)[:3]
 
     def find_talent(self, name: str) -> str | None:

@@ -15,6 +15,7 @@ from characters.core.forms import VersionField, WholeNumberField, first_problem,
 from characters.models import Campaign, Character, CreditEntry, DiceRoll, ImprovementEntry
 from characters.play import services
 from rules import NotationError
+from rules.wording import did_you_mean
 
 # Bounds of what a person types; the rules have no such figures.
 MAX_WOUND_INDEX = 99
@@ -279,7 +280,8 @@ class SpendForm(forms.Form):
         skill = self.cleaned_data["skill"].strip()
         definition = rules.catalog().find_skill(skill) if skill else None
         if definition is None:
-            raise forms.ValidationError("Name a skill from the rulebook's list.")
+            near = did_you_mean(rules.catalog().skills_like(skill)) if skill else ""
+            raise forms.ValidationError(f"Name a skill from the rulebook's list.{near}")
         cascade = self.cleaned_data["cascade"].strip() or None
         return rules.RaiseSkill(definition.name, cascade, self._level(f"{definition.name} level"))
 

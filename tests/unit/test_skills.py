@@ -194,6 +194,8 @@ def test_skill_entries_that_do_not_fit_the_catalog_are_errors(skill, code):
         ("Streetwize", ("Streetwise",)),
         ("vac  suit", ("Vacc Suit",)),
         ("Brawl", ("Brawling",)),
+        ("Animals", ("Animal Handling",)),
+        ("suit", ("Vacc Suit",)),
         ("Basket Weaving", ()),
         ("x", ()),
         ("   ", ()),

@@ -913,6 +913,19 @@ def test_a_purchase_refused_on_the_play_sheet_says_why_and_writes_nothing(client
     assert not ImprovementEntry.objects.exists()
 
 
+def test_a_new_skill_misspelt_on_the_play_sheet_is_offered_the_catalogs_names(client, mara, player):
+    client.force_login(player)
+    response = client.post(
+        reverse("character_ip_spend", args=[mara.pk]),
+        {"purchase": "new_skill", "skill": "Animals", "to_level": "1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert "Name a skill from the rulebook&#x27;s list. Did you mean Animal Handling?" in (
+        response.content.decode()
+    )
+    assert not ImprovementEntry.objects.exists()
+
+
 def test_the_campaign_shows_its_rolls_to_the_referee_and_members_but_not_npc_rolls(
     client, mara, player, referee, campaign
 ):
