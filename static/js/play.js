@@ -3,11 +3,31 @@
 // as the new ones are inserted above them: thousands of pixels on a phone), leaving the player
 // far from the result. So the button that was clicked is kept where it was on the screen, the
 // outcome (shown beside that button's form) is brought into view if it is not, and the focus
-// goes back to the button (or, when it is gone, to the outcome) for keyboard users.
+// goes back to the button (or, when it is gone, to the outcome) for keyboard users. An action
+// refused (a figure out of range, or another tab's action first) keeps what was typed in its
+// form, to send again.
 (() => {
   "use strict";
 
-  let clicked = null; // {action, wound, top}: the button the last action was sent with
+  let clicked = null; // {action, wound, top, typed}: the button the last action was sent with
+
+  // What the person typed and chose in a form: not its hidden fields, which the new region
+  // brings up to date (the play version above all).
+  const typed = (field) => field.name && field.type !== "hidden" && field.tagName !== "BUTTON";
+  const ticked = (field) => field.type === "checkbox" || field.type === "radio";
+  const typedIn = (form) =>
+    [...form.elements]
+      .filter(typed)
+      .map((field) => ({ name: field.name, value: field.value, checked: field.checked }));
+  const retype = (form, entries) => {
+    const fields = [...form.elements].filter(typed);
+    for (const { name, value, checked } of entries) {
+      const field = fields.find((f) => f.name === name && (!ticked(f) || f.value === value));
+      if (!field) continue;
+      if (ticked(field)) field.checked = checked;
+      else field.value = value;
+    }
+  };
 
   const find = ({ action, wound }) => {
     const scope = wound === null ? "#play" : `#play [data-wound="${wound}"]`;
@@ -28,6 +48,7 @@
         action: button.dataset.action,
         wound: row ? row.dataset.wound : null,
         top: button.getBoundingClientRect().top,
+        typed: typedIn(event.target),
       };
     },
     true,
@@ -42,6 +63,10 @@
       window.scrollBy(0, button.getBoundingClientRect().top - was.top);
     }
     const notice = document.getElementById("outcome");
+    // Not by its class: htmx gives a swapped element its old classes until it settles.
+    if (button && button.form && notice && notice.hasAttribute("data-refused")) {
+      retype(button.form, was.typed);
+    }
     if (notice) {
       const box = notice.getBoundingClientRect();
       if (box.top < 0 || box.bottom > window.innerHeight) {

@@ -112,6 +112,29 @@ def test_without_javascript_the_answer_is_in_view_after_the_redirect(
     context.close()
 
 
+def test_damage_refused_as_another_tab_acted_first_keeps_what_was_typed(page, second_page, mara):
+    for tab in (page, second_page):
+        log_in(tab, "player1")
+        tab.goto(f"/characters/{mara.pk}/play/")
+        tab.wait_for_load_state("load")
+    page.fill("#damage-amount", "3")
+    page.locator('[data-action="damage"]').click()
+    expect(page.locator("[data-lif]")).to_have_text("20")
+
+    second_page.fill("#damage-amount", "5")
+    second_page.select_option("select[name=form]", "S")
+    second_page.locator('[data-action="damage"]').click()
+
+    expect(second_page.locator("[data-notice][data-refused]")).to_contain_text("changed")
+    expect(second_page.locator("[data-lif]")).to_have_text("20")  # the other tab's damage
+    expect(second_page.locator("#damage-amount")).to_have_value("5")
+    expect(second_page.locator("select[name=form]").first).to_have_value("S")
+    second_page.locator('[data-action="damage"]').click()  # sent again: now it counts
+    expect(second_page.locator("[data-notice][data-refused]")).to_have_count(0)
+    expect(second_page.locator("[data-lif]")).to_have_text("15")
+    expect(second_page.locator("#damage-amount")).to_have_value("")
+
+
 def test_back_from_the_sheet_shows_the_damage_marked_in_place(page, mara):
     # The region was swapped in place: the browser's cached copy of the page is from before.
     page.set_viewport_size(VIEWPORTS["phone"])
