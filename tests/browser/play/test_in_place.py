@@ -171,6 +171,40 @@ def test_on_a_phone_a_wounds_care_opens_the_width_of_its_card(page, mara):
     expect(throw).to_be_in_viewport(ratio=1)
 
 
+def test_on_a_phone_a_wounds_severity_and_state_each_read_as_one_text(page, mara):
+    # A phone's card lays a cell's parts out as columns of their own: "Light" stood far from
+    # "9 damage", and "Bleeding" beside its note squeezed onto two lines.
+    play_services.take_damage(character=mara, by=None, amount=9, form="L", rng=Scripted([3]))
+    page.set_viewport_size(VIEWPORTS["phone"])
+    log_in(page, "player1")
+    page.goto(f"/characters/{mara.pk}/play/")
+
+    for label in ("Wound", "State"):
+        cell = page.locator(f'[data-wound] td[data-label="{label}"]').first
+        # Each line of each piece of text, in reading order: [top, left, right].
+        boxes = cell.evaluate(
+            """(td) => {
+                 const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+                 const boxes = [];
+                 for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+                   if (!text.textContent.trim()) continue;
+                   const range = document.createRange();
+                   range.selectNodeContents(text);
+                   for (const box of range.getClientRects()) {
+                     boxes.push([Math.round(box.top), box.left, box.right]);
+                   }
+                 }
+                 return boxes;
+               }"""
+        )
+        assert len(boxes) > 1, f"{label}: one piece of text only, nothing to compare"
+        for before, after in pairwise(boxes):
+            if after[0] == before[0]:  # on the same line: a space apart, not a column apart
+                assert after[1] - before[2] < 12, f"{label}: a gap between its words: {boxes}"
+            else:
+                assert after[0] > before[0], f"{label}: a piece beside the one before: {boxes}"
+
+
 def test_on_a_phone_an_empty_ledger_says_so_from_the_left_of_its_card(page, mara):
     page.set_viewport_size(VIEWPORTS["phone"])
     log_in(page, "player1")
