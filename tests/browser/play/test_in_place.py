@@ -24,6 +24,13 @@ def mara():
     return character_in_campaign(medic_document(), approved=True)
 
 
+def open_play_sheet(page, character) -> None:
+    """The player's play sheet of ``character``, logged in as its owner, player1."""
+    log_in(page, "player1")
+    page.goto(f"/characters/{character.pk}/play/")
+    page.wait_for_load_state("load")
+
+
 def scroll_y(page) -> float:
     return page.evaluate("() => window.scrollY")
 
@@ -59,9 +66,7 @@ def test_damage_and_dice_answer_beside_the_button_and_the_page_stays(
 ):
     monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([4, 2]))
     page.set_viewport_size(VIEWPORTS[viewport])
-    log_in(page, "player1")
-    page.goto(f"/characters/{mara.pk}/play/")
-    page.wait_for_load_state("load")
+    open_play_sheet(page, mara)
     allowed = VIEWPORTS[viewport]["height"] / 2
 
     page.fill("#damage-amount", "3")
@@ -114,9 +119,7 @@ def test_without_javascript_the_answer_is_in_view_after_the_redirect(
 
 def test_damage_refused_as_another_tab_acted_first_keeps_what_was_typed(page, second_page, mara):
     for tab in (page, second_page):
-        log_in(tab, "player1")
-        tab.goto(f"/characters/{mara.pk}/play/")
-        tab.wait_for_load_state("load")
+        open_play_sheet(tab, mara)
     page.fill("#damage-amount", "3")
     page.locator('[data-action="damage"]').click()
     expect(page.locator("[data-lif]")).to_have_text("20")
@@ -138,9 +141,7 @@ def test_damage_refused_as_another_tab_acted_first_keeps_what_was_typed(page, se
 def test_back_from_the_sheet_shows_the_damage_marked_in_place(page, mara):
     # The region was swapped in place: the browser's cached copy of the page is from before.
     page.set_viewport_size(VIEWPORTS["phone"])
-    log_in(page, "player1")
-    page.goto(f"/characters/{mara.pk}/play/")
-    page.wait_for_load_state("load")
+    open_play_sheet(page, mara)
     page.fill("#damage-amount", "3")
     page.locator('[data-action="damage"]').click()
     expect(page.locator("[data-lif]")).to_have_text("20")
@@ -156,8 +157,7 @@ def test_back_from_the_sheet_shows_the_damage_marked_in_place(page, mara):
 def test_on_a_phone_a_wounds_care_opens_the_width_of_its_card(page, mara):
     play_services.take_damage(character=mara, by=None, amount=9, form="L", rng=Scripted([3]))
     page.set_viewport_size(VIEWPORTS["phone"])
-    log_in(page, "player1")
-    page.goto(f"/characters/{mara.pk}/play/")
+    open_play_sheet(page, mara)
     wound = page.locator('[data-wound="0"]')
 
     wound.locator('[data-action="open-treat"]').click()
@@ -176,8 +176,7 @@ def test_on_a_phone_a_wounds_severity_and_state_each_read_as_one_text(page, mara
     # "9 damage", and "Bleeding" beside its note squeezed onto two lines.
     play_services.take_damage(character=mara, by=None, amount=9, form="L", rng=Scripted([3]))
     page.set_viewport_size(VIEWPORTS["phone"])
-    log_in(page, "player1")
-    page.goto(f"/characters/{mara.pk}/play/")
+    open_play_sheet(page, mara)
 
     for label in ("Wound", "State"):
         cell = page.locator(f'[data-wound] td[data-label="{label}"]').first
@@ -207,8 +206,7 @@ def test_on_a_phone_a_wounds_severity_and_state_each_read_as_one_text(page, mara
 
 def test_on_a_phone_an_empty_ledger_says_so_from_the_left_of_its_card(page, mara):
     page.set_viewport_size(VIEWPORTS["phone"])
-    log_in(page, "player1")
-    page.goto(f"/characters/{mara.pk}/play/")
+    open_play_sheet(page, mara)
 
     for words in ("No improvement points yet", "Nothing since creation"):
         cell = page.locator("td", has_text=words)
@@ -229,8 +227,7 @@ def test_on_a_phone_a_purchase_in_the_ledger_reads_as_one_text_with_its_revision
     )
     play_services.decide_request(entry=request, by=referee, approve=True)
     page.set_viewport_size(VIEWPORTS["phone"])
-    log_in(page, "player1")
-    page.goto(f"/characters/{mara.pk}/play/")
+    open_play_sheet(page, mara)
 
     what = page.locator('[data-ip-entry="purchase"] td[data-label="What"]')
     link = what.get_by_role("link", name=re.compile(r"^revision \d+$"))
