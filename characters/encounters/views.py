@@ -105,11 +105,12 @@ def _context(
     state: Board | None = None,
     outcome: Outcome | None = None,
     chosen: QueryDict | None = None,
+    surprise_typed: QueryDict | None = None,
 ) -> dict[str, Any]:
     """The page's context: the polled region's and the action panel's. ``state``: the board,
     when the caller has read it already; ``chosen``: an attack form's choices to keep (a
     refused attack's, or one refused for a conflict while it is still the same turn), at the
-    version now."""
+    version now; ``surprise_typed``: a refused surprise throw's side and DMs, likewise."""
     if state is None:
         state = selectors.board(encounter)
     context = _live_context(request, encounter, state)
@@ -149,7 +150,7 @@ def _context(
         "morale_due": services.morale_due(state) if is_referee and not state.ended else [],
         "waiting_for": services.waiting_for(state) if may_act else [],
         "surprise_form": (
-            encounter_forms.SurpriseForm(initial={"version": encounter.version})
+            _surprise_form(encounter, surprise_typed)
             if is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
             else None
         ),
@@ -165,6 +166,16 @@ def _context(
             None,
         ),
     }
+
+
+def _surprise_form(encounter: Encounter, typed: QueryDict | None) -> encounter_forms.SurpriseForm:
+    """The surprise form at the version now, with what a refused throw had typed in it: a
+    referee who typed both sides' DMs should not type them again after another tab acted."""
+    if typed is None:
+        return encounter_forms.SurpriseForm(initial={"version": encounter.version})
+    data = typed.copy()
+    data["version"] = str(encounter.version)
+    return encounter_forms.SurpriseForm(data)
 
 
 def _ending(encounter: Encounter) -> EncounterEntry | None:
@@ -236,13 +247,16 @@ def _respond(
     encounter: Encounter,
     outcome: Outcome,
     chosen: QueryDict | None = None,
+    surprise_typed: QueryDict | None = None,
 ) -> HttpResponse:
     """htmx: the encounter region, the outcome where the button was. Otherwise back to the
     page (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its
     message."""
     if request.htmx:
         encounter = Encounter.objects.select_related("campaign").get(pk=encounter.pk)
-        context = _context(request, encounter, outcome=outcome, chosen=chosen)
+        context = _context(
+            request, encounter, outcome=outcome, chosen=chosen, surprise_typed=surprise_typed
+        )
         return render(request, f"{PAGE}#encounter", context)
     tags = OUTCOME_TAG + (f" {ENTRY_TAG}{outcome.entry.pk}" if outcome.entry else "")
     if outcome.error:
@@ -394,7 +408,10 @@ def encounter_surprise(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
             expected_version=form.cleaned_data["version"],
         )
 
-    return _attempt(request, encounter, throw)
+    outcome = _outcome_of(throw)
+    return _respond(
+        request, encounter, outcome, surprise_typed=request.POST if outcome.error else None
+    )
 
 
 @login_required

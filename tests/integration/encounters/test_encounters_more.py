@@ -11,7 +11,7 @@ import rules
 from characters.core.services import store_document
 from characters.encounters import services
 from characters.encounters.selectors import board
-from characters.models import Combatant, EncounterEntry
+from characters.models import Combatant, Encounter, EncounterEntry
 from tests.dice import Scripted
 from tests.encounter_people import start
 from tests.factories import UserFactory
@@ -73,6 +73,40 @@ def test_the_referee_throws_for_surprise_and_the_surprised_corsairs_lose_the_fir
     state = board(encounter)
     assert not any(row.surprised for row in state.rows)
     assert state.current.combatant.name == "Kira Valen"
+
+
+@pytest.mark.parametrize(
+    ("stale", "dm_party", "reason"),
+    [
+        (True, "2", "changed since this page was loaded"),
+        (False, "13", "enter a whole number from -12 to 12"),
+    ],
+    ids=["another tab acted first", "a DM out of range"],
+)
+def test_a_refused_surprise_throw_says_why_and_keeps_the_side_and_dms_typed(
+    client, encounter, referee, stale, dm_party, reason
+):
+    as_user(client, referee)
+    typed = {
+        "version": encounter.version,
+        "may_be_surprised": "opposition",
+        "dm_party": dm_party,
+        "dm_opposition": "-3",
+    }
+    if stale:
+        Encounter.objects.filter(pk=encounter.pk).update(version=encounter.version + 1)
+
+    page = client.post(
+        reverse("encounter_surprise", args=[encounter.pk]), typed, HTTP_HX_REQUEST="true"
+    ).content.decode()
+
+    assert reason in page
+    assert re.search(r'name="may_be_surprised" value="opposition"[^>]*checked', page)
+    assert re.search(rf'name="dm_party" value="{dm_party}"', page)
+    assert re.search(r'name="dm_opposition" value="-3"', page)
+    # Thrown again from here, it is thrown at the version the page shows now.
+    assert f'name="version" value="{Encounter.objects.get().version}"' in page
+    assert not EncounterEntry.objects.filter(kind="surprise").exists()
 
 
 def test_a_surprised_side_first_in_the_order_acts_first_in_the_second_round(encounter, referee):
