@@ -42,6 +42,34 @@
   // A swapped action panel comes with the weapon it was filled in for.
   document.addEventListener("htmx:load", (event) => followAll(event.detail.elt));
 
+  // The turn can move on while a person fills in the action panel (a player acted from a phone,
+  // or another tab did), and the polling brings the next turn's panel. Swapped under their
+  // finger, the next tap would act for the next fighter with its defaults. A panel the person
+  // has changed is kept instead, saying so: its action, sent, is refused as the turn is over,
+  // and the answer shows the turn as it stands.
+  const touch = (event) => {
+    const panel = event.target instanceof Element && event.target.closest("#act");
+    if (panel) panel.dataset.touched = "";
+  };
+  document.addEventListener("input", touch, true);
+  document.addEventListener("change", touch, true);
+  document.addEventListener("htmx:oobBeforeSwap", (event) => {
+    const panel = event.detail.target;
+    if (!panel || panel.id !== "act" || !("touched" in panel.dataset)) return;
+    event.detail.shouldSwap = false;
+    if (panel.querySelector("[data-moved-on]")) return;
+    const notice = document.createElement("p");
+    notice.className = "play__notice play__notice--error";
+    notice.setAttribute("role", "status");
+    notice.dataset.movedOn = "";
+    notice.append("The turn has moved on since you began: this form is for a turn that is over. ");
+    const link = document.createElement("a");
+    link.href = window.location.pathname;
+    link.textContent = "Show the turn as it stands";
+    notice.append(link, ".");
+    panel.prepend(notice);
+  });
+
   // An action (a POST) replaces the region its button was in, and the focus would fall back to
   // the page: a keyboard user would start again at the skip link. The focus goes to the outcome
   // at the top of the action panel instead, so the next Tab reaches the next action. The odds

@@ -78,13 +78,9 @@ def attack(page, *, target: str, range_band: str, cover: str = "None") -> str:
     return odds
 
 
-def test_three_rounds_against_a_group_of_corsairs(phone, referee_page, monkeypatch):
-    campaign, kira, _, _ = party_against_corsairs()
-    throws = iter(DICE)
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
-    ref = referee_page
-
-    # The referee starts the encounter from the campaign page: the party and four corsairs.
+def start_the_ambush(ref, campaign) -> str:
+    """The referee starts the encounter from the campaign page (the party and four corsairs)
+    and throws initiative: Kira's turn. Returns the encounter's address."""
     log_in(ref, "referee")
     ref.goto(f"/campaigns/{campaign.pk}/")
     ref.locator('[data-action="start-encounter"]').click()
@@ -92,10 +88,19 @@ def test_three_rounds_against_a_group_of_corsairs(phone, referee_page, monkeypat
     ref.get_by_label("Vargr corsair: how many").fill("4")
     ref.locator('[data-action="start-encounter"]').click()
     expect(ref).to_have_url(re.compile(r"/encounters/\d+/$"))
-    url = ref.url
     ref.locator('[data-action="initiative"]').click()
     expect(ref.locator("[data-now]")).to_contain_text("Kira Valen")
     expect(ref.locator("[data-combatant]")).to_have_count(6)
+    return ref.url
+
+
+def test_three_rounds_against_a_group_of_corsairs(phone, referee_page, monkeypatch):
+    campaign, kira, _, _ = party_against_corsairs()
+    throws = iter(DICE)
+    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
+    ref = referee_page
+
+    url = start_the_ambush(ref, campaign)
 
     # Kira's player, on a phone, sees her turn and shoots corsair 1 in some cover.
     log_in(phone, "player1")
@@ -169,3 +174,32 @@ def test_three_rounds_against_a_group_of_corsairs(phone, referee_page, monkeypat
     expect(ref.locator("#outcome")).to_contain_text("Morale of the opposition")
     expect(ref.locator("#outcome")).to_contain_text("it holds")
     expect(ref.locator('[data-action="morale"]')).to_have_count(0)
+
+
+def test_a_panel_being_filled_in_stays_when_the_turn_moves_on_elsewhere(
+    phone, referee_page, monkeypatch
+):
+    """Swapped for the next turn's panel under the referee's finger, the next tap would have
+    thrown for the next fighter with its defaults."""
+    campaign, _, _, _ = party_against_corsairs()
+    throws = iter(DICE)
+    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
+    ref = referee_page
+    url = start_the_ambush(ref, campaign)
+    log_in(phone, "player1")
+    phone.goto(url)
+
+    # The referee begins Kira's attack for her player, who attacks from the phone meanwhile.
+    choose(ref, "target", "Vargr corsair 2")
+    choose(ref, "range_band", "Medium")
+    attack(phone, target="Vargr corsair 1", range_band="Short", cover="Some")
+
+    expect(ref.locator('[data-entry="attack"]')).to_have_count(1, timeout=10_000)  # polled
+    expect(ref.locator("[data-moved-on]")).to_contain_text("The turn has moved on")
+    expect(ref.locator("#act-heading")).to_have_text("Kira Valen's turn")
+    medium = ref.locator('[data-chips="range_band"] .chip-option', has_text="Medium")
+    expect(medium.locator("input")).to_be_checked()
+    ref.locator('[data-action="attack"]').click()
+    expect(ref.locator("#outcome")).to_contain_text("changed since this page was loaded")
+    expect(ref.locator("#act-heading")).to_have_text("Dorn Hask's turn")
+    expect(ref.locator('[data-entry="attack"]')).to_have_count(1)
