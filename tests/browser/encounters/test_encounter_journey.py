@@ -78,9 +78,15 @@ def attack(page, *, target: str, range_band: str, cover: str = "None") -> str:
     return odds
 
 
-def start_the_ambush(ref, campaign) -> str:
+@pytest.fixture
+def ambush(phone, referee_page, monkeypatch):
     """The referee starts the encounter from the campaign page (the party and four corsairs)
-    and throws initiative: Kira's turn. Returns the encounter's address."""
+    and throws initiative: Kira's turn, which her player's phone shows. The dice are DICE's.
+    Returns Kira."""
+    campaign, kira, _, _ = party_against_corsairs()
+    throws = iter(DICE)
+    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
+    ref = referee_page
     log_in(ref, "referee")
     ref.goto(f"/campaigns/{campaign.pk}/")
     ref.locator('[data-action="start-encounter"]').click()
@@ -91,22 +97,18 @@ def start_the_ambush(ref, campaign) -> str:
     ref.locator('[data-action="initiative"]').click()
     expect(ref.locator("[data-now]")).to_contain_text("Kira Valen")
     expect(ref.locator("[data-combatant]")).to_have_count(6)
-    return ref.url
+    log_in(phone, "player1")
+    phone.goto(ref.url)
+    expect(phone.locator("#act-heading")).to_have_text("Kira Valen's turn")
+    return kira
 
 
-def test_three_rounds_against_a_group_of_corsairs(phone, referee_page, monkeypatch):
-    campaign, kira, _, _ = party_against_corsairs()
-    throws = iter(DICE)
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
+def test_three_rounds_against_a_group_of_corsairs(phone, referee_page, ambush):
+    kira = ambush
     ref = referee_page
 
-    url = start_the_ambush(ref, campaign)
-
     # Kira's player, on a phone, sees her turn and shoots corsair 1 in some cover.
-    log_in(phone, "player1")
-    phone.goto(url)
     phone.evaluate("() => { window.__samePage = true }")
-    expect(phone.locator("#act-heading")).to_have_text("Kira Valen's turn")
     odds = attack(phone, target="Vargr corsair 1", range_band="Short", cover="Some")
     assert re.fullmatch(r"\d+(\.\d)?%", odds)
     notice = phone.locator("#outcome")
@@ -177,17 +179,11 @@ def test_three_rounds_against_a_group_of_corsairs(phone, referee_page, monkeypat
 
 
 def test_a_panel_being_filled_in_stays_when_the_turn_moves_on_elsewhere(
-    phone, referee_page, monkeypatch
+    phone, referee_page, ambush
 ):
     """Swapped for the next turn's panel under the referee's finger, the next tap would have
     thrown for the next fighter with its defaults."""
-    campaign, _, _, _ = party_against_corsairs()
-    throws = iter(DICE)
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
     ref = referee_page
-    url = start_the_ambush(ref, campaign)
-    log_in(phone, "player1")
-    phone.goto(url)
 
     # The referee begins Kira's attack for her player, who attacks from the phone meanwhile.
     choose(ref, "target", "Vargr corsair 2")
