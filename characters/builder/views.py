@@ -621,7 +621,10 @@ def _builder_context(
         "conflict": conflict,
         "points_state": state,
         "points_parts": parts,
-        "derived_items": list(report.derived.as_dict().items()),
+        "derived_items": [
+            (code, cat.derived_names[code], value)
+            for code, value in report.derived.as_dict().items()
+        ],
         "problems": problems,
         "error_count": len(unreadable) + len(report.errors),
         "warning_count": len(report.warnings),

@@ -124,6 +124,14 @@ def test_the_builder_page_carries_the_contract_hooks(owner_client, character):
         assert hook in html, hook
 
 
+def test_the_derived_attributes_spell_out_what_their_abbreviations_stand_for(
+    owner_client, character
+):
+    html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    for code, name in rules.catalog().derived_names.items():
+        assert f'<abbr title="{escape(name)}">{code}</abbr>' in html
+
+
 def test_the_preview_checks_the_posted_form_and_never_writes(
     owner_client, character, django_assert_max_num_queries
 ):
