@@ -546,7 +546,11 @@ def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter,
     note = ""
     if count.fired.reloaded:
         _take_magazine(row, count.item, weapon, by, encounter, before)
-        note = f" Loaded a new {count.item.name} ({count.fired.spares} left)."
+        # The catalog's item is "<weapon> ammunition", one of which is one magazine (reading
+        # 33): "a new Revolver ammunition" does not read as English.
+        note = (
+            f" Loaded a fresh magazine into the {weapon.name} ({count.fired.spares} more carried)."
+        )
     loaded = count.loaded | {weapon_key(weapon): count.fired.loaded}
     row.combatant.ammunition = loaded
     Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)

@@ -805,6 +805,23 @@ def test_the_log_counts_the_rounds_left_in_words_that_agree(fight, kira, player1
     assert "(s)" not in entry.summary
 
 
+def test_the_log_says_a_fresh_magazine_was_loaded_in_words_that_read_naturally(
+    fight, kira, player1
+):
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(ammunition={PISTOL: 0})
+    spares = magazines(kira)
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    entry = services.attack(encounter=fight, by=player1, order=order, rng=Scripted([1, 1, 1]))
+
+    assert (
+        f"Loaded a fresh magazine into the Automatic pistol ({spares - 1} more carried)."
+        in entry.summary
+    )
+    assert "a new" not in entry.summary
+
+
 def test_a_party_character_fights_with_the_gear_its_play_sheet_carries_now(fight, kira, player1):
     # Kira sold her pistol and, paid, bought a cutlass and a jack after the fight began.
     play_services.give_up_gear(character=kira, by=player1, item="Automatic pistol", price=100)
