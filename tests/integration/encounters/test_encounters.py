@@ -1048,6 +1048,22 @@ def test_a_conflict_in_the_same_turn_keeps_the_choices_at_the_new_version(
     assert not EncounterEntry.objects.filter(kind="attack").exists()
 
 
+def test_the_range_starts_at_the_first_weapons_usual_band_and_each_weapon_names_its_own(
+    client, fight, referee
+):
+    as_user(client, referee)
+    kiras = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    for _ in range(2):
+        services.take_turn(encounter=fight, by=referee, action="pass")
+    corsairs = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+
+    # Kira's automatic pistol at pistol range, a corsair's cutlass (M) at its optimal distance.
+    assert re.search(r'name="range_band" value="medium" checked', kiras)
+    assert re.search(r'value="Automatic pistol\|6"[^>]*data-band="medium"', kiras)
+    assert re.search(r'name="range_band" value="close" checked', corsairs)
+    assert re.search(r'value="Cutlass\|3"[^>]*data-band="close"', corsairs)
+
+
 def test_the_attack_form_offers_the_other_side_first_and_names_a_friend_as_one(fight):
     state = board(fight)
     attacker = state.current
