@@ -363,13 +363,24 @@ def _range_dms(
     return out
 
 
+def _band_start(band: str) -> float:
+    """Where a band begins: at the previous band's distance (reading 12)."""
+    index = band_index(band)
+    return 0 if index == 0 else float(combat_tables()["range_bands"]["bands"][index - 1]["metres"])
+
+
+def _reaches(weapon: Weapon, band: str) -> bool:
+    return (
+        weapon.max_range_m is None
+        or band_index(band) == 0
+        or (_band_start(band) < weapon.max_range_m)
+    )
+
+
 def _within_max_range(weapon: Weapon, band: str) -> None:
     """A shot whose whole band lies beyond the weapon's MAX is refused (reading 12)."""
-    index = band_index(band)
-    if weapon.max_range_m is None or index == 0:
-        return
-    start = combat_tables()["range_bands"]["bands"][index - 1]["metres"]
-    if start >= weapon.max_range_m:
+    if not _reaches(weapon, band):
+        start = _band_start(band)
         raise CombatRefused(
             "range",
             f"the {weapon.label} reaches {weapon.max_range_m:g} m; {band} range starts beyond "
@@ -377,12 +388,28 @@ def _within_max_range(weapon: Weapon, band: str) -> None:
         )
 
 
+def _optimal_bands(weapon: Weapon, attacker: Fighter) -> tuple[str, ...]:
+    """A melee or natural weapon's optimal distance, as range bands (reading 3)."""
+    sizes = combat_tables()["optimal_distance"]["sizes"]
+    if weapon.size in sizes:
+        return tuple(sizes[weapon.size])
+    # A natural weapon of size "var": the animal's reach; a character's hand is S.
+    return (attacker.reach or RANGE_BANDS[0],)
+
+
+def usual_band(weapon: Weapon, attacker: Fighter) -> str:
+    """The range band an attack with ``weapon`` is first offered at (reading 34): a melee or
+    natural weapon's optimal distance (the farther, of two); a ranged weapon's pistol range, or
+    the farthest band nearer than that the weapon reaches."""
+    if weapon.melee:
+        return max(_optimal_bands(weapon, attacker), key=band_index)
+    nearer = RANGE_BANDS[: band_index(combat_tables()["range_bands"]["pistol_range"]) + 1]
+    return [band for band in nearer if _reaches(weapon, band)][-1]
+
+
 def _reach_dms(weapon: Weapon, attacker: Fighter, band: str) -> list[Modifier]:
     tables = combat_tables()["optimal_distance"]
-    if weapon.size in tables["sizes"]:
-        optimal = tuple(tables["sizes"][weapon.size])
-    else:  # a natural weapon of size "var": the animal's reach; a character's hand is S
-        optimal = (attacker.reach or RANGE_BANDS[0],)
+    optimal = _optimal_bands(weapon, attacker)
     index = band_index(band)
     farthest = max(band_index(b) for b in optimal)
     if index > farthest:

@@ -37,6 +37,7 @@ from .attack import (
     resolve_attack,
     situation_from_mapping,
     throw_dice,
+    usual_band,
 )
 from .encounter import (
     InitiativeRoll,
@@ -143,6 +144,7 @@ __all__ = [
     "takes_turn",
     "throw_dice",
     "throw_initiative",
+    "usual_band",
     "weapon_from_item",
     "weapon_named",
 ]

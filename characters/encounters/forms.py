@@ -278,16 +278,19 @@ def _bursts(firing: Sequence[tuple[str, tuple[int, ...]]]) -> list[tuple[int, st
 
 class WeaponChips(forms.RadioSelect):
     """The weapon chips, each with the bursts its weapon fires (``data-bursts``, rounds apart
-    by spaces), so that encounter.js offers only those."""
+    by spaces), so that encounter.js offers only those, and the range band its attack is first
+    offered at (``data-band``), which the range follows until one is chosen."""
 
-    def __init__(self, bursts: dict[str, tuple[int, ...]]) -> None:
+    def __init__(self, bursts: dict[str, tuple[int, ...]], bands: dict[str, str]) -> None:
         super().__init__()
         self.bursts = bursts
+        self.bands = bands
 
     def create_option(self, *args: Any, **kwargs: Any) -> dict[str, Any]:
         option = super().create_option(*args, **kwargs)
-        bursts = self.bursts.get(str(option["value"]), ())
-        option["attrs"]["data-bursts"] = " ".join(map(str, bursts))
+        key = str(option["value"])
+        option["attrs"]["data-bursts"] = " ".join(map(str, self.bursts.get(key, ())))
+        option["attrs"]["data-band"] = self.bands.get(key, "")
         return option
 
 
@@ -359,7 +362,11 @@ class AttackForm(VersionForm):
             key: rules.combat.autofire_bursts(weapon) for key, weapon in self.weapons.items()
         }
         weapon_field = cast(forms.ChoiceField, self.fields["weapon"])
-        weapon_field.widget = WeaponChips(self.weapon_bursts)
+        self.weapon_bands = {
+            key: rules.combat.usual_band(weapon, attacker.fighter)
+            for key, weapon in self.weapons.items()
+        }
+        weapon_field.widget = WeaponChips(self.weapon_bursts, self.weapon_bands)
         weapon_field.choices = [(key, weapon.name) for key, weapon in self.weapons.items()]
         self.bursts = _bursts(
             [(weapon.name, self.weapon_bursts[key]) for key, weapon in self.weapons.items()]
@@ -383,7 +390,9 @@ class AttackForm(VersionForm):
             "dm": 0,
         }
         first = {
-            "range_band": rules.combat.RANGE_BANDS[0],
+            "range_band": self.weapon_bands[self.initial["weapon"]]
+            if weapons
+            else rules.combat.RANGE_BANDS[0],
             "movement": rules.combat.MOVEMENTS[0],
             "facing": rules.combat.FACINGS[0],
         }

@@ -270,6 +270,21 @@ def _chosen(
     return next((row for row in rows if str(row.pk) == key), None)
 
 
+def surprise_refused(state: Board) -> str:
+    """Why the sides cannot throw for surprise ("" when they can): the test is contested, so
+    each side needs one who can act to throw for it."""
+    for side in Side.values:
+        rows, name = state.side(side), Side(side).label.lower()
+        if not rows:
+            return (
+                f"Surprise: {name} has no fighters in this encounter, so there is nobody to "
+                "surprise or be surprised by; add combatants first, or throw initiative."
+            )
+        if _chosen(rows, rules.combat.spotter) is None:
+            return f"Surprise: nobody of {name} can act."
+    return ""
+
+
 @transaction.atomic
 def throw_surprise(
     *,
@@ -292,13 +307,14 @@ def throw_surprise(
     if locked.entries.filter(kind=Kind.SURPRISE, undone_at__isnull=True).exists():
         raise Refused("Surprise: it was thrown already (undo it to throw again).")
     state = board(locked, entries=0)
+    if problem := surprise_refused(state):
+        raise Refused(problem)
     dms = dms or {}
     throws = []
     rng = rng or dice_source()
     for side in Side.values:
         spotter = _chosen(state.side(side), rules.combat.spotter)
-        if spotter is None:
-            raise Refused(f"Surprise: nobody of {Side(side).label.lower()} can act.")
+        assert spotter is not None  # surprise_refused said so otherwise
         modifiers = [
             rules.combat.Modifier(f"{spotter.combatant.name}'s AWA DM", spotter.fighter.awa_dm)
         ]
@@ -546,7 +562,11 @@ def _fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter,
     note = ""
     if count.fired.reloaded:
         _take_magazine(row, count.item, weapon, by, encounter, before)
-        note = f" Loaded a new {count.item.name} ({count.fired.spares} left)."
+        # The catalog's item is "<weapon> ammunition", one of which is one magazine (reading
+        # 33): "a new Revolver ammunition" does not read as English.
+        note = (
+            f" Loaded a fresh magazine into the {weapon.name} ({count.fired.spares} more carried)."
+        )
     loaded = count.loaded | {weapon_key(weapon): count.fired.loaded}
     row.combatant.ammunition = loaded
     Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)

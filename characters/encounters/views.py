@@ -142,6 +142,8 @@ def _context(
     surprise_thrown = any(
         e.kind == EncounterEntry.Kind.SURPRISE and e.undone_at is None for e in state.entries
     )
+    surprise_open = is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
+    no_surprise = services.surprise_refused(state) if surprise_open else ""
     return context | {
         "may_act": may_act,
         "attack_form": attack_form,
@@ -150,10 +152,10 @@ def _context(
         "morale_due": services.morale_due(state) if is_referee and not state.ended else [],
         "waiting_for": services.waiting_for(state) if may_act else [],
         "surprise_form": (
-            _surprise_form(encounter, surprise_typed)
-            if is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
-            else None
+            _surprise_form(encounter, surprise_typed) if surprise_open and not no_surprise else None
         ),
+        # Why the form is not offered; said once, when a refused throw's outcome says it.
+        "no_surprise": "" if outcome.error == no_surprise else no_surprise,
         "ending": _ending(encounter) if state.ended else None,
         # What "Undo" takes back, when it is among the lines the page shows: the referee
         # undoes anything, a player what they did.

@@ -2,7 +2,7 @@
 // weapon fires (data-bursts), and the other burst chips are hidden and switched off, so they
 // are neither offered nor posted; a weapon without autofire hides the whole autofire part.
 // Without JavaScript every burst shows, named by the weapons that fire it, and the server
-// refuses one the chosen weapon does not fire.
+// refuses one the chosen weapon does not fire. The range follows the weapon too, until chosen.
 (() => {
   "use strict";
 
@@ -28,14 +28,28 @@
     for (const form of root.querySelectorAll("form.attack")) follow(form);
   };
 
-  // Listened to while the event comes down (capture), so the bursts are set before htmx,
-  // listening on the form as the event bubbles up, asks for the odds.
+  // The range starts at the band the chosen weapon's attack is first offered at (data-band: a
+  // pistol's pistol range, a sword's optimal distance) and follows the weapon until the person
+  // chooses a range.
+  const followBand = (form, weapon) => {
+    if ("rangeChosen" in form.dataset || !weapon.dataset.band) return;
+    const band = form.querySelector(`input[name="range_band"][value="${weapon.dataset.band}"]`);
+    if (band) band.checked = true;
+  };
+
+  // Listened to while the event comes down (capture), so the bursts and the range are set
+  // before htmx, listening on the form as the event bubbles up, asks for the odds.
   document.addEventListener(
     "change",
     (event) => {
       const field = event.target;
       const form = field instanceof HTMLInputElement && field.closest("form.attack");
-      if (form && field.name === "weapon") follow(form);
+      if (!form) return;
+      if (field.name === "range_band") form.dataset.rangeChosen = "";
+      if (field.name === "weapon") {
+        follow(form);
+        followBand(form, field);
+      }
     },
     true,
   );

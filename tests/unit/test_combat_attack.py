@@ -10,6 +10,7 @@ from rules import (
     CombatRefused,
     Condition,
     Situation,
+    catalog,
     fighter_from_document,
     parse_document,
     plan_attack,
@@ -26,6 +27,8 @@ from rules.combat import (
     figures_now,
     hit_chance,
     read_dice,
+    usual_band,
+    weapon_from_item,
 )
 
 from .combat_builders import AVERAGE, dm_of, fighter, plan, skilled
@@ -162,6 +165,31 @@ def test_a_shot_beyond_the_weapons_maximum_range_is_refused():
     with pytest.raises(CombatRefused, match="25 m") as refused:
         plan("Body pistol", "long")
     assert refused.value.field == "range"
+
+
+@pytest.mark.parametrize(
+    ("weapon", "band"),
+    [
+        ("Automatic pistol", "medium"),  # the range table's pistol range
+        ("Body pistol", "medium"),
+        ("Rifle", "medium"),
+        ("Dagger", "contact"),  # S
+        ("Sword", "close"),  # M
+        ("Pike", "short"),  # L
+        ("Bayonet", "close"),  # S/M: the farther
+        ("Hands", "contact"),
+        ("Feet", "close"),
+    ],
+)
+def test_an_attack_is_first_offered_at_pistol_range_or_the_weapons_optimal_distance(weapon, band):
+    assert usual_band(weapon_named(weapon), AVERAGE) == band
+
+
+def test_no_weapon_is_first_offered_at_a_band_out_of_its_reach():
+    cat = catalog()
+    for item in (*cat.natural_weapons, *(item for item in cat.equipment if item.is_weapon)):
+        weapon = weapon_from_item(item)
+        plan_attack(AVERAGE, weapon, AVERAGE, usual_band(weapon, AVERAGE), Situation())
 
 
 # -- autofire ----------------------------------------------------------------------------------

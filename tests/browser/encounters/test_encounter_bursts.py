@@ -73,3 +73,31 @@ def test_the_bursts_offered_are_those_of_the_weapon_chosen(page, monkeypatch):
     page.locator('[data-action="attack"]').click()
     expect(page.locator("#outcome")).to_contain_text("with the Gauss rifle")
     expect(page.locator("#outcome")).to_contain_text("autofire, 8 rounds +2")
+
+
+def range_chosen(page):
+    return page.locator('[data-chips="range_band"] input:checked')
+
+
+def test_the_range_follows_the_weapon_chosen_until_a_range_is_chosen(page):
+    campaign, kira, dorn, corsair = party_against_corsairs()
+    take_up_two_rifles(kira)
+    encounter = start(campaign, kira, dorn, corsair)
+    services.throw_initiative(encounter=encounter, by=campaign.referee, rng=Scripted(INITIATIVE))
+
+    log_in(page, "player1")
+    page.goto(f"/encounters/{encounter.pk}/")
+    page.wait_for_load_state("load")
+
+    # A rifle at pistol range; her hands at contact, with the odds asked for at that range.
+    expect(range_chosen(page)).to_have_value("medium")
+    choose(page, "weapon", "Hands")
+    expect(range_chosen(page)).to_have_value("contact")
+    expect(page.locator("#odds")).not_to_contain_text("range:")
+    choose(page, "weapon", "Gauss rifle")
+    expect(range_chosen(page)).to_have_value("medium")
+
+    # A range chosen by hand stays when the weapon changes.
+    choose(page, "range_band", "Short")
+    choose(page, "weapon", "Accelerator rifle")
+    expect(range_chosen(page)).to_have_value("short")

@@ -199,3 +199,6 @@ def test_a_panel_being_filled_in_stays_when_the_turn_moves_on_elsewhere(
     expect(ref.locator("#outcome")).to_contain_text("changed since this page was loaded")
     expect(ref.locator("#act-heading")).to_have_text("Dorn Hask's turn")
     expect(ref.locator('[data-entry="attack"]')).to_have_count(1)
+    # Dorn's own form: the choices refused were Kira's (the first standing corsair, not the 2nd).
+    first = ref.locator('[data-chips="target"] .chip-option', has_text="Vargr corsair 1")
+    expect(first.locator("input")).to_be_checked()

@@ -805,6 +805,23 @@ def test_the_log_counts_the_rounds_left_in_words_that_agree(fight, kira, player1
     assert "(s)" not in entry.summary
 
 
+def test_the_log_says_a_fresh_magazine_was_loaded_in_words_that_read_naturally(
+    fight, kira, player1
+):
+    Combatant.objects.filter(pk=combatant(fight, "Kira Valen").pk).update(ammunition={PISTOL: 0})
+    spares = magazines(kira)
+    target = combatant(fight, "Vargr corsair 1")
+    order = services.AttackOrder(target.pk, PISTOL, "short", rules.combat.Situation())
+
+    entry = services.attack(encounter=fight, by=player1, order=order, rng=Scripted([1, 1, 1]))
+
+    assert (
+        f"Loaded a fresh magazine into the Automatic pistol ({spares - 1} more carried)."
+        in entry.summary
+    )
+    assert "a new" not in entry.summary
+
+
 def test_a_party_character_fights_with_the_gear_its_play_sheet_carries_now(fight, kira, player1):
     # Kira sold her pistol and, paid, bought a cutlass and a jack after the fight began.
     play_services.give_up_gear(character=kira, by=player1, item="Automatic pistol", price=100)
@@ -1029,6 +1046,22 @@ def test_a_conflict_in_the_same_turn_keeps_the_choices_at_the_new_version(
     assert re.search(rf'name="target" value="{target.pk}" checked', html)
     assert f'name="version" value="{fight.version}"' in html
     assert not EncounterEntry.objects.filter(kind="attack").exists()
+
+
+def test_the_range_starts_at_the_first_weapons_usual_band_and_each_weapon_names_its_own(
+    client, fight, referee
+):
+    as_user(client, referee)
+    kiras = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    for _ in range(2):
+        services.take_turn(encounter=fight, by=referee, action="pass")
+    corsairs = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+
+    # Kira's automatic pistol at pistol range, a corsair's cutlass (M) at its optimal distance.
+    assert re.search(r'name="range_band" value="medium" checked', kiras)
+    assert re.search(r'value="Automatic pistol\|6"[^>]*data-band="medium"', kiras)
+    assert re.search(r'name="range_band" value="close" checked', corsairs)
+    assert re.search(r'value="Cutlass\|3"[^>]*data-band="close"', corsairs)
 
 
 def test_the_attack_form_offers_the_other_side_first_and_names_a_friend_as_one(fight):

@@ -109,6 +109,32 @@ def test_a_refused_surprise_throw_says_why_and_keeps_the_side_and_dms_typed(
     assert not EncounterEntry.objects.filter(kind="surprise").exists()
 
 
+def test_no_surprise_throw_is_offered_or_thrown_while_a_side_has_no_fighters(
+    client, campaign, corsair, referee
+):
+    corsairs_only = services.start_encounter(
+        campaign=campaign,
+        by=referee,
+        name="Corsairs at the docks",
+        groups=[services.Group(3, Side.OPPOSITION, character=corsair)],
+    )
+    as_user(client, referee)
+
+    page = client.get(reverse("encounter_detail", args=[corsairs_only.pk])).content.decode()
+    refused = client.post(
+        reverse("encounter_surprise", args=[corsairs_only.pk]),
+        {"version": corsairs_only.version, "may_be_surprised": "either"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+
+    reason = "Surprise: the party has no fighters in this encounter"
+    assert 'data-action="surprise"' not in page
+    assert reason in page
+    assert reason in refused
+    assert 'data-action="surprise"' not in refused
+    assert not EncounterEntry.objects.filter(kind="surprise").exists()
+
+
 def test_a_surprised_side_first_in_the_order_acts_first_in_the_second_round(encounter, referee):
     # The corsairs surprise the party, which then throws the higher initiative.
     services.throw_surprise(
