@@ -253,13 +253,15 @@ def _respond(
 ) -> HttpResponse:
     """htmx: the encounter region, the outcome where the button was. Otherwise back to the
     page (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its
-    message."""
-    if request.htmx:
+    message; but a refused form whose choices are kept is answered with the page itself, as
+    Django answers an invalid form, so that without JavaScript too nothing chosen is lost."""
+    keeps_choices = outcome.error and (chosen is not None or surprise_typed is not None)
+    if request.htmx or keeps_choices:
         encounter = Encounter.objects.select_related("campaign").get(pk=encounter.pk)
         context = _context(
             request, encounter, outcome=outcome, chosen=chosen, surprise_typed=surprise_typed
         )
-        return render(request, f"{PAGE}#encounter", context)
+        return render(request, f"{PAGE}#encounter" if request.htmx else PAGE, context)
     tags = OUTCOME_TAG + (f" {ENTRY_TAG}{outcome.entry.pk}" if outcome.entry else "")
     if outcome.error:
         messages.error(request, outcome.error, extra_tags=tags)

@@ -253,15 +253,16 @@ def test_a_player_acts_only_for_their_own_character_on_its_turn(client, fight, p
         ({"dm": "lots"}, "Referee&#x27;s DM: enter a whole number"),
     ],
 )
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "without JavaScript"])
 def test_a_mistyped_attack_names_its_field_keeps_the_choices_and_throws_nothing(
-    client, fight, referee, changes, problem
+    client, fight, referee, changes, problem, htmx
 ):
     target = combatant(fight, "Vargr corsair 2")
     as_user(client, referee)
     response = client.post(
         reverse("encounter_attack", args=[fight.pk]),
         attack_post(fight, target, **changes),
-        HTTP_HX_REQUEST="true",
+        **({"HTTP_HX_REQUEST": "true"} if htmx else {}),
     )
     html = response.content.decode()
     assert problem in html

@@ -83,8 +83,9 @@ def test_the_referee_throws_for_surprise_and_the_surprised_corsairs_lose_the_fir
     ],
     ids=["another tab acted first", "a DM out of range"],
 )
+@pytest.mark.parametrize("htmx", [True, False], ids=["htmx", "without JavaScript"])
 def test_a_refused_surprise_throw_says_why_and_keeps_the_side_and_dms_typed(
-    client, encounter, referee, stale, dm_party, reason
+    client, encounter, referee, stale, dm_party, reason, htmx
 ):
     as_user(client, referee)
     typed = {
@@ -97,7 +98,9 @@ def test_a_refused_surprise_throw_says_why_and_keeps_the_side_and_dms_typed(
         Encounter.objects.filter(pk=encounter.pk).update(version=encounter.version + 1)
 
     page = client.post(
-        reverse("encounter_surprise", args=[encounter.pk]), typed, HTTP_HX_REQUEST="true"
+        reverse("encounter_surprise", args=[encounter.pk]),
+        typed,
+        **({"HTTP_HX_REQUEST": "true"} if htmx else {}),
     ).content.decode()
 
     assert reason in page
