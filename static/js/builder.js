@@ -392,6 +392,17 @@ if (builder) {
     change.swapped = event.detail.shouldSwap;
     if (box.value !== change.sent) change.typedAhead = box.value;
   });
+  // Put back in the new box at once, in the same task as the swap: htmx settles a moment
+  // later, and a letter typed in between goes into the new box and must stay.
+  builder.addEventListener("htmx:afterSwap", (event) => {
+    const change = event.detail.requestConfig?.rowChange;
+    if (change?.typedAhead === undefined || change.restored) return;
+    const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
+    if (!box) return;
+    change.restored = true;
+    box.value = change.typedAhead;
+    box.setSelectionRange(box.value.length, box.value.length);
+  });
   // Nothing came back (signed out, or the network failed): the name waits in its box.
   builder.addEventListener("htmx:afterRequest", (event) => {
     const change = event.detail.requestConfig?.rowChange;
@@ -413,7 +424,6 @@ if (builder) {
     let target = null;
     const box = section.querySelector(PICKER_BOX);
     const typingAhead = box && change.typedAhead !== undefined;
-    if (typingAhead) box.value = change.typedAhead;
     if (verb.startsWith("add") && rows.length === rowsBefore) {
       // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
       // hearing why. The box is new from the server, and focus would put the caret before
