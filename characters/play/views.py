@@ -235,7 +235,20 @@ ROLL_TAG = "play-roll:"
 # What a refused form held, for the redirected page to show it again, typed as it was: the
 # fields the page fills in again, each cut at the longest any of them takes.
 KEPT_KEY = "play-kept"
-KEPT_FIELDS = ("action", "amount", "form", "damage_type", "armor", "note")
+KEPT_FIELDS = (
+    "action",
+    "amount",
+    "form",
+    "damage_type",
+    "armor",
+    "note",
+    "purchase",
+    "skill",
+    "cascade",
+    "to_level",
+    "name",
+    "notation",
+)
 KEPT_LENGTH = CreditEntry._meta.get_field("note").max_length
 
 
@@ -515,7 +528,8 @@ def _respond(
 ) -> HttpResponse:
     """htmx: the play region with the outcome at its place. Otherwise: back to the play sheet
     (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its message; a
-    refused form's fields come back as typed (so far the blow taken and money in or out)."""
+    refused form's fields come back as typed (the blow taken, money in or out, and what IP
+    buys)."""
     if request.htmx:
         character = Character.objects.select_related("campaign").get(pk=character.pk)
         context = _play_context(request, character, outcome)

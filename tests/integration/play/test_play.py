@@ -964,6 +964,32 @@ def test_a_purchase_refused_on_the_play_sheet_says_why_and_writes_nothing(
     assert not ImprovementEntry.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("purchase", "typed"),
+    [
+        (
+            {"purchase": "add_perk", "name": "Lucky", "notation": "[PP-C-S 9]"},
+            ['name="name" maxlength="100" required value="Lucky"', 'value="[PP-C-S 9]"'],
+        ),
+        (
+            {"purchase": "new_skill", "skill": "Animals", "cascade": "Dogs", "to_level": "2"},
+            ['value="Animals"', 'value="Dogs"', 'name="to_level" value="2"'],
+        ),
+    ],
+    ids=["perk", "skill"],
+)
+def test_a_request_refused_without_javascript_comes_back_open_and_as_typed(
+    client, mara, player, purchase, typed
+):
+    client.force_login(player)
+    response = client.post(reverse("character_ip_spend", args=[mara.pk]), purchase, follow=True)
+    html = response.content.decode()
+    # The requests fold under one summary: the refused one's fold is open, to be mended.
+    assert '<details class="play-form" open>' in html
+    for field in typed:
+        assert field in html
+
+
 def test_the_campaign_shows_its_rolls_to_the_referee_and_members_but_not_npc_rolls(
     client, mara, player, referee, campaign
 ):
