@@ -232,6 +232,24 @@ CONDITION_PLACES = {
 # threw), so the redirected page shows it in the same place.
 PLACE_TAG = "play-place:"
 ROLL_TAG = "play-roll:"
+# What a refused form held, for the redirected page to show it again, typed as it was: the
+# fields the page fills in again, each cut at the longest any of them takes.
+KEPT_KEY = "play-kept"
+KEPT_FIELDS = (
+    "action",
+    "amount",
+    "form",
+    "damage_type",
+    "armor",
+    "note",
+    "purchase",
+    "skill",
+    "cascade",
+    "to_level",
+    "name",
+    "notation",
+)
+KEPT_LENGTH = CreditEntry._meta.get_field("note").max_length
 
 
 # The dice roller's last test per character, in the user's session: a throw leaves the roller
@@ -498,14 +516,20 @@ def character_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The play sheet, for the owner and the referee of the character's campaign."""
     character = character_for_user(request, pk)
     outcome = _outcome_from_messages(request, character)
-    return render(request, "characters/play/play.html", _play_context(request, character, outcome))
+    context = _play_context(request, character, outcome)
+    kept = request.session.pop(KEPT_KEY, None)
+    if outcome.error and kept and kept["character"] == character.pk:
+        context["kept"] = kept["fields"]
+    return render(request, "characters/play/play.html", context)
 
 
 def _respond(
     request: AuthenticatedHttpRequest, character: Character, outcome: Outcome
 ) -> HttpResponse:
     """htmx: the play region with the outcome at its place. Otherwise: back to the play sheet
-    (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its message."""
+    (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its message; a
+    refused form's fields come back as typed (the blow taken, money in or out, and what IP
+    buys)."""
     if request.htmx:
         character = Character.objects.select_related("campaign").get(pk=character.pk)
         context = _play_context(request, character, outcome)
@@ -513,6 +537,8 @@ def _respond(
     tags = f"{PLACE_TAG}{outcome.place}" + (f" {ROLL_TAG}{outcome.roll.pk}" if outcome.roll else "")
     if outcome.error:
         messages.error(request, outcome.error, extra_tags=tags)
+        typed = {name: request.POST.get(name, "")[:KEPT_LENGTH] for name in KEPT_FIELDS}
+        request.session[KEPT_KEY] = {"character": character.pk, "fields": typed}
     elif outcome.message:
         messages.success(request, outcome.message, extra_tags=tags)
     return redirect(reverse("character_play", args=[character.pk]) + "#outcome")

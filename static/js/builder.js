@@ -326,16 +326,33 @@ if (builder) {
 
   // -- Enter -------------------------------------------------------------------------------------
   // Enter in the add-a-skill or notation box presses that box's Add; in any other field it does
-  // nothing (the form's default button would only re-render the page).
+  // nothing (the form's default button would only re-render the page). While a row's add or
+  // removal is on its way the Add is held back (disabled, or new from the server and not yet
+  // settled, when a press would post the whole page): Enter waits for it to land.
+  const ADDS = { "new-skill": "[data-action=add-skill]", "trait-notation": "[data-action=add-notation]" };
+  let enterWaiting = null; // the box Enter was pressed in meanwhile, and what it held
   builder.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || event.isComposing) return;
     const field = event.target;
     if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) return;
     event.preventDefault();
-    const adds = { "new-skill": "[data-action=add-skill]", "trait-notation": "[data-action=add-notation]" };
-    const button = adds[field.name] && builder.querySelector(adds[field.name]);
-    if (button && field.value.trim()) button.click();
+    const button = ADDS[field.name] && builder.querySelector(ADDS[field.name]);
+    if (!button || !field.value.trim()) return;
+    if (button.disabled || button.closest(".htmx-settling")) {
+      enterWaiting = { name: field.name, value: field.value };
+    } else {
+      button.click();
+    }
   });
+  // Pressed once the row has landed, unless the player typed on since: the Enter was not for
+  // that.
+  function pressWaitingEnter() {
+    const waiting = enterWaiting;
+    enterWaiting = null;
+    if (!waiting) return;
+    const box = builder.querySelector(`[name="${waiting.name}"]`);
+    if (box?.value === waiting.value) builder.querySelector(ADDS[waiting.name])?.click();
+  }
 
   // -- Steppers ----------------------------------------------------------------------------------
   const hexDigits = builder.dataset.hexDigits; // the catalog's, as the server reads them
@@ -392,10 +409,24 @@ if (builder) {
     change.swapped = event.detail.shouldSwap;
     if (box.value !== change.sent) change.typedAhead = box.value;
   });
+  // Put back in the new box at once, in the same task as the swap: htmx settles a moment
+  // later, and a letter typed in between goes into the new box and must stay.
+  builder.addEventListener("htmx:afterSwap", (event) => {
+    const change = event.detail.requestConfig?.rowChange;
+    if (!change || change.landed !== undefined) return;
+    const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
+    if (!box) return;
+    if (change.typedAhead !== undefined) {
+      box.value = change.typedAhead;
+      box.setSelectionRange(box.value.length, box.value.length);
+    }
+    change.landed = box.value;
+  });
   // Nothing came back (signed out, or the network failed): the name waits in its box.
   builder.addEventListener("htmx:afterRequest", (event) => {
     const change = event.detail.requestConfig?.rowChange;
     if (!change || change.swapped) return;
+    enterWaiting = null;
     const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
     if (box && !box.value) box.value = change.name;
   });
@@ -412,12 +443,13 @@ if (builder) {
     const rows = [...section.querySelectorAll("[data-row-index]")];
     let target = null;
     const box = section.querySelector(PICKER_BOX);
-    const typingAhead = box && change.typedAhead !== undefined;
-    if (typingAhead) box.value = change.typedAhead;
+    const typingAhead = box && (change.typedAhead !== undefined || box.value !== change.landed);
     if (verb.startsWith("add") && rows.length === rowsBefore) {
       // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
       // hearing why. The box is new from the server, and focus would put the caret before
-      // the name, where Backspace mends nothing.
+      // the name, where Backspace mends nothing. A next name's Enter would take the message
+      // away before it was read: that name waits in the box.
+      enterWaiting = null;
       if (box) {
         box.focus();
         box.setSelectionRange(box.value.length, box.value.length);
@@ -440,6 +472,7 @@ if (builder) {
         : section.querySelector("[data-add], .picker input, .picker select, button");
     if (control) control.focus();
     if (verb.startsWith("add") || verb.startsWith("remove")) noteEdit();
+    pressWaitingEnter();
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------

@@ -420,6 +420,112 @@ def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
 
 
+def test_enter_pressed_while_an_add_is_on_its_way_adds_that_name_once_it_lands(building):
+    page = building
+    held = []
+
+    def hold_the_first(route):  # a slow network: the add takes its time
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/preview/", hold_the_first)
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilot")
+    box.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    box.press_sequentially("Navigation")
+    box.press("Enter")  # the Add button is held back until the first add lands
+    held[0].continue_()
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(box).to_have_value("")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
+
+
+def test_enter_pressed_while_a_typo_is_on_its_way_waits_for_the_player_to_read_why(building):
+    page = building
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/preview/", hold_the_first)
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilto")
+    box.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    box.press_sequentially("Navigation")
+    box.press("Enter")
+    held[0].continue_()
+
+    # Adding the next name at once would take the message away before it was read.
+    expect(page.locator("#section-skills .errorlist")).to_contain_text("'Pilto' is not a skill")
+    expect(box).to_have_value("Navigation")
+    expect(box).to_be_focused()
+    expect(page.locator("[data-skill-row]")).to_have_count(0)
+
+
+def test_letters_and_enter_typed_as_the_added_row_lands_add_the_next_name(building):
+    page = building
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/preview/", hold_the_first)
+    # htmx settles a swap 20 ms after it: a typist's next letter often falls in between. The
+    # gap is widened to a second here so the letters fall there every time.
+    page.evaluate("htmx.config.defaultSettleDelay = 1000")
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilot")
+    box.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    box.press_sequentially("Navi")
+    held[0].continue_()
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+
+    page.keyboard.type("gation")  # the row is in, the swap not yet settled
+
+    expect(box).to_have_value("Navigation")
+    page.keyboard.press("Enter")  # before the settle: the new Add button is not htmx's yet
+    expect(page.locator('[data-skill-row][data-skill="Navigation"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
+
+
+def test_a_name_begun_as_the_added_row_lands_keeps_the_focus_in_the_box(building):
+    page = building
+    page.evaluate("htmx.config.defaultSettleDelay = 1000")  # the gap, widened as above
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilot")
+    box.press("Enter")
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+
+    page.keyboard.type("Navi")  # the row is in, the swap not yet settled
+    page.wait_for_function("() => !document.querySelector('.htmx-settling')")
+    page.keyboard.type("gation")
+    page.keyboard.press("Enter")
+
+    expect(page.locator('[data-skill-row][data-skill="Navigation"]')).to_have_count(1)
+    expect(page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')).to_have_value(
+        "1"
+    )
+
+
 def test_a_skill_added_while_signed_out_stays_in_its_box_to_add_after_signing_in(building):
     page = building
     other = page.context.new_page()

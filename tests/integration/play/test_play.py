@@ -855,6 +855,47 @@ def test_a_stale_tab_is_told_and_shown_the_condition_as_it_stands(client, mara, 
     assert html.count('data-lif-box="x"') == 5
 
 
+def test_a_stale_page_without_javascript_is_told_and_keeps_the_blow_typed(
+    client, mara, player, referee
+):
+    play_services.take_damage(character=mara, by=referee, amount=5, form="L")
+    client.force_login(player)
+    blow = {"amount": "3", "form": "S", "damage_type": "B", "armor": "2"}
+
+    response = client.post(
+        reverse("character_condition", args=[mara.pk]),
+        {"action": "damage", "play_version": "1", **blow},
+        follow=True,
+    )
+
+    html = response.content.decode()
+    assert "changed since this page was loaded" in html
+    assert re.search(r'<input type="number" name="amount"[^>]*value="3"', html)
+    assert '<option value="S" selected>' in html
+    assert re.search(r'<option value="B" selected>Blunt', html)
+    assert re.search(r'name="armor" value="2"', html)
+    # Read once: the page after this one has the form empty again.
+    again = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+    assert not re.search(r'<input type="number" name="amount"[^>]*value="3"', again)
+
+
+def test_money_refused_without_javascript_keeps_the_amount_and_what_it_was_for(
+    client, mara, player
+):
+    client.force_login(player)
+
+    response = client.post(
+        reverse("character_credits", args=[mara.pk]),
+        {"action": "expense", "amount": "10000000000000", "note": "berthing at Regina"},
+        follow=True,
+    )
+
+    html = response.content.decode()
+    assert "Credits: enter a whole number" in html
+    assert re.search(r'name="amount"[^>]*value="10000000000000"', html)
+    assert 'value="berthing at Regina"' in html
+
+
 @pytest.mark.parametrize("amount", ["lots", "0"])
 def test_a_bad_number_is_refused_in_words(client, mara, player, amount):
     client.force_login(player)
@@ -921,6 +962,32 @@ def test_a_purchase_refused_on_the_play_sheet_says_why_and_writes_nothing(
     )
     assert why in response.content.decode()
     assert not ImprovementEntry.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("purchase", "typed"),
+    [
+        (
+            {"purchase": "add_perk", "name": "Lucky", "notation": "[PP-C-S 9]"},
+            ['name="name" maxlength="100" required value="Lucky"', 'value="[PP-C-S 9]"'],
+        ),
+        (
+            {"purchase": "new_skill", "skill": "Animals", "cascade": "Dogs", "to_level": "2"},
+            ['value="Animals"', 'value="Dogs"', 'name="to_level" value="2"'],
+        ),
+    ],
+    ids=["perk", "skill"],
+)
+def test_a_request_refused_without_javascript_comes_back_open_and_as_typed(
+    client, mara, player, purchase, typed
+):
+    client.force_login(player)
+    response = client.post(reverse("character_ip_spend", args=[mara.pk]), purchase, follow=True)
+    html = response.content.decode()
+    # The requests fold under one summary: the refused one's fold is open, to be mended.
+    assert '<details class="play-form" open>' in html
+    for field in typed:
+        assert field in html
 
 
 def test_the_campaign_shows_its_rolls_to_the_referee_and_members_but_not_npc_rolls(
