@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from characters.core.forms import first_problem, natural_number
+from characters.core.refused import keep_refused_form, refused_form
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user
 from characters.core.services import Refused
@@ -206,7 +207,14 @@ def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str,
 def encounter_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     encounter = encounter_for_user(request, pk)
     outcome = _outcome_from_messages(request, encounter)
-    return render(request, PAGE, _context(request, encounter, outcome=outcome))
+    context = _context(
+        request,
+        encounter,
+        outcome=outcome,
+        chosen=refused_form(request, form=_kept_form(encounter, "attack")),
+        surprise_typed=refused_form(request, form=_kept_form(encounter, "surprise")),
+    )
+    return render(request, PAGE, context)
 
 
 @login_required
@@ -253,21 +261,27 @@ def _respond(
 ) -> HttpResponse:
     """htmx: the encounter region, the outcome where the button was. Otherwise back to the
     page (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its
-    message; but a refused form whose choices are kept is answered with the page itself, as
-    Django answers an invalid form, so that without JavaScript too nothing chosen is lost."""
-    keeps_choices = outcome.error and (chosen is not None or surprise_typed is not None)
-    if request.htmx or keeps_choices:
+    message, with a refused form's choices kept for it."""
+    if request.htmx:
         encounter = Encounter.objects.select_related("campaign").get(pk=encounter.pk)
         context = _context(
             request, encounter, outcome=outcome, chosen=chosen, surprise_typed=surprise_typed
         )
-        return render(request, f"{PAGE}#encounter" if request.htmx else PAGE, context)
+        return render(request, f"{PAGE}#encounter", context)
     tags = OUTCOME_TAG + (f" {ENTRY_TAG}{outcome.entry.pk}" if outcome.entry else "")
     if outcome.error:
         messages.error(request, outcome.error, extra_tags=tags)
+        for form, fields in (("attack", chosen), ("surprise", surprise_typed)):
+            if fields is not None:
+                keep_refused_form(request, form=_kept_form(encounter, form), fields=fields)
     elif outcome.message:
         messages.success(request, outcome.message, extra_tags=tags)
     return redirect(reverse("encounter_detail", args=[encounter.pk]) + "#outcome")
+
+
+def _kept_form(encounter: Encounter, form: str) -> str:
+    """What a refused form of this encounter is kept as, without JavaScript."""
+    return f"encounter-{encounter.pk}-{form}"
 
 
 def _outcome_from_messages(request: AuthenticatedHttpRequest, encounter: Encounter) -> Outcome:

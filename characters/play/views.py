@@ -29,6 +29,7 @@ from characters.builder.forms import equipment_choices
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
 from characters.core.forms import first_problem, natural_number
+from characters.core.refused import keep_refused_form, refused_form
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.models import (
@@ -232,24 +233,6 @@ CONDITION_PLACES = {
 # threw), so the redirected page shows it in the same place.
 PLACE_TAG = "play-place:"
 ROLL_TAG = "play-roll:"
-# What a refused form held, for the redirected page to show it again, typed as it was: the
-# fields the page fills in again, each cut at the longest any of them takes.
-KEPT_KEY = "play-kept"
-KEPT_FIELDS = (
-    "action",
-    "amount",
-    "form",
-    "damage_type",
-    "armor",
-    "note",
-    "purchase",
-    "skill",
-    "cascade",
-    "to_level",
-    "name",
-    "notation",
-)
-KEPT_LENGTH = CreditEntry._meta.get_field("note").max_length
 
 
 # The dice roller's last test per character, in the user's session: a throw leaves the roller
@@ -517,10 +500,15 @@ def character_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk)
     outcome = _outcome_from_messages(request, character)
     context = _play_context(request, character, outcome)
-    kept = request.session.pop(KEPT_KEY, None)
-    if outcome.error and kept and kept["character"] == character.pk:
-        context["kept"] = kept["fields"]
+    kept = refused_form(request, form=_play_form(character))
+    if outcome.error and kept is not None:
+        context["kept"] = kept
     return render(request, "characters/play/play.html", context)
+
+
+def _play_form(character: Character) -> str:
+    """What a refused form of this play sheet is kept as, without JavaScript."""
+    return f"play-{character.pk}"
 
 
 def _respond(
@@ -537,8 +525,7 @@ def _respond(
     tags = f"{PLACE_TAG}{outcome.place}" + (f" {ROLL_TAG}{outcome.roll.pk}" if outcome.roll else "")
     if outcome.error:
         messages.error(request, outcome.error, extra_tags=tags)
-        typed = {name: request.POST.get(name, "")[:KEPT_LENGTH] for name in KEPT_FIELDS}
-        request.session[KEPT_KEY] = {"character": character.pk, "fields": typed}
+        keep_refused_form(request, form=_play_form(character), fields=request.POST)
     elif outcome.message:
         messages.success(request, outcome.message, extra_tags=tags)
     return redirect(reverse("character_play", args=[character.pk]) + "#outcome")

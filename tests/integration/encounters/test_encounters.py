@@ -262,7 +262,7 @@ def test_a_mistyped_attack_names_its_field_keeps_the_choices_and_throws_nothing(
     response = client.post(
         reverse("encounter_attack", args=[fight.pk]),
         attack_post(fight, target, **changes),
-        **({"HTTP_HX_REQUEST": "true"} if htmx else {}),
+        **({"HTTP_HX_REQUEST": "true"} if htmx else {"follow": True}),
     )
     html = response.content.decode()
     assert problem in html

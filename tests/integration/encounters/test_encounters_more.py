@@ -100,7 +100,7 @@ def test_a_refused_surprise_throw_says_why_and_keeps_the_side_and_dms_typed(
     page = client.post(
         reverse("encounter_surprise", args=[encounter.pk]),
         typed,
-        **({"HTTP_HX_REQUEST": "true"} if htmx else {}),
+        **({"HTTP_HX_REQUEST": "true"} if htmx else {"follow": True}),
     ).content.decode()
 
     assert reason in page
