@@ -362,17 +362,36 @@ def test_a_character_submitted_elsewhere_waits_and_saves_again_once_returned(bui
     assert (stored["DEX"], stored["STR"]) == (10, 11)
 
 
-def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
-    page = building
-    held = []
+def _hold_the_first_preview(page) -> list:
+    """A slow network: the page's first preview waits, the list's one route, until the test
+    lets it go on (``continue_()``); the previews after it go at once."""
+    held: list = []
 
-    def hold_the_first(route):  # a slow network: the typed edit's preview takes its time
+    def hold_the_first(route):
         if held:
             route.continue_()
         else:
             held.append(route)
 
     page.route("**/preview/", hold_the_first)
+    return held
+
+
+def _add_skill_with_its_preview_held(page, name: str):
+    """Type ``name`` into the add box and press Enter, the add held on its way: the box, and
+    the held request to let go on."""
+    held = _hold_the_first_preview(page)
+    box = page.locator("[data-add=skill]")
+    box.fill(name)
+    box.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    return box, held[0]
+
+
+def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
+    page = building
+    held = _hold_the_first_preview(page)
 
     page.fill("input[name=STR]", "9")
     while not held:
@@ -392,22 +411,9 @@ def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
 
 def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
     page = building
-    held = []
-
-    def hold_the_first(route):  # a slow network: the add takes its time
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/preview/", hold_the_first)
-    box = page.locator("[data-add=skill]")
-    box.fill("Pilot")
-    box.press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
     box.press_sequentially("Navi")  # the next skill, typed before the first add lands
-    held[0].continue_()
+    first_add.continue_()
 
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
     expect(box).to_have_value("Navi")
@@ -422,23 +428,10 @@ def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
 
 def test_enter_pressed_while_an_add_is_on_its_way_adds_that_name_once_it_lands(building):
     page = building
-    held = []
-
-    def hold_the_first(route):  # a slow network: the add takes its time
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/preview/", hold_the_first)
-    box = page.locator("[data-add=skill]")
-    box.fill("Pilot")
-    box.press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
     box.press_sequentially("Navigation")
     box.press("Enter")  # the Add button is held back until the first add lands
-    held[0].continue_()
+    first_add.continue_()
 
     expect(page.locator("[data-skill-row]")).to_have_count(2)
     expect(box).to_have_value("")
@@ -449,23 +442,10 @@ def test_enter_pressed_while_an_add_is_on_its_way_adds_that_name_once_it_lands(b
 
 def test_enter_pressed_while_a_typo_is_on_its_way_waits_for_the_player_to_read_why(building):
     page = building
-    held = []
-
-    def hold_the_first(route):
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/preview/", hold_the_first)
-    box = page.locator("[data-add=skill]")
-    box.fill("Pilto")
-    box.press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    box, first_add = _add_skill_with_its_preview_held(page, "Pilto")
     box.press_sequentially("Navigation")
     box.press("Enter")
-    held[0].continue_()
+    first_add.continue_()
 
     # Adding the next name at once would take the message away before it was read.
     expect(page.locator("#section-skills .errorlist")).to_contain_text("'Pilto' is not a skill")
@@ -476,25 +456,12 @@ def test_enter_pressed_while_a_typo_is_on_its_way_waits_for_the_player_to_read_w
 
 def test_letters_and_enter_typed_as_the_added_row_lands_add_the_next_name(building):
     page = building
-    held = []
-
-    def hold_the_first(route):
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/preview/", hold_the_first)
     # htmx settles a swap 20 ms after it: a typist's next letter often falls in between. The
     # gap is widened to a second here so the letters fall there every time.
     page.evaluate("htmx.config.defaultSettleDelay = 1000")
-    box = page.locator("[data-add=skill]")
-    box.fill("Pilot")
-    box.press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
     box.press_sequentially("Navi")
-    held[0].continue_()
+    first_add.continue_()
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
 
     page.keyboard.type("gation")  # the row is in, the swap not yet settled
