@@ -171,6 +171,26 @@ def test_on_a_phone_a_wounds_care_opens_the_width_of_its_card(page, mara):
     expect(throw).to_be_in_viewport(ratio=1)
 
 
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_damage_types_choices_are_read_whole(page, mara, viewport):
+    page.set_viewport_size(VIEWPORTS[viewport])
+    open_play_sheet(page, mara)
+    choices = page.locator("select[name=damage_type]")
+    # The widest choice's text, in the select's own font, against the room the select gives it.
+    text_width, room = choices.evaluate(
+        """select => {
+            const style = getComputedStyle(select);
+            const context = document.createElement("canvas").getContext("2d");
+            context.font = style.font;
+            const widths = [...select.options].map(o => context.measureText(o.text).width);
+            const padding = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+            const arrow = 20; // the select's own drop-down arrow, inside its box
+            return [Math.max(...widths), select.clientWidth - padding - arrow];
+        }"""
+    )
+    assert text_width < room, f"{text_width:.0f} px of text in {room:.0f} px"
+
+
 def test_on_a_phone_a_wounds_severity_and_state_each_read_as_one_text(page, mara):
     # A phone's card lays a cell's parts out as columns of their own: "Light" stood far from
     # "9 damage", and "Bleeding" beside its note squeezed onto two lines.
