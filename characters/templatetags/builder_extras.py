@@ -2,6 +2,8 @@ from typing import Any
 
 from django import template
 
+from characters.builder import forms as builder_forms
+
 register = template.Library()
 
 
@@ -15,3 +17,9 @@ def get_item(mapping: Any, key: str) -> Any:
 def get_hex(catalog: Any, level: int) -> str:
     """``cat|get_hex:level``: the hex digit of an attribute level."""
     return catalog.to_hex(level)
+
+
+@register.filter
+def item_key(line: Any) -> str:
+    """``line|item_key``: how a form names an equipment line's item ("name|tl")."""
+    return builder_forms.item_key(line.item, line.tl)

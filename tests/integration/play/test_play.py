@@ -990,6 +990,56 @@ def test_a_request_refused_without_javascript_comes_back_open_and_as_typed(
         assert field in html
 
 
+COLD_WEATHER_CLOTHING = builder_forms.item_key("Cold weather clothing", 1)
+
+
+@pytest.mark.parametrize(
+    ("url", "by", "fields", "typed"),
+    [
+        (
+            "character_condition",
+            "player",
+            {"action": "recover", "form": "L", "care": "slow_drug", "periods": "9999"},
+            ['<option value="L" selected>', '<option value="slow_drug" selected>', 'value="9999"'],
+        ),
+        (
+            "character_ip_award",
+            "referee",
+            {"action": "award", "amount": "99999", "reason": "The rescue"},
+            ['value="99999"', 'value="The rescue"'],
+        ),
+        (
+            "character_credits",
+            "player",
+            {"action": "buy", "item": COLD_WEATHER_CLOTHING, "quantity": "3", "price": "-5"},
+            [f'<option value="{COLD_WEATHER_CLOTHING}" selected>', 'value="3"', 'value="-5"'],
+        ),
+        (
+            "character_credits",
+            "player",
+            {"action": "give_up", "item": COLD_WEATHER_CLOTHING, "quantity": "7", "price": "-1"},
+            [f'<option value="{COLD_WEATHER_CLOTHING}" selected>', 'value="7"', 'value="-1"'],
+        ),
+    ],
+    ids=["recover", "award", "buy", "give up"],
+)
+def test_a_refused_form_without_javascript_comes_back_as_typed(
+    client, mara, player, request, url, by, fields, typed
+):
+    client.force_login(player)
+    post_credits(client, mara, action="buy", item=COLD_WEATHER_CLOTHING, quantity="1", price="0")
+    client.force_login(request.getfixturevalue(by))
+
+    response = client.post(
+        reverse(url, args=[mara.pk]), {"play_version": "1", **fields}, follow=True
+    )
+
+    html = response.content.decode()
+    assert list(response.context["messages"])[-1].level_tag == "error"
+    for field in typed:
+        assert field in html
+
+
 def test_the_campaign_shows_its_rolls_to_the_referee_and_members_but_not_npc_rolls(
     client, mara, player, referee, campaign
 ):
