@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -26,6 +26,17 @@ _PARENTHESISED = re.compile(r"\s*\([^)]*\)")
 def match_key(text: str) -> str:
     """Key used to match user-typed names: case, spacing and explanations ignored."""
     return " ".join(_PARENTHESISED.sub("", text).lower().split())
+
+
+def _words_of(texts: Iterable[tuple[str, str]], *, shortest: int = 1) -> dict[str, list[str]]:
+    """Each word (in lower case, of ``shortest`` letters or more) of the texts, each given with
+    a name: the names whose text has it."""
+    words: dict[str, list[str]] = {}
+    for text, name in texts:
+        for word in dict.fromkeys(re.findall(r"[a-z]+", text.lower())):
+            if len(word) >= shortest:
+                words.setdefault(word, []).append(name)
+    return words
 
 
 def _plain_key(text: str) -> str:
@@ -475,6 +486,11 @@ class Catalog:
 
         self.skills: tuple[SkillDef, ...] = tuple(_skill(s) for s in load("skills.json")["skills"])
         self._skill_index = {_plain_key(s.name): s for s in self.skills}
+        self._skill_name_words = _words_of((s.name, s.name) for s in self.skills)
+        # A short word of a summary ("of", "and", "the") says nothing of its skill.
+        self._skill_summary_words = _words_of(
+            ((s.summary, s.name) for s in self.skills), shortest=4
+        )
         self._skills_by_name = {s.name: s for s in self.skills}
         self.skills_by_name = MappingProxyType(self._skills_by_name)
         self.automatic_skills: tuple[tuple[str, str], ...] = tuple(
@@ -559,7 +575,8 @@ class Catalog:
         """The catalog's names for a skill it does not know as written: those the name begins
         ("Medic" for Medical), then the closest spellings ("Streetwize"), best first, at most
         three; failing those, the names with a word close to it ("Animals" for Animal
-        Handling); none when nothing is near."""
+        Handling), then those whose summary has one ("Pistol" for Handgun, whose summary says
+        pistols); none when nothing is near."""
         key = _plain_key(name)
         if not key:
             return ()
@@ -567,13 +584,12 @@ class Catalog:
         begun = [s.name for s in self.skills if len(key) > 2 and s.name.lower().startswith(key)]
         close = difflib.get_close_matches(key, self._skill_index, n=3, cutoff=0.75)
         found = dict.fromkeys([*begun, *(self._skill_index[k].name for k in close)])
-        if not found:
-            by_word: dict[str, list[str]] = {}
-            for skill in self.skills:
-                for word in skill.name.lower().split():
-                    by_word.setdefault(word, []).append(skill.name)
-            near = difflib.get_close_matches(key, by_word, n=3, cutoff=0.75)
-            found = dict.fromkeys(skill for word in near for skill in by_word[word])
+        # A summary has many more words to stumble on than the names: only a nearer one counts.
+        for words, cutoff in ((self._skill_name_words, 0.75), (self._skill_summary_words, 0.85)):
+            if found:
+                break
+            near = difflib.get_close_matches(key, words, n=3, cutoff=cutoff)
+            found = dict.fromkeys(skill for word in near for skill in words[word])
         return tuple(found)[:3]
 
     def find_talent(self, name: str) -> str | None:
