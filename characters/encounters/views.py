@@ -248,7 +248,15 @@ def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     planned: dict[str, Any] = {"error": "Nobody's turn."}
     if current is not None:
         form = encounter_forms.AttackForm(state, current, request.GET)
-        planned = _odds(state, current, form) if form.is_valid() else {"error": first_problem(form)}
+        if form["turn"].value() not in ("", None, state.turn_key):
+            # A panel kept from a turn that is over: its choices were for another fighter.
+            planned = {
+                "error": "The turn has moved on: these choices were for a turn that is over."
+            }
+        elif not form.is_valid():
+            planned = {"error": first_problem(form)}
+        else:
+            planned = _odds(state, current, form)
     return render(request, f"{PAGE}#odds", {"planned": planned})
 
 

@@ -293,6 +293,21 @@ def test_the_odds_are_shown_before_the_throw(client, fight, player1):
     assert "cover: good -3" in far.content.decode()
 
 
+def test_a_panel_kept_from_a_turn_that_is_over_gets_no_odds_for_the_next_fighter(
+    client, fight, player1, player2
+):
+    target = combatant(fight, "Vargr corsair 1")
+    as_user(client, player2)
+    chosen_for_kira = attack_post(fight, target)
+    services.take_turn(encounter=fight, by=player1, action="pass")  # Kira's player, elsewhere
+
+    odds = client.get(reverse("encounter_odds", args=[fight.pk]), chosen_for_kira)
+
+    html = odds.content.decode()
+    assert "The turn has moved on" in html
+    assert "Chance to hit" not in html
+
+
 # -- undo and conflicts -------------------------------------------------------------------------
 
 
