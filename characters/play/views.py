@@ -516,8 +516,7 @@ def _respond(
 ) -> HttpResponse:
     """htmx: the play region with the outcome at its place. Otherwise: back to the play sheet
     (Post/Redirect/Get) at the outcome (``#outcome``), which shows there from its message; a
-    refused form's fields come back as typed (the blow taken, money in or out, and what IP
-    buys)."""
+    refused form's fields are kept for it, and the forms that take figures show them again."""
     if request.htmx:
         character = Character.objects.select_related("campaign").get(pk=character.pk)
         context = _play_context(request, character, outcome)
