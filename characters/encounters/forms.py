@@ -406,6 +406,13 @@ class AttackForm(VersionForm):
         return cls(board, attacker, data)
 
     @property
+    def range_chosen(self) -> bool:
+        """Whether the range is other than the chosen weapon's usual band (a kept form's, chosen
+        by hand): encounter.js then leaves it when the weapon changes."""
+        weapon = self["weapon"].value()
+        return self.is_bound and self["range_band"].value() != self.weapon_bands.get(weapon)
+
+    @property
     def offers_autofire(self) -> bool:
         return len(self.bursts) > 1
 

@@ -271,6 +271,23 @@ def test_a_mistyped_attack_names_its_field_keeps_the_choices_and_throws_nothing(
     assert not EncounterEntry.objects.filter(kind="attack").exists()
 
 
+def test_a_range_chosen_by_hand_stays_chosen_when_a_refused_attack_comes_back(
+    client, fight, referee
+):
+    as_user(client, referee)
+    page = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+    assert "data-range-chosen" not in page  # a fresh form: the range follows the weapon
+
+    refused = client.post(
+        reverse("encounter_attack", args=[fight.pk]),
+        attack_post(fight, combatant(fight, "Vargr corsair 2"), range_band="long", dm="lots"),
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+
+    assert re.search(r'<form [^>]*class="attack" data-range-chosen', refused)
+    assert re.search(r'name="range_band" value="long"[^>]*checked', refused)
+
+
 def test_the_encounter_page_is_never_served_from_the_browser_cache(client, fight, player1):
     # Its actions swap the page in place: after Back a cached copy would show the turn as it
     # was first loaded, and offer that fighter's actions until the next poll.
