@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db.models import Prefetch, prefetch_related_objects
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
@@ -235,6 +235,9 @@ PLACE_TAG = "play-place:"
 ROLL_TAG = "play-roll:"
 
 
+# What the roller takes back from a refused form: the test, and what it was for.
+_TYPED_TEST_FIELDS = ("skill", "other_skill", "attribute", "tn", "dm", "purpose")
+
 # The dice roller's last test per character, in the user's session: a throw leaves the roller
 # as it was, and each skill keeps the governing attribute the player last chose for it.
 ROLLER_SESSION_KEY = "play_roller"
@@ -257,13 +260,20 @@ def _remember_test(request: AuthenticatedHttpRequest, character: Character, data
 
 
 def _roller(
-    request: AuthenticatedHttpRequest, character: Character, report, condition
+    request: AuthenticatedHttpRequest,
+    character: Character,
+    report,
+    condition,
+    typed: QueryDict | None = None,
 ) -> dict[str, Any]:
-    """The dice roller as it starts: the last test thrown from this session, else the
-    character's first skill; each skill with the attribute to suggest (the one the player last
-    chose for it, else the catalog's), and the odds of the test as it stands."""
+    """The dice roller as it starts: the test ``typed`` in a refused form (without
+    JavaScript), else the last test thrown from this session, else the character's first skill;
+    each skill with the attribute to suggest (the one the player last chose for it, else the
+    catalog's), and the odds of the test as it stands."""
     cat = rules.catalog()
     last = request.session.get(ROLLER_SESSION_KEY, {}).get(str(character.pk), {})
+    if typed is not None:
+        last = {**last, **{field: typed.get(field, "") for field in _TYPED_TEST_FIELDS}}
     chosen = last.get("attributes", {})
 
     def suggested(skill: str, key: str) -> str:
@@ -291,6 +301,8 @@ def _roller(
         attribute = next(s["attribute"] for s in skills if s["value"] == skill)
     else:
         attribute = last.get("attribute") or cat.attribute_order[0]
+    if typed is not None and last["attribute"] in cat.attribute_order:
+        attribute = last["attribute"]
     form = play_forms.TestPlanForm(
         {
             "skill": skill,
@@ -307,7 +319,9 @@ def _roller(
         "other_skill": other,
         "attribute": attribute,
         "tn": form.cleaned_data.get("tn"),
-        "dm": form.cleaned_data.get("dm", 0),
+        # A DM the form refused is shown as typed, to be mended.
+        "dm": form.cleaned_data.get("dm", form.data["dm"]),
+        "purpose": last.get("purpose", ""),
         "planned": planned,
         "odds_error": error,
         "suggested": [{"name": s.name, "attribute": suggested(s.name, s.name)} for s in cat.skills],
@@ -373,7 +387,11 @@ def _medical_skills(report) -> str:
 
 
 def _play_context(
-    request: AuthenticatedHttpRequest, character: Character, outcome: Outcome | None = None
+    request: AuthenticatedHttpRequest,
+    character: Character,
+    outcome: Outcome | None = None,
+    *,
+    typed_test: QueryDict | None = None,
 ) -> dict[str, Any]:
     report = core_selectors.character_report(character)
     # Read once: the condition shown, and whether its last change can still be undone.
@@ -440,7 +458,7 @@ def _play_context(
         "medics": _medics(request, character, condition),
         # Action tests.
         "difficulties": rules.difficulties(),
-        "roller": _roller(request, character, report, condition),
+        "roller": _roller(request, character, report, condition, typed_test),
         "cannot_act": services.cannot_act(character.name, condition, "act"),
         "attribute_dice": rules.dice.dice_notation(rules.dice.ATTRIBUTE),
         "unskilled_dice": rules.dice.dice_notation(rules.dice.UNSKILLED),
@@ -499,10 +517,12 @@ def character_play(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The play sheet, for the owner and the referee of the character's campaign."""
     character = character_for_user(request, pk)
     outcome = _outcome_from_messages(request, character)
-    context = _play_context(request, character, outcome)
     kept = refused_form(request, form=_play_form(character))
-    if outcome.error and kept is not None:
-        context["kept"] = kept
+    if not outcome.error:
+        kept = None
+    typed_test = kept if outcome.place == "dice" else None
+    context = _play_context(request, character, outcome, typed_test=typed_test)
+    context["kept"] = kept
     return render(request, "characters/play/play.html", context)
 
 

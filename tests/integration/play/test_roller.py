@@ -105,3 +105,32 @@ def test_the_roller_of_one_character_does_not_leak_into_anothers(client, mara, p
 
     assert suggested(page, "Pilot::") == "DEX"
     assert selected(page, "roll-skill") == "Medical::"
+
+
+def test_a_test_the_form_refuses_comes_back_as_typed_without_javascript(client, mara, player):
+    client.force_login(player)
+    typed = {"skill": "Pilot::", "attribute": "INT", "tn": "8", "dm": "999", "purpose": "Dock"}
+
+    response = client.post(reverse("character_roll", args=[mara.pk]), typed, follow=True)
+
+    page = response.content.decode()
+    assert list(response.context["messages"])[-1].level_tag == "error"
+    assert (selected(page, "roll-skill"), selected(page, "roll-attribute")) == ("Pilot::", "INT")
+    assert selected(page, "roll-tn") == "8"
+    assert re.search(r'name="dm" value="999"', page)
+    assert re.search(r'name="purpose"[^>]* value="Dock"', page)
+    # Read once: the page drawn again starts from the last test thrown (none), not the typed one.
+    again = client.get(reverse("character_play", args=[mara.pk])).content.decode()
+    assert selected(again, "roll-skill") == "Medical::"
+
+
+def test_a_throw_the_rules_refuse_keeps_what_it_was_for_without_javascript(client, mara, player):
+    client.force_login(player)
+    play_services.take_damage(character=mara, by=player, amount=23, form="S")  # unconscious
+    thrown = {"skill": "Pilot::", "attribute": "DEX", "tn": "6", "dm": "0", "purpose": "Land"}
+
+    page = client.post(
+        reverse("character_roll", args=[mara.pk]), thrown, follow=True
+    ).content.decode()
+
+    assert re.search(r'name="purpose"[^>]* value="Land"', page)
