@@ -408,8 +408,9 @@ def read_trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
 
 
 def _frequency_text(value: Any, path: Path, bounds: DocumentBounds) -> str:
-    """A trait's frequency as written: text, or the digit 0 as a number."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    """A trait's frequency as written: text, or the digit 0 as a number (0.0 too, as a whole
+    number is read in any field)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
         value = str(read_int(value, path, "frequency"))
     return read_text(value, path, "frequency", longest=bounds.label_length)
 

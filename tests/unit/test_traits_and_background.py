@@ -43,9 +43,11 @@ def test_perks_cost_and_flaws_give_back_by_level_and_frequency(
     assert (result.points.perks + result.points.flaws) == points
 
 
-def test_frequency_zero_is_read_as_often():
+@pytest.mark.parametrize("zero", ["0", 0, 0.0])
+def test_frequency_zero_is_read_as_often(zero):
+    # 0.0 is the number 0, as a whole number written with a point is in every other field.
     result = report(
-        traits=[{"type": "PP", "level": "E", "frequency": "0", "name": "Combat experience"}]
+        traits=[{"type": "PP", "level": "E", "frequency": zero, "name": "Combat experience"}]
     )
     assert result.traits[0].notation == "[PP-E-O 10]"
 
