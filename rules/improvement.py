@@ -14,7 +14,7 @@ from .document import cascade_name, specialty_name
 from .engine import check
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
-from .report import Problem, Report
+from .report import Problem, Report, SkillLine
 from .wording import plural
 
 
@@ -135,10 +135,19 @@ def skill_level_now(
     character: Character, skill: str, cascade: str | None, cat: Catalog
 ) -> int | None:
     """The level the character has in a skill now, automatic and package skills included."""
+    line = _skill_line_now(character, skill, cascade, cat)
+    return None if line is None else line.level
+
+
+def _skill_line_now(
+    character: Character, skill: str, cascade: str | None, cat: Catalog
+) -> SkillLine | None:
+    """The sheet's line of a skill the character has now, automatic and package skills
+    included; None when it has none."""
     cascade = _cascade(skill, cascade, cat)
     for line in check(character, cat=cat).skills.lines:
         if same_name(line.skill, skill) and same_name(_cascade(skill, line.cascade, cat), cascade):
-            return line.level
+            return line
     return None
 
 
@@ -345,10 +354,7 @@ def apply_improvement(
         index = _skill_entry(character, purchase.skill, purchase.cascade, cat)
         skills = list(character.skills)
         if index is None:
-            definition = cat.find_skill(purchase.skill)
-            name = definition.name if definition is not None else purchase.skill
-            cascade = _cascade(purchase.skill, purchase.cascade, cat)
-            skills.append(SkillEntry(name, purchase.to_level, cascade))
+            skills.append(_new_skill_entry(character, purchase, cat))
         else:
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
@@ -377,6 +383,18 @@ def apply_improvement(
     attributes = list(character.attributes)
     attributes[position] = purchase.to_level - delta
     return replace(character, attributes=tuple(attributes))
+
+
+def _new_skill_entry(character: Character, purchase: RaiseSkill, cat: Catalog) -> SkillEntry:
+    """The entry a raise adds for a skill the document does not list: one had without buying
+    (automatic, or the package's) is written as the sheet writes it, "Language (Anglic)"
+    however the purchase spells the open cascade; a new one in the catalog's spelling."""
+    had = _skill_line_now(character, purchase.skill, purchase.cascade, cat)
+    if had is not None:
+        return SkillEntry(had.skill, purchase.to_level, had.cascade)
+    definition = cat.find_skill(purchase.skill)
+    name = definition.name if definition is not None else purchase.skill
+    return SkillEntry(name, purchase.to_level, _cascade(purchase.skill, purchase.cascade, cat))
 
 
 # Problems that are not the purchase's to answer for: the budget (IP pay for the purchase) and

@@ -89,6 +89,28 @@ def test_an_automatic_skill_is_raised_from_its_automatic_level():
     assert check(raised).points.skills == 1
 
 
+@pytest.mark.parametrize(
+    ("who", "purchase", "written"),
+    [
+        (character(homeworld="Regina"), RaiseSkill("area knowledge", "REGINA", 4), "Regina"),
+        (character(species="vargr"), RaiseSkill("Language", "anglic", 4), "Anglic"),
+        (
+            character(species="vargr"),
+            RaiseSkill("Knowledge", " vargr  SOCIETY", 4),
+            "Vargr society",
+        ),
+    ],
+)
+def test_a_skill_had_without_buying_is_raised_under_the_name_the_sheet_gives_it(
+    who, purchase, written
+):
+    raised = apply_improvement(who, purchase)
+    assert (raised.skills[-1].skill, raised.skills[-1].cascade) == (purchase.skill.title(), written)
+    assert f"{purchase.skill.title()} ({written})-4" in [
+        line.name for line in check(raised).skills.lines
+    ]
+
+
 def test_a_raise_must_go_higher_than_the_level_the_character_has():
     with pytest.raises(ImprovementError, match="no raise"):
         cost(RaiseSkill("Pilot", None, 2))
