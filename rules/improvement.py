@@ -135,11 +135,11 @@ def skill_level_now(
     character: Character, skill: str, cascade: str | None, cat: Catalog
 ) -> int | None:
     """The level the character has in a skill now, automatic and package skills included."""
-    line = _skill_line_now(character, skill, cascade, cat)
+    line = skill_line_now(character, skill, cascade, cat)
     return None if line is None else line.level
 
 
-def _skill_line_now(
+def skill_line_now(
     character: Character, skill: str, cascade: str | None, cat: Catalog
 ) -> SkillLine | None:
     """The sheet's line of a skill the character has now, automatic and package skills
@@ -354,7 +354,7 @@ def apply_improvement(
         index = _skill_entry(character, purchase.skill, purchase.cascade, cat)
         skills = list(character.skills)
         if index is None:
-            skills.append(_new_skill_entry(character, purchase, cat))
+            skills.append(new_skill_entry(character, purchase, cat))
         else:
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
@@ -385,11 +385,11 @@ def apply_improvement(
     return replace(character, attributes=tuple(attributes))
 
 
-def _new_skill_entry(character: Character, purchase: RaiseSkill, cat: Catalog) -> SkillEntry:
+def new_skill_entry(character: Character, purchase: RaiseSkill, cat: Catalog) -> SkillEntry:
     """The entry a raise adds for a skill the document does not list: one had without buying
     (automatic, or the package's) is written as the sheet writes it, "Language (Anglic)"
     however the purchase spells the open cascade; a new one in the catalog's spelling."""
-    had = _skill_line_now(character, purchase.skill, purchase.cascade, cat)
+    had = skill_line_now(character, purchase.skill, purchase.cascade, cat)
     if had is not None:
         return SkillEntry(had.skill, purchase.to_level, had.cascade)
     definition = cat.find_skill(purchase.skill)
