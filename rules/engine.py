@@ -830,7 +830,8 @@ def _skill_pass(
         tally.problems.error(
             "skill_total_exceeded",
             "skills",
-            f"{tally.counted} skill levels are counted, above the total of {total_allowed} "
+            f"{plural(tally.counted, 'skill level')} {verb(tally.counted, 'is', 'are')} "
+            f"counted, above the total of {total_allowed} "
             f"(EDU {edu.level} + EXP {exp.level}).",
         )
     if SURGERY in tally.effective:
