@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from .catalog import Catalog, catalog
 from .model import SkillEntry, TraitEntry
+from .wording import plural
 
 
 class NotationError(ValueError):
@@ -141,7 +142,7 @@ def parse_trait(text: str, name: str = "", *, cat: Catalog | None = None) -> Tra
     written = int(match["points"])
     if written != expected:
         raise NotationError(
-            f"{stripped} is written as {written} points, but the tables give {expected}."
+            f"{stripped} is written as {plural(written, 'point')}, but the tables give {expected}."
         )
     return trait
 

@@ -66,6 +66,7 @@ def test_trait_notation_typed_in_lower_case_reads_its_control_score_too():
     ("text", "reason"),
     [
         ("[PP-E-O 5]", "written as 5 points, but the tables give 10"),
+        ("[PP-C-S 1]", "written as 1 point, but the tables give 2"),
         ("[PF-H-R CS5 -2]", "control score 5, but a level H flaw has control score 4"),
         ("[PP-H-R 2]", "does not fit the trait tables"),
         ("[PP DEF-1 -5]", "does not fit the derived-attribute table"),
