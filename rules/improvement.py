@@ -354,7 +354,8 @@ def apply_improvement(
         index = _skill_entry(character, purchase.skill, purchase.cascade, cat)
         skills = list(character.skills)
         if index is None:
-            skills.append(new_skill_entry(character, purchase, cat))
+            had = skill_line_now(character, purchase.skill, purchase.cascade, cat)
+            skills.append(new_skill_entry(purchase, had, cat))
         else:
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
@@ -385,11 +386,11 @@ def apply_improvement(
     return replace(character, attributes=tuple(attributes))
 
 
-def new_skill_entry(character: Character, purchase: RaiseSkill, cat: Catalog) -> SkillEntry:
+def new_skill_entry(purchase: RaiseSkill, had: SkillLine | None, cat: Catalog) -> SkillEntry:
     """The entry a raise adds for a skill the document does not list: one had without buying
-    (automatic, or the package's) is written as the sheet writes it, "Language (Anglic)"
-    however the purchase spells the open cascade; a new one in the catalog's spelling."""
-    had = skill_line_now(character, purchase.skill, purchase.cascade, cat)
+    (``had``, its line: automatic, or the package's) is written as the sheet writes it,
+    "Language (Anglic)" however the purchase spells the open cascade; a new one in the
+    catalog's spelling."""
     if had is not None:
         return SkillEntry(had.skill, purchase.to_level, had.cascade)
     definition = cat.find_skill(purchase.skill)

@@ -209,7 +209,7 @@ def _describe_skill_purchase(
         # Named as the sheet names the skill, before the purchase and after it.
         now = skill_line_now(character, purchase.skill, purchase.cascade, cat)
         if now is None:
-            entry = new_skill_entry(character, purchase, cat)
+            entry = new_skill_entry(purchase, None, cat)
             return f"new skill {format_skill(entry.skill, entry.level, entry.cascade)}"
         after = format_skill(now.skill, purchase.to_level, now.cascade)
         return f"{format_skill(now.skill, now.level, now.cascade)} → {after}"
