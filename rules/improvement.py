@@ -406,6 +406,10 @@ NOT_PURCHASE_PROBLEMS = frozenset(
 
 
 _TRAIT_PATH = re.compile(r"^traits\[(\d+)\]")
+# Problems a purchase never makes worse, whose messages carry figures that a purchase may still
+# change: a flaw refused at the floor of a derived attribute (ruling 15a) is refused "from 3 to
+# 0" once a perk, a raise of DEX or a flaw bought off lifts DEF, and no purchase lowers one.
+_COMPARED_WITHOUT_MESSAGE = frozenset({"derived_below_floor"})
 
 
 def _problem_key(problem: Problem, removed_trait: int | None) -> tuple[str, str, str] | None:
@@ -418,6 +422,8 @@ def _problem_key(problem: Problem, removed_trait: int | None) -> tuple[str, str,
                 return None
             if index > removed_trait:
                 path = f"traits[{index - 1}]{path[match.end() :]}"
+    if problem.code in _COMPARED_WITHOUT_MESSAGE:
+        return problem.code, path, ""
     return problem.code, path, problem.message
 
 

@@ -400,6 +400,26 @@ def test_problems_the_character_already_had_are_not_the_purchases():
     assert problems(RaiseSkill("Pilot", None, 1), odd) == []
 
 
+@pytest.mark.parametrize(
+    "purchase",
+    [
+        BuyOffFlaw(0),
+        RaiseAttribute("DEX", 8, ip=5),
+        AddPerk(TraitEntry("PP", "Agile", derived=(("DEF", 1),))),
+    ],
+)
+def test_a_flaw_already_past_the_floor_is_not_the_purchases_though_it_falls_less_far(purchase):
+    # B lowers DEF 3 by 3 after A's 1 and is refused (ruling 15a); each purchase leaves it
+    # refused with other figures in its message ("from 3 to 0"), and no purchase lowers DEF.
+    frail = character(
+        traits=[
+            {"type": "PF", "name": "A", "derived": {"DEF": -1}},
+            {"type": "PF", "name": "B", "derived": {"DEF": -3}},
+        ]
+    )
+    assert problems(purchase, frail) == []
+
+
 # -- invariants --------------------------------------------------------------------------------
 
 CAT = catalog()
