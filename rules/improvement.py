@@ -466,12 +466,19 @@ def check_improvement(
     for problem in after.problems:
         if problem.code in NOT_PURCHASE_PROBLEMS:
             continue
+        if problem.code == "skill_total_exceeded" and _skills_over(after) <= _skills_over(before):
+            continue  # over the total before, and no further now (EDU or EXP raised)
         key = _problem_key(problem, None)
         if had[key]:
             had[key] -= 1
             continue
         introduced.append(problem)
     return (0 if cost is None else cost), tuple(introduced)
+
+
+def _skills_over(report: Report) -> int:
+    """How far the counted skill levels are above EDU + EXP (0 or less: within it)."""
+    return report.skills.total_used - report.skills.total_allowed
 
 
 def creation_points_added(

@@ -420,6 +420,21 @@ def test_a_flaw_already_past_the_floor_is_not_the_purchases_though_it_falls_less
     assert problems(purchase, frail) == []
 
 
+def test_a_skill_total_already_exceeded_is_the_purchases_only_if_it_is_exceeded_further():
+    # 15 levels counted of EDU 7 + EXP 7: over by one before any purchase.
+    over = character(
+        skills=[{"skill": s, "level": 3} for s in ("Pilot", "Medical", "Navigation", "Gambling")]
+        + [{"skill": "Brawling", "level": 3}]
+    )
+    assert [p.code for p in check(over).problems if p.severity == "error"] == [
+        "skill_total_exceeded"
+    ]
+    further = apply_improvement(over, RaiseSkill("Stealth", None, 1))  # 16 counted
+    assert problems(RaiseAttribute("EDU", 8, ip=5), over) == []  # 15 of 15 now
+    assert problems(RaiseAttribute("EDU", 8, ip=5), further) == []  # over by one, not two
+    assert problems(RaiseSkill("Vacc Suit", None, 1), over) == ["skill_total_exceeded"]
+
+
 # -- invariants --------------------------------------------------------------------------------
 
 CAT = catalog()
