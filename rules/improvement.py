@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from .catalog import Catalog, catalog
 from .document import cascade_name, specialty_name
-from .engine import check
+from .engine import MEDICAL, SURGERY, check
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
 from .report import Problem, Report, SkillLine
@@ -466,8 +467,14 @@ def check_improvement(
     for problem in after.problems:
         if problem.code in NOT_PURCHASE_PROBLEMS:
             continue
-        if problem.code == "skill_total_exceeded" and _skills_over(after) <= _skills_over(before):
-            continue  # over the total before, and no further now (EDU or EXP raised)
+        how_far = _HOW_FAR_PAST.get(problem.code)
+        if how_far is not None:
+            # A cap whose message carries figures a purchase can move without breaking it
+            # further (EDU raised under a skill still above the maximum): measured instead.
+            had_it = any(p.code == problem.code and p.path == problem.path for p in before.problems)
+            if not had_it or how_far(after, problem.path) > how_far(before, problem.path):
+                introduced.append(problem)
+            continue
         key = _problem_key(problem, None)
         if had[key]:
             had[key] -= 1
@@ -476,9 +483,44 @@ def check_improvement(
     return (0 if cost is None else cost), tuple(introduced)
 
 
-def _skills_over(report: Report) -> int:
-    """How far the counted skill levels are above EDU + EXP (0 or less: within it)."""
+_SKILL_PATH = re.compile(r"^skills\[(\d+)\]")
+
+
+def _past_skill_total(report: Report, path: str) -> int:
+    """How far the counted skill levels are above EDU + EXP."""
     return report.skills.total_used - report.skills.total_allowed
+
+
+def _past_skill_maximum(report: Report, path: str) -> int:
+    """How far the skill at ``path`` is above the maximum skill level (a skill's line is at its
+    index in the document's list: the lines of skills had without buying come after)."""
+    match = _SKILL_PATH.match(path)
+    line = report.skills.lines[int(match[1])] if match else None
+    return line.level - report.skills.max_level if line is not None else 0
+
+
+def _past_exp_dv(report: Report, path: str) -> int:
+    """How far the former rank is above EXP DV."""
+    return report.rank.level - report.attribute("EXP").dv
+
+
+def _past_medical(report: Report, path: str) -> int:
+    """How far Surgery is above Medical (no Medical counts as below level 0)."""
+
+    def level(skill: str) -> int:
+        return max((line.level for line in report.skills.lines if line.skill == skill), default=-1)
+
+    return level(SURGERY) - level(MEDICAL)
+
+
+# Caps a purchase may leave broken with other figures in their message, by how far past the
+# cap the character is: a purchase is blamed only for going further.
+_HOW_FAR_PAST: Mapping[str, Callable[[Report, str], int]] = {
+    "skill_total_exceeded": _past_skill_total,
+    "skill_level_above_max": _past_skill_maximum,
+    "rank_exceeds_exp_dv": _past_exp_dv,
+    "surgery_exceeds_medical": _past_medical,
+}
 
 
 def creation_points_added(

@@ -435,6 +435,42 @@ def test_a_skill_total_already_exceeded_is_the_purchases_only_if_it_is_exceeded_
     assert problems(RaiseSkill("Vacc Suit", None, 1), over) == ["skill_total_exceeded"]
 
 
+@pytest.mark.parametrize(
+    ("fields", "better", "worse", "code"),
+    [
+        # Pilot-6 above maximum 4 (EDU DV 4): EDU 10 makes the maximum 5, Pilot-7 is further.
+        (
+            {"attributes": {"EDU": 9}, "skills": [{"skill": "Pilot", "level": 6}]},
+            RaiseAttribute("EDU", 10, ip=5),
+            RaiseSkill("Pilot", None, 7),
+            "skill_level_above_max",
+        ),
+        # Former rank 6 above EXP DV 4: EXP 10 makes it 5; (nothing raises a rank with IP).
+        (
+            {"attributes": {"EXP": 9}, "service": "navy", "terms": 6, "rank": 6, "age": 60},
+            RaiseAttribute("EXP", 10, ip=5),
+            None,
+            "rank_exceeds_exp_dv",
+        ),
+        # Surgery-3 over Medical-1: Medical-2 is nearer, Surgery-4 further.
+        (
+            {"skills": [{"skill": "Surgery", "level": 3}, {"skill": "Medical", "level": 1}]},
+            RaiseSkill("Medical", None, 2),
+            RaiseSkill("Surgery", None, 4),
+            "surgery_exceeds_medical",
+        ),
+    ],
+)
+def test_a_cap_already_broken_is_the_purchases_only_if_it_is_broken_further(
+    fields, better, worse, code
+):
+    broken = character(house_rules={"one_trait_per_term": False}, **fields)
+    assert code in [p.code for p in check(broken).problems]
+    assert code not in problems(better, broken)
+    if worse is not None:
+        assert code in problems(worse, broken)
+
+
 # -- invariants --------------------------------------------------------------------------------
 
 CAT = catalog()
