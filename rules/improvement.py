@@ -486,38 +486,52 @@ def check_improvement(
 _SKILL_PATH = re.compile(r"^skills\[(\d+)\]")
 
 
-def _past_skill_total(report: Report, path: str) -> int:
+def _past_skill_total(report: Report, path: str) -> tuple[int, ...]:
     """How far the counted skill levels are above EDU + EXP."""
-    return report.skills.total_used - report.skills.total_allowed
+    return (report.skills.total_used - report.skills.total_allowed,)
 
 
-def _past_skill_maximum(report: Report, path: str) -> int:
-    """How far the skill at ``path`` is above the maximum skill level (a skill's line is at its
-    index in the document's list: the lines of skills had without buying come after)."""
+def _skill_line_at(report: Report, path: str) -> SkillLine:
+    """The line of the skill at ``path`` (``skills[i]...``): a skill's line is at its index in
+    the document's list, and the lines of skills had without buying come after."""
     match = _SKILL_PATH.match(path)
-    line = report.skills.lines[int(match[1])] if match else None
-    return line.level - report.skills.max_level if line is not None else 0
+    if match is None:
+        raise ValueError(f"{path!r} is not the path of a skill.")
+    return report.skills.lines[int(match[1])]
 
 
-def _past_exp_dv(report: Report, path: str) -> int:
+def _past_skill_maximum(report: Report, path: str) -> tuple[int, ...]:
+    """How far the skill at ``path`` is above the maximum skill level."""
+    return (_skill_line_at(report, path).level - report.skills.max_level,)
+
+
+def _short_of_specialty_level(report: Report, path: str) -> tuple[int, ...]:
+    """How far the skill at ``path`` is below the level its specialties need, then how many
+    specialties it has so (a second one on a skill too low is further)."""
+    line = _skill_line_at(report, path)
+    return (catalog().limits.specialty_min_level - line.level, len(line.specialties))
+
+
+def _past_exp_dv(report: Report, path: str) -> tuple[int, ...]:
     """How far the former rank is above EXP DV."""
-    return report.rank.level - report.attribute("EXP").dv
+    return (report.rank.level - report.attribute("EXP").dv,)
 
 
-def _past_medical(report: Report, path: str) -> int:
+def _past_medical(report: Report, path: str) -> tuple[int, ...]:
     """How far Surgery is above Medical (no Medical counts as below level 0)."""
 
     def level(skill: str) -> int:
         return max((line.level for line in report.skills.lines if line.skill == skill), default=-1)
 
-    return level(SURGERY) - level(MEDICAL)
+    return (level(SURGERY) - level(MEDICAL),)
 
 
 # Caps a purchase may leave broken with other figures in their message, by how far past the
-# cap the character is: a purchase is blamed only for going further.
-_HOW_FAR_PAST: Mapping[str, Callable[[Report, str], int]] = {
+# cap the character is (compared in order): a purchase is blamed only for going further.
+_HOW_FAR_PAST: Mapping[str, Callable[[Report, str], tuple[int, ...]]] = {
     "skill_total_exceeded": _past_skill_total,
     "skill_level_above_max": _past_skill_maximum,
+    "specialty_requires_level_2": _short_of_specialty_level,
     "rank_exceeds_exp_dv": _past_exp_dv,
     "surgery_exceeds_medical": _past_medical,
 }

@@ -452,6 +452,13 @@ def test_a_skill_total_already_exceeded_is_the_purchases_only_if_it_is_exceeded_
             None,
             "rank_exceeds_exp_dv",
         ),
+        # Pilot-0 with a specialty: Pilot-1 is nearer level 2, a second specialty further.
+        (
+            {"skills": [{"skill": "Pilot", "level": 0, "specialties": ["fighters"]}]},
+            RaiseSkill("Pilot", None, 1),
+            AddSpecialty("Pilot", "small craft"),
+            "specialty_requires_level_2",
+        ),
         # Surgery-3 over Medical-1: Medical-2 is nearer, Surgery-4 further.
         (
             {"skills": [{"skill": "Surgery", "level": 3}, {"skill": "Medical", "level": 1}]},
