@@ -596,7 +596,14 @@ class Catalog:
         return self._talent_index.get(name.strip().lower())
 
     def find_service(self, name: str) -> Service | None:
-        return self.services.get(name.strip().lower())
+        """The service of a key, matched without case and in either number: the keys are Book
+        1's plurals ("scouts") and Supplement 4's singulars ("pirate"), and people write
+        "Pirates" and "scout" too."""
+        key = name.strip().lower()
+        found = self.services.get(key)
+        if found is None and key:
+            found = self.services.get(key[:-1] if key.endswith("s") else key + "s")
+        return found
 
     def find_species(self, name: str) -> Species | None:
         return self.species.get(name.strip().lower())

@@ -11,7 +11,7 @@ from typing import Any
 
 from .attack import attack_result_as_dict, resolve_attack, throw_dice
 from .attack_input import read_attack
-from .document import MalformedDocument, decode_json, parse_document
+from .document import MalformedDocument, decode_json, parse_document, printable
 from .engine import check
 from .fighters import CombatRefused, InputRefused
 from .report import Report
@@ -93,7 +93,8 @@ def _check_file(source: str, args: argparse.Namespace) -> tuple[int, Any]:
     try:
         character = parse_document(_read(source))
     except MalformedDocument as error:
-        where = f"{label}: {error.path}" if error.path else label
+        # The file's name escaped like the rest of the line: a line break in it would make two.
+        where = f"{printable(label)}: {error.path}" if error.path else printable(label)
         print(f"{where}: {error.message}", file=sys.stderr)
         if len(args.files) > 1 and not (args.text or args.stat_block):
             return EXIT_MALFORMED, {
@@ -144,5 +145,5 @@ def _attack(source: str) -> int:
         f"{problem.field}: {problem.message}" if problem.field else problem.message
         for problem in problems
     )
-    print(f"{label}: {faults}", file=sys.stderr)
+    print(f"{printable(label)}: {faults}", file=sys.stderr)
     return EXIT_MALFORMED

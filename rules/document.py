@@ -408,8 +408,9 @@ def read_trait(value: Any, path: Path, cat: Catalog) -> TraitEntry:
 
 
 def _frequency_text(value: Any, path: Path, bounds: DocumentBounds) -> str:
-    """A trait's frequency as written: text, or the digit 0 as a number."""
-    if isinstance(value, int) and not isinstance(value, bool):
+    """A trait's frequency as written: text, or the digit 0 as a number (0.0 too, as a whole
+    number is read in any field)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
         value = str(read_int(value, path, "frequency"))
     return read_text(value, path, "frequency", longest=bounds.label_length)
 
@@ -617,13 +618,19 @@ def decode_json(data: str | bytes) -> Any:
     try:
         return _decoded(_DECODER, data)
     except _RepeatedKey:
-        pass
-    # Decoded again, marking each object that repeats a key, to name where it is.
-    marked = _decoded(json.JSONDecoder(object_pairs_hook=_marked_object), data)
+        fault: type = _Repeated
+    except _NumberTooLong:
+        fault = _LongNumber
+    # Decoded again, marking each object that repeats a key and each number too long to read,
+    # to name where the first fault of the kind found is.
+    marked = _decoded(_MARKING_DECODER, data)
     try:
-        path = _repeated_path(marked, "")
+        path, found = _marked_path(marked, "", fault) or ("", None)
     except RecursionError:  # nested almost as deep as the decoder goes: name no path
-        path = ""
+        path, found = "", None
+    if fault is _LongNumber:
+        digits = f" ({found.digits:,} digits)" if found is not None else ""
+        raise MalformedDocument(path, f"holds a number too long to read{digits}")
     raise MalformedDocument(path, "is given twice; give each field once")
 
 
@@ -636,13 +643,32 @@ def _decoded(decoder: json.JSONDecoder, text: str) -> Any:
         ) from None
     except ValueError:
         # Python refuses to read an integer of thousands of digits (its int-string limit).
-        raise MalformedDocument("", "holds a number too long to read") from None
+        raise _NumberTooLong from None
     except RecursionError:
         raise MalformedDocument("", "is nested too deeply to be a character document") from None
 
 
 class _RepeatedKey(Exception):
     """An object of the JSON text gives a key twice."""
+
+
+class _NumberTooLong(Exception):
+    """The JSON text holds an integer of more digits than Python will read."""
+
+
+class _LongNumber:
+    """An integer of the JSON text too long to read, as the marking decoder keeps it: its
+    length, so the message can say which number it is."""
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _marked_int(text: str) -> int | _LongNumber:
+    try:
+        return int(text)
+    except ValueError:
+        return _LongNumber(len(text.lstrip("-")))
 
 
 def _object_of_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -679,19 +705,27 @@ def _marked_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return marked
 
 
-def _repeated_path(value: Any, path: str) -> str:
-    """The path of the first key given twice inside ``value`` (at ``path``), in document order;
-    called only once one is known to be there."""
-    if isinstance(value, _Repeated):
-        return _at(path, _key_written(value.key))
+# Decodes as the document's decoder does, but marks what that one stops at instead.
+_MARKING_DECODER = json.JSONDecoder(object_pairs_hook=_marked_object, parse_int=_marked_int)
+
+
+def _marked_path(value: Any, path: str, fault: type) -> tuple[str, Any] | None:
+    """The path of the first ``fault`` (a ``_Repeated`` object: its key given twice; a
+    ``_LongNumber``) inside ``value`` (at ``path``) in document order, and the fault; None
+    when there is none."""
+    if isinstance(value, _Repeated) and fault is _Repeated:
+        return _at(path, _key_written(value.key)), value
+    if isinstance(value, _LongNumber):
+        return (path, value) if fault is _LongNumber else None
+    if not isinstance(value, dict | list):
+        return None
     children = value.items() if isinstance(value, dict) else enumerate(value)
     for key, child in children:
-        if isinstance(child, dict | list):
-            inner = _at(path, _key_written(key)) if isinstance(key, str) else f"{path}[{key}]"
-            found = _repeated_path(child, inner)
-            if found:
-                return found
-    return ""
+        inner = _at(path, _key_written(key)) if isinstance(key, str) else f"{path}[{key}]"
+        found = _marked_path(child, inner, fault)
+        if found is not None:
+            return found
+    return None
 
 
 def _name_length(length: int, longest: int) -> MalformedDocument:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -829,7 +830,8 @@ def _skill_pass(
         tally.problems.error(
             "skill_total_exceeded",
             "skills",
-            f"{tally.counted} skill levels are counted, above the total of {total_allowed} "
+            f"{plural(tally.counted, 'skill level')} {verb(tally.counted, 'is', 'are')} "
+            f"counted, above the total of {total_allowed} "
             f"(EDU {edu.level} + EXP {exp.level}).",
         )
     if SURGERY in tally.effective:
@@ -1648,14 +1650,52 @@ def world_gravity(size: int, *, cat: Catalog | None = None) -> float:
 
 def encumbrance_penalty(load_kg: float, carry: Carrying) -> int:
     """DEF, INI and MOV lost to a load: 1 for each whole step beyond the unencumbered load."""
-    if load_kg <= carry.unencumbered_kg or carry.step_kg <= 0:
+    step = _exact_step(carry)
+    if step is None:
+        if load_kg <= carry.unencumbered_kg or carry.step_kg <= 0:
+            return 0
+        return int((load_kg - carry.unencumbered_kg) // carry.step_kg)
+    if step <= 0:
         return 0
-    return int((load_kg - carry.unencumbered_kg) // carry.step_kg)
+    free = catalog().limits.unencumbered_str_multiple
+    return max(math.floor(_exact_kg(load_kg) / step) - free, 0)
 
 
 def over_capacity(load_kg: float, carry: Carrying) -> bool:
     """Whether a load is more than ``carry`` lets the character carry at all."""
-    return load_kg > carry.capacity_kg
+    step = _exact_step(carry)
+    if step is None:
+        return load_kg > carry.capacity_kg
+    return _exact_kg(load_kg) > step * max(carry.strength, 0)
+
+
+def _exact_step(carry: Carrying) -> Fraction | None:
+    """The step of encumbrance, STR / gravity kg, as an exact fraction where the gravity makes
+    it one no float writes (STR 1 at 0.6 g: 5/3 kg); None where every figure is whole (1 g,
+    0.5 g, the 400% limit) and the shown figures are exact.
+
+    The figures are shown to the gram, but a load is weighed against the rulebook's own: with
+    the shown ones, 5 kg at 0.6 g is a gram short of 3.333 + 1.667 kg and costs nothing."""
+    scale = _exact_scale(carry.gravity, catalog().limits.gravity_max_capacity_multiple)
+    if scale.denominator == 1:
+        return None
+    return max(carry.strength, 0) * scale
+
+
+@lru_cache(maxsize=_CACHE_SIZE)
+def _exact_scale(gravity: float, most: int) -> Fraction:
+    """1 / gravity, reading the gravity as the decimal it is written as (0.6 is 3/5, not the
+    float nearest it), at most ``most``; a world of no gravity gets the limit."""
+    if gravity <= 0:
+        return Fraction(most)
+    if math.isinf(gravity):
+        return Fraction(0)
+    return min(1 / Fraction(repr(gravity)), Fraction(most))
+
+
+def _exact_kg(load_kg: float) -> Fraction:
+    """A load as the decimal it is written as (5.0 kg, not the float nearest it)."""
+    return Fraction(repr(load_kg))
 
 
 def _kg(value: float) -> float:

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
 from .catalog import Catalog, catalog
 from .document import cascade_name, specialty_name
-from .engine import check
+from .engine import MEDICAL, SURGERY, check
 from .model import Character, HouseRules, SkillEntry, TraitEntry
 from .notation import derived_trait_points, format_skill
-from .report import Problem, Report
+from .report import Problem, Report, SkillLine
 from .wording import plural
 
 
@@ -135,10 +136,19 @@ def skill_level_now(
     character: Character, skill: str, cascade: str | None, cat: Catalog
 ) -> int | None:
     """The level the character has in a skill now, automatic and package skills included."""
+    line = skill_line_now(character, skill, cascade, cat)
+    return None if line is None else line.level
+
+
+def skill_line_now(
+    character: Character, skill: str, cascade: str | None, cat: Catalog
+) -> SkillLine | None:
+    """The sheet's line of a skill the character has now, automatic and package skills
+    included; None when it has none."""
     cascade = _cascade(skill, cascade, cat)
     for line in check(character, cat=cat).skills.lines:
         if same_name(line.skill, skill) and same_name(_cascade(skill, line.cascade, cat), cascade):
-            return line.level
+            return line
     return None
 
 
@@ -345,10 +355,8 @@ def apply_improvement(
         index = _skill_entry(character, purchase.skill, purchase.cascade, cat)
         skills = list(character.skills)
         if index is None:
-            definition = cat.find_skill(purchase.skill)
-            name = definition.name if definition is not None else purchase.skill
-            cascade = _cascade(purchase.skill, purchase.cascade, cat)
-            skills.append(SkillEntry(name, purchase.to_level, cascade))
+            had = skill_line_now(character, purchase.skill, purchase.cascade, cat)
+            skills.append(new_skill_entry(purchase, had, cat))
         else:
             skills[index] = replace(skills[index], level=purchase.to_level)
         return replace(character, skills=tuple(skills))
@@ -379,6 +387,18 @@ def apply_improvement(
     return replace(character, attributes=tuple(attributes))
 
 
+def new_skill_entry(purchase: RaiseSkill, had: SkillLine | None, cat: Catalog) -> SkillEntry:
+    """The entry a raise adds for a skill the document does not list: one had without buying
+    (``had``, its line: automatic, or the package's) is written as the sheet writes it,
+    "Language (Anglic)" however the purchase spells the open cascade; a new one in the
+    catalog's spelling."""
+    if had is not None:
+        return SkillEntry(had.skill, purchase.to_level, had.cascade)
+    definition = cat.find_skill(purchase.skill)
+    name = definition.name if definition is not None else purchase.skill
+    return SkillEntry(name, purchase.to_level, _cascade(purchase.skill, purchase.cascade, cat))
+
+
 # Problems that are not the purchase's to answer for: the budget (IP pay for the purchase) and
 # creation-time rules about the character's history.
 NOT_PURCHASE_PROBLEMS = frozenset(
@@ -387,6 +407,10 @@ NOT_PURCHASE_PROBLEMS = frozenset(
 
 
 _TRAIT_PATH = re.compile(r"^traits\[(\d+)\]")
+# Problems a purchase never makes worse, whose messages carry figures that a purchase may still
+# change: a flaw refused at the floor of a derived attribute (ruling 15a) is refused "from 3 to
+# 0" once a perk, a raise of DEX or a flaw bought off lifts DEF, and no purchase lowers one.
+_COMPARED_WITHOUT_MESSAGE = frozenset({"derived_below_floor"})
 
 
 def _problem_key(problem: Problem, removed_trait: int | None) -> tuple[str, str, str] | None:
@@ -399,6 +423,8 @@ def _problem_key(problem: Problem, removed_trait: int | None) -> tuple[str, str,
                 return None
             if index > removed_trait:
                 path = f"traits[{index - 1}]{path[match.end() :]}"
+    if problem.code in _COMPARED_WITHOUT_MESSAGE:
+        return problem.code, path, ""
     return problem.code, path, problem.message
 
 
@@ -441,12 +467,74 @@ def check_improvement(
     for problem in after.problems:
         if problem.code in NOT_PURCHASE_PROBLEMS:
             continue
+        how_far = _HOW_FAR_PAST.get(problem.code)
+        if how_far is not None:
+            # A cap whose message carries figures a purchase can move without breaking it
+            # further (EDU raised under a skill still above the maximum): measured instead.
+            had_it = any(p.code == problem.code and p.path == problem.path for p in before.problems)
+            if not had_it or how_far(after, problem.path) > how_far(before, problem.path):
+                introduced.append(problem)
+            continue
         key = _problem_key(problem, None)
         if had[key]:
             had[key] -= 1
             continue
         introduced.append(problem)
     return (0 if cost is None else cost), tuple(introduced)
+
+
+_SKILL_PATH = re.compile(r"^skills\[(\d+)\]")
+
+
+def _past_skill_total(report: Report, path: str) -> tuple[int, ...]:
+    """How far the counted skill levels are above EDU + EXP."""
+    return (report.skills.total_used - report.skills.total_allowed,)
+
+
+def _skill_line_at(report: Report, path: str) -> SkillLine:
+    """The line of the skill at ``path`` (``skills[i]...``): a skill's line is at its index in
+    the document's list, and the lines of skills had without buying come after."""
+    match = _SKILL_PATH.match(path)
+    if match is None:
+        raise ValueError(f"{path!r} is not the path of a skill.")
+    return report.skills.lines[int(match[1])]
+
+
+def _past_skill_maximum(report: Report, path: str) -> tuple[int, ...]:
+    """How far the skill at ``path`` is above the maximum skill level."""
+    return (_skill_line_at(report, path).level - report.skills.max_level,)
+
+
+def _short_of_specialty_level(report: Report, path: str) -> tuple[int, ...]:
+    """How far the skill at ``path`` is below the level its specialties need, then how many
+    specialties it has so (a second one on a skill too low is further)."""
+    line = _skill_line_at(report, path)
+    return (catalog().limits.specialty_min_level - line.level, len(line.specialties))
+
+
+def _past_exp_dv(report: Report, path: str) -> tuple[int, ...]:
+    """How far the former rank is above EXP DV."""
+    return (report.rank.level - report.attribute("EXP").dv,)
+
+
+def _past_medical(report: Report, path: str) -> tuple[int, ...]:
+    """How far Surgery is above Medical (no Medical counts as below level 0)."""
+
+    def level(skill: str) -> int:
+        return max((line.level for line in report.skills.lines if line.skill == skill), default=-1)
+
+    return (level(SURGERY) - level(MEDICAL),)
+
+
+# Caps a purchase may leave broken with other figures in their message, by how far past the
+# cap the character is (compared in order): a purchase is blamed only for going further.
+_HOW_FAR_PAST: Mapping[str, Callable[[Report, str], tuple[int, ...]]] = {
+    "skill_total_exceeded": _past_skill_total,
+    "skill_level_above_max": _past_skill_maximum,
+    "specialty_requires_level_2": _short_of_specialty_level,
+    "rank_exceeds_exp_dv": _past_exp_dv,
+    "surgery_exceeds_medical": _past_medical,
+}
 
 
 def creation_points_added(

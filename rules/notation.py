@@ -11,11 +11,32 @@ import re
 from collections.abc import Sequence
 
 from .catalog import Catalog, catalog
+from .document import WHOLE_MAX
 from .model import SkillEntry, TraitEntry
+from .wording import plural
 
 
 class NotationError(ValueError):
     """Text that is not in the rulebook's notation; the message says what was expected."""
+
+
+# Enough digits for any whole number a character document holds.
+_DIGITS_MOST = len(str(WHOLE_MAX))
+_SHOWN = 40
+
+
+def _whole(digits: str, text: str) -> int:
+    """A number written in a notation (signed, perhaps spaced: "- 2"), refused past the whole
+    numbers a character document holds: no figure of the rules is so large, and Python will
+    not read one of thousands of digits at all."""
+    written = digits.replace(" ", "")
+    length = len(written.lstrip("+-"))
+    if length > _DIGITS_MOST or abs(number := int(written)) > WHOLE_MAX:
+        shown = text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+        raise NotationError(
+            f"{shown!r} holds a number of {length:,} digits, past any figure of the rules."
+        )
+    return number
 
 
 def format_skill(
@@ -44,7 +65,7 @@ def parse_skill(text: str) -> SkillEntry:
     specialties = match["specialties"]
     return SkillEntry(
         skill=" ".join(match["skill"].split()),
-        level=int(match["level"]),
+        level=_whole(match["level"], text),
         cascade=" ".join(match["cascade"].split()) if match["cascade"] else None,
         specialties=tuple(s.strip() for s in specialties.split(",") if s.strip())
         if specialties
@@ -110,7 +131,7 @@ def parse_trait(text: str, name: str = "", *, cat: Catalog | None = None) -> Tra
                 "or G; flaws are PF, MF or HF at level I, H or P; frequency is R, S or O."
             )
         score = match["control"]
-        if score is not None and int(score) != cat.control_score(level):
+        if score is not None and _whole(score, text) != cat.control_score(level):
             raise NotationError(
                 f"{stripped} gives control score {score}, but a level {level} flaw has control "
                 f"score {cat.control_score(level)}."
@@ -124,7 +145,7 @@ def parse_trait(text: str, name: str = "", *, cat: Catalog | None = None) -> Tra
             )
         trait_type = match["type"].upper()
         changes = tuple(
-            (code.upper(), int(amount.replace(" ", "")))
+            (code.upper(), _whole(amount, text))
             for code, amount in _DERIVED_CHANGE.findall(match["changes"])
         )
         codes = [code for code, _ in changes]
@@ -138,10 +159,10 @@ def parse_trait(text: str, name: str = "", *, cat: Catalog | None = None) -> Tra
                 f"{stripped} does not fit the derived-attribute table: perks raise and flaws "
                 "lower DEF, INI, LIF, TGH, WND or MOV."
             )
-    written = int(match["points"])
+    written = _whole(match["points"], text)
     if written != expected:
         raise NotationError(
-            f"{stripped} is written as {written} points, but the tables give {expected}."
+            f"{stripped} is written as {plural(written, 'point')}, but the tables give {expected}."
         )
     return trait
 

@@ -42,9 +42,11 @@ from .improvement import (
     RaiseSkill,
     final_attribute_level,
     improvement_costs,
+    new_skill_entry,
     raised_level,
     same_name,
     skill_level_now,
+    skill_line_now,
     specialty_entry,
     trait_at,
     trait_points,
@@ -204,11 +206,13 @@ def _describe_skill_purchase(
     character: Character, purchase: RaiseSkill | AddSpecialty, cat: Catalog
 ) -> str:
     if isinstance(purchase, RaiseSkill):
-        after = format_skill(purchase.skill, purchase.to_level, purchase.cascade)
-        current = skill_level_now(character, purchase.skill, purchase.cascade, cat)
-        if current is None:
-            return f"new skill {after}"
-        return f"{format_skill(purchase.skill, current, purchase.cascade)} → {after}"
+        # Named as the sheet names the skill, before the purchase and after it.
+        now = skill_line_now(character, purchase.skill, purchase.cascade, cat)
+        if now is None:
+            entry = new_skill_entry(purchase, None, cat)
+            return f"new skill {format_skill(entry.skill, entry.level, entry.cascade)}"
+        after = format_skill(now.skill, purchase.to_level, now.cascade)
+        return f"{format_skill(now.skill, now.level, now.cascade)} → {after}"
     try:
         index, specialty = specialty_entry(character, purchase, cat)
     except ImprovementError:

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.http import QueryDict
 
 from characters.core.forms import (
+    MAX_DIGITS,
     MAX_VERSION,
     VersionField,
     WholeNumberField,
@@ -33,7 +34,9 @@ from rules import FORMAT, NotationError, catalog, parse_skill, parse_trait
 from rules.document import TOP_LEVEL_FIELDS
 from rules.model import control_by_default
 
-_ROW_FIELD = re.compile(r"^(skill|trait|item)-(\d+)-([a-z]+(?:-[A-Z]{3})?)$")
+# A row's number has at most MAX_DIGITS digits 0-9: a field name is anyone's to write, and int()
+# refuses one of thousands of digits (a server error), where a name that is no row is ignored.
+_ROW_FIELD = re.compile(rf"^(skill|trait|item)-([0-9]{{1,{MAX_DIGITS}}})-([a-z]+(?:-[A-Z]{{3}})?)$")
 _PATH_INDEX = re.compile(r"^(skills|traits|equipment)\[(\d+)\](?:\.([a-z_]+))?")
 
 

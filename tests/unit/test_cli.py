@@ -59,6 +59,14 @@ def test_malformed_input_names_file_and_path_in_one_line_without_a_traceback(tmp
     assert "Traceback" not in result.stderr
 
 
+def test_a_file_name_with_a_line_break_still_makes_one_line(tmp_path):
+    path = write(tmp_path, "two\nlines.json", document(rank="high"))
+    result = run(path)
+    assert result.returncode == 2
+    assert result.stderr.strip().count("\n") == 0
+    assert result.stderr.startswith(path.replace("\n", "\\n") + ": rank: expected a whole number")
+
+
 def test_invalid_json_and_missing_files_are_malformed_too(tmp_path):
     broken = run(write(tmp_path, "broken.json", "{nope"))
     assert broken.returncode == 2

@@ -164,6 +164,26 @@ def test_decoding_a_number_of_thousands_of_digits_is_malformed_not_a_value_error
 
 
 @pytest.mark.parametrize(
+    ("text", "path", "digits"),
+    [
+        ('{"rank": ' + "9" * 5000 + "}", "rank", "5,000"),
+        ('{"attributes": {"STR": 7, "DEX": -' + "7" * 5000 + "}}", "attributes.DEX", "5,000"),
+        ('{"skills": [{"level": 1}, {"level": ' + "1" * 4301 + "}]}", "skills[1].level", "4,301"),
+        (
+            '{"mustering_out": {"rolls": [3, ' + "6" * 9000 + "]}}",
+            "mustering_out.rolls[1]",
+            "9,000",
+        ),
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_named_by_its_path_and_its_length(text, path, digits):
+    with pytest.raises(MalformedDocument) as raised:
+        decode_json(text)
+    assert raised.value.path == path
+    assert raised.value.message == f"holds a number too long to read ({digits} digits)"
+
+
+@pytest.mark.parametrize(
     ("data", "words"),
     [
         (None, "is not JSON text, got null"),

@@ -89,6 +89,28 @@ def test_an_automatic_skill_is_raised_from_its_automatic_level():
     assert check(raised).points.skills == 1
 
 
+@pytest.mark.parametrize(
+    ("who", "purchase", "written"),
+    [
+        (character(homeworld="Regina"), RaiseSkill("area knowledge", "REGINA", 4), "Regina"),
+        (character(species="vargr"), RaiseSkill("Language", "anglic", 4), "Anglic"),
+        (
+            character(species="vargr"),
+            RaiseSkill("Knowledge", " vargr  SOCIETY", 4),
+            "Vargr society",
+        ),
+    ],
+)
+def test_a_skill_had_without_buying_is_raised_under_the_name_the_sheet_gives_it(
+    who, purchase, written
+):
+    raised = apply_improvement(who, purchase)
+    assert (raised.skills[-1].skill, raised.skills[-1].cascade) == (purchase.skill.title(), written)
+    assert f"{purchase.skill.title()} ({written})-4" in [
+        line.name for line in check(raised).skills.lines
+    ]
+
+
 def test_a_raise_must_go_higher_than_the_level_the_character_has():
     with pytest.raises(ImprovementError, match="no raise"):
         cost(RaiseSkill("Pilot", None, 2))
@@ -376,6 +398,84 @@ def test_raising_the_budget_by_the_creation_points_added_keeps_the_books_balance
 def test_problems_the_character_already_had_are_not_the_purchases():
     odd = character(skills=[{"skill": "Basket Weaving", "level": 1}])
     assert problems(RaiseSkill("Pilot", None, 1), odd) == []
+
+
+@pytest.mark.parametrize(
+    "purchase",
+    [
+        BuyOffFlaw(0),
+        RaiseAttribute("DEX", 8, ip=5),
+        AddPerk(TraitEntry("PP", "Agile", derived=(("DEF", 1),))),
+    ],
+)
+def test_a_flaw_already_past_the_floor_is_not_the_purchases_though_it_falls_less_far(purchase):
+    # B lowers DEF 3 by 3 after A's 1 and is refused (ruling 15a); each purchase leaves it
+    # refused with other figures in its message ("from 3 to 0"), and no purchase lowers DEF.
+    frail = character(
+        traits=[
+            {"type": "PF", "name": "A", "derived": {"DEF": -1}},
+            {"type": "PF", "name": "B", "derived": {"DEF": -3}},
+        ]
+    )
+    assert problems(purchase, frail) == []
+
+
+def test_a_skill_total_already_exceeded_is_the_purchases_only_if_it_is_exceeded_further():
+    # 15 levels counted of EDU 7 + EXP 7: over by one before any purchase.
+    over = character(
+        skills=[{"skill": s, "level": 3} for s in ("Pilot", "Medical", "Navigation", "Gambling")]
+        + [{"skill": "Brawling", "level": 3}]
+    )
+    assert [p.code for p in check(over).problems if p.severity == "error"] == [
+        "skill_total_exceeded"
+    ]
+    further = apply_improvement(over, RaiseSkill("Stealth", None, 1))  # 16 counted
+    assert problems(RaiseAttribute("EDU", 8, ip=5), over) == []  # 15 of 15 now
+    assert problems(RaiseAttribute("EDU", 8, ip=5), further) == []  # over by one, not two
+    assert problems(RaiseSkill("Vacc Suit", None, 1), over) == ["skill_total_exceeded"]
+
+
+@pytest.mark.parametrize(
+    ("fields", "better", "worse", "code"),
+    [
+        # Pilot-6 above maximum 4 (EDU DV 4): EDU 10 makes the maximum 5, Pilot-7 is further.
+        (
+            {"attributes": {"EDU": 9}, "skills": [{"skill": "Pilot", "level": 6}]},
+            RaiseAttribute("EDU", 10, ip=5),
+            RaiseSkill("Pilot", None, 7),
+            "skill_level_above_max",
+        ),
+        # Former rank 6 above EXP DV 4: EXP 10 makes it 5; (nothing raises a rank with IP).
+        (
+            {"attributes": {"EXP": 9}, "service": "navy", "terms": 6, "rank": 6, "age": 60},
+            RaiseAttribute("EXP", 10, ip=5),
+            None,
+            "rank_exceeds_exp_dv",
+        ),
+        # Pilot-0 with a specialty: Pilot-1 is nearer level 2, a second specialty further.
+        (
+            {"skills": [{"skill": "Pilot", "level": 0, "specialties": ["fighters"]}]},
+            RaiseSkill("Pilot", None, 1),
+            AddSpecialty("Pilot", "small craft"),
+            "specialty_requires_level_2",
+        ),
+        # Surgery-3 over Medical-1: Medical-2 is nearer, Surgery-4 further.
+        (
+            {"skills": [{"skill": "Surgery", "level": 3}, {"skill": "Medical", "level": 1}]},
+            RaiseSkill("Medical", None, 2),
+            RaiseSkill("Surgery", None, 4),
+            "surgery_exceeds_medical",
+        ),
+    ],
+)
+def test_a_cap_already_broken_is_the_purchases_only_if_it_is_broken_further(
+    fields, better, worse, code
+):
+    broken = character(house_rules={"one_trait_per_term": False}, **fields)
+    assert code in [p.code for p in check(broken).problems]
+    assert code not in problems(better, broken)
+    if worse is not None:
+        assert code in problems(worse, broken)
 
 
 # -- invariants --------------------------------------------------------------------------------

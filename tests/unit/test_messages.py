@@ -83,3 +83,11 @@ def test_a_perk_raise_to_a_level_worth_one_point_says_one_point():
     assert str(refused.value) == (
         "'Lucky' at level C is worth 1 point, no more than its 2 now; a raise goes higher."
     )
+
+
+def test_one_skill_level_counted_over_a_total_of_none_is_one_level():
+    # EDU and EXP of 0 are out of range, but their report still reads as sentences.
+    result = report(attributes={"EDU": 0, "EXP": 0}, skills=[{"skill": "Pilot", "level": 1}])
+    assert problem(result, "skill_total_exceeded").message == (
+        "1 skill level is counted, above the total of 0 (EDU 0 + EXP 0)."
+    )

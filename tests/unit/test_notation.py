@@ -66,6 +66,7 @@ def test_trait_notation_typed_in_lower_case_reads_its_control_score_too():
     ("text", "reason"),
     [
         ("[PP-E-O 5]", "written as 5 points, but the tables give 10"),
+        ("[PP-C-S 1]", "written as 1 point, but the tables give 2"),
         ("[PF-H-R CS5 -2]", "control score 5, but a level H flaw has control score 4"),
         ("[PP-H-R 2]", "does not fit the trait tables"),
         ("[PP DEF-1 -5]", "does not fit the derived-attribute table"),
@@ -76,3 +77,24 @@ def test_trait_notation_typed_in_lower_case_reads_its_control_score_too():
 def test_trait_notation_that_disagrees_with_the_tables_is_refused(text, reason):
     with pytest.raises(NotationError, match=reason):
         parse_trait(text)
+
+
+LONG = "9" * 5000
+
+
+@pytest.mark.parametrize(
+    ("read", "text"),
+    [
+        (parse_skill, f"Pilot-{LONG}"),
+        (parse_trait, f"[PP-C-S {LONG}]"),
+        (parse_trait, f"[PF-H-R CS{LONG} -2]"),
+        (parse_trait, f"[PF DEF-{LONG} -5]"),
+        (parse_trait, f"[PF DEF-{'9' * 4300} -5]"),
+        (parse_trait, f"[PP INI+1 {'9' * 17}]"),
+    ],
+)
+def test_a_number_too_long_for_any_figure_is_refused_as_notation_in_a_short_message(read, text):
+    with pytest.raises(NotationError) as refused:
+        read(text)
+    assert "digits" in str(refused.value)
+    assert len(str(refused.value)) < 200

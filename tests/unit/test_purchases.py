@@ -140,7 +140,10 @@ def test_a_stored_purchase_reads_null_where_a_field_may_be_empty():
     ("purchase", "label"),
     [
         (RaiseSkill("Pilot", None, 3), "Pilot-2 → Pilot-3"),
+        (RaiseSkill("pilot", None, 3), "Pilot-2 → Pilot-3"),
         (RaiseSkill("Navigation", None, 1), "new skill Navigation-1"),
+        (RaiseSkill("blade combat", "SWORD", 1), "new skill Blade Combat (swords)-1"),
+        (RaiseSkill("language", "anglic", 4), "Language (Anglic)-3 → Language (Anglic)-4"),
         (AddSpecialty("Pilot", "small craft"), "specialty small craft in Pilot"),
         (AddSpecialty("pilot", "Small  Craft"), "specialty small craft in Pilot"),
         (AddPerk(TraitEntry("MP", "Linguist", "C", "O")), "new perk Linguist [MP-C-O 5]"),

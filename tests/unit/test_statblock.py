@@ -316,3 +316,18 @@ def test_a_psi_strength_past_the_rulebook_s_cap_is_written_and_read_back_for_the
     assert parsed.document is not None
     assert parsed.document["psionics"] == {"strength": 16, "talents": {"Telepathy": 17}}
     assert stat_block(parse_document(parsed.document), check_document(parsed.document)) == block
+
+
+def test_a_stat_block_with_numbers_of_thousands_of_digits_reads_and_says_why():
+    long = "9" * 5000
+    block = (
+        "Kim, 1 term Navy\nAge 22  777-777-777\n"
+        f"Skills: Pilot-{long}, Medical-1\nTraits: Keen [PP-C-S {long}]; Slow [PF MOV-{long} -5]"
+    )
+
+    parsed = parse_stat_block(block)
+
+    assert parsed.document["skills"] == [{"skill": "Medical", "level": 1}]
+    assert parsed.document["traits"] == []
+    assert [line for line, _, _ in parsed.unread] == [3, 4, 4]
+    assert "holds a number of 5,000 digits" in parsed.unread[2][2]

@@ -305,6 +305,33 @@ def test_figures_that_are_not_whole_keep_grams():
     assert carry.capacity_kg == pytest.approx(32.667, abs=0.001)
 
 
+@pytest.mark.parametrize(
+    ("strength", "gravity", "load", "penalty"),
+    [
+        (1, 1.25, 2.4, 1),  # STR 1 / 1.25 g is 0.8: 1.6 kg free, then one step of 0.8 kg
+        (1, 1.25, 4.0, 3),
+        (1, 0.6, 5.0, 1),  # STR 1 / 0.6 g: 3.333... kg free, steps of 1.666... kg
+        (1, 0.6, 4.999, 0),
+        (1, 0.9, 3.333, 0),  # 3.333 kg is short of the 3.333... kg of the first step
+        (7, 1.2, 17.5, 1),  # STR 7 / 1.2 g: 11.666... kg free, steps of 5.833... kg
+        (7, 1.2, 17.499, 0),
+    ],
+)
+def test_a_load_on_another_world_is_weighed_against_the_exact_figures_not_the_shown_grams(
+    strength, gravity, load, penalty
+):
+    # The figures are shown to the gram, but the steps are the rulebook's STR / gravity: a load
+    # of exactly one step more is one point, and a gram short of it none.
+    assert encumbrance_penalty(load, carrying(strength, gravity)) == penalty
+
+
+def test_a_load_on_another_world_is_over_capacity_only_above_the_exact_capacity():
+    carry = carrying(1, 0.6)  # 1 / 0.6 = 1.666... kg, shown as 1.667
+    assert carry.capacity_kg == 1.667
+    assert over_capacity(1.667, carry)
+    assert not over_capacity(1.666, carry)
+
+
 def test_gravity_and_world_size_cannot_be_negative():
     with pytest.raises(ValueError, match="negative"):
         carrying(7, -1)

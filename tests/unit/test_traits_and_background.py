@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from rules import catalog
+from rules import catalog, normalise_document
 from rules.catalog import DATA_DIR
 
-from .builders import codes, problem, report
+from .builders import codes, document, problem, report
 
 
 @pytest.mark.parametrize(
@@ -43,9 +43,11 @@ def test_perks_cost_and_flaws_give_back_by_level_and_frequency(
     assert (result.points.perks + result.points.flaws) == points
 
 
-def test_frequency_zero_is_read_as_often():
+@pytest.mark.parametrize("zero", ["0", 0, 0.0])
+def test_frequency_zero_is_read_as_often(zero):
+    # 0.0 is the number 0, as a whole number written with a point is in every other field.
     result = report(
-        traits=[{"type": "PP", "level": "E", "frequency": "0", "name": "Combat experience"}]
+        traits=[{"type": "PP", "level": "E", "frequency": zero, "name": "Combat experience"}]
     )
     assert result.traits[0].notation == "[PP-E-O 10]"
 
@@ -238,6 +240,19 @@ def test_former_rank_stops_at_the_top_of_the_services_rank_table(service, highes
     assert problem(result, "rank_not_in_service").message == (
         f"Former rank {highest + 1} is above the {name} service's highest rank, {highest}."
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "key"),
+    [("Pirates", "pirate"), ("nobles", "noble"), ("Scout", "scouts"), ("MARINE", "marines")],
+)
+def test_a_service_is_found_in_the_singular_or_the_plural(written, key):
+    # The rulings name "Merchants, Pirates and Nobles"; the catalog's keys are Book 1's plurals
+    # and Supplement 4's singulars.
+    result = _ranked(written, 6)
+    assert result.service == key
+    assert "unknown_service" not in codes(result)
+    assert normalise_document(document(service=written))["service"] == key
 
 
 def test_barbarians_hold_every_rank_to_six_though_only_two_carry_titles():

@@ -3,6 +3,7 @@ removes anything, edits are stored without pressing Save (one revision per sitti
 that fell behind gets a conflict, never an overwrite."""
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from django.urls import reverse
@@ -621,3 +622,21 @@ def test_a_stepper_without_javascript_steps_as_the_pages_script_does(
     post = builder_post(character, action=action, DEX=typed)
     html = owner_client.post(reverse("character_edit", args=[character.pk]), post)
     assert f'name="DEX" value="{shown}"' in html.content.decode()
+
+
+def test_a_row_field_whose_number_has_thousands_of_digits_is_ignored_not_a_server_error(
+    owner, owner_client
+):
+    character = _character(owner, name="Forged")
+    forged = {f"skill-{'9' * 5000}-skill": "Pilot", f"skill-{'9' * 5000}-level": "1"}
+    # Form-encoded, as htmx sends it: a multipart part's header could not hold the name.
+    answer = owner_client.post(
+        reverse("character_autosave", args=[character.pk]),
+        urlencode(builder_post(character, **forged, STR="9"), doseq=True),
+        content_type="application/x-www-form-urlencoded",
+    )
+
+    assert answer.status_code == 200
+    stored = Character.objects.get(pk=character.pk).document
+    assert stored["attributes"]["STR"] == 9
+    assert stored["skills"] == []
