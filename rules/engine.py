@@ -1650,36 +1650,28 @@ def world_gravity(size: int, *, cat: Catalog | None = None) -> float:
 
 def encumbrance_penalty(load_kg: float, carry: Carrying) -> int:
     """DEF, INI and MOV lost to a load: 1 for each whole step beyond the unencumbered load."""
-    step = _exact_step(carry)
-    if step is None:
-        if load_kg <= carry.unencumbered_kg or carry.step_kg <= 0:
-            return 0
-        return int((load_kg - carry.unencumbered_kg) // carry.step_kg)
+    load, step = _load_and_step(load_kg, carry)
     if step <= 0:
         return 0
-    free = catalog().limits.unencumbered_str_multiple
-    return max(math.floor(_exact_kg(load_kg) / step) - free, 0)
+    return max(load // step - catalog().limits.unencumbered_str_multiple, 0)
 
 
 def over_capacity(load_kg: float, carry: Carrying) -> bool:
     """Whether a load is more than ``carry`` lets the character carry at all."""
-    step = _exact_step(carry)
-    if step is None:
-        return load_kg > carry.capacity_kg
-    return _exact_kg(load_kg) > step * max(carry.strength, 0)
+    load, step = _load_and_step(load_kg, carry)
+    return load > step * max(carry.strength, 0)
 
 
-def _exact_step(carry: Carrying) -> Fraction | None:
-    """The step of encumbrance, STR / gravity kg, as an exact fraction where the gravity makes
-    it one no float writes (STR 1 at 0.6 g: 5/3 kg); None where every figure is whole (1 g,
-    0.5 g, the 400% limit) and the shown figures are exact.
+def _load_and_step(load_kg: float, carry: Carrying) -> tuple[int, int]:
+    """A load (to the gram) and the step of encumbrance, STR / gravity kg, as whole numbers of
+    one exact unit: the step is a fraction where the gravity makes it one (STR 1 at 0.6 g:
+    5/3 kg), so both are counted in thirds of a gram there.
 
     The figures are shown to the gram, but a load is weighed against the rulebook's own: with
     the shown ones, 5 kg at 0.6 g is a gram short of 3.333 + 1.667 kg and costs nothing."""
     scale = _exact_scale(carry.gravity, catalog().limits.gravity_max_capacity_multiple)
-    if scale.denominator == 1:
-        return None
-    return max(carry.strength, 0) * scale
+    grams = round(load_kg * 1000)
+    return grams * scale.denominator, max(carry.strength, 0) * 1000 * scale.numerator
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -1691,11 +1683,6 @@ def _exact_scale(gravity: float, most: int) -> Fraction:
     if math.isinf(gravity):
         return Fraction(0)
     return min(1 / Fraction(repr(gravity)), Fraction(most))
-
-
-def _exact_kg(load_kg: float) -> Fraction:
-    """A load as the decimal it is written as (5.0 kg, not the float nearest it)."""
-    return Fraction(repr(load_kg))
 
 
 def _kg(value: float) -> float:
