@@ -397,14 +397,80 @@ def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
     while not held:
         page.wait_for_timeout(20)
     page.locator("[data-add=skill]").fill("Pilot")
-    page.locator("[data-add=skill]").press("Enter")  # queued behind that preview
-    expect(page.locator("[data-save-state]")).to_have_text(SAVED)  # the edit, stored meanwhile
+    with page.expect_response("**/autosave/"):  # the edit, stored meanwhile
+        page.locator("[data-add=skill]").press("Enter")  # queued behind that preview
+    expect(page.locator("[data-save-state]")).to_have_text("Saving…")  # the row is to come
     held[0].continue_()
 
     new_row = page.locator('[data-skill-row][data-skill="Pilot"]')
     # Focus moves to the new row in the same step that counts the add as an edit to store.
     expect(new_row.locator("input:not([type=hidden]), select, button").first).to_be_focused()
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
+
+
+def test_a_skill_asked_for_behind_a_preview_is_added_though_the_player_types_on(building):
+    page = building
+    held = _hold_the_first_preview(page)
+    page.fill("input[name=STR]", "9")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")  # waits behind that preview
+
+    page.fill("input[name=homeworld]", "Regina")  # a preview of this edit would replace it
+    page.wait_for_timeout(300)
+    held[0].continue_()
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    expect(page.locator('[data-hex="STR"]')).to_have_text("9")
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
+    assert document["homeworld"] == "Regina"
+
+
+def test_a_row_asked_for_behind_a_preview_holds_the_other_buttons_until_it_lands(building):
+    page = building
+    held = _hold_the_first_preview(page)
+    page.fill("input[name=STR]", "9")
+    while not held:
+        page.wait_for_timeout(20)
+    first, second = page.locator("button.grid-cell").nth(0), page.locator("button.grid-cell").nth(1)
+
+    first.click()  # waits behind that preview
+    # A second click would wait too, and be dropped when the first replaced its button.
+    expect(second).to_be_disabled()
+    expect(page.get_by_role("button", name="Add an item")).to_be_disabled()
+    held[0].continue_()
+    expect(page.locator("[data-trait-row]")).to_have_count(1)
+    second.click()
+
+    expect(page.locator("[data-trait-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert len(Character.objects.get(name="Mara").document["traits"]) == 2
+
+
+def test_the_save_state_says_saving_while_an_added_row_is_on_its_way(building):
+    page = building
+    _box, add = _add_skill_with_its_preview_held(page, "Pilot")
+
+    expect(page.locator("[data-save-state]")).to_have_text("Saving…")
+    add.continue_()
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+
+def test_the_sheet_followed_while_an_added_skill_is_on_its_way_shows_that_skill(building):
+    page = building
+    _box, add = _add_skill_with_its_preview_held(page, "Pilot")
+
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    page.wait_for_timeout(300)  # time for the sheet to be asked for, were it
+    add.continue_()
+
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    expect(page.locator("main")).to_contain_text("Pilot")
     document = Character.objects.get(name="Mara").document
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
 
