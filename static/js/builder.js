@@ -339,8 +339,9 @@ if (builder) {
   // -- Enter -------------------------------------------------------------------------------------
   // Enter in the add-a-skill or notation box presses that box's Add; in any other field it does
   // nothing (the form's default button would only re-render the page). While a row's add or
-  // removal is on its way the Add is held back (disabled, or new from the server and not yet
-  // settled, when a press would post the whole page): Enter waits for it to land.
+  // removal is on its way the Add is held back (disabled, or in a section new from the server
+  // and not yet settled, when a press would post the whole page): Enter waits for it to land.
+  // The form itself settles after each preview, its buttons htmx's all along.
   const ADDS = { "new-skill": "[data-action=add-skill]", "trait-notation": "[data-action=add-notation]" };
   let enterWaiting = null; // the box Enter was pressed in meanwhile, and what it held
   builder.addEventListener("keydown", (event) => {
@@ -350,7 +351,7 @@ if (builder) {
     event.preventDefault();
     const button = ADDS[field.name] && builder.querySelector(ADDS[field.name]);
     if (!button || !field.value.trim()) return;
-    if (button.disabled || button.closest(".htmx-settling")) {
+    if (button.disabled || button.closest("fieldset.htmx-settling")) {
       enterWaiting = { name: field.name, value: field.value };
     } else {
       button.click();

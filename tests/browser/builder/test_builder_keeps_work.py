@@ -540,6 +540,19 @@ def test_letters_and_enter_typed_as_the_added_row_lands_add_the_next_name(buildi
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
 
 
+def test_enter_in_the_add_box_as_a_typed_edits_preview_lands_adds_that_skill(building):
+    page = building
+    page.evaluate("htmx.config.defaultSettleDelay = 1000")  # the gap, widened as above
+    page.fill("input[name=homeworld]", "Regina")
+    page.wait_for_selector("#builder.htmx-settling", state="attached")  # in, not yet settled
+
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilot")
+    box.press("Enter")  # the Add button is the page's own: nothing to wait for
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+
+
 def test_a_name_begun_as_the_added_row_lands_keeps_the_focus_in_the_box(building):
     page = building
     page.evaluate("htmx.config.defaultSettleDelay = 1000")  # the gap, widened as above
