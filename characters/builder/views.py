@@ -338,7 +338,7 @@ def character_autosave(request: AuthenticatedHttpRequest, pk: int) -> JsonRespon
 def _initial_save_state(character: Character) -> SaveState:
     paused = _AUTOSAVE_PAUSED.get(character.status)
     if paused:
-        return SaveState("paused", f"Not saved automatically: {paused}")
+        return SaveState("paused", f"Not saved: {paused}")
     return SaveState("saved", "All changes saved")
 
 

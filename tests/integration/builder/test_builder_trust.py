@@ -545,7 +545,8 @@ def test_a_submitted_character_is_not_withdrawn_by_an_autosave(owner, owner_clie
     )
 
     page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
-    assert "Not saved automatically: it is submitted for review" in page
+    # Said as the page says it after an edit, and as the save state always says why.
+    assert 'data-state="paused">Not saved: it is submitted for review' in page
 
     answer = _autosave(owner_client, character, **builder_post(character, DEX="9"))
     assert answer.json()["state"] == "paused"
