@@ -182,6 +182,18 @@ def _typed_into_the_add_box(owner_client, character, text: str) -> str:
     return response.content.decode()
 
 
+@pytest.mark.parametrize("typed", ["", "   "])
+def test_add_with_an_empty_box_adds_no_nameless_row_and_says_what_it_needs(
+    owner, owner_client, typed
+):
+    character = _character(owner, name="Empty add")
+    html = _typed_into_the_add_box(owner_client, character, typed)
+
+    # A row without a name has no box to type one into, and is never stored.
+    assert "data-skill-row" not in html
+    assert '<p class="errorlist">Type a skill&#x27;s name or pick one from the list first.' in html
+
+
 @pytest.mark.parametrize(
     ("typed", "row", "level"),
     [
