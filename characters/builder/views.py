@@ -698,6 +698,9 @@ def _builder_context(
     for row in context["skill_rows"]:
         known = {specialty.name for specialty in getattr(row["definition"], "specialties", ())}
         row["off_list_specialties"] = [s for s in row["form"].specialties if s not in known]
+        cascade = row["form"].cascade
+        chosen = {choice for choice, _label in row["cascade_choices"]}
+        row["off_list_cascade"] = cascade if cascade and chosen and cascade not in chosen else ""
     trait_codes = {
         "type": {code for code, _label in context["trait_types"]},
         "level": {code for code, _label in context["trait_levels"]},

@@ -609,9 +609,9 @@ def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
 
 
 def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(building):
-    """An imported document may name a species, service, item, trait code or specialty this
-    catalog lacks (a typo, a house rule): the builder says so, and keeps the name until the
-    player picks another."""
+    """An imported document may name a species, service, item, trait code, specialty or
+    cascade this catalog lacks (a typo, a house rule): the builder says so, and keeps the name
+    until the player picks another."""
     page = building
     document = character_document(
         name="Odd Import",
@@ -619,7 +619,10 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
         service="jedi",
         terms=1,
         equipment=[{"item": "Lightsaber", "quantity": 1}, {"item": "Dagger", "quantity": 2}],
-        skills=[{"skill": "Pilot", "level": 2, "specialties": ["broomstick"]}],
+        skills=[
+            {"skill": "Pilot", "level": 2, "specialties": ["broomstick"]},
+            {"skill": "Blade Combat", "cascade": "lightsaber", "level": 1},
+        ],
         traits=[
             {"type": "XX", "name": "Odd code", "level": "E", "frequency": "S"},
             {"type": "PP", "name": "Odd level", "level": "Z", "frequency": "Q"},
@@ -652,6 +655,7 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
     assert stored["traits"] == document["traits"]
     expect(page.locator('[data-problem="unknown_species"]')).to_have_count(1)
     expect(page.locator("#id_species")).to_have_value("klingon")
+    expect(page.locator("#id_skill-1-cascade")).to_have_value("lightsaber")
 
 
 def test_an_edit_is_stored_when_the_tab_closes_without_asking_first(building):
