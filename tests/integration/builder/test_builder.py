@@ -754,3 +754,21 @@ def test_a_character_in_no_campaign_points_its_owner_to_where_it_is_brought_into
 
     assert "not in a campaign: bring it into one from the campaign's page" in sheet
     assert f'<a href="{reverse("campaign_list")}">your campaigns</a>' in sheet
+
+
+def test_a_flaws_control_score_box_is_named_for_its_row(owner_client, owner):
+    flaws = [
+        {"type": "PF", "name": "Temper", "level": "I", "frequency": "S"},
+        {"type": "PF", "name": "Debts", "level": "H", "frequency": "R", "control": True},
+    ]
+    character = builder_services.create_character(
+        owner=owner, document=character_document(name="Flawed", traits=flaws)
+    )
+
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    for index in (0, 1):
+        box = re.search(rf'<input [^>]*name="trait-{index}-control"[^>]*>', page)
+        assert box is not None
+        assert f'id="id_trait-{index}-control"' in box.group()
+        assert f'aria-label="Trait {index + 1}: control score"' in box.group()
