@@ -321,8 +321,12 @@ def apply_action(form: BuilderForm, action: str) -> BuilderForm:
 
 def _add_skill(form: BuilderForm, argument: str) -> None:
     wanted = argument or form.new_skill
+    if not wanted.strip():
+        # A row without a name would have no box to type one into, and is never stored.
+        form.errors["new-skill"] = "Type a skill's name or pick one from the list first."
+        return
     try:
-        row = _skill_row(wanted) if wanted else SkillRow()
+        row = _skill_row(wanted)
     except UnknownSkill as unknown:
         form.errors["new-skill"] = str(unknown)
         form.skill_suggestions = unknown.suggestions

@@ -5,8 +5,10 @@ can forget the access check: others get 404, never 403, so ids reveal nothing.
 """
 
 import secrets
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from functools import cache
+from itertools import zip_longest
 from typing import Any
 
 from django.contrib import messages
@@ -24,10 +26,11 @@ from characters.core import services as core_services
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
-from characters.models import RESTORE_WINDOW, Character
+from characters.models import RESTORE_WINDOW, Character, MusteringRoll
 from characters.review.selectors import review_context
 from rules import (
     MalformedDocument,
+    Report,
     check,
     decode_json,
     format_trait,
@@ -338,7 +341,7 @@ def character_autosave(request: AuthenticatedHttpRequest, pk: int) -> JsonRespon
 def _initial_save_state(character: Character) -> SaveState:
     paused = _AUTOSAVE_PAUSED.get(character.status)
     if paused:
-        return SaveState("paused", f"Not saved automatically: {paused}")
+        return SaveState("paused", f"Not saved: {paused}")
     return SaveState("saved", "All changes saved")
 
 
@@ -364,6 +367,9 @@ def character_preview(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         form = forms.apply_action(form, action)
         section = _SECTION_OF_ACTION.get(action.partition(":")[0].rsplit("_", 1)[-1], "")
     refresh = _refresh(buttons.edited_inputs())
+    if section == "skills":
+        # The skill added or removed may be Gambling, whose DM moves each cash roll.
+        refresh = replace(refresh, mustering=True)
     context = _builder_context(
         character, form, oob=True, full=bool(section), attributes=refresh.attributes
     )
@@ -651,6 +657,7 @@ def _builder_context(
             for i, row in enumerate(form.items)
         ],
         "mustering_service": service.name if service else "",
+        "mustering_rolls": _mustering_rolls(read.document, report),
         "automatic_lines": report.skills.lines[len(read.skill_rows) :],
         # A new sitting for each page built from the stored character; a page the server
         # re-renders from a post carries its sitting on, and the count of its saves.
@@ -691,6 +698,9 @@ def _builder_context(
     for row in context["skill_rows"]:
         known = {specialty.name for specialty in getattr(row["definition"], "specialties", ())}
         row["off_list_specialties"] = [s for s in row["form"].specialties if s not in known]
+        cascade = row["form"].cascade
+        chosen = {choice for choice, _label in row["cascade_choices"]}
+        row["off_list_cascade"] = cascade if cascade and chosen and cascade not in chosen else ""
     trait_codes = {
         "type": {code for code, _label in context["trait_types"]},
         "level": {code for code, _label in context["trait_levels"]},
@@ -713,7 +723,28 @@ def _builder_context(
             "species_default_culture": species.native_culture,
             "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],
             "psi_max": rules.psi_strength_limit(exp_dv),
-            "rolls": list(character.mustering_rolls.all()),
+            "mustering_rolls": _mustering_rolls(
+                read.document, report, records=character.mustering_rolls.all()
+            ),
         }
     )
     return context
+
+
+def _mustering_rolls(
+    document: dict[str, Any], report: Report, records: Iterable[MusteringRoll] = ()
+) -> list[dict[str, Any]]:
+    """Each cash roll the document holds, with the engine's reading of it now (DM, table row,
+    credits), or None where it no longer counts (fewer terms, no service); and, rolled in
+    this app, its ``record`` (when, for which service and terms). The engine reads the first
+    valid dice in order, so its rows pair up with the dice by value."""
+    counted = iter(report.mustering_out.rolls)
+    reading = next(counted, None)
+    rolls = []
+    dice = document.get("mustering_out", {}).get("rolls", ())
+    for index, (die, record) in enumerate(zip_longest(dice, records)):
+        now = reading if reading is not None and reading.die == die else None
+        if now is not None:
+            reading = next(counted, None)
+        rolls.append({"index": index, "die": die, "now": now, "record": record})
+    return rolls

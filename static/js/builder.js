@@ -48,6 +48,12 @@ if (builder) {
   let stopped = ""; // why saving by itself stopped (a conflict)
   let partial = false; // the last save left out a field it could not read
   let signedOut = false; // the session ended (signed out in another tab): saves wait for it
+  // Rows asked for (a section's add or remove) that have not landed: each is an edit from the
+  // press on, stored once its row is on the page. Waiting: in htmx's queue behind a preview
+  // (triggering event -> the button pressed); on their way: sent.
+  const rowsWaiting = new Map();
+  const rowsOnTheWay = new Set();
+  const rowsPending = () => rowsWaiting.size + rowsOnTheWay.size > 0;
   const SIGNED_OUT =
     "Not saved: you are signed out. Sign in again in another tab: your edits stay on this page and are saved then.";
   // A page the server drew after a refused Save (or a button, without this script) holds
@@ -66,8 +72,12 @@ if (builder) {
     if (paused) showState(`Not saved: ${paused}`, "paused");
     if (stopped) return;
     if (!paused) showState("Saving…", "saving");
+    saveSoon();
+  }
+  // A page that waits to leave (leaveOnceSaved) has no pause to wait for.
+  function saveSoon() {
     clearTimeout(timer);
-    timer = setTimeout(autosave, AUTOSAVE_PAUSE_MS);
+    timer = setTimeout(autosave, whenSettled.length ? 0 : AUTOSAVE_PAUSE_MS);
   }
 
   // Offline (offline.js marks the page and shuts its controls): nothing is sent, and the
@@ -126,6 +136,7 @@ if (builder) {
           savedEdit = Math.max(savedEdit, carried);
           partial = answer.state === "partial";
           if (edits !== savedEdit) autosave();
+          else if (rowsPending()) return; // its landing saves again
           else if (partial) showState(`Saved ${answer.message}`, "partial");
           else showState("All changes saved", "saved");
         } else if (answer.state === "paused") {
@@ -153,12 +164,12 @@ if (builder) {
         timer = setTimeout(autosave, 5 * AUTOSAVE_PAUSE_MS);
       })
       .finally(() => {
-        if (inFlight === null) settle();
+        if (inFlight === null && !rowsPending()) settle();
       });
   }
   document.addEventListener("ffa:online", () => autosave());
 
-  const unsaved = () => edits !== savedEdit;
+  const unsaved = () => edits !== savedEdit || rowsPending();
   // Leaving with an edit not yet stored: send it on its way before the next page is asked for
   // (the browser finishes the request after this page is gone); where it cannot be stored by
   // itself, ask first. The next page of this builder may still be served before the save
@@ -170,7 +181,8 @@ if (builder) {
       return;
     }
     if (!unsaved()) return;
-    if (paused || stopped || signedOut || offline()) {
+    // A row on its way is lost with the page: ask first.
+    if (paused || stopped || signedOut || offline() || rowsPending()) {
       event.preventDefault();
       return;
     }
@@ -217,7 +229,7 @@ if (builder) {
       leave();
     };
     autosave();
-    if (inFlight === null) return once();
+    if (inFlight === null && !rowsPending()) return once();
     whenSettled.push(once);
     setTimeout(once, LEAVE_WAIT_MS);
   }
@@ -327,8 +339,9 @@ if (builder) {
   // -- Enter -------------------------------------------------------------------------------------
   // Enter in the add-a-skill or notation box presses that box's Add; in any other field it does
   // nothing (the form's default button would only re-render the page). While a row's add or
-  // removal is on its way the Add is held back (disabled, or new from the server and not yet
-  // settled, when a press would post the whole page): Enter waits for it to land.
+  // removal is on its way the Add is held back (disabled, or in a section new from the server
+  // and not yet settled, when a press would post the whole page): Enter waits for it to land.
+  // The form itself settles after each preview, its buttons htmx's all along.
   const ADDS = { "new-skill": "[data-action=add-skill]", "trait-notation": "[data-action=add-notation]" };
   let enterWaiting = null; // the box Enter was pressed in meanwhile, and what it held
   builder.addEventListener("keydown", (event) => {
@@ -338,7 +351,7 @@ if (builder) {
     event.preventDefault();
     const button = ADDS[field.name] && builder.querySelector(ADDS[field.name]);
     if (!button || !field.value.trim()) return;
-    if (button.disabled || button.closest(".htmx-settling")) {
+    if (button.disabled || button.closest("fieldset.htmx-settling")) {
       enterWaiting = { name: field.name, value: field.value };
     } else {
       button.click();
@@ -384,6 +397,52 @@ if (builder) {
   // for travels with its own request: a button pressed while a typed edit's preview is on its
   // way waits in the queue, and that preview settles in between.
   const PICKER_BOX = ".picker input:not([type=hidden])";
+  // A row asked for while a preview is on its way waits in htmx's queue, where the next typed
+  // edit's preview would take its place (the form's previews keep only the latest), and where
+  // a second press would wait too, to be dropped when the first replaced its button. So that
+  // preview is not asked for (the row's request carries the edit when it goes), and the
+  // section buttons are held back as while a row is on its way.
+  builder.addEventListener("htmx:confirm", (event) => {
+    const button = event.detail.elt;
+    if (button === builder) {
+      if (rowsWaiting.size) event.preventDefault();
+      return;
+    }
+    if (!(button instanceof HTMLButtonElement) || !button.value) return;
+    if (!rowsWaiting.has(event.detail.triggeringEvent)) noteEdit();
+    rowsWaiting.set(event.detail.triggeringEvent, button);
+    const held = button.closest("[hx-disabled-elt]")?.getAttribute("hx-disabled-elt");
+    if (!held) return;
+    for (const other of document.querySelectorAll(held)) {
+      if (other.disabled) continue;
+      other.disabled = true;
+      other.dataset.held = "";
+    }
+  });
+  // htmx holds them from here on, as it sends the request.
+  function releaseButtons() {
+    for (const [triggering, button] of rowsWaiting) {
+      if (!button.isConnected) rowsWaiting.delete(triggering); // htmx drops it
+    }
+    if (rowsWaiting.size) return;
+    for (const button of builder.querySelectorAll("[data-held]")) {
+      button.disabled = false;
+      delete button.dataset.held;
+    }
+  }
+  builder.addEventListener("htmx:beforeRequest", (event) => {
+    const triggering = event.detail.requestConfig.triggeringEvent;
+    if (!rowsWaiting.delete(triggering)) return;
+    rowsOnTheWay.add(triggering);
+    releaseButtons();
+  });
+  // Landed, refused or lost: saved with the rest (at once for a page waiting to leave), or,
+  // when nothing came of it, the save state says again what is stored.
+  function rowEnded(config) {
+    if (!rowsOnTheWay.delete(config.triggeringEvent)) return;
+    releaseButtons();
+    noteEdit();
+  }
   builder.addEventListener("htmx:beforeRequest", (event) => {
     const button = event.detail.elt;
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
@@ -426,6 +485,7 @@ if (builder) {
   builder.addEventListener("htmx:afterRequest", (event) => {
     const change = event.detail.requestConfig?.rowChange;
     if (!change || change.swapped) return;
+    rowEnded(event.detail.requestConfig);
     enterWaiting = null;
     const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
     if (box && !box.value) box.value = change.name;
@@ -436,6 +496,7 @@ if (builder) {
     const change = config?.rowChange;
     if (!change) return;
     delete config.rowChange;
+    rowEnded(config);
     const section = document.getElementById(change.section);
     if (!section || !section.isConnected) return;
     const { verb, index } = change;
@@ -471,7 +532,6 @@ if (builder) {
         ? target.querySelector("input:not([type=hidden]), select, button")
         : section.querySelector("[data-add], .picker input, .picker select, button");
     if (control) control.focus();
-    if (verb.startsWith("add") || verb.startsWith("remove")) noteEdit();
     pressWaitingEnter();
   });
 

@@ -397,14 +397,80 @@ def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
     while not held:
         page.wait_for_timeout(20)
     page.locator("[data-add=skill]").fill("Pilot")
-    page.locator("[data-add=skill]").press("Enter")  # queued behind that preview
-    expect(page.locator("[data-save-state]")).to_have_text(SAVED)  # the edit, stored meanwhile
+    with page.expect_response("**/autosave/"):  # the edit, stored meanwhile
+        page.locator("[data-add=skill]").press("Enter")  # queued behind that preview
+    expect(page.locator("[data-save-state]")).to_have_text("Saving…")  # the row is to come
     held[0].continue_()
 
     new_row = page.locator('[data-skill-row][data-skill="Pilot"]')
     # Focus moves to the new row in the same step that counts the add as an edit to store.
     expect(new_row.locator("input:not([type=hidden]), select, button").first).to_be_focused()
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
+
+
+def test_a_skill_asked_for_behind_a_preview_is_added_though_the_player_types_on(building):
+    page = building
+    held = _hold_the_first_preview(page)
+    page.fill("input[name=STR]", "9")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")  # waits behind that preview
+
+    page.fill("input[name=homeworld]", "Regina")  # a preview of this edit would replace it
+    page.wait_for_timeout(300)
+    held[0].continue_()
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    expect(page.locator('[data-hex="STR"]')).to_have_text("9")
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
+    assert document["homeworld"] == "Regina"
+
+
+def test_a_row_asked_for_behind_a_preview_holds_the_other_buttons_until_it_lands(building):
+    page = building
+    held = _hold_the_first_preview(page)
+    page.fill("input[name=STR]", "9")
+    while not held:
+        page.wait_for_timeout(20)
+    first, second = page.locator("button.grid-cell").nth(0), page.locator("button.grid-cell").nth(1)
+
+    first.click()  # waits behind that preview
+    # A second click would wait too, and be dropped when the first replaced its button.
+    expect(second).to_be_disabled()
+    expect(page.get_by_role("button", name="Add an item")).to_be_disabled()
+    held[0].continue_()
+    expect(page.locator("[data-trait-row]")).to_have_count(1)
+    second.click()
+
+    expect(page.locator("[data-trait-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert len(Character.objects.get(name="Mara").document["traits"]) == 2
+
+
+def test_the_save_state_says_saving_while_an_added_row_is_on_its_way(building):
+    page = building
+    _box, add = _add_skill_with_its_preview_held(page, "Pilot")
+
+    expect(page.locator("[data-save-state]")).to_have_text("Saving…")
+    add.continue_()
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+
+def test_the_sheet_followed_while_an_added_skill_is_on_its_way_shows_that_skill(building):
+    page = building
+    _box, add = _add_skill_with_its_preview_held(page, "Pilot")
+
+    page.get_by_role("link", name="Sheet", exact=True).click()
+    page.wait_for_timeout(300)  # time for the sheet to be asked for, were it
+    add.continue_()
+
+    expect(page).to_have_url(re.compile(r"/characters/\d+/$"))
+    expect(page.locator("main")).to_contain_text("Pilot")
     document = Character.objects.get(name="Mara").document
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
 
@@ -474,6 +540,19 @@ def test_letters_and_enter_typed_as_the_added_row_lands_add_the_next_name(buildi
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
 
 
+def test_enter_in_the_add_box_as_a_typed_edits_preview_lands_adds_that_skill(building):
+    page = building
+    page.evaluate("htmx.config.defaultSettleDelay = 1000")  # the gap, widened as above
+    page.fill("input[name=homeworld]", "Regina")
+    page.wait_for_selector("#builder.htmx-settling", state="attached")  # in, not yet settled
+
+    box = page.locator("[data-add=skill]")
+    box.fill("Pilot")
+    box.press("Enter")  # the Add button is the page's own: nothing to wait for
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+
+
 def test_a_name_begun_as_the_added_row_lands_keeps_the_focus_in_the_box(building):
     page = building
     page.evaluate("htmx.config.defaultSettleDelay = 1000")  # the gap, widened as above
@@ -530,9 +609,9 @@ def test_forward_to_the_sheet_after_an_edit_shows_that_edit(building):
 
 
 def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(building):
-    """An imported document may name a species, service, item, trait code or specialty this
-    catalog lacks (a typo, a house rule): the builder says so, and keeps the name until the
-    player picks another."""
+    """An imported document may name a species, service, item, trait code, specialty or
+    cascade this catalog lacks (a typo, a house rule): the builder says so, and keeps the name
+    until the player picks another."""
     page = building
     document = character_document(
         name="Odd Import",
@@ -540,7 +619,10 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
         service="jedi",
         terms=1,
         equipment=[{"item": "Lightsaber", "quantity": 1}, {"item": "Dagger", "quantity": 2}],
-        skills=[{"skill": "Pilot", "level": 2, "specialties": ["broomstick"]}],
+        skills=[
+            {"skill": "Pilot", "level": 2, "specialties": ["broomstick"]},
+            {"skill": "Blade Combat", "cascade": "lightsaber", "level": 1},
+        ],
         traits=[
             {"type": "XX", "name": "Odd code", "level": "E", "frequency": "S"},
             {"type": "PP", "name": "Odd level", "level": "Z", "frequency": "Q"},
@@ -573,6 +655,7 @@ def test_names_the_catalog_does_not_know_survive_an_edit_of_something_else(build
     assert stored["traits"] == document["traits"]
     expect(page.locator('[data-problem="unknown_species"]')).to_have_count(1)
     expect(page.locator("#id_species")).to_have_value("klingon")
+    expect(page.locator("#id_skill-1-cascade")).to_have_value("lightsaber")
 
 
 def test_an_edit_is_stored_when_the_tab_closes_without_asking_first(building):

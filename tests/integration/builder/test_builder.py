@@ -349,9 +349,72 @@ def test_an_imported_character_shows_its_rolls_and_offers_no_roll_button(owner_c
     page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
 
     assert 'data-action="roll"' not in page
-    dice = "; ".join(f"{roll.die} → Cr{roll.credits:,}" for roll in report.mustering_out.rolls)
-    assert f"its document holds the dice: {dice}." in page
+    assert "its document holds the dice: 3 (" in page
+    for index, roll in enumerate(report.mustering_out.rolls):
+        now = f"DM \\+0, row {roll.row}: Cr{roll.credits:,}"
+        assert re.search(rf'<span id="roll-{index}-now"[^>]*>{now}</span>', page)
     assert f"Cash: <strong>Cr{report.mustering_out.credits:,}</strong>" in page
+
+
+def _imported_scout(owner) -> Character:
+    """A scout of two terms whose document holds two cash rolls, made before this app."""
+    document = character_document(
+        name="Imported scout", service="scouts", terms=2, mustering_out={"rolls": [3, 6]}
+    )
+    return builder_services.create_character(owner=owner, document=document)
+
+
+def test_the_preview_says_which_rolls_count_when_fewer_terms_allow_fewer(owner_client, owner):
+    character = _imported_scout(owner)
+    first = check_document(character.document).mustering_out.rolls[0]
+
+    html = _previewed(
+        owner_client, character, {"service": "scouts", "terms": "1", "edited": "terms"}
+    )
+
+    assert f"Cash: <strong>Cr{first.credits:,}</strong>" in html
+    assert "(1 of the 2 rolls count now)" in html
+    assert '<span id="roll-1-now" hx-swap-oob="true">does not count now</span>' in html
+
+
+def test_the_preview_sends_the_cash_again_when_no_roll_counts_any_more(owner_client, owner):
+    character = _imported_scout(owner)
+
+    html = _previewed(
+        owner_client, character, {"service": "scouts", "terms": "0", "edited": "terms"}
+    )
+
+    assert "Cash: <strong>Cr0</strong>" in html
+    assert 'id="mustering-status"' not in html  # the page shows the rolls, not the roll button
+
+
+def test_each_rolls_reading_follows_the_gambling_skill_in_the_preview(owner_client, character):
+    owner_client.post(
+        reverse("character_edit", args=[character.pk]),
+        builder_post(character, service="navy", terms="2", action="roll"),
+    )
+    character.refresh_from_db()
+    gambling = {"skill-0-skill": "Gambling", "skill-0-level": "1", "edited": "skill-0-level"}
+    gambling |= {"service": "navy", "terms": "2"}
+    now = check_document({**character.document, "skills": [{"skill": "Gambling", "level": 1}]})
+
+    html = _previewed(owner_client, character, gambling)
+
+    for index, roll in enumerate(now.mustering_out.rolls):
+        assert f'<span id="roll-{index}-now" hx-swap-oob="true">DM +1, row {roll.row}: ' in html
+    assert f"Cash: <strong>Cr{now.mustering_out.credits:,}</strong>" in html
+
+
+def test_adding_gambling_sends_the_cash_rolls_again(owner_client, owner):
+    character = _imported_scout(owner)
+    added = {"service": "scouts", "new-skill": "Gambling", "action": "add_skill", "edited": ""}
+    now = check_document({**character.document, "skills": [{"skill": "Gambling", "level": 1}]})
+
+    html = _previewed(owner_client, character, added)
+
+    assert 'name="skill-0-skill" value="Gambling"' in html
+    assert f"Cash: <strong>Cr{now.mustering_out.credits:,}</strong>" in html
+    assert '<span id="roll-0-now" hx-swap-oob="true">DM +1, ' in html
 
 
 def test_credits_read_with_thousands_separators_in_the_builder_and_on_the_sheet(
@@ -691,3 +754,21 @@ def test_a_character_in_no_campaign_points_its_owner_to_where_it_is_brought_into
 
     assert "not in a campaign: bring it into one from the campaign's page" in sheet
     assert f'<a href="{reverse("campaign_list")}">your campaigns</a>' in sheet
+
+
+def test_a_flaws_control_score_box_is_named_for_its_row(owner_client, owner):
+    flaws = [
+        {"type": "PF", "name": "Temper", "level": "I", "frequency": "S"},
+        {"type": "PF", "name": "Debts", "level": "H", "frequency": "R", "control": True},
+    ]
+    character = builder_services.create_character(
+        owner=owner, document=character_document(name="Flawed", traits=flaws)
+    )
+
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    for index in (0, 1):
+        box = re.search(rf'<input [^>]*name="trait-{index}-control"[^>]*>', page)
+        assert box is not None
+        assert f'id="id_trait-{index}-control"' in box.group()
+        assert f'aria-label="Trait {index + 1}: control score"' in box.group()

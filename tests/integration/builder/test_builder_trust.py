@@ -183,6 +183,18 @@ def _typed_into_the_add_box(owner_client, character, text: str) -> str:
     return response.content.decode()
 
 
+@pytest.mark.parametrize("typed", ["", "   "])
+def test_add_with_an_empty_box_adds_no_nameless_row_and_says_what_it_needs(
+    owner, owner_client, typed
+):
+    character = _character(owner, name="Empty add")
+    html = _typed_into_the_add_box(owner_client, character, typed)
+
+    # A row without a name has no box to type one into, and is never stored.
+    assert "data-skill-row" not in html
+    assert '<p class="errorlist">Type a skill&#x27;s name or pick one from the list first.' in html
+
+
 @pytest.mark.parametrize(
     ("typed", "row", "level"),
     [
@@ -546,7 +558,8 @@ def test_a_submitted_character_is_not_withdrawn_by_an_autosave(owner, owner_clie
     )
 
     page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
-    assert "Not saved automatically: it is submitted for review" in page
+    # Said as the page says it after an edit, and as the save state always says why.
+    assert 'data-state="paused">Not saved: it is submitted for review' in page
 
     answer = _autosave(owner_client, character, **builder_post(character, DEX="9"))
     assert answer.json()["state"] == "paused"
