@@ -414,7 +414,17 @@ if (builder) {
   builder.addEventListener("htmx:afterSwap", (event) => {
     const change = event.detail.requestConfig?.rowChange;
     if (!change || change.landed !== undefined) return;
-    const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
+    const section = document.getElementById(change.section);
+    // The row shown added or removed is an edit to store from this task on: a reload before
+    // htmx settles would otherwise find nothing unsaved and drop it.
+    if (!change.noted && section) {
+      change.noted = true;
+      const rows = section.querySelectorAll("[data-row-index]").length;
+      if (change.verb.startsWith("remove") || (change.verb.startsWith("add") && rows !== change.rows)) {
+        noteEdit();
+      }
+    }
+    const box = section?.querySelector(PICKER_BOX);
     if (!box) return;
     if (change.typedAhead !== undefined) {
       box.value = change.typedAhead;
@@ -471,7 +481,6 @@ if (builder) {
         ? target.querySelector("input:not([type=hidden]), select, button")
         : section.querySelector("[data-add], .picker input, .picker select, button");
     if (control) control.focus();
-    if (verb.startsWith("add") || verb.startsWith("remove")) noteEdit();
     pressWaitingEnter();
   });
 
