@@ -161,9 +161,16 @@ if (builder) {
   const unsaved = () => edits !== savedEdit;
   // Leaving with an edit not yet stored: send it on its way before the next page is asked for
   // (the browser finishes the request after this page is gone); where it cannot be stored by
-  // itself, ask first. The next page of this builder may still be served before the save
-  // lands: a note in this tab's session storage tells it to look again.
-  const leavingNote = `ffa-builder-leaving:${builder.dataset.autosaveUrl}`;
+  // itself, ask first. The next page of this builder may reach the server before the save: a
+  // cookie for this page's address names the save (its sitting and its count), and the server
+  // draws that page once the save has landed, so it shows the edit and what is typed there next
+  // builds on it.
+  const sitting = builder.querySelector("input[name=editing_session]").value;
+  function leaveWithSave() {
+    autosave({ leaving: true });
+    if (inFlight !== edits) return;
+    document.cookie = `ffa_leaving_save=${sitting}:${stampInput.value}; path=${location.pathname}; max-age=10; samesite=strict`;
+  }
   window.addEventListener("beforeunload", (event) => {
     if (partial && !unsaved()) {
       event.preventDefault(); // a field it could not read is about to be lost
@@ -174,8 +181,7 @@ if (builder) {
       event.preventDefault();
       return;
     }
-    sessionStorage.setItem(leavingNote, versionInput.value);
-    autosave({ leaving: true });
+    leaveWithSave();
   });
   // A phone's tab switcher (and iOS always) closes a page without beforeunload; a phone may
   // also discard a page it no longer shows. The page going out of sight, and pagehide, are
@@ -184,17 +190,8 @@ if (builder) {
     if (document.visibilityState === "hidden") autosave({ keepalive: true });
   });
   window.addEventListener("pagehide", () => {
-    if (unsaved() && inFlight !== edits) autosave({ leaving: true });
+    if (unsaved() && inFlight !== edits) leaveWithSave();
   });
-  const left = sessionStorage.getItem(leavingNote);
-  sessionStorage.removeItem(leavingNote);
-  if (left !== null && left === versionInput.value && !sessionStorage.getItem(`${leavingNote}:again`)) {
-    sessionStorage.setItem(`${leavingNote}:again`, "1");
-    showState("Saving…", "saving");
-    setTimeout(() => window.location.reload(), 400);
-  } else {
-    sessionStorage.removeItem(`${leavingNote}:again`);
-  }
   // Following a link (the sheet, the history) or sending another form (submitting for review,
   // logging out) with an edit not yet stored: the next request goes once the save has landed,
   // so the next page shows the edit and a submission carries it. The save sent on leaving

@@ -448,6 +448,21 @@ def test_a_trait_row_reloaded_away_the_moment_it_goes_stays_removed(building):
     assert Character.objects.get(name="Mara").document["traits"] == []
 
 
+def test_an_edit_made_at_once_after_reloading_during_a_save_is_kept_with_it(building):
+    """Reloading sends the edit waiting for the pause on its way, and the new page's request
+    may reach the server before it: what the player types there at once is stored too."""
+    page = building
+    page.fill("input[name=STR]", "9")
+    page.reload()  # at once: the save goes as the page leaves
+    page.fill("input[name=DEX]", "8")
+
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    expect(page.locator("input[name=DEX]")).to_have_value("8")
+    page.reload()
+    expect(page.locator("input[name=STR]")).to_have_value("9")
+    expect(page.locator("input[name=DEX]")).to_have_value("8")
+
+
 def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
     page = building
     box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
