@@ -5,6 +5,7 @@ can forget the access check: others get 404, never 403, so ids reveal nothing.
 """
 
 import secrets
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -188,6 +189,30 @@ def _paste_preview(parsed: rules.ParsedStatBlock) -> dict[str, Any]:
     }
 
 
+# A builder page that is left (reloaded, Back) with an edit not yet stored sends it on its way
+# and names it in this cookie, "<sitting>:<count of its saves>", for its own address: the page
+# asked for next may reach the server before that save does, and drawn without it, it would
+# lose the edit and put the next ones in conflict with it.
+LEAVING_COOKIE = "ffa_leaving_save"
+LEAVING_WAIT_SECONDS = 3.0  # a save refused (a conflict, a lock) never lands: draw the page then
+
+
+def _after_the_save_sent_on_leaving(
+    request: AuthenticatedHttpRequest, character: Character
+) -> Character:
+    """The character once the save the previous page sent on leaving has landed."""
+    sitting, _, count = request.COOKIES.get(LEAVING_COOKIE, "").partition(":")
+    if not sitting or not count.isdigit():
+        return character
+    deadline = time.monotonic() + LEAVING_WAIT_SECONDS
+    while (
+        character.builder_sitting != sitting or character.builder_stamp < int(count)
+    ) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        character.refresh_from_db()
+    return character
+
+
 # The builder is never shown from the browser's cache: after Back it must show what is stored
 # now (it saves by itself), not the page as it was first loaded with the inputs filled in again.
 @never_cache
@@ -197,8 +222,13 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The builder. Without JavaScript its buttons post here; "save" and "roll" write."""
     character = character_for_user(request, pk, edit=True)
     if request.method == "GET":
+        character = _after_the_save_sent_on_leaving(request, character)
         form = forms.form_from_document(character.document)
-        return render(request, "characters/builder/builder.html", _builder_context(character, form))
+        response = render(
+            request, "characters/builder/builder.html", _builder_context(character, form)
+        )
+        response.delete_cookie(LEAVING_COOKIE, path=request.path, samesite="Strict")
+        return response
 
     form = forms.form_from_post(request.POST)
     stamp = _save_stamp(request)

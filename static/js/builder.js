@@ -172,9 +172,16 @@ if (builder) {
   const unsaved = () => edits !== savedEdit || rowsPending();
   // Leaving with an edit not yet stored: send it on its way before the next page is asked for
   // (the browser finishes the request after this page is gone); where it cannot be stored by
-  // itself, ask first. The next page of this builder may still be served before the save
-  // lands: a note in this tab's session storage tells it to look again.
-  const leavingNote = `ffa-builder-leaving:${builder.dataset.autosaveUrl}`;
+  // itself, ask first. The next page of this builder may reach the server before the save: a
+  // cookie for this page's address names the save (its sitting and its count), and the server
+  // draws that page once the save has landed, so it shows the edit and what is typed there next
+  // builds on it.
+  const sitting = builder.querySelector("input[name=editing_session]").value;
+  function leaveWithSave() {
+    autosave({ leaving: true });
+    if (inFlight !== edits) return;
+    document.cookie = `ffa_leaving_save=${sitting}:${stampInput.value}; path=${location.pathname}; max-age=10; samesite=strict`;
+  }
   window.addEventListener("beforeunload", (event) => {
     if (partial && !unsaved()) {
       event.preventDefault(); // a field it could not read is about to be lost
@@ -186,8 +193,7 @@ if (builder) {
       event.preventDefault();
       return;
     }
-    sessionStorage.setItem(leavingNote, versionInput.value);
-    autosave({ leaving: true });
+    leaveWithSave();
   });
   // A phone's tab switcher (and iOS always) closes a page without beforeunload; a phone may
   // also discard a page it no longer shows. The page going out of sight, and pagehide, are
@@ -196,17 +202,8 @@ if (builder) {
     if (document.visibilityState === "hidden") autosave({ keepalive: true });
   });
   window.addEventListener("pagehide", () => {
-    if (unsaved() && inFlight !== edits) autosave({ leaving: true });
+    if (unsaved() && inFlight !== edits) leaveWithSave();
   });
-  const left = sessionStorage.getItem(leavingNote);
-  sessionStorage.removeItem(leavingNote);
-  if (left !== null && left === versionInput.value && !sessionStorage.getItem(`${leavingNote}:again`)) {
-    sessionStorage.setItem(`${leavingNote}:again`, "1");
-    showState("Saving…", "saving");
-    setTimeout(() => window.location.reload(), 400);
-  } else {
-    sessionStorage.removeItem(`${leavingNote}:again`);
-  }
   // Following a link (the sheet, the history) or sending another form (submitting for review,
   // logging out) with an edit not yet stored: the next request goes once the save has landed,
   // so the next page shows the edit and a submission carries it. The save sent on leaving
@@ -473,6 +470,9 @@ if (builder) {
   builder.addEventListener("htmx:afterSwap", (event) => {
     const change = event.detail.requestConfig?.rowChange;
     if (!change || change.landed !== undefined) return;
+    // The row shown added or removed is an edit to store from this task on: a reload before
+    // htmx settles (20 ms later) would otherwise ask to leave, or drop it.
+    rowEnded(event.detail.requestConfig);
     const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
     if (!box) return;
     if (change.typedAhead !== undefined) {
@@ -496,7 +496,6 @@ if (builder) {
     const change = config?.rowChange;
     if (!change) return;
     delete config.rowChange;
-    rowEnded(config);
     const section = document.getElementById(change.section);
     if (!section || !section.isConnected) return;
     const { verb, index } = change;

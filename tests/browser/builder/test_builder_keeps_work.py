@@ -475,6 +475,60 @@ def test_the_sheet_followed_while_an_added_skill_is_on_its_way_shows_that_skill(
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
 
 
+def _reload_the_moment(page, selector: str, count: int) -> None:
+    """Reload the page in the very task that brings ``count`` elements matching ``selector``:
+    a player quick on F5, before htmx settles the swap."""
+    page.evaluate(
+        """([selector, count]) => new MutationObserver((_, observer) => {
+            if (document.querySelectorAll(selector).length !== count) return;
+            observer.disconnect();
+            window.location.reload();
+        }).observe(document.body, { childList: true, subtree: true })""",
+        [selector, count],
+    )
+
+
+def test_a_skill_row_reloaded_away_the_moment_it_appears_is_kept(building):
+    page = building
+    _reload_the_moment(page, '[data-skill-row][data-skill="Pilot"]', 1)
+    with page.expect_navigation():
+        page.locator("[data-add=skill]").fill("Pilot")
+        page.locator("[data-add=skill]").press("Enter")
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+
+def test_a_trait_row_reloaded_away_the_moment_it_goes_stays_removed(building):
+    page = building
+    page.locator("button[value='add_trait:PF:H:R']").click()
+    expect(page.locator("[data-trait-row]")).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+    _reload_the_moment(page, "[data-trait-row]", 0)
+    with page.expect_navigation():
+        page.locator("[data-trait-row] [data-action=remove]").click()
+
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    expect(page.locator("[data-trait-row]")).to_have_count(0)
+    assert Character.objects.get(name="Mara").document["traits"] == []
+
+
+def test_an_edit_made_at_once_after_reloading_during_a_save_is_kept_with_it(building):
+    """Reloading sends the edit waiting for the pause on its way, and the new page's request
+    may reach the server before it: what the player types there at once is stored too."""
+    page = building
+    page.fill("input[name=STR]", "9")
+    page.reload()  # at once: the save goes as the page leaves
+    page.fill("input[name=DEX]", "8")
+
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    expect(page.locator("input[name=DEX]")).to_have_value("8")
+    page.reload()
+    expect(page.locator("input[name=STR]")).to_have_value("9")
+    expect(page.locator("input[name=DEX]")).to_have_value("8")
+
+
 def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
     page = building
     box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
