@@ -24,7 +24,7 @@ from characters.builder import forms, services
 from characters.builder.forms import SaveStampForm
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
-from characters.core.forms import first_problem
+from characters.core.forms import first_problem, natural_number
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
 from characters.models import RESTORE_WINDOW, Character, MusteringRoll
@@ -202,11 +202,12 @@ def _after_the_save_sent_on_leaving(
 ) -> Character:
     """The character once the save the previous page sent on leaving has landed."""
     sitting, _, count = request.COOKIES.get(LEAVING_COOKIE, "").partition(":")
-    if not sitting or not count.isdigit():
+    stamp = natural_number(count)
+    if not sitting or stamp is None:
         return character
     deadline = time.monotonic() + LEAVING_WAIT_SECONDS
     while (
-        character.builder_sitting != sitting or character.builder_stamp < int(count)
+        character.builder_sitting != sitting or character.builder_stamp < stamp
     ) and time.monotonic() < deadline:
         time.sleep(0.05)
         character.refresh_from_db()

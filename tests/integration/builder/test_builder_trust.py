@@ -653,3 +653,24 @@ def test_a_row_field_whose_number_has_thousands_of_digits_is_ignored_not_a_serve
     stored = Character.objects.get(pk=character.pk).document
     assert stored["attributes"]["STR"] == 9
     assert stored["skills"] == []
+
+
+# The builder page's own look-ups; waiting for a save would add one every 50 ms.
+BUILDER_PAGE_QUERIES = 12
+
+
+@pytest.mark.parametrize("count", ["²", "9" * 5000, "-1", "x"])
+def test_a_forged_leaving_note_draws_the_builder_at_once(
+    owner, owner_client, count, django_assert_max_num_queries
+):
+    """The note the page sends when it leaves names a save by its count; one that spells no
+    count is ignored, never an error or a wait (which would look the character up again and
+    again)."""
+    character = _character(owner)
+    owner_client.cookies["ffa_leaving_save"] = f"some-sitting:{count}"
+
+    with django_assert_max_num_queries(BUILDER_PAGE_QUERIES):
+        response = owner_client.get(reverse("character_edit", args=[character.pk]))
+
+    assert response.status_code == 200
+    assert "data-save-state" in response.content.decode()
