@@ -377,6 +377,15 @@ def _hold_the_first_preview(page) -> list:
     return held
 
 
+def _edit_str_with_its_preview_held(page):
+    """Type 9 into STR, its preview held on its way: the held request to let go on."""
+    held = _hold_the_first_preview(page)
+    page.fill("input[name=STR]", "9")
+    while not held:
+        page.wait_for_timeout(20)
+    return held[0]
+
+
 def _add_skill_with_its_preview_held(page, name: str):
     """Type ``name`` into the add box and press Enter, the add held on its way: the box, and
     the held request to let go on."""
@@ -391,16 +400,12 @@ def _add_skill_with_its_preview_held(page, name: str):
 
 def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
     page = building
-    held = _hold_the_first_preview(page)
-
-    page.fill("input[name=STR]", "9")
-    while not held:
-        page.wait_for_timeout(20)
+    preview = _edit_str_with_its_preview_held(page)
     page.locator("[data-add=skill]").fill("Pilot")
     with page.expect_response("**/autosave/"):  # the edit, stored meanwhile
         page.locator("[data-add=skill]").press("Enter")  # queued behind that preview
     expect(page.locator("[data-save-state]")).to_have_text("Saving…")  # the row is to come
-    held[0].continue_()
+    preview.continue_()
 
     new_row = page.locator('[data-skill-row][data-skill="Pilot"]')
     # Focus moves to the new row in the same step that counts the add as an edit to store.
@@ -412,16 +417,13 @@ def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
 
 def test_a_skill_asked_for_behind_a_preview_is_added_though_the_player_types_on(building):
     page = building
-    held = _hold_the_first_preview(page)
-    page.fill("input[name=STR]", "9")
-    while not held:
-        page.wait_for_timeout(20)
+    preview = _edit_str_with_its_preview_held(page)
     page.locator("[data-add=skill]").fill("Pilot")
     page.locator("[data-add=skill]").press("Enter")  # waits behind that preview
 
     page.fill("input[name=homeworld]", "Regina")  # a preview of this edit would replace it
     page.wait_for_timeout(300)
-    held[0].continue_()
+    preview.continue_()
 
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
@@ -433,17 +435,14 @@ def test_a_skill_asked_for_behind_a_preview_is_added_though_the_player_types_on(
 
 def test_a_row_asked_for_behind_a_preview_holds_the_other_buttons_until_it_lands(building):
     page = building
-    held = _hold_the_first_preview(page)
-    page.fill("input[name=STR]", "9")
-    while not held:
-        page.wait_for_timeout(20)
+    preview = _edit_str_with_its_preview_held(page)
     first, second = page.locator("button.grid-cell").nth(0), page.locator("button.grid-cell").nth(1)
 
     first.click()  # waits behind that preview
     # A second click would wait too, and be dropped when the first replaced its button.
     expect(second).to_be_disabled()
     expect(page.get_by_role("button", name="Add an item")).to_be_disabled()
-    held[0].continue_()
+    preview.continue_()
     expect(page.locator("[data-trait-row]")).to_have_count(1)
     second.click()
 
