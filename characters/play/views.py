@@ -323,7 +323,8 @@ def _roller(
         "dm": form.cleaned_data.get("dm", form.data["dm"]),
         "purpose": last.get("purpose", ""),
         "planned": planned,
-        "odds_error": error,
+        # A refused test's notice, just below, already says why.
+        "odds_error": "" if typed is not None else error,
         "suggested": [{"name": s.name, "attribute": suggested(s.name, s.name)} for s in cat.skills],
     }
 

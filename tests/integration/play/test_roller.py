@@ -119,6 +119,7 @@ def test_a_test_the_form_refuses_comes_back_as_typed_without_javascript(client, 
     assert selected(page, "roll-tn") == "8"
     assert re.search(r'name="dm" value="999"', page)
     assert re.search(r'name="purpose"[^>]* value="Dock"', page)
+    assert page.count("DM: enter a whole number") == 1  # in the notice, not in the odds too
     # Read once: the page drawn again starts from the last test thrown (none), not the typed one.
     again = client.get(reverse("character_play", args=[mara.pk])).content.decode()
     assert selected(again, "roll-skill") == "Medical::"
