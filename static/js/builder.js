@@ -53,7 +53,10 @@ if (builder) {
   // (triggering event -> the button pressed); on their way: sent.
   const rowsWaiting = new Map();
   const rowsOnTheWay = new Set();
-  const rowsPending = () => rowsWaiting.size + rowsOnTheWay.size > 0;
+  // Names entered in an add box while a row was on its way: each is added in turn, and each is
+  // an edit from its Enter on.
+  const namesWaiting = [];
+  const rowsPending = () => rowsWaiting.size + rowsOnTheWay.size + namesWaiting.length > 0;
   const SIGNED_OUT =
     "Not saved: you are signed out. Sign in again in another tab: your edits stay on this page and are saved then.";
   // A page the server drew after a refused Save (or a button, without this script) holds
@@ -304,6 +307,8 @@ if (builder) {
   }
 
   builder.addEventListener("htmx:configRequest", (event) => {
+    const waiting = namesSent.get(event.detail.triggeringEvent);
+    if (waiting) event.detail.parameters[waiting.box] = waiting.name;
     const token = csrfToken();
     event.detail.headers["X-CSRFToken"] = token;
     if (formToken) event.detail.parameters.csrfmiddlewaretoken = token;
@@ -337,31 +342,60 @@ if (builder) {
   // Enter in the add-a-skill or notation box presses that box's Add; in any other field it does
   // nothing (the form's default button would only re-render the page). While a row's add or
   // removal is on its way the Add is held back (disabled, or in a section new from the server
-  // and not yet settled, when a press would post the whole page): Enter waits for it to land.
-  // The form itself settles after each preview, its buttons htmx's all along.
+  // and not yet settled, when a press would post the whole page): the name entered then waits
+  // its turn, listed under the box, and the box is free for the next one at once. The form
+  // itself settles after each preview, its buttons htmx's all along.
   const ADDS = { "new-skill": "[data-action=add-skill]", "trait-notation": "[data-action=add-notation]" };
-  let enterWaiting = null; // the box Enter was pressed in meanwhile, and what it held
+  const held = (button) => button.disabled || Boolean(button.closest("fieldset.htmx-settling"));
   builder.addEventListener("keydown", (event) => {
     if (event.key !== "Enter" || event.isComposing) return;
     const field = event.target;
     if (!(field instanceof HTMLInputElement || field instanceof HTMLSelectElement)) return;
     event.preventDefault();
     const button = ADDS[field.name] && builder.querySelector(ADDS[field.name]);
-    if (!button || !field.value.trim()) return;
-    if (button.disabled || button.closest("fieldset.htmx-settling")) {
-      enterWaiting = { name: field.name, value: field.value };
-    } else {
+    if (!button) return;
+    const name = field.value.trim();
+    if (name && held(button)) {
+      namesWaiting.push({ box: field.name, name });
+      field.value = "";
+      noteEdit();
+      showNamesWaiting();
+      announce(`${name}: added once the row on its way is in.`);
+    } else if (name) {
       button.click();
+    } else if (!held(button)) {
+      addNextWaitingName(); // waiting since a name could not be added
     }
   });
-  // Pressed once the row has landed, unless the player typed on since: the Enter was not for
-  // that.
-  function pressWaitingEnter() {
-    const waiting = enterWaiting;
-    enterWaiting = null;
-    if (!waiting) return;
-    const box = builder.querySelector(`[name="${waiting.name}"]`);
-    if (box?.value === waiting.value) builder.querySelector(ADDS[waiting.name])?.click();
+  // The name a press sends in place of its box's text (which is the player's next name).
+  const namesSent = new WeakMap(); // triggering event -> the waiting name it adds
+  function addNextWaitingName() {
+    const next = namesWaiting.shift();
+    showNamesWaiting();
+    if (!next) return;
+    const press = new MouseEvent("click", { bubbles: true, cancelable: true });
+    namesSent.set(press, next);
+    builder.querySelector(ADDS[next.box])?.dispatchEvent(press);
+  }
+  function showNamesWaiting() {
+    for (const [box, selector] of Object.entries(ADDS)) {
+      const button = builder.querySelector(selector);
+      const picker = button?.closest(".picker");
+      if (!picker) continue;
+      const names = namesWaiting.filter((waiting) => waiting.box === box).map((w) => w.name);
+      let line = picker.querySelector("[data-names-waiting]");
+      if (!names.length) {
+        line?.remove();
+        continue;
+      }
+      if (!line) {
+        line = document.createElement("p");
+        line.className = "hint";
+        line.dataset.namesWaiting = "";
+        button.after(line);
+      }
+      line.textContent = `Adding next: ${names.join(", ")}`;
+    }
   }
 
   // -- Steppers ----------------------------------------------------------------------------------
@@ -447,11 +481,12 @@ if (builder) {
     const section = button.closest("fieldset.box");
     const rows = section ? section.querySelectorAll("[data-row-index]").length : 0;
     const box = section?.querySelector(PICKER_BOX);
-    const name = box?.value ?? "";
+    const waiting = namesSent.get(event.detail.requestConfig.triggeringEvent);
+    const name = waiting ? waiting.name : (box?.value ?? "");
     // The name is on its way (the form was read before this event): the box is free for the
-    // next one at once.
-    if (box && verb.startsWith("add")) box.value = "";
-    const sent = box?.value ?? "";
+    // next one at once. A waiting name leaves the box as the player is filling it.
+    if (box && verb.startsWith("add") && !waiting) box.value = "";
+    const sent = waiting ? "" : (box?.value ?? "");
     event.detail.requestConfig.rowChange = {
       verb, index: Number(index), section: section?.id, rows, name, sent,
     };
@@ -473,6 +508,7 @@ if (builder) {
     // The row shown added or removed is an edit to store from this task on: a reload before
     // htmx settles (20 ms later) would otherwise ask to leave, or drop it.
     rowEnded(event.detail.requestConfig);
+    showNamesWaiting(); // the section is new from the server
     const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
     if (!box) return;
     if (change.typedAhead !== undefined) {
@@ -486,9 +522,13 @@ if (builder) {
     const change = event.detail.requestConfig?.rowChange;
     if (!change || change.swapped) return;
     rowEnded(event.detail.requestConfig);
-    enterWaiting = null;
     const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
     if (box && !box.value) box.value = change.name;
+    else if (box && change.name && change.verb.startsWith("add")) {
+      // The box holds the next name: this one waits its turn again.
+      namesWaiting.unshift({ box: box.name, name: change.name });
+      showNamesWaiting();
+    }
   });
   builder.addEventListener("htmx:afterSettle", (event) => {
     // One swap settles several elements (the section and the figures), each with this event.
@@ -507,9 +547,9 @@ if (builder) {
     if (verb.startsWith("add") && rows.length === rowsBefore) {
       // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
       // hearing why. The box is new from the server, and focus would put the caret before
-      // the name, where Backspace mends nothing. A next name's Enter would take the message
-      // away before it was read: that name waits in the box.
-      enterWaiting = null;
+      // the name, where Backspace mends nothing. Adding the names waiting would take the
+      // message away before it was read: they wait for the next row added or removed (or
+      // Enter in the empty box).
       if (box) {
         box.focus();
         box.setSelectionRange(box.value.length, box.value.length);
@@ -531,7 +571,7 @@ if (builder) {
         ? target.querySelector("input:not([type=hidden]), select, button")
         : section.querySelector("[data-add], .picker input, .picker select, button");
     if (control) control.focus();
-    pressWaitingEnter();
+    addNextWaitingName();
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------

@@ -559,7 +559,53 @@ def test_enter_pressed_while_an_add_is_on_its_way_adds_that_name_once_it_lands(b
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
 
 
-def test_enter_pressed_while_a_typo_is_on_its_way_waits_for_the_player_to_read_why(building):
+@pytest.mark.parametrize(
+    ("box", "names", "row", "stored"),
+    [
+        (
+            "[data-add=skill]",
+            ["Pilot", "Navigation", "Medical"],
+            "[data-skill-row]",
+            lambda document: [skill["skill"] for skill in document["skills"]],
+        ),
+        (
+            "#id_trait-notation",
+            ["[PP-C-S 2]", "[PF-H-R CS4 -2]", "[PP-E-O 10]"],
+            "[data-trait-row]",
+            lambda document: [
+                f"[{t['type']}-{t['level']}-{t['frequency']}" for t in document["traits"]
+            ],
+        ),
+    ],
+    ids=["skill", "notation"],
+)
+def test_names_entered_one_after_another_while_an_add_is_on_its_way_are_all_added_in_turn(
+    building, box, names, row, stored
+):
+    page = building
+    held = _hold_the_first_preview(page)
+    first, *more = names
+    page.locator(box).fill(first)
+    page.locator(box).press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    for name in more:  # each Enter frees the box for the next name
+        page.locator(box).fill(name)
+        page.locator(box).press("Enter")
+    expect(page.locator(box)).to_have_value("")
+    expect(page.locator("[data-names-waiting]")).to_have_text(f"Adding next: {', '.join(more)}")
+    expect(page.locator("[data-save-state]")).to_have_text("Saving…")
+    held[0].continue_()
+
+    expect(page.locator(row)).to_have_count(3)
+    expect(page.locator("[data-names-waiting]")).to_have_count(0)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    # In the order entered: each name's own start, for a notation its type, level and frequency.
+    entered = [name.split(" ")[0] for name in names]
+    assert stored(Character.objects.get(name="Mara").document) == entered
+
+
+def test_a_name_entered_while_a_typo_is_on_its_way_waits_for_the_typo_to_be_mended(building):
     page = building
     box, first_add = _add_skill_with_its_preview_held(page, "Pilto")
     box.press_sequentially("Navigation")
@@ -568,9 +614,54 @@ def test_enter_pressed_while_a_typo_is_on_its_way_waits_for_the_player_to_read_w
 
     # Adding the next name at once would take the message away before it was read.
     expect(page.locator("#section-skills .errorlist")).to_contain_text("'Pilto' is not a skill")
-    expect(box).to_have_value("Navigation")
+    expect(box).to_have_value("Pilto")
     expect(box).to_be_focused()
+    expect(page.locator("[data-names-waiting]")).to_have_text("Adding next: Navigation")
     expect(page.locator("[data-skill-row]")).to_have_count(0)
+
+    box.press("Backspace")
+    box.press("Backspace")
+    box.press_sequentially("ot")
+    box.press("Enter")
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation"]
+
+
+def test_a_name_waiting_behind_a_typo_is_added_by_enter_in_the_emptied_box(building):
+    page = building
+    box, first_add = _add_skill_with_its_preview_held(page, "Pilto")
+    box.fill("Navigation")
+    box.press("Enter")
+    first_add.continue_()
+    expect(page.locator("#section-skills .errorlist")).to_be_visible()
+
+    box.fill("")  # the typo given up
+    box.press("Enter")
+
+    expect(page.locator('[data-skill-row][data-skill="Navigation"]')).to_have_count(1)
+    expect(page.locator("[data-names-waiting]")).to_have_count(0)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+
+def test_a_name_typed_ahead_stays_in_the_box_while_the_names_waiting_are_added(building):
+    page = building
+    box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
+    box.fill("Navigation")
+    box.press("Enter")
+    box.press_sequentially("Medi")  # the third name, begun before the first lands
+    first_add.continue_()
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(box).to_have_value("Medi")
+    expect(box).to_be_focused()
+    box.press_sequentially("cal")
+    box.press("Enter")
+    expect(page.locator("[data-skill-row]")).to_have_count(3)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation", "Medical"]
 
 
 def test_letters_and_enter_typed_as_the_added_row_lands_add_the_next_name(building):
