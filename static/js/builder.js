@@ -363,19 +363,24 @@ if (builder) {
       announce(`${name}: added once the row on its way is in.`);
     } else if (name) {
       button.click();
-    } else if (!held(button)) {
+    } else {
       addNextWaitingName(); // waiting since a name could not be added
     }
   });
   // The name a press sends in place of its box's text (which is the player's next name).
   const namesSent = new WeakMap(); // triggering event -> the waiting name it adds
   function addNextWaitingName() {
+    const button = namesWaiting.length && builder.querySelector(ADDS[namesWaiting[0].box]);
+    if (!button) return;
+    if (held(button)) {
+      setTimeout(addNextWaitingName, 50); // once the row on its way has landed
+      return;
+    }
     const next = namesWaiting.shift();
     showNamesWaiting();
-    if (!next) return;
     const press = new MouseEvent("click", { bubbles: true, cancelable: true });
     namesSent.set(press, next);
-    builder.querySelector(ADDS[next.box])?.dispatchEvent(press);
+    button.dispatchEvent(press);
   }
   function showNamesWaiting() {
     for (const [box, selector] of Object.entries(ADDS)) {
