@@ -91,6 +91,18 @@ class Journey:
         self.model.skills.append(Skill(name))
         expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
 
+    def add_skills_in_a_hurry(self) -> None:
+        """Two or three names, each typed and entered before the last one's row is in."""
+        box = self.page.locator("[data-add=skill]")
+        for _ in range(self.random.randint(2, 3)):
+            name = self._new_skill()
+            if name is None:
+                break
+            box.fill(name)
+            box.press("Enter")
+            self.model.skills.append(Skill(name))
+        expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
+
     def add_skill_from_the_list(self) -> None:
         name = self._new_skill()
         if name is None:
@@ -238,6 +250,7 @@ class Journey:
         (type_attribute, 3),
         (step_attribute, 2),
         (add_skill_by_typing, 3),
+        (add_skills_in_a_hurry, 1),
         (add_skill_from_the_list, 2),
         (add_cascade_skill, 1),
         (choose_cascade, 1),
