@@ -493,35 +493,119 @@ if (builder) {
     if (box && verb.startsWith("add") && !waiting) box.value = "";
     const sent = waiting ? "" : (box?.value ?? "");
     event.detail.requestConfig.rowChange = {
-      verb, index: Number(index), section: section?.id, rows, name, sent,
+      verb, index: Number(index), section: section?.id, rows, name, sent, editsAtSend: edits,
     };
   });
+  // What the player typed or ticked in the section's rows while its row was on its way: the
+  // section comes back as it was sent, and would put back what was there before.
+  function typedSince(section, editsAtSend) {
+    const typed = [];
+    for (const [name, edit] of edited) {
+      if (edit <= editsAtSend) continue;
+      for (const control of section.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+        const box = control.type === "checkbox";
+        typed.push({ name, value: control.value, checked: control.checked, box });
+      }
+    }
+    return typed;
+  }
+  // A row's controls are named by its place ("skill-2-level"): after a removal, those of the
+  // rows below it move up one, and the removed row's are gone.
+  function nameAfter(name, removal) {
+    if (!removal) return name;
+    const [prefix, place, ...field] = name.split("-");
+    const row = Number(place);
+    if (prefix !== removal.prefix || !field.length || !Number.isInteger(row)) return name;
+    if (row < removal.index) return name;
+    return row === removal.index ? null : [prefix, row - 1, ...field].join("-");
+  }
+  function putBackTypedInRows(section, change) {
+    const rowsNow = section.querySelectorAll("[data-row-index]").length;
+    const removal =
+      change.verb.startsWith("remove") && rowsNow === change.rows - 1
+        ? { prefix: change.verb.split("_")[1], index: change.index }
+        : null;
+    for (const typed of change.typedInRows || []) {
+      const name = nameAfter(typed.name, removal);
+      if (!name) continue;
+      for (const control of section.querySelectorAll(`[name="${CSS.escape(name)}"]`)) {
+        if (!typed.box) control.value = typed.value;
+        else if (control.value === typed.value) control.checked = typed.checked;
+        keepRowHooks(control);
+      }
+    }
+    if (!removal) return;
+    // The next preview names the edits by the rows' new places.
+    const renamed = [...edited].map(([name, edit]) => [nameAfter(name, removal), edit]);
+    edited.clear();
+    for (const [name, edit] of renamed) if (name) edited.set(name, edit);
+  }
   // The section comes back with its add box as it was sent (a name it could not add, with
   // why): what the player typed there meanwhile (the next name, on a slow network) is kept.
   builder.addEventListener("htmx:beforeSwap", (event) => {
     const change = event.detail.requestConfig?.rowChange;
-    const box = change && document.getElementById(change.section)?.querySelector(PICKER_BOX);
-    if (!box) return;
+    const section = change && document.getElementById(change.section);
+    if (!section) return;
     change.swapped = event.detail.shouldSwap;
-    if (box.value !== change.sent) change.typedAhead = box.value;
+    change.typedInRows = typedSince(section, change.editsAtSend);
+    const box = section.querySelector(PICKER_BOX);
+    if (box && box.value !== change.sent) change.typedAhead = box.value;
   });
-  // Put back in the new box at once, in the same task as the swap: htmx settles a moment
-  // later, and a letter typed in between goes into the new box and must stay.
+  // In the same task as the swap, before anything else can run: the box gets back what was
+  // typed in it meanwhile, and focus goes where the player works next. Moved later (htmx
+  // settles 20 ms after), focus could leave a box the player had just begun to fill.
   builder.addEventListener("htmx:afterSwap", (event) => {
     const change = event.detail.requestConfig?.rowChange;
     if (!change || change.landed !== undefined) return;
+    change.landed = true;
     // The row shown added or removed is an edit to store from this task on: a reload before
-    // htmx settles (20 ms later) would otherwise ask to leave, or drop it.
+    // htmx settles would otherwise ask to leave, or drop it.
     rowEnded(event.detail.requestConfig);
     showNamesWaiting(); // the section is new from the server
-    const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
-    if (!box) return;
-    if (change.typedAhead !== undefined) {
+    const section = document.getElementById(change.section);
+    if (!section) return;
+    putBackTypedInRows(section, change);
+    const box = section.querySelector(PICKER_BOX);
+    if (box && change.typedAhead !== undefined) {
       box.value = change.typedAhead;
       box.setSelectionRange(box.value.length, box.value.length);
     }
-    change.landed = box.value;
+    change.refused = focusAfterRowChange(section, change, box);
   });
+  // Where focus goes once a row has come or gone: to the new row, or to the row that took the
+  // removed one's place; a player typing the next name in the add box keeps typing there.
+  // Returns whether an add was refused.
+  function focusAfterRowChange(section, change, box) {
+    const { verb, index } = change;
+    const rows = [...section.querySelectorAll("[data-row-index]")];
+    if (verb.startsWith("add") && rows.length === change.rows) {
+      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
+      // hearing why. The box is new from the server, and focus would put the caret before
+      // the name, where Backspace mends nothing.
+      if (box) {
+        box.focus();
+        box.setSelectionRange(box.value.length, box.value.length);
+      }
+      announce(section.querySelector(".picker .errorlist")?.textContent.trim());
+      return true;
+    }
+    let target = null;
+    if (verb.startsWith("add")) {
+      target = rows.at(-1);
+      announce(target ? "Row added." : "");
+    } else if (verb.startsWith("remove")) {
+      target = rows[Math.min(index, rows.length - 1)] || null;
+      announce("Row removed.");
+    }
+    const control =
+      box && change.typedAhead !== undefined
+        ? box
+        : target
+          ? target.querySelector("input:not([type=hidden]), select, button")
+          : section.querySelector("[data-add], .picker input, .picker select, button");
+    if (control) control.focus();
+    return false;
+  }
   // Nothing came back (signed out, or the network failed): the name waits in its box.
   builder.addEventListener("htmx:afterRequest", (event) => {
     const change = event.detail.requestConfig?.rowChange;
@@ -535,48 +619,16 @@ if (builder) {
       showNamesWaiting();
     }
   });
+  // The next name waiting goes once the section has settled (its new Add is htmx's then). After
+  // a refusal they wait: adding them would take the message away before it was read. The next
+  // row added or removed (or Enter in the empty box) sends them.
   builder.addEventListener("htmx:afterSettle", (event) => {
     // One swap settles several elements (the section and the figures), each with this event.
     const config = event.detail.requestConfig;
     const change = config?.rowChange;
     if (!change) return;
     delete config.rowChange;
-    const section = document.getElementById(change.section);
-    if (!section || !section.isConnected) return;
-    const { verb, index } = change;
-    const rowsBefore = change.rows;
-    const rows = [...section.querySelectorAll("[data-row-index]")];
-    let target = null;
-    const box = section.querySelector(PICKER_BOX);
-    const typingAhead = box && (change.typedAhead !== undefined || box.value !== change.landed);
-    if (verb.startsWith("add") && rows.length === rowsBefore) {
-      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
-      // hearing why. The box is new from the server, and focus would put the caret before
-      // the name, where Backspace mends nothing. Adding the names waiting would take the
-      // message away before it was read: they wait for the next row added or removed (or
-      // Enter in the empty box).
-      if (box) {
-        box.focus();
-        box.setSelectionRange(box.value.length, box.value.length);
-      }
-      announce(section.querySelector(".picker .errorlist")?.textContent.trim());
-      return;
-    }
-    if (verb.startsWith("add")) {
-      target = rows.at(-1);
-      announce(target ? "Row added." : "");
-    } else if (verb.startsWith("remove")) {
-      target = rows[Math.min(index, rows.length - 1)] || null;
-      announce("Row removed.");
-    }
-    // A player typing the next name in the add box keeps typing there.
-    const control = typingAhead
-      ? box
-      : target
-        ? target.querySelector("input:not([type=hidden]), select, button")
-        : section.querySelector("[data-add], .picker input, .picker select, button");
-    if (control) control.focus();
-    addNextWaitingName();
+    if (!change.refused) addNextWaitingName();
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------

@@ -664,6 +664,74 @@ def test_a_name_typed_ahead_stays_in_the_box_while_the_names_waiting_are_added(b
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot", "Navigation", "Medical"]
 
 
+def _add_skills(page, *names: str) -> None:
+    for name in names:
+        page.locator("[data-add=skill]").fill(name)
+        page.locator("[data-add=skill]").press("Enter")
+        expect(page.locator(f'[data-skill-row][data-skill="{name}"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+
+def _stored_skills(name: str = "Mara") -> list[tuple[str, int, list[str]]]:
+    document = Character.objects.get(name=name).document
+    return [(s["skill"], s["level"], s.get("specialties", [])) for s in document["skills"]]
+
+
+def test_a_level_typed_below_a_row_being_removed_moves_up_with_its_row(building):
+    page = building
+    _add_skills(page, "Pilot", "Navigation", "Medical")
+    held = _hold_the_first_preview(page)
+    page.locator("[data-skill-row]").nth(0).locator("[data-action=remove]").click()
+    while not held:
+        page.wait_for_timeout(20)
+    # Typed while Pilot's removal is on its way: the section comes back as it was sent.
+    page.locator("[data-skill-row]").nth(2).locator("[data-field=level]").fill("3")
+    held[0].continue_()
+
+    medical = page.locator('[data-skill-row][data-skill="Medical"]')
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(medical.locator("[data-field=level]")).to_have_value("3")
+    expect(medical.locator("[data-row-points]")).to_have_text("3 pts")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skills() == [("Navigation", 1, []), ("Medical", 3, [])]
+
+
+def test_a_specialty_ticked_while_a_skill_is_being_added_stays_ticked(building):
+    page = building
+    _add_skills(page, "Handgun")
+    page.locator("[data-skill-row]").nth(0).locator("[data-field=level]").fill("2")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    _box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
+    page.locator('[data-skill-row] [data-specialty="revolver"]').check()
+    first_add.continue_()
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator('[data-skill-row] [data-specialty="revolver"]')).to_be_checked()
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skills() == [("Handgun", 2, ["revolver"]), ("Pilot", 1, [])]
+
+
+def test_a_quantity_typed_below_an_item_being_removed_moves_up_with_its_row(building):
+    page = building
+    for count, item in enumerate(("Silencer|6", "Shoulder stock|5"), start=1):
+        page.get_by_role("button", name="Add an item").click()
+        expect(page.locator("[data-item-row]")).to_have_count(count)
+        page.locator("[data-item-row]").last.locator("select").select_option(item)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    held = _hold_the_first_preview(page)
+    page.locator("[data-item-row]").nth(0).locator("[data-action=remove]").click()
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("[data-item-row]").nth(1).locator("input[type=number]").fill("4")
+    held[0].continue_()
+
+    expect(page.locator("[data-item-row]")).to_have_count(1)
+    expect(page.locator("[data-item-row] input[type=number]")).to_have_value("4")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [(e["item"], e["quantity"]) for e in document["equipment"]] == [("Shoulder stock", 4)]
+
+
 def test_letters_and_enter_typed_as_the_added_row_lands_add_the_next_name(building):
     page = building
     # htmx settles a swap 20 ms after it: a typist's next letter often falls in between. The
@@ -697,7 +765,9 @@ def test_enter_in_the_add_box_as_a_typed_edits_preview_lands_adds_that_skill(bui
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
 
 
-def test_a_name_begun_as_the_added_row_lands_keeps_the_focus_in_the_box(building):
+def test_the_next_name_begun_the_moment_the_row_appears_goes_into_the_box(building):
+    """Focus moves to the new row as it appears, not when htmx settles a moment later: it
+    would leave the box a player (or a script filling it) had already gone back to."""
     page = building
     page.evaluate("htmx.config.defaultSettleDelay = 1000")  # the gap, widened as above
     box = page.locator("[data-add=skill]")
@@ -705,15 +775,27 @@ def test_a_name_begun_as_the_added_row_lands_keeps_the_focus_in_the_box(building
     box.press("Enter")
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
 
-    page.keyboard.type("Navi")  # the row is in, the swap not yet settled
+    box.focus()  # the row is in, the swap not yet settled
     page.wait_for_function("() => !document.querySelector('.htmx-settling')")
-    page.keyboard.type("gation")
+    page.keyboard.type("Navigation")
     page.keyboard.press("Enter")
 
     expect(page.locator('[data-skill-row][data-skill="Navigation"]')).to_have_count(1)
     expect(page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')).to_have_value(
         "1"
     )
+
+
+def test_skills_filled_in_one_after_another_are_all_added(building):
+    page = building
+    _add_skills(page, "Pilot", "Navigation", "Medical", "Streetwise", "Vacc Suit")
+    assert [skill for skill, _level, _specialties in _stored_skills()] == [
+        "Pilot",
+        "Navigation",
+        "Medical",
+        "Streetwise",
+        "Vacc Suit",
+    ]
 
 
 def test_a_skill_added_while_signed_out_stays_in_its_box_to_add_after_signing_in(building):
