@@ -420,10 +420,11 @@ def _add_example_trait(form: BuilderForm, argument: str) -> None:
 
 
 def _add_trait_notation(form: BuilderForm, argument: str) -> None:
-    if not form.trait_notation:
+    notation = argument or form.trait_notation
+    if not notation:
         return
     try:
-        trait = parse_trait(form.trait_notation)
+        trait = parse_trait(notation)
     except NotationError as error:
         form.errors["trait-notation"] = str(error)
         return
@@ -940,6 +941,35 @@ class ButtonForm(forms.Form):
         if "edited" not in self.data or not self.is_valid():
             return None
         return str(self.cleaned_data["edited"])
+
+
+# The buttons that add or remove a row: what a page left while one was on its way still asks.
+ROW_VERBS = frozenset(verb for verb in _ACTIONS if verb.startswith(("add_", "remove_")))
+# More rows than a page could ask for in the moment it is left: a player adds them one by one.
+MOST_ROWS_ON_THEIR_WAY = 50
+
+
+class RowsOnTheirWayForm(forms.Form):
+    """The rows a builder page asked for and had not shown when it was left (``rows``: one
+    button action each, such as ``add_skill:Pilot`` or ``remove_item:2``, in the order asked):
+    its last save applies them, as their previews would have, so leaving loses none."""
+
+    rows = forms.Field(required=False, widget=forms.MultipleHiddenInput)
+
+    def clean_rows(self) -> list[str]:
+        rows = [str(row) for row in self.cleaned_data["rows"] or []]
+        if len(rows) > MOST_ROWS_ON_THEIR_WAY:
+            raise forms.ValidationError(f"more than {MOST_ROWS_ON_THEIR_WAY} rows on their way")
+        for row in rows:
+            if len(row) > 200 or row.partition(":")[0] not in ROW_VERBS:
+                raise forms.ValidationError(f"{row[:40]!r} is not a row's button")
+        return rows
+
+    def applied_to(self, form: BuilderForm) -> BuilderForm:
+        """``form`` with the rows on their way added or removed; none when they are unreadable."""
+        for row in self.cleaned_data["rows"] if self.is_valid() else ():
+            form = apply_action(form, row)
+        return form
 
 
 class SaveStampForm(forms.Form):

@@ -336,14 +336,16 @@ def character_autosave(request: AuthenticatedHttpRequest, pk: int) -> JsonRespon
     ``version``), "partial" (saved with the stored value of the fields it could not read,
     which ``message`` names: one bad field never holds back the rest), "conflict" (another
     tab saved first: nothing was written) or "paused" (a submitted or approved character
-    saves only when the player presses Save, which the page says before the first edit)."""
+    saves only when the player presses Save, which the page says before the first edit).
+    A page left while a row it asked for was on its way sends that row along (``rows``)."""
     character = character_for_user(request, pk, edit=True)
     stamp = _save_stamp(request)
     if character.status in (Character.Status.SUBMITTED, Character.Status.APPROVED):
         return JsonResponse(
             {"state": "paused", "message": _AUTOSAVE_PAUSED[character.status]}, status=409
         )
-    read = forms.document_from_form(forms.form_from_post(request.POST), base=character.document)
+    form = forms.RowsOnTheirWayForm(request.POST).applied_to(forms.form_from_post(request.POST))
+    read = forms.document_from_form(form, base=character.document)
     try:
         saved = services.save_character(
             character=character,

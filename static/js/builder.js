@@ -57,6 +57,13 @@ if (builder) {
   // an edit from its Enter on.
   const namesWaiting = [];
   const rowsPending = () => rowsWaiting.size + rowsOnTheWay.size + namesWaiting.length > 0;
+  // What each row asked for does (its button's action, with the name it adds): a page left
+  // before the row landed sends these with its last save, which applies them.
+  const rowsAsked = new Map(); // triggering event -> action
+  const rowsToSend = () => [
+    ...rowsAsked.values(),
+    ...namesWaiting.map(({ box, name }) => `${builder.querySelector(ADDS[box])?.value}:${name}`),
+  ];
   const SIGNED_OUT =
     "Not saved: you are signed out. Sign in again in another tab: your edits stay on this page and are saved then.";
   // A page the server drew after a refused Save (or a button, without this script) holds
@@ -92,7 +99,7 @@ if (builder) {
   // the page; only these saves ask for it, as browsers cap the size of such requests.
   function autosave({ leaving = false, keepalive = leaving } = {}) {
     clearTimeout(timer);
-    if (stopped || edits === savedEdit) return;
+    if (stopped || (edits === savedEdit && !(leaving && rowsPending()))) return;
     if (offline()) {
       showState(OFFLINE, "offline");
       return;
@@ -103,6 +110,7 @@ if (builder) {
     nextStamp();
     const body = new FormData(builder);
     body.delete("action");
+    if (leaving) for (const row of rowsToSend()) body.append("rows", row);
     inFlight = carried;
     fetch(builder.dataset.autosaveUrl, {
       method: "POST",
@@ -191,8 +199,7 @@ if (builder) {
       return;
     }
     if (!unsaved()) return;
-    // A row on its way is lost with the page: ask first.
-    if (paused || stopped || signedOut || offline() || rowsPending()) {
+    if (paused || stopped || signedOut || offline()) {
       event.preventDefault();
       return;
     }
@@ -445,8 +452,11 @@ if (builder) {
       return;
     }
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
-    if (!rowsWaiting.has(event.detail.triggeringEvent)) noteEdit();
-    rowsWaiting.set(event.detail.triggeringEvent, button);
+    const triggering = event.detail.triggeringEvent;
+    if (!rowsWaiting.has(triggering)) noteEdit();
+    rowsWaiting.set(triggering, button);
+    const box = button.closest(".picker")?.querySelector(PICKER_BOX);
+    rowsAsked.set(triggering, rowAction(button, namesSent.get(triggering)?.name ?? box?.value));
     const held = button.closest("[hx-disabled-elt]")?.getAttribute("hx-disabled-elt");
     if (!held) return;
     for (const other of document.querySelectorAll(held)) {
@@ -455,10 +465,17 @@ if (builder) {
       other.dataset.held = "";
     }
   });
+  // "add_skill" names the skill it adds, from its box or the line of names waiting.
+  function rowAction(button, name) {
+    const adds = !button.value.includes(":") && button.closest(".picker");
+    return adds && name?.trim() ? `${button.value}:${name.trim()}` : button.value;
+  }
   // htmx holds them from here on, as it sends the request.
   function releaseButtons() {
     for (const [triggering, button] of rowsWaiting) {
-      if (!button.isConnected) rowsWaiting.delete(triggering); // htmx drops it
+      if (button.isConnected) continue;
+      rowsWaiting.delete(triggering); // htmx drops it
+      rowsAsked.delete(triggering);
     }
     if (rowsWaiting.size) return;
     for (const button of builder.querySelectorAll("[data-held]")) {
@@ -475,6 +492,7 @@ if (builder) {
   // Landed, refused or lost: saved with the rest (at once for a page waiting to leave), or,
   // when nothing came of it, the save state says again what is stored.
   function rowEnded(config) {
+    rowsAsked.delete(config.triggeringEvent);
     if (!rowsOnTheWay.delete(config.triggeringEvent)) return;
     releaseButtons();
     noteEdit();
@@ -492,6 +510,8 @@ if (builder) {
     // next one at once. A waiting name leaves the box as the player is filling it.
     if (box && verb.startsWith("add") && !waiting) box.value = "";
     const sent = waiting ? "" : (box?.value ?? "");
+    const triggering = event.detail.requestConfig.triggeringEvent;
+    if (rowsAsked.has(triggering)) rowsAsked.set(triggering, rowAction(button, name));
     event.detail.requestConfig.rowChange = {
       verb, index: Number(index), section: section?.id, rows, name, sent, editsAtSend: edits,
     };

@@ -528,6 +528,67 @@ def test_an_edit_made_at_once_after_reloading_during_a_save_is_kept_with_it(buil
     expect(page.locator("input[name=DEX]")).to_have_value("8")
 
 
+def _reload_asked_nothing(page) -> None:
+    """Reload, as a player does; the page must let it go without asking first."""
+    asked: list[str] = []
+    page.on("dialog", lambda dialog: (asked.append(dialog.type), dialog.dismiss()))
+    page.reload()
+    assert asked == []
+
+
+def test_a_skill_reloaded_away_before_its_row_came_is_kept(building):
+    page = building
+    _box, _add = _add_skill_with_its_preview_held(page, "Pilot")  # never lets it go on
+
+    _reload_asked_nothing(page)
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skills() == [("Pilot", 1, [])]
+
+
+def test_names_waiting_and_a_removal_on_its_way_reloaded_away_are_all_kept(building):
+    page = building
+    _add_skills(page, "Pilot", "Navigation")
+    held = _hold_the_first_preview(page)
+    page.locator("[data-skill-row]").nth(0).locator("[data-action=remove]").click()
+    while not held:
+        page.wait_for_timeout(20)
+    for name in ("Medical", "Streetwise"):
+        page.locator("[data-add=skill]").fill(name)
+        page.locator("[data-add=skill]").press("Enter")
+    expect(page.locator("[data-names-waiting]")).to_have_text("Adding next: Medical, Streetwise")
+
+    _reload_asked_nothing(page)
+
+    expect(page.locator("[data-skill-row]")).to_have_count(3)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert [skill for skill, _level, _specialties in _stored_skills()] == [
+        "Navigation",
+        "Medical",
+        "Streetwise",
+    ]
+
+
+def test_an_item_and_a_notation_reloaded_away_before_their_rows_came_are_kept(building):
+    page = building
+    held = _hold_the_first_preview(page)
+    page.get_by_role("button", name="Add an item").click()
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("#id_trait-notation").fill("[PP-C-S 2]")
+    page.locator("#id_trait-notation").press("Enter")
+
+    _reload_asked_nothing(page)
+
+    expect(page.locator("[data-trait-row]")).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == [
+        ("PP", "C", "S")
+    ]
+
+
 def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
     page = building
     box, first_add = _add_skill_with_its_preview_held(page, "Pilot")

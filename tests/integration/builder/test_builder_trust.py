@@ -324,6 +324,56 @@ def test_a_pages_own_saves_never_conflict_with_each_other(owner, owner_client):
     assert (stored["DEX"], stored["STR"]) == (10, 8)
 
 
+def test_the_save_sent_on_leaving_adds_and_removes_the_rows_still_on_their_way(owner, owner_client):
+    character = _character(
+        owner,
+        name="Hurried",
+        skills=[{"skill": "Pilot", "level": 2}, {"skill": "Admin", "level": 1}],
+    )
+    post = builder_post(character, editing_session="sitting")
+    post["rows"] = [
+        "remove_skill:0",
+        "add_skill:navigation",
+        "add_skill:Medical",
+        "add_trait_notation:[PP-C-S 2]",
+        "add_item",
+    ]
+
+    assert _autosave(owner_client, character, **post).json()["state"] == "saved"
+
+    document = Character.objects.get(pk=character.pk).document
+    assert [(s["skill"], s["level"]) for s in document["skills"]] == [
+        ("Admin", 1),
+        ("Navigation", 1),
+        ("Medical", 1),
+    ]
+    assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == [
+        ("PP", "C", "S")
+    ]
+
+
+@pytest.mark.parametrize(
+    "rows",
+    [
+        ["add_skill:Medical", "step:STR:1"],  # a stepper is applied on the page, never here
+        ["add_skill:Medical", "save"],
+        ["add_skill:Medical", "remove_skill:" + "9" * 300],
+        ["add_skill:Medical"] * 51,
+    ],
+    ids=["stepper", "save", "too-long", "too-many"],
+)
+def test_rows_on_their_way_that_no_page_sends_are_all_left_out(owner, owner_client, rows):
+    character = _character(owner, name="Forged", skills=[{"skill": "Pilot", "level": 2}])
+    post = builder_post(character, DEX="9", editing_session="sitting", rows=rows)
+
+    assert _autosave(owner_client, character, **post).json()["state"] == "saved"
+
+    document = Character.objects.get(pk=character.pk).document
+    assert [s["skill"] for s in document["skills"]] == ["Pilot"]
+    assert document["attributes"]["STR"] == 7
+    assert document["attributes"]["DEX"] == 9  # the rest of the save is kept
+
+
 def test_a_save_that_lands_after_a_later_one_of_its_sitting_changes_nothing(owner, owner_client):
     # The save on its way when the page left can reach the server after the one sent on
     # leaving (two workers take them in either order): the page numbered them.
