@@ -105,6 +105,7 @@ if (builder) {
       return;
     }
     if (inFlight !== null && !leaving) return; // its answer schedules the next save
+    if (going() && !leaving) return;
     const carried = edits;
     const token = csrfToken();
     nextStamp();
@@ -188,9 +189,18 @@ if (builder) {
   // draws that page once the save has landed, so it shows the edit and what is typed there next
   // builds on it.
   const sitting = builder.querySelector("input[name=editing_session]").value;
+  // While it goes, a page that sent its save on leaving sends no other: the next page is drawn
+  // from that one, and a later save of this page (a row landing as it goes) would land after,
+  // and make that page one that fell behind. A page still here after the next page's longest
+  // wait did not go (a download): it saves again.
+  let leftAt = null;
+  const going = () => leftAt !== null && performance.now() - leftAt < LEAVE_WAIT_MS + 500;
   function leaveWithSave() {
+    if (going()) return;
     autosave({ leaving: true });
     if (inFlight !== edits) return;
+    leftAt = performance.now();
+    setTimeout(saveSoon, LEAVE_WAIT_MS + 600);
     document.cookie = `ffa_leaving_save=${sitting}:${stampInput.value}; path=${location.pathname}; max-age=10; samesite=strict`;
   }
   window.addEventListener("beforeunload", (event) => {
@@ -276,6 +286,7 @@ if (builder) {
   });
   // A page brought back by Back or Forward may be older than what is stored: show what is.
   window.addEventListener("pageshow", (event) => {
+    leftAt = null;
     if (event.persisted && !unsaved()) window.location.reload();
   });
 
@@ -374,8 +385,9 @@ if (builder) {
       addNextWaitingName(); // waiting since a name could not be added
     }
   });
-  // The name a press sends in place of its box's text (which is the player's next name).
-  const namesSent = new WeakMap(); // triggering event -> the waiting name it adds
+  // The name each press of a box's Add sends, in place of what the box holds when the request
+  // goes (the player's next name).
+  const namesSent = new WeakMap(); // triggering event -> { box, name }
   function addNextWaitingName() {
     const button = namesWaiting.length && builder.querySelector(ADDS[namesWaiting[0].box]);
     if (!button) return;
@@ -456,7 +468,13 @@ if (builder) {
     if (!rowsWaiting.has(triggering)) noteEdit();
     rowsWaiting.set(triggering, button);
     const box = button.closest(".picker")?.querySelector(PICKER_BOX);
-    rowsAsked.set(triggering, rowAction(button, namesSent.get(triggering)?.name ?? box?.value));
+    if (box && !button.value.includes(":") && !namesSent.has(triggering)) {
+      // The name goes as it was when pressed, and the box is free for the next one at once:
+      // a request waiting behind a preview reads the form only when it goes.
+      namesSent.set(triggering, { box: box.name, name: box.value.trim() });
+      box.value = "";
+    }
+    rowsAsked.set(triggering, rowAction(button, namesSent.get(triggering)?.name));
     const held = button.closest("[hx-disabled-elt]")?.getAttribute("hx-disabled-elt");
     if (!held) return;
     for (const other of document.querySelectorAll(held)) {
@@ -504,11 +522,10 @@ if (builder) {
     const section = button.closest("fieldset.box");
     const rows = section ? section.querySelectorAll("[data-row-index]").length : 0;
     const box = section?.querySelector(PICKER_BOX);
+    // An add from a box carries the name pressed (htmx:confirm); what the box holds now is
+    // the player's next name.
     const waiting = namesSent.get(event.detail.requestConfig.triggeringEvent);
-    const name = waiting ? waiting.name : (box?.value ?? "");
-    // The name is on its way (the form was read before this event): the box is free for the
-    // next one at once. A waiting name leaves the box as the player is filling it.
-    if (box && verb.startsWith("add") && !waiting) box.value = "";
+    const name = waiting ? waiting.name : "";
     const sent = waiting ? "" : (box?.value ?? "");
     const triggering = event.detail.requestConfig.triggeringEvent;
     if (rowsAsked.has(triggering)) rowsAsked.set(triggering, rowAction(button, name));

@@ -324,8 +324,8 @@ def test_a_random_player_loses_nothing_and_misplaces_nothing(page, seed):
     journey = Journey(page, seed)
 
     for _ in range(STEPS):
-        journey.step()
         try:
+            journey.step()
             journey.check_page()
         except AssertionError as failure:
             raise AssertionError(f"seed {seed}, after {journey.log}: {failure}") from failure

@@ -415,6 +415,27 @@ def test_a_skill_added_while_a_preview_is_on_its_way_is_stored(building):
     assert [skill["skill"] for skill in document["skills"]] == ["Pilot"]
 
 
+def test_names_entered_behind_a_preview_on_its_way_are_each_added_as_entered(building):
+    """The first add waits behind the preview, and reads the form only when it goes: by then
+    the box holds the next name, or nothing."""
+    page = building
+    preview = _edit_str_with_its_preview_held(page)
+    box = page.locator("[data-add=skill]")
+    for name in ("Pilot", "Navigation", "Medical"):
+        box.fill(name)
+        box.press("Enter")
+    expect(box).to_have_value("")
+    preview.continue_()
+
+    expect(page.locator("[data-skill-row]")).to_have_count(3)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert [skill for skill, _level, _specialties in _stored_skills()] == [
+        "Pilot",
+        "Navigation",
+        "Medical",
+    ]
+
+
 def test_a_skill_asked_for_behind_a_preview_is_added_though_the_player_types_on(building):
     page = building
     preview = _edit_str_with_its_preview_held(page)
@@ -545,6 +566,23 @@ def test_a_skill_reloaded_away_before_its_row_came_is_kept(building):
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     assert _stored_skills() == [("Pilot", 1, [])]
+
+
+def test_skills_each_reloaded_away_at_once_are_all_kept_and_no_page_falls_behind(building):
+    """The row often lands in the page being left: that page must not save again after the
+    save it sent on leaving, which the next page is drawn from."""
+    page = building
+    names = ["Pilot", "Navigation", "Medical", "Streetwise", "Vacc Suit"]
+    for name in names:
+        page.locator("[data-add=skill]").fill(name)
+        page.locator("[data-add=skill]").press("Enter")
+        _reload_asked_nothing(page)
+        expect(page.locator(f'[data-skill-row][data-skill="{name}"]')).to_have_count(1)
+        expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+    page.reload()
+    expect(page.locator("[data-skill-row]")).to_have_count(len(names))
+    assert [skill for skill, _level, _specialties in _stored_skills()] == names
 
 
 def test_names_waiting_and_a_removal_on_its_way_reloaded_away_are_all_kept(building):
