@@ -1281,6 +1281,14 @@ def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
             f"{plural(total, 'point')} {verb(total, 'is', 'are')} spent, {total - budget} more "
             f"than the budget of {budget}.",
         )
+    elif total < 0:
+        # More given back than spent: "125 of 100 points" would be no share of the budget.
+        problems.warning(
+            "points_unspent",
+            "budget",
+            f"{plural(budget - total, 'point')} {verb(budget - total, 'is', 'are')} unspent: "
+            f"the parts come to {total} against the budget of {budget}.",
+        )
     elif total < budget:
         problems.warning(
             "points_unspent",

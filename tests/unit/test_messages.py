@@ -61,6 +61,15 @@ def test_one_point_left_of_a_budget_is_unspent():
     assert problem(result, "points_unspent").message == "25 of 26 points are unspent."
 
 
+def test_points_given_back_past_spending_are_unspent_beyond_the_budget_and_say_so():
+    # Attributes sold below 7 give back more than the rest costs: the total is -25.
+    result = report(attributes={"STR": 2})
+    assert result.points.total == -25
+    assert problem(result, "points_unspent").message == (
+        "125 points are unspent: the parts come to -25 against the budget of 100."
+    )
+
+
 def test_one_point_spent_on_no_budget_is_over_it_by_one():
     result = report(kind="npc", budget=0, skills=[{"skill": "Stealth", "level": 1}])
     assert problem(result, "budget_exceeded").message == (
