@@ -612,6 +612,10 @@ class Catalog:
         found = self._equipment_index.get(name.lower())
         return found if found is not None else self._equipment_index.get(_plain_key(name), ())
 
+    def natural_weapon_named(self, name: str) -> EquipmentItem | None:
+        key = _plain_key(name)
+        return next((w for w in self.natural_weapons if _plain_key(w.name) == key), None)
+
     def equipment_item(self, name: str, tl: int | None = None) -> EquipmentItem | None:
         """The item of that name at tech level ``tl``; without a TL, the item if it is the only
         one of that name (several TLs of one name need the TL to tell them apart)."""

@@ -1401,6 +1401,15 @@ def _check_mustering_rolls(
 def _find_item(ctx: _Context, entry: EquipmentEntry, index: int) -> EquipmentItem | None:
     """The catalog item an entry names, or None with the problem recorded."""
     candidates = ctx.cat.equipment_named(entry.item)
+    natural = ctx.cat.natural_weapon_named(entry.item) if not candidates else None
+    if natural is not None:
+        # The melee table lists it, so "not in the tables" would be untrue.
+        ctx.problems.error(
+            "unknown_equipment",
+            f"equipment[{index}].item",
+            f"{natural.name} is a natural weapon, part of a body, and is not bought.",
+        )
+        return None
     if not candidates:
         ctx.problems.error(
             "unknown_equipment",
