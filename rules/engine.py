@@ -765,7 +765,7 @@ class _SkillTally:
     used_granted: set[SkillKey] = field(default_factory=set)
     effective: dict[str, int] = field(default_factory=dict)
     counted: int = 0
-    zero_levels: int = 0
+    zero_level_lines: list[int] = field(default_factory=list)  # positions in ``lines``
     points: int = 0
 
     def read_level(self, skill: str, level: int) -> None:
@@ -823,8 +823,12 @@ def _skill_pass(
         _skill_entry(cat, tally, index, entry, edu, exp)
     _granted_lines(tally)
     zero_free = exp.dv
-    if tally.zero_levels > zero_free:
-        tally.points += (tally.zero_levels - zero_free) * lim.points_per_extra_zero_level
+    # The first level-0 skills listed are the free ones; each past them carries its point on
+    # its own line, so the lines add up to the skills' points.
+    for position in tally.zero_level_lines[max(zero_free, 0) :]:
+        line = tally.lines[position]
+        tally.lines[position] = line._replace(cost=line.cost + lim.points_per_extra_zero_level)
+        tally.points += lim.points_per_extra_zero_level
     total_allowed = edu.level + exp.level
     if tally.counted > total_allowed:
         tally.problems.error(
@@ -841,7 +845,7 @@ def _skill_pass(
         total_allowed=total_allowed,
         total_used=tally.counted,
         zero_level_free=zero_free,
-        zero_level_used=tally.zero_levels,
+        zero_level_used=len(tally.zero_level_lines),
         lines=tuple(tally.lines),
     )
     return _SkillResult(
@@ -920,7 +924,7 @@ def _skill_entry(
             tally.used_granted.add(facts.key)
             line = _granted_entry_line(cat, entry, granted)
         elif entry.level == 0:
-            tally.zero_levels += 1
+            tally.zero_level_lines.append(len(tally.lines))
         if line.counted and line.level > tally.max_level:
             tally.problems.error(
                 "skill_level_above_max",
