@@ -514,7 +514,10 @@ class Catalog:
         self.combat: Mapping[str, Any] = _freeze(load("combat.json"))
         by_name: dict[str, list[EquipmentItem]] = {}
         for item in items:
-            by_name.setdefault(_plain_key(item.name), []).append(item)
+            # Other names a row gives (the rulebook's misprint "Alblat", either half of
+            # "Staff/cudgel") find the same item; the sheet writes its own name.
+            for name in (item.name, *item.row.get("aliases", ())):
+                by_name.setdefault(_plain_key(name), []).append(item)
         self._equipment_index = {k: tuple(v) for k, v in by_name.items()}
 
     # -- attributes ---------------------------------------------------------------------------
