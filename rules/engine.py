@@ -1530,8 +1530,8 @@ def _equipment(
         ctx.problems.error(
             "over_capacity",
             "equipment",
-            f"The load of {load:g} kg is above the carrying capacity of {carry.capacity_kg:g} kg "
-            f"(STR {carrying_str} squared).",
+            f"The load of {_kg_text(load)} kg is above the carrying capacity of "
+            f"{_kg_text(carry.capacity_kg)} kg (STR {carrying_str} squared).",
         )
     lim = ctx.limits
     return Equipment(
@@ -1597,13 +1597,13 @@ def _warn_encumbered(ctx: _Context, load: float, carry: Carrying, penalty: int) 
     if penalty:
         effect = f"so DEF, INI and MOV are reduced by {penalty}"
     elif step > 0:
-        effect = f"by less than {step:g} kg, so DEF, INI and MOV are not reduced yet"
+        effect = f"by less than {_kg_text(step)} kg, so DEF, INI and MOV are not reduced yet"
     else:
         effect = "so DEF, INI and MOV are not reduced"
     ctx.problems.warning(
         "encumbered",
         "equipment",
-        f"The load of {load:g} kg is above {carry.unencumbered_kg:g} kg "
+        f"The load of {_kg_text(load)} kg is above {_kg_text(carry.unencumbered_kg)} kg "
         f"({ctx.limits.unencumbered_str_multiple} x STR {carry.strength}), {effect}.",
     )
 
@@ -1704,6 +1704,12 @@ def _exact_scale(gravity: float, most: int) -> Fraction:
     if math.isinf(gravity):
         return Fraction(0)
     return min(1 / Fraction(repr(gravity)), Fraction(most))
+
+
+def _kg_text(value: float) -> str:
+    """A weight in a message, to the gram and never in exponent form: a load of tons is
+    "1199880.25 kg", where ``:g`` would write "1.19988e+06"."""
+    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def _kg(value: float) -> float:
