@@ -514,7 +514,10 @@ class Catalog:
         self.combat: Mapping[str, Any] = _freeze(load("combat.json"))
         by_name: dict[str, list[EquipmentItem]] = {}
         for item in items:
-            by_name.setdefault(_plain_key(item.name), []).append(item)
+            # Other names a row gives (the rulebook's misprint "Alblat", either half of
+            # "Staff/cudgel") find the same item; the sheet writes its own name.
+            for name in (item.name, *item.row.get("aliases", ())):
+                by_name.setdefault(_plain_key(name), []).append(item)
         self._equipment_index = {k: tuple(v) for k, v in by_name.items()}
 
     # -- attributes ---------------------------------------------------------------------------
@@ -611,6 +614,10 @@ class Catalog:
     def equipment_named(self, name: str) -> tuple[EquipmentItem, ...]:
         found = self._equipment_index.get(name.lower())
         return found if found is not None else self._equipment_index.get(_plain_key(name), ())
+
+    def natural_weapon_named(self, name: str) -> EquipmentItem | None:
+        key = _plain_key(name)
+        return next((w for w in self.natural_weapons if _plain_key(w.name) == key), None)
 
     def equipment_item(self, name: str, tl: int | None = None) -> EquipmentItem | None:
         """The item of that name at tech level ``tl``; without a TL, the item if it is the only

@@ -765,7 +765,7 @@ class _SkillTally:
     used_granted: set[SkillKey] = field(default_factory=set)
     effective: dict[str, int] = field(default_factory=dict)
     counted: int = 0
-    zero_levels: int = 0
+    zero_level_lines: list[int] = field(default_factory=list)  # positions in ``lines``
     points: int = 0
 
     def read_level(self, skill: str, level: int) -> None:
@@ -823,8 +823,12 @@ def _skill_pass(
         _skill_entry(cat, tally, index, entry, edu, exp)
     _granted_lines(tally)
     zero_free = exp.dv
-    if tally.zero_levels > zero_free:
-        tally.points += (tally.zero_levels - zero_free) * lim.points_per_extra_zero_level
+    # The first level-0 skills listed are the free ones; each past them carries its point on
+    # its own line, so the lines add up to the skills' points.
+    for position in tally.zero_level_lines[max(zero_free, 0) :]:
+        line = tally.lines[position]
+        tally.lines[position] = line._replace(cost=line.cost + lim.points_per_extra_zero_level)
+        tally.points += lim.points_per_extra_zero_level
     total_allowed = edu.level + exp.level
     if tally.counted > total_allowed:
         tally.problems.error(
@@ -841,7 +845,7 @@ def _skill_pass(
         total_allowed=total_allowed,
         total_used=tally.counted,
         zero_level_free=zero_free,
-        zero_level_used=tally.zero_levels,
+        zero_level_used=len(tally.zero_level_lines),
         lines=tuple(tally.lines),
     )
     return _SkillResult(
@@ -920,7 +924,7 @@ def _skill_entry(
             tally.used_granted.add(facts.key)
             line = _granted_entry_line(cat, entry, granted)
         elif entry.level == 0:
-            tally.zero_levels += 1
+            tally.zero_level_lines.append(len(tally.lines))
         if line.counted and line.level > tally.max_level:
             tally.problems.error(
                 "skill_level_above_max",
@@ -1281,6 +1285,14 @@ def _budget_problems(total: int, budget: int) -> tuple[Problem, ...]:
             f"{plural(total, 'point')} {verb(total, 'is', 'are')} spent, {total - budget} more "
             f"than the budget of {budget}.",
         )
+    elif total < 0:
+        # More given back than spent: "125 of 100 points" would be no share of the budget.
+        problems.warning(
+            "points_unspent",
+            "budget",
+            f"{plural(budget - total, 'point')} {verb(budget - total, 'is', 'are')} unspent: "
+            f"the parts come to {total} against the budget of {budget}.",
+        )
     elif total < budget:
         problems.warning(
             "points_unspent",
@@ -1393,6 +1405,15 @@ def _check_mustering_rolls(
 def _find_item(ctx: _Context, entry: EquipmentEntry, index: int) -> EquipmentItem | None:
     """The catalog item an entry names, or None with the problem recorded."""
     candidates = ctx.cat.equipment_named(entry.item)
+    natural = ctx.cat.natural_weapon_named(entry.item) if not candidates else None
+    if natural is not None:
+        # The melee table lists it, so "not in the tables" would be untrue.
+        ctx.problems.error(
+            "unknown_equipment",
+            f"equipment[{index}].item",
+            f"{natural.name} is a natural weapon, part of a body, and is not bought.",
+        )
+        return None
     if not candidates:
         ctx.problems.error(
             "unknown_equipment",
@@ -1509,8 +1530,8 @@ def _equipment(
         ctx.problems.error(
             "over_capacity",
             "equipment",
-            f"The load of {load:g} kg is above the carrying capacity of {carry.capacity_kg:g} kg "
-            f"(STR {carrying_str} squared).",
+            f"The load of {_kg_text(load)} kg is above the carrying capacity of "
+            f"{_kg_text(carry.capacity_kg)} kg (STR {carrying_str} squared).",
         )
     lim = ctx.limits
     return Equipment(
@@ -1576,13 +1597,13 @@ def _warn_encumbered(ctx: _Context, load: float, carry: Carrying, penalty: int) 
     if penalty:
         effect = f"so DEF, INI and MOV are reduced by {penalty}"
     elif step > 0:
-        effect = f"by less than {step:g} kg, so DEF, INI and MOV are not reduced yet"
+        effect = f"by less than {_kg_text(step)} kg, so DEF, INI and MOV are not reduced yet"
     else:
         effect = "so DEF, INI and MOV are not reduced"
     ctx.problems.warning(
         "encumbered",
         "equipment",
-        f"The load of {load:g} kg is above {carry.unencumbered_kg:g} kg "
+        f"The load of {_kg_text(load)} kg is above {_kg_text(carry.unencumbered_kg)} kg "
         f"({ctx.limits.unencumbered_str_multiple} x STR {carry.strength}), {effect}.",
     )
 
@@ -1683,6 +1704,12 @@ def _exact_scale(gravity: float, most: int) -> Fraction:
     if math.isinf(gravity):
         return Fraction(0)
     return min(1 / Fraction(repr(gravity)), Fraction(most))
+
+
+def _kg_text(value: float) -> str:
+    """A weight in a message, to the gram and never in exponent form: a load of tons is
+    "1199880.25 kg", where ``:g`` would write "1.19988e+06"."""
+    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def _kg(value: float) -> float:

@@ -237,7 +237,11 @@ def weapon_named(name: str, tl: int | None = None, *, cat: Catalog | None = None
     level ``tl`` where several TLs carry the name; CombatRefused otherwise."""
     cat = cat or catalog()
     key = match_key(name)
-    found = [item for item in _catalog_weapons(cat) if match_key(item.name) == key]
+    found = [
+        item
+        for item in _catalog_weapons(cat)
+        if key in (match_key(other) for other in (item.name, *item.row.get("aliases", ())))
+    ]
     if not found:
         raise CombatRefused("weapon", f"no weapon is called {name!r} in the weapons tables")
     if tl is not None:

@@ -102,6 +102,7 @@ class InjuryRules:
     other_species_dm: int  # a medical test on a patient of another species
     close_physiology_dm: int  # ... of a species whose physiology is close to the medic's
     close_physiology: frozenset[str]  # those species (human, the minor humans, Vargr)
+    species_aliases: Mapping[str, str]  # other names of one of them (Solomani: human)
     xeno_skill: str  # the skill that offsets the DM: Xeno Medicine
     recovery: Mapping[str, Mapping[str, Period]]  # care -> damage form -> period
     care_names: Mapping[str, str]
@@ -195,6 +196,7 @@ def injury_rules() -> InjuryRules:
         other_species_dm=dms["other_species"]["dm"],
         close_physiology_dm=dms["other_species"]["close_physiology_dm"],
         close_physiology=frozenset(dms["other_species"]["close_physiology"]),
+        species_aliases=MappingProxyType(dms["other_species"]["species_aliases"]),
         xeno_skill=dms["other_species"]["offset_by"],
         recovery=MappingProxyType(recovery),
         care_names=MappingProxyType(
@@ -281,14 +283,21 @@ def xeno_medicine_dm(
     """
     if xeno_medicine is not None and xeno_medicine < 0:
         raise ValueError(f"Xeno Medicine {xeno_medicine} is below level 0.")
-    medic, patient = medic_species.strip().lower(), patient_species.strip().lower()
+    rules = injury_rules()
+    medic, patient = (_species_key(name, rules) for name in (medic_species, patient_species))
     if medic == patient:
         return 0
-    rules = injury_rules()
     base = (
         rules.close_physiology_dm if patient in rules.close_physiology else rules.other_species_dm
     )
     return min(base + (xeno_medicine or 0), 0)
+
+
+def _species_key(name: str, rules: InjuryRules) -> str:
+    """A species as Xeno Medicine compares them: case and spacing aside, Solomani and Vilani
+    are the one human race the rulebook names them as."""
+    key = " ".join(name.lower().split())
+    return rules.species_aliases.get(key, key)
 
 
 def xeno_medicine_level(report: Report) -> int | None:

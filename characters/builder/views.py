@@ -446,8 +446,9 @@ def _refresh(edited: str | None) -> Refresh:
     identity = bool(names & _IDENTITY_INPUTS)
     return Refresh(
         attributes=attributes,
-        # A bought skill that an automatic one duplicates costs differently.
-        skill_rows="skill" in rows or identity,
+        # A bought skill that an automatic one duplicates costs differently, and EXP DV is
+        # how many level-0 skills are free: past them each row costs a point.
+        skill_rows="skill" in rows or identity or "EXP" in attributes,
         trait_rows="trait" in rows,
         item_rows="item" in rows,
         mustering=bool(names & {"service", "terms"}) or "skill" in rows,

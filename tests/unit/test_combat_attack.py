@@ -459,3 +459,7 @@ def test_a_stunned_attacker_cannot_attack():
         plan_attack(
             AVERAGE, weapon_named("Rifle"), AVERAGE, "short", Situation(), attacker_condition=dazed
         )
+
+
+def test_a_weapon_is_found_by_the_other_names_its_row_gives_it():
+    assert weapon_named("Cudgel").name == weapon_named("Staff/cudgel").name == "Staff/cudgel"

@@ -61,6 +61,27 @@ def test_one_point_left_of_a_budget_is_unspent():
     assert problem(result, "points_unspent").message == "25 of 26 points are unspent."
 
 
+def test_points_given_back_past_spending_are_unspent_beyond_the_budget_and_say_so():
+    # Attributes sold below 7 give back more than the rest costs: the total is -25.
+    result = report(attributes={"STR": 2})
+    assert result.points.total == -25
+    assert problem(result, "points_unspent").message == (
+        "125 points are unspent: the parts come to -25 against the budget of 100."
+    )
+
+
+def test_a_load_of_tons_is_written_to_the_gram_without_an_exponent():
+    suits = [{"item": "Battle dress", "tl": 13, "quantity": 9999}] * 6
+    result = report(equipment=[*suits, {"item": "Dagger"}])
+    assert result.equipment.load_kg == 1_199_880.25
+    assert problem(result, "over_capacity").message.startswith(
+        "The load of 1199880.25 kg is above the carrying capacity of 225 kg"
+    )
+    assert problem(result, "encumbered").message.startswith(
+        "The load of 1199880.25 kg is above 30 kg"
+    )
+
+
 def test_one_point_spent_on_no_budget_is_over_it_by_one():
     result = report(kind="npc", budget=0, skills=[{"skill": "Stealth", "level": 1}])
     assert problem(result, "budget_exceeded").message == (

@@ -125,6 +125,30 @@ def test_names_at_several_tech_levels_need_the_tech_level():
     assert codes(report(equipment=[{"item": "Laser rifle", "tl": 10}])) == ["unknown_equipment"]
 
 
+@pytest.mark.parametrize(
+    ("written", "item"),
+    [
+        ("Alblat", "Ablat"),  # as the rulebook's table prints it
+        ("cloth", "Cloth (ballistic cloth)"),
+        ("Ballistic cloth", "Cloth (ballistic cloth)"),
+        ("staff", "Staff/cudgel"),
+        ("Cudgel", "Staff/cudgel"),
+    ],
+)
+def test_an_item_is_found_by_the_other_names_its_row_gives_it(written, item):
+    result = report(equipment=[{"item": written}])
+    assert [line.item for line in result.equipment.lines] == [item]
+    assert "unknown_equipment" not in codes(result)
+
+
+def test_a_natural_weapon_is_not_bought_and_the_message_does_not_deny_its_table():
+    result = report(equipment=[{"item": "claws"}])
+    assert codes(result) == ["unknown_equipment"]
+    assert problem(result, "unknown_equipment").message == (
+        "Claws is a natural weapon, part of a body, and is not bought."
+    )
+
+
 def test_the_catalog_finds_an_item_by_name_and_needs_the_tl_only_when_names_repeat():
     cat = catalog()
     assert cat.equipment_item("laser rifle") is None  # TL 9 and TL 13

@@ -129,6 +129,15 @@ def test_free_level_zero_skills_number_exp_dv_and_extra_ones_cost_a_point():
     assert result.skills.total_used == 0
 
 
+def test_the_level_zero_skill_past_the_allowance_carries_its_point_on_its_line():
+    names = ("Carousing", "Streetwise", "Gambling", "Steward", "Broker")
+    result = report(skills=[{"skill": n, "level": 0} for n in names])
+    costs = {line.skill: line.cost for line in result.skills.lines}
+    # EXP DV 3: the first three listed are free, the fourth and fifth a point each.
+    assert [costs[n] for n in names] == [0, 0, 0, 1, 1]
+    assert sum(costs.values()) == result.points.skills == 2
+
+
 def test_the_free_level_zero_skills_not_yet_named_are_left_for_play():
     one_named = report(skills=[{"skill": "Carousing", "level": 0}])
     assert one_named.skills.zero_level_left == one_named.skills.zero_level_free - 1

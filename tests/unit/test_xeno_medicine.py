@@ -23,6 +23,21 @@ def test_vargr_and_human_physiology_is_close_enough_for_minus_two():
     assert xeno_medicine_dm("aslan", "human") == -2
 
 
+def test_the_minor_human_races_are_close_enough_for_minus_two():
+    assert xeno_medicine_dm("human", "minor human") == -2
+    assert xeno_medicine_dm("vargr", "Minor Human") == -2
+    assert xeno_medicine_dm("aslan", "minor human", 1) == -1
+
+
+def test_solomani_and_vilani_are_human():
+    # The rulebook names them as the Human physiology: one race, not two.
+    assert xeno_medicine_dm("human", "Solomani") == 0
+    assert xeno_medicine_dm("vilani", "solomani") == 0
+    assert xeno_medicine_dm("Vilani", "human") == 0
+    assert xeno_medicine_dm("vargr", "vilani") == -2
+    assert xeno_medicine_dm("solomani", "vargr") == -2
+
+
 @pytest.mark.parametrize(
     ("level", "close", "far"),
     [(None, -2, -5), (0, -2, -5), (1, -1, -4), (2, 0, -3), (4, 0, -1), (9, 0, 0)],

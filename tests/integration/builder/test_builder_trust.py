@@ -668,6 +668,18 @@ def test_a_preview_sends_again_only_the_figures_the_edits_can_move(owner, owner_
         assert 'id="feedback"' in html
 
 
+def test_an_exp_edit_sends_again_the_level_zero_rows_whose_point_it_moves(owner, owner_client):
+    # EXP 7 (DV 3) gives three free level-0 skills; EXP 5 (DV 2) two, so the third costs 1.
+    skills = [{"skill": n, "level": 0} for n in ("Carousing", "Streetwise", "Gambling")]
+    character = _character(owner, name="Lean", skills=skills)
+    url = reverse("character_preview", args=[character.pk])
+    fields = builder_post(character, **_skill_fields(skills), EXP="5")
+
+    html = owner_client.post(url, {**fields, "edited": "EXP"}).content.decode()
+
+    assert re.search(r'<span id="skill-2-points"[^>]*>1 pt</span>', html)
+
+
 @pytest.mark.parametrize(
     ("typed", "action", "shown"),
     [
