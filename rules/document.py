@@ -9,7 +9,9 @@ high, an unknown skill) are not malformations: they are reported by the engine.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
+from decimal import Decimal
 from functools import cache, lru_cache
 from typing import Any, NamedTuple, TypeVar
 
@@ -79,6 +81,9 @@ def describe_value(value: Any) -> str:
         return f'the text "{printable(shown)}"'
     if isinstance(value, int) and abs(value) > WHOLE_MAX:
         return f"a number of {_digits(value)} digits"
+    if isinstance(value, _UnkeptNumber):
+        written = value.text if len(value.text) <= 40 else value.text[:37] + "..."
+        return f"the number {written}"
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, list):
@@ -205,7 +210,7 @@ def _whole_range(minimum: int, maximum: int) -> str:
 
 def _whole_float(value: Any, path: Path, field: str | None) -> int:
     """A float without a fraction as the whole number it is; anything else is malformed."""
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and not isinstance(value, _UnkeptNumber):
         return int(value)
     raise MalformedDocument(
         _at(path, field), f"expected a whole number, got {describe_value(value)}"
@@ -680,9 +685,48 @@ def _object_of_pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return decoded
 
 
+class _UnkeptNumber(float):
+    """A number of the JSON text that a float does not keep, as Python reads it (1e400 as inf,
+    1e-400 as 0, 30.0000000000000001 as 30, NaN), with the text it was written as: no field
+    takes it, and a message quotes the text rather than a number nobody wrote."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> _UnkeptNumber:
+        number = super().__new__(cls, value)
+        number.text = text
+        return number
+
+
+def _float_of(text: str) -> float:
+    """A JSON number with a fraction or an exponent; one a float does not keep is marked."""
+    value = float(text)
+    # A float that is whole where the text is not (a fraction too small to keep) is the only
+    # finite one that matters: a fraction a float keeps roughly is refused as a fraction still.
+    if math.isfinite(value) and not (value.is_integer() and not _whole_text(text)):
+        return value
+    return _UnkeptNumber(value, text)
+
+
+def _whole_text(text: str) -> bool:
+    """Whether a JSON number's text is a whole number, exactly."""
+    try:
+        written = Decimal(text)
+        return written == written.to_integral_value()
+    except ArithmeticError:  # an exponent of more digits than Decimal takes: no figure of ours
+        return False
+
+
+def _constant_of(text: str) -> float:
+    """NaN, Infinity and -Infinity, which Python reads though JSON has no such numbers."""
+    return _UnkeptNumber(float(text), text)
+
+
 # One decoder for every document, as json.loads keeps its own: making one per call would cost
 # more than the decoding of a character.
-_DECODER = json.JSONDecoder(object_pairs_hook=_object_of_pairs)
+_DECODER = json.JSONDecoder(
+    object_pairs_hook=_object_of_pairs, parse_float=_float_of, parse_constant=_constant_of
+)
 
 
 class _Repeated(dict[str, Any]):
@@ -706,7 +750,12 @@ def _marked_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 # Decodes as the document's decoder does, but marks what that one stops at instead.
-_MARKING_DECODER = json.JSONDecoder(object_pairs_hook=_marked_object, parse_int=_marked_int)
+_MARKING_DECODER = json.JSONDecoder(
+    object_pairs_hook=_marked_object,
+    parse_int=_marked_int,
+    parse_float=_float_of,
+    parse_constant=_constant_of,
+)
 
 
 def _marked_path(value: Any, path: str, fault: type) -> tuple[str, Any] | None:

@@ -182,12 +182,14 @@ _UPP = re.compile(
 
 
 def _read_line(reading: _Reading, line: _Line) -> None:
+    if reading.name is None:
+        # A block opens with its name line whatever the name says ("Traits: Ann").
+        _read_identity(reading, line)
+        return
     header = _HEADER.match(line.text)
     reader = _HEADED.get(header["header"].lower()) if header else None
     if reader is not None and header is not None:
         reader(reading, line, _without_full_stop(header["body"]))
-    elif reading.name is None:
-        _read_identity(reading, line)
     elif reading.final_levels is None and _UPP.search(line.text):
         _read_attributes(reading, line)
     elif reading.skills is None and _all_read(line.text, _skill_item):

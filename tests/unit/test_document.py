@@ -1,5 +1,7 @@
 """Reading the character document: malformed input is refused with the path that is wrong."""
 
+import json
+
 import pytest
 
 from rules import MalformedDocument, catalog, check, decode_json, normalise_document, parse_document
@@ -417,3 +419,33 @@ def test_a_value_python_takes_for_one_read_before_is_still_malformed(read, refus
     with pytest.raises(MalformedDocument) as raised:
         parse_document(document(**{field: [refused]}))
     assert raised.value.path == path
+
+
+@pytest.mark.parametrize(
+    ("number", "path"),
+    [
+        # Past the range of a float: Python reads it as inf, which no one wrote.
+        ("1e400", "rank"),
+        ("-1E999", "budget"),
+        # Fractions a float cannot keep: Python reads them as 0 and 30, which are whole.
+        ("1e-400", "terms"),
+        ("30.0000000000000001", "age"),
+        # Not JSON numbers at all, though Python reads them.
+        ("NaN", "rank"),
+        ("-Infinity", "age"),
+    ],
+)
+def test_a_number_a_float_cannot_hold_is_told_as_written_not_as_python_read_it(number, path):
+    text = json.dumps(document()).replace('"name"', f'"{path}": {number}, "name"', 1)
+
+    with pytest.raises(MalformedDocument) as raised:
+        parse_document(decode_json(text))
+
+    assert raised.value.path == path
+    assert raised.value.message == f"expected a whole number, got the number {number}"
+
+
+def test_a_whole_number_written_with_a_point_or_an_exponent_is_still_read():
+    text = json.dumps(document()).replace('"name"', '"age": 3.0e1, "terms": 2.0, "name"', 1)
+    character = parse_document(decode_json(text))
+    assert (character.age, character.terms) == (30, 2)

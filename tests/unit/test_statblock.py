@@ -331,3 +331,14 @@ def test_a_stat_block_with_numbers_of_thousands_of_digits_reads_and_says_why():
     assert parsed.document["traits"] == []
     assert [line for line, _, _ in parsed.unread] == [3, 4, 4]
     assert "holds a number of 5,000 digits" in parsed.unread[2][2]
+
+
+@pytest.mark.parametrize("name", ["Skills: none", "Equipment: Mk II", "Traits: Ann"])
+def test_the_first_line_is_the_name_even_when_it_reads_like_a_later_section(name):
+    block = block_of(document(name=name))
+
+    parsed = parse_stat_block(block)
+
+    assert parsed.unread == (), reasons(parsed)
+    assert parsed.document["name"] == name
+    assert block_of(parsed.document) == block
