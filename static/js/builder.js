@@ -467,6 +467,7 @@ if (builder) {
     const triggering = event.detail.triggeringEvent;
     if (!rowsWaiting.has(triggering)) noteEdit();
     rowsWaiting.set(triggering, button);
+    if (!focusAtPress.has(triggering)) focusAtPress.set(triggering, document.activeElement);
     const box = button.closest(".picker")?.querySelector(PICKER_BOX);
     if (box && !button.value.includes(":") && !namesSent.has(triggering)) {
       // The name goes as it was when pressed, and the box is free for the next one at once:
@@ -483,6 +484,9 @@ if (builder) {
       other.dataset.held = "";
     }
   });
+  // Where the player was when a row was asked for: gone on to another field by the time the
+  // row lands, they keep it (triggering event -> the element focused then).
+  const focusAtPress = new WeakMap();
   // "add_skill" names the skill it adds, from its box or the line of names waiting.
   function rowAction(button, name) {
     const adds = !button.value.includes(":") && button.closest(".picker");
@@ -562,6 +566,7 @@ if (builder) {
       change.verb.startsWith("remove") && rowsNow === change.rows - 1
         ? { prefix: change.verb.split("_")[1], index: change.index }
         : null;
+    change.removal = removal;
     for (const typed of change.typedInRows || []) {
       const name = nameAfter(typed.name, removal);
       if (!name) continue;
@@ -587,6 +592,13 @@ if (builder) {
     change.typedInRows = typedSince(section, change.editsAtSend);
     const box = section.querySelector(PICKER_BOX);
     if (box && box.value !== change.sent) change.typedAhead = box.value;
+    const focused = document.activeElement;
+    const pressedAt = focusAtPress.get(event.detail.requestConfig.triggeringEvent);
+    if (focused && focused !== document.body && focused !== pressedAt) {
+      // Gone on to another field: it keeps focus (one in the section by its name, moved up
+      // with its row after a removal).
+      change.stayIn = section.contains(focused) ? focused.name || focused.id : "";
+    }
   });
   // In the same task as the swap, before anything else can run: the box gets back what was
   // typed in it meanwhile, and focus goes where the player works next. Moved later (htmx
@@ -625,6 +637,13 @@ if (builder) {
       }
       announce(section.querySelector(".picker .errorlist")?.textContent.trim());
       return true;
+    }
+    if (change.stayIn !== undefined) {
+      const name = change.stayIn && nameAfter(change.stayIn, change.removal);
+      const kept = name && section.querySelector(`[name="${CSS.escape(name)}"]`);
+      if (kept) kept.focus();
+      announce(verb.startsWith("add") ? "Row added." : "Row removed.");
+      return false;
     }
     let target = null;
     if (verb.startsWith("add")) {

@@ -881,6 +881,50 @@ def test_the_next_name_begun_the_moment_the_row_appears_goes_into_the_box(buildi
     )
 
 
+def test_a_level_typed_elsewhere_while_a_row_is_on_its_way_stays_in_its_own_row(building):
+    """Add pressed on a slow network, then the player goes on to another row's level: the new
+    row landing must not take focus from it, or the next digit lands in the new row's level
+    (found by an outside journey, seed 910005, at 390 px)."""
+    page = building
+    _add_skills(page, "Pilot")
+    held = _hold_the_first_preview(page)
+    page.locator("[data-add=skill]").fill("Medical")
+    page.locator("[data-action=add-skill]").click()
+    while not held:
+        page.wait_for_timeout(20)
+    pilot_level = page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')
+    pilot_level.click()
+    held[0].continue_()
+    expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
+
+    page.keyboard.press("End")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("3")
+
+    expect(pilot_level).to_have_value("3")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skills() == [("Pilot", 3, []), ("Medical", 1, [])]
+
+
+def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(building):
+    page = building
+    _add_skills(page, "Pilot", "Navigation", "Medical")
+    held = _hold_the_first_preview(page)
+    page.locator("[data-skill-row]").nth(0).locator("[data-action=remove]").click()
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator('[data-skill-row][data-skill="Medical"] [data-field=level]').click()
+    held[0].continue_()
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+
+    page.keyboard.press("End")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("2")
+
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skills() == [("Navigation", 1, []), ("Medical", 2, [])]
+
+
 def test_skills_filled_in_one_after_another_are_all_added(building):
     page = building
     _add_skills(page, "Pilot", "Navigation", "Medical", "Streetwise", "Vacc Suit")
