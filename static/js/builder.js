@@ -456,15 +456,19 @@ if (builder) {
   // edit's preview would take its place (the form's previews keep only the latest), and where
   // a second press would wait too, to be dropped when the first replaced its button. So that
   // preview is not asked for (the row's request carries the edit when it goes), and the
-  // section buttons are held back as while a row is on its way.
+  // section buttons are held back as while a row is on its way. A preview already in the
+  // queue ahead of the row is asked again when its turn comes: it goes, since htmx moves its
+  // queue on only when a request ends, and holding it back there would strand the row.
+  const previewsLetThrough = new WeakSet(); // their triggering events
   builder.addEventListener("htmx:confirm", (event) => {
     const button = event.detail.elt;
+    const triggering = event.detail.triggeringEvent;
     if (button === builder) {
-      if (rowsWaiting.size) event.preventDefault();
+      if (!rowsWaiting.size) previewsLetThrough.add(triggering);
+      else if (!previewsLetThrough.has(triggering)) event.preventDefault();
       return;
     }
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
-    const triggering = event.detail.triggeringEvent;
     if (!rowsWaiting.has(triggering)) noteEdit();
     rowsWaiting.set(triggering, button);
     if (!focusAtPress.has(triggering)) focusAtPress.set(triggering, document.activeElement);
