@@ -388,6 +388,7 @@ if (builder) {
   // The name each press of a box's Add sends, in place of what the box holds when the request
   // goes (the player's next name).
   const namesSent = new WeakMap(); // triggering event -> { box, name }
+  const pressesFromLine = new WeakSet(); // the presses that added a name waiting in line
   function addNextWaitingName() {
     const button = namesWaiting.length && builder.querySelector(ADDS[namesWaiting[0].box]);
     if (!button) return;
@@ -399,6 +400,7 @@ if (builder) {
     showNamesWaiting();
     const press = new MouseEvent("click", { bubbles: true, cancelable: true });
     namesSent.set(press, next);
+    pressesFromLine.add(press);
     button.dispatchEvent(press);
   }
   function showNamesWaiting() {
@@ -471,7 +473,9 @@ if (builder) {
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
     if (!rowsWaiting.has(triggering)) noteEdit();
     rowsWaiting.set(triggering, button);
-    if (!focusAtPress.has(triggering)) focusAtPress.set(triggering, document.activeElement);
+    if (!focusAtPress.has(triggering)) {
+      focusAtPress.set(triggering, { element: document.activeElement, at: performance.now() });
+    }
     const box = button.closest(".picker")?.querySelector(PICKER_BOX);
     if (box && !button.value.includes(":") && !namesSent.has(triggering)) {
       // The name goes as it was when pressed, and the box is free for the next one at once:
@@ -488,9 +492,19 @@ if (builder) {
       other.dataset.held = "";
     }
   });
-  // Where the player was when a row was asked for: gone on to another field by the time the
-  // row lands, they keep it (triggering event -> the element focused then).
+  // Where the player was when a row was asked for, and when: gone on to another field by the
+  // time the row lands, they keep it (triggering event -> the element focused then).
   const focusAtPress = new WeakMap();
+  // The last control the player pressed a pointer on, and when: a click into the add box
+  // after an add was asked for is the next name on its way there.
+  let lastPointed = { element: null, at: 0 };
+  builder.addEventListener(
+    "pointerdown",
+    (event) => {
+      lastPointed = { element: event.target, at: event.timeStamp };
+    },
+    true,
+  );
   // "add_skill" names the skill it adds, from its box or the line of names waiting.
   function rowAction(button, name) {
     const adds = !button.value.includes(":") && button.closest(".picker");
@@ -539,6 +553,7 @@ if (builder) {
     if (rowsAsked.has(triggering)) rowsAsked.set(triggering, rowAction(button, name));
     event.detail.requestConfig.rowChange = {
       verb, index: Number(index), section: section?.id, rows, name, sent, editsAtSend: edits,
+      fromLine: pressesFromLine.has(triggering),
     };
   });
   // What the player typed or ticked in the section's rows while its row was on its way: the
@@ -595,10 +610,11 @@ if (builder) {
     change.swapped = event.detail.shouldSwap;
     change.typedInRows = typedSince(section, change.editsAtSend);
     const box = section.querySelector(PICKER_BOX);
-    if (box && box.value !== change.sent) change.typedAhead = box.value;
+    const press = focusAtPress.get(event.detail.requestConfig.triggeringEvent);
+    const pointedInBox = box && lastPointed.element === box && lastPointed.at > (press?.at ?? 0);
+    if (box && (box.value !== change.sent || pointedInBox)) change.typedAhead = box.value;
     const focused = document.activeElement;
-    const pressedAt = focusAtPress.get(event.detail.requestConfig.triggeringEvent);
-    if (focused && focused !== document.body && focused !== pressedAt) {
+    if (focused && focused !== document.body && focused !== press?.element) {
       // Gone on to another field: it keeps focus (one in the section by its name, moved up
       // with its row after a removal).
       change.stayIn = section.contains(focused) ? focused.name || focused.id : "";
@@ -657,8 +673,14 @@ if (builder) {
       target = rows[Math.min(index, rows.length - 1)] || null;
       announce("Row removed.");
     }
+    // Names entered one after another, or the box taken up for the next: the player is
+    // still entering names there.
+    const enteringNames =
+      change.typedAhead !== undefined ||
+      change.fromLine ||
+      namesWaiting.some((waiting) => waiting.box === box?.name);
     const control =
-      box && change.typedAhead !== undefined
+      box && enteringNames
         ? box
         : target
           ? target.querySelector("input:not([type=hidden]), select, button")

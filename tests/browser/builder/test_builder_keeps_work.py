@@ -776,6 +776,40 @@ def test_a_name_typed_ahead_stays_in_the_box_while_the_names_waiting_are_added(b
     assert _stored_skill_names() == ["Pilot", "Navigation", "Medical"]
 
 
+def test_rows_added_from_the_names_waiting_leave_the_player_typing_in_the_box(building):
+    """A player who entered names one after another is still entering them: the rows landing
+    meanwhile must not take the keys (a judge's journey saw "Strategy", typed as "Shotgun"
+    landed, go into Shotgun's level)."""
+    page = building
+    box, first_add = _add_skill_with_its_preview_held(page, "Pilot")
+    box.fill("Navigation")
+    box.press("Enter")
+    first_add.continue_()
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(box).to_be_focused()
+    page.keyboard.type("Medical")  # where focus is, as a person types
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-skill-row]")).to_have_count(3)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skills() == [("Pilot", 1, []), ("Navigation", 1, []), ("Medical", 1, [])]
+
+
+def test_a_click_into_the_box_before_the_row_lands_keeps_the_next_name_there(building):
+    page = building
+    box, add = _add_skill_with_its_preview_held(page, "Pilot")
+    box.click()  # about to type the next name
+    add.continue_()
+
+    expect(page.locator("[data-skill-row]")).to_have_count(1)
+    expect(box).to_be_focused()
+    page.keyboard.type("Navigation")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot", "Navigation"]
+
+
 def _add_skills(page, *names: str) -> None:
     for name in names:
         page.locator("[data-add=skill]").fill(name)
