@@ -1519,6 +1519,7 @@ def _equipment(
             lines.append(_unknown_line(entry))
             continue
         attack_dm = _weapon_str_dm(ctx, item, index, weapon_dv)
+        _check_armor_required(ctx, item, index, armor)
         line = _equipment_line(item, entry.quantity, attack_dm)
         lines.append(line)
         cost += line.cost
@@ -1581,6 +1582,23 @@ def _weapon_str_dm(ctx: _Context, item: EquipmentItem, index: int, str_dv: int) 
         f"{short} short, so its attacks take {dm:+d}.",
     )
     return dm
+
+
+def _check_armor_required(
+    ctx: _Context, item: EquipmentItem, index: int, armor: EquipmentItem | None
+) -> None:
+    """A weapon made to be fired from battle dress (the PGMP-13 and FGMP-14, note "BD") is
+    carried to no purpose without it: a warning, not an error, since carrying it breaks no
+    rule."""
+    required = item.requires_armor
+    if required is None or (armor is not None and armor.name == required):
+        return
+    worn = armor.label if armor is not None else "no armor"
+    ctx.problems.warning(
+        "battle_dress_required",
+        f"equipment[{index}]",
+        f"{item.label} is fired only from {required.lower()}, and the character wears {worn}.",
+    )
 
 
 def _armor_str_short(
