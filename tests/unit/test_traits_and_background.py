@@ -330,6 +330,21 @@ def test_one_trait_per_term_counts_perks_flaws_and_rank_but_not_the_package():
     assert codes(relaxed) == []
 
 
+def test_an_entry_with_its_own_error_still_counts_as_a_trait_so_one_fix_clears_both():
+    # The trait off the tables, the flaw below the floor and the rank the Scouts do not hold
+    # are each one error; a too_few_traits beside them would vanish with the same fix.
+    result = report(
+        service="scouts",
+        terms=3,
+        rank=1,
+        traits=[
+            {"type": "XX", "level": "C", "frequency": "R", "name": "typo"},
+            {"type": "PF", "name": "Frail", "derived": {"LIF": -30}},
+        ],
+    )
+    assert codes(result) == ["derived_below_floor", "rank_not_in_service", "trait_invalid"]
+
+
 def test_psionics_cost_training_strength_and_talents_as_in_the_rulebooks_example():
     result = report(
         attributes={"EXP": 5}, budget=200, psionics={"strength": 7, "talents": {"Teleportation": 7}}
