@@ -40,7 +40,7 @@ from .report import (
     Skills,
     TraitLine,
 )
-from .wording import did_you_mean, plural, verb
+from .wording import any_of, did_you_mean, plural, verb
 
 
 def _credits(amount: int) -> str:
@@ -524,20 +524,32 @@ def _trait_points(ctx: _Context, trait: TraitEntry, index: int) -> int | None:
     kind = "perk" if is_perk else "flaw"
     if trait.derived:
         return _derived_trait_points(ctx, trait, path, kind)
-    levels = cat.perk_levels if is_perk else cat.flaw_levels
-    if trait.level not in levels:
+    levels = tuple(cat.perk_levels if is_perk else cat.flaw_levels)
+    named = any_of(levels)
+    if trait.level is None:  # nor derived-attribute changes: either would do
+        ctx.problems.error(
+            "trait_invalid",
+            f"{path}.level",
+            f"Trait {trait.name!r} ({trait.type}) gives no level; a {kind} takes level {named} and "
+            "a frequency, or derived-attribute changes.",
+        )
+    elif trait.level not in levels:
         ctx.problems.error(
             "trait_invalid",
             f"{path}.level",
             f"Trait {trait.name!r} ({trait.type}) has level {trait.level!r}; a {kind} takes "
-            f"level {', '.join(levels)}.",
+            f"level {named}.",
         )
     else:
+        given = (
+            "gives no frequency"
+            if trait.frequency is None
+            else f"has frequency {trait.frequency!r}"
+        )
         ctx.problems.error(
             "trait_invalid",
             f"{path}.frequency",
-            f"Trait {trait.name!r} has frequency {trait.frequency!r}; use R (rare), S (seldom) "
-            "or O (often).",
+            f"Trait {trait.name!r} {given}; use R (rare), S (seldom) or O (often).",
         )
     return None
 

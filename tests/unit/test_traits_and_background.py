@@ -330,6 +330,38 @@ def test_one_trait_per_term_counts_perks_flaws_and_rank_but_not_the_package():
     assert codes(relaxed) == []
 
 
+@pytest.mark.parametrize(
+    ("trait", "path", "message"),
+    [
+        (
+            {"type": "PP", "name": "a"},
+            "traits[0].level",
+            "Trait 'a' (PP) gives no level; a perk takes level C, E or G and a frequency, "
+            "or derived-attribute changes.",
+        ),
+        (
+            {"type": "PF", "name": "a", "derived": {}},
+            "traits[0].level",
+            "Trait 'a' (PF) gives no level; a flaw takes level I, H or P and a frequency, "
+            "or derived-attribute changes.",
+        ),
+        (
+            {"type": "PP", "name": "a", "level": "C"},
+            "traits[0].frequency",
+            "Trait 'a' gives no frequency; use R (rare), S (seldom) or O (often).",
+        ),
+        (
+            {"type": "PP", "name": "a", "level": "X", "frequency": "R"},
+            "traits[0].level",
+            "Trait 'a' (PP) has level 'X'; a perk takes level C, E or G.",
+        ),
+    ],
+)
+def test_a_trait_missing_its_level_or_frequency_is_told_so_in_words_not_none(trait, path, message):
+    found = problem(report(traits=[trait]), "trait_invalid")
+    assert (found.path, found.message) == (path, message)
+
+
 def test_an_entry_with_its_own_error_still_counts_as_a_trait_so_one_fix_clears_both():
     # The trait off the tables, the flaw below the floor and the rank the Scouts do not hold
     # are each one error; a too_few_traits beside them would vanish with the same fix.
