@@ -244,6 +244,19 @@ def _able(fighter: Fighter, condition: Condition | None) -> None:
         raise CombatRefused("attacker", f"{fighter.name} is {state.state} and cannot attack")
 
 
+def _armed(fighter: Fighter, weapon: Weapon) -> None:
+    """A weapon made to be fired from armor (the PGMP-13 and FGMP-14 from battle dress, note
+    BD) is not fired without it."""
+    required, armor = weapon.requires_armor, fighter.armor
+    if required is None or (armor is not None and armor.catalog_name == required):
+        return
+    worn = armor.name if armor is not None else "no armor"
+    raise CombatRefused(
+        "weapon",
+        f"the {weapon.label} is fired only from {required.lower()}, and the attacker wears {worn}",
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class FiguresNow:
     """A fighter's figures under its wounds: DEF, INI, the DEX DM and the STR DV."""
@@ -608,6 +621,7 @@ def plan_attack(
     band_index(range_band)
     _check_counts(situation)
     _able(attacker, attacker_condition)
+    _armed(attacker, weapon)
     attacker_now = figures_now(attacker, attacker_condition)
     dex_dm, str_dv = attacker_now.dex_dm, attacker_now.str_dv
     tn, tn_dms = _tn(figures_now(target, target_condition).DEF, situation)

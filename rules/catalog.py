@@ -205,6 +205,8 @@ class EquipmentItem:
     # Armor: its AV (None where the table gives none). Ammunition: the weapon it loads.
     av: int | None = None
     weapon: str | None = None
+    # A weapon fired only from armor of this name (battle dress); None for the rest.
+    requires_armor: str | None = None
 
     @property
     def is_weapon(self) -> bool:
@@ -667,6 +669,7 @@ def _equipment_item(table: str, raw: dict[str, Any]) -> EquipmentItem:
         str_min=raw.get("str_min"),
         provides_str=raw.get("provides_str"),
         av=raw.get("av"),
+        requires_armor=raw.get("requires_armor"),
     )
 
 

@@ -597,6 +597,10 @@ def _entries(
     return tuple([read(item, (field, index), cat) for index, item in enumerate(items)])
 
 
+_BYTE_ORDER_MARK = "\ufeff"
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
 def decode_json(data: str | bytes) -> Any:
     """Decode a document's JSON text; raises MalformedDocument in one sentence a person can act on.
 
@@ -608,17 +612,22 @@ def decode_json(data: str | bytes) -> Any:
     if not isinstance(data, str | bytes):
         raise MalformedDocument("", f"is not JSON text, got {describe_value(data)}")
     if isinstance(data, bytes):
+        if data.startswith(_UTF16_MARKS):  # Windows Notepad's "Unicode"
+            raise MalformedDocument("", "is UTF-16 text, not UTF-8; save it as UTF-8")
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise MalformedDocument("", "is not UTF-8 text") from None
+    # A byte-order mark first is how Windows Notepad marks UTF-8 text, not part of the text; the
+    # JSON standard lets a reader pass over it, so the file is read as its author sees it.
+    data = data.removeprefix(_BYTE_ORDER_MARK)
     if not data.strip():  # the decoder would say it expected a value at line 1, column 1
         raise MalformedDocument("", "is empty; a character document is a JSON object")
-    if data.startswith("\ufeff"):  # Python's own message would advise a Python decoder
+    if data.lstrip().startswith(_BYTE_ORDER_MARK):  # Python would advise a Python decoder
         raise MalformedDocument(
             "",
-            "is not valid JSON: it begins with a byte-order mark (U+FEFF); save it as UTF-8 "
-            "without one",
+            "is not valid JSON: a byte-order mark (U+FEFF) is only read as the first "
+            "character; remove this one",
         )
     try:
         return _decoded(_DECODER, data)

@@ -40,7 +40,7 @@ from .report import (
     Skills,
     TraitLine,
 )
-from .wording import did_you_mean, plural, verb
+from .wording import any_of, did_you_mean, plural, verb
 
 
 def _credits(amount: int) -> str:
@@ -524,20 +524,32 @@ def _trait_points(ctx: _Context, trait: TraitEntry, index: int) -> int | None:
     kind = "perk" if is_perk else "flaw"
     if trait.derived:
         return _derived_trait_points(ctx, trait, path, kind)
-    levels = cat.perk_levels if is_perk else cat.flaw_levels
-    if trait.level not in levels:
+    levels = tuple(cat.perk_levels if is_perk else cat.flaw_levels)
+    named = any_of(levels)
+    if trait.level is None:  # nor derived-attribute changes: either would do
+        ctx.problems.error(
+            "trait_invalid",
+            f"{path}.level",
+            f"Trait {trait.name!r} ({trait.type}) gives no level; a {kind} takes level {named} and "
+            "a frequency, or derived-attribute changes.",
+        )
+    elif trait.level not in levels:
         ctx.problems.error(
             "trait_invalid",
             f"{path}.level",
             f"Trait {trait.name!r} ({trait.type}) has level {trait.level!r}; a {kind} takes "
-            f"level {', '.join(levels)}.",
+            f"level {named}.",
         )
     else:
+        given = (
+            "gives no frequency"
+            if trait.frequency is None
+            else f"has frequency {trait.frequency!r}"
+        )
         ctx.problems.error(
             "trait_invalid",
             f"{path}.frequency",
-            f"Trait {trait.name!r} has frequency {trait.frequency!r}; use R (rare), S (seldom) "
-            "or O (often).",
+            f"Trait {trait.name!r} {given}; use R (rare), S (seldom) or O (often).",
         )
     return None
 
@@ -592,6 +604,10 @@ def _rank(ctx: _Context, exp_dv: int) -> tuple[Rank, TraitLine | None, int]:
         ctx.problems.error(
             "rank_out_of_range", "rank", f"Former rank {level} is outside 0-{lim.rank_max}."
         )
+        # No service, or one whose table stops short of the range, refuses the rank whatever
+        # its size (ruling 15b); a table reaching the range's top would only repeat the error.
+        if level > lim.rank_max:
+            _check_rank_table(ctx, level, range_top=lim.rank_max)
     else:
         _check_rank(ctx, level, exp_dv)
     service_key = ctx.service.key if ctx.service is not None else None
@@ -623,13 +639,14 @@ def _check_rank(ctx: _Context, level: int, exp_dv: int) -> None:
         )
 
 
-def _check_rank_table(ctx: _Context, level: int) -> None:
+def _check_rank_table(ctx: _Context, level: int, *, range_top: int | None = None) -> None:
     """Former rank is rank in the character's service, on that service's rank table (ruling
-    15b). An unknown service is reported as such, not here."""
+    15b). An unknown service is reported as such, not here; nor is a table whose highest rank
+    is ``range_top``, the top of the range ``level`` is already out of."""
     service = ctx.service
     if not ctx.character.service:
         message = f"Former rank {level} is rank in a service, and the character has none."
-    elif service is None or level <= service.highest_rank:
+    elif service is None or level <= service.highest_rank or service.highest_rank == range_top:
         return
     elif service.highest_rank == 0:
         message = f"Former rank {level} is not possible: the {service.name} service has no ranks."
@@ -1355,7 +1372,7 @@ def _mustering_parts(
     lim = cat.limits
     service = cat.services[service_key] if service_key is not None else None
     problems = _Problems()
-    allowed = min(lim.max_mustering_rolls, terms)
+    allowed = rolls_allowed_for(has_service, terms, cat)
     if rolls:
         _check_mustering_rolls(problems, lim, has_service, terms, len(rolls), allowed)
     credits = 0
@@ -1378,10 +1395,17 @@ def _mustering_parts(
     return mustering, tuple(problems.found)
 
 
+def rolls_allowed_for(has_service: bool, terms: int, cat: Catalog) -> int:
+    """Cash rolls on the service's table (ruling 22): the lesser of 3 and terms served, and
+    none without a service, which has no table to roll on."""
+    return min(cat.limits.max_mustering_rolls, terms) if has_service else 0
+
+
 def _check_mustering_rolls(
     problems: _Problems, lim: Limits, has_service: bool, terms: int, count: int, allowed: int
 ) -> None:
     if not has_service:
+        # Every roll is then wrong for the one reason; "too many" would only repeat it.
         problems.error(
             "mustering_without_service",
             "mustering_out.rolls",
@@ -1389,7 +1413,7 @@ def _check_mustering_rolls(
             f"character has no service whose cash table {verb(count, 'it', 'they')} could be "
             "read on.",
         )
-    if count > allowed:
+    elif count > allowed:
         problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",
@@ -1507,6 +1531,7 @@ def _equipment(
             lines.append(_unknown_line(entry))
             continue
         attack_dm = _weapon_str_dm(ctx, item, index, weapon_dv)
+        _check_armor_required(ctx, item, index, armor)
         line = _equipment_line(item, entry.quantity, attack_dm)
         lines.append(line)
         cost += line.cost
@@ -1569,6 +1594,23 @@ def _weapon_str_dm(ctx: _Context, item: EquipmentItem, index: int, str_dv: int) 
         f"{short} short, so its attacks take {dm:+d}.",
     )
     return dm
+
+
+def _check_armor_required(
+    ctx: _Context, item: EquipmentItem, index: int, armor: EquipmentItem | None
+) -> None:
+    """A weapon made to be fired from battle dress (the PGMP-13 and FGMP-14, note "BD") is
+    carried to no purpose without it: a warning, not an error, since carrying it breaks no
+    rule."""
+    required = item.requires_armor
+    if required is None or (armor is not None and armor.name == required):
+        return
+    worn = armor.label if armor is not None else "no armor"
+    ctx.problems.warning(
+        "battle_dress_required",
+        f"equipment[{index}]",
+        f"{item.label} is fired only from {required.lower()}, and the character wears {worn}.",
+    )
 
 
 def _armor_str_short(

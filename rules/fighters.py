@@ -132,6 +132,8 @@ class Armor:
     full_against_notes: frozenset[str] = frozenset()
     armors_hands: bool = False
     provides_str: int | None = None
+    # The name of its row, without the tech level, that a weapon made for it names.
+    catalog_name: str = ""
 
 
 def armor_from_item(item: EquipmentItem) -> Armor:
@@ -143,6 +145,7 @@ def armor_from_item(item: EquipmentItem) -> Armor:
         full_against_notes=frozenset(row.get("full_av_against_notes", ())),
         armors_hands=bool(row.get("armors_hands")),
         provides_str=item.provides_str,
+        catalog_name=item.name,
     )
 
 
@@ -173,6 +176,7 @@ class Weapon:
     size: str | None = None
     max_range_m: float | None = None
     armored_type: str | None = None
+    requires_armor: str | None = None  # fired only from this armor (battle dress)
 
     @property
     def label(self) -> str:
@@ -225,6 +229,7 @@ def weapon_from_item(item: EquipmentItem) -> Weapon:
         size=row.get("size"),
         max_range_m=row.get("max_range_m"),
         armored_type=row.get("armored_type"),
+        requires_armor=item.requires_armor,
     )
 
 

@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 
 from .catalog import Catalog, catalog
-from .engine import cash_for, check, mustering_modifier
+from .engine import cash_for, check, mustering_modifier, rolls_allowed_for
 from .model import Character
 
 
@@ -23,8 +23,7 @@ class MusteringOutError(ValueError):
 
 
 def rolls_allowed(character: Character, *, cat: Catalog | None = None) -> int:
-    cat = cat or catalog()
-    return min(cat.limits.max_mustering_rolls, character.terms)
+    return rolls_allowed_for(bool(character.service), character.terms, cat or catalog())
 
 
 def roll_mustering_out(

@@ -11,10 +11,12 @@ def verb(count: int, singular: str, plural_form: str) -> str:
     return singular if count == 1 else plural_form
 
 
+def any_of(names: tuple[str, ...]) -> str:
+    """Names to choose from, the last joined by "or": "C, E or G"."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def did_you_mean(names: tuple[str, ...]) -> str:
     """A sentence offering the names a misspelling may stand for ("Did you mean Pilot?"),
     empty when there are none."""
-    if not names:
-        return ""
-    offered = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-    return f" Did you mean {offered}?"
+    return f" Did you mean {any_of(names)}?" if names else ""

@@ -131,3 +131,11 @@ def test_the_rules_package_imports_nothing_from_django():
         [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_a_file_windows_notepad_saved_with_a_byte_order_mark_is_checked(tmp_path):
+    path = tmp_path / "notepad.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(document()).encode())
+    result = run(str(path))
+    assert (result.returncode, result.stderr) == (0, "")
+    assert json.loads(result.stdout)["upp"] == "777-777-777"

@@ -128,6 +128,19 @@ def test_battle_dress_wields_weapons_with_its_str():
     assert dm_of(plan("Battleaxe", "close", attacker=trooper), "STR DV") is None
 
 
+def test_a_weapon_made_for_battle_dress_is_fired_only_from_battle_dress():
+    with pytest.raises(CombatRefused) as refused:
+        plan("FGMP-14", "short", attacker=fighter(armor="Mesh"))
+    assert refused.value.field == "weapon"
+    assert refused.value.message == (
+        "the FGMP-14 (TL 14) is fired only from battle dress, and the attacker wears Mesh (TL 7)"
+    )
+    with pytest.raises(CombatRefused, match="the attacker wears no armor"):
+        plan("PGMP-13", "short")
+    suited = skilled("Battle Dress", 1, armor={"item": "Battle dress", "tl": 14, "quantity": 1})
+    assert plan("PGMP-13", "short", attacker=suited).weapon.name == "PGMP-13"
+
+
 def test_the_referees_dm_is_listed():
     assert dm_of(plan(dm=-2), "referee") == -2
 
@@ -187,9 +200,11 @@ def test_an_attack_is_first_offered_at_pistol_range_or_the_weapons_optimal_dista
 
 def test_no_weapon_is_first_offered_at_a_band_out_of_its_reach():
     cat = catalog()
+    suited = fighter(armor={"item": "Battle dress", "tl": 14, "quantity": 1})
     for item in (*cat.natural_weapons, *(item for item in cat.equipment if item.is_weapon)):
         weapon = weapon_from_item(item)
-        plan_attack(AVERAGE, weapon, AVERAGE, usual_band(weapon, AVERAGE), Situation())
+        attacker = suited if weapon.requires_armor else AVERAGE
+        plan_attack(attacker, weapon, AVERAGE, usual_band(weapon, attacker), Situation())
 
 
 # -- autofire ----------------------------------------------------------------------------------

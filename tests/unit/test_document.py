@@ -192,7 +192,6 @@ def test_a_number_of_thousands_of_digits_is_named_by_its_path_and_its_length(tex
         (7, "is not JSON text, got the number 7"),
         (b"\xff", "is not UTF-8 text"),
         ("[" * 100_000, "nested too deeply"),
-        ("\ufeff{}", "is not valid JSON"),
         ("", "is empty; a character document is a JSON object"),
         (b" \n\t", "is empty; a character document is a JSON object"),
     ],
@@ -226,13 +225,27 @@ def test_a_repeated_field_in_text_that_is_not_json_further_on_is_told_it_is_not_
         decode_json('{"skills": [{"level": 1, "level": 3}], "name": ')
 
 
-@pytest.mark.parametrize("data", ["\ufeff{}", b"\xef\xbb\xbf{}"])
-def test_a_byte_order_mark_is_named_with_what_to_do_not_pythons_advice(data):
+@pytest.mark.parametrize("data", ['\ufeff{"rank": 2}', b'\xef\xbb\xbf{"rank": 2}'])
+def test_a_document_saved_with_a_byte_order_mark_is_read_as_the_utf8_it_is(data):
+    assert decode_json(data) == {"rank": 2}
+
+
+@pytest.mark.parametrize("data", ["\ufeff\ufeff{}", b"\xef\xbb\xbf\xef\xbb\xbf{}", " \ufeff{}"])
+def test_a_byte_order_mark_past_the_first_character_is_named_with_what_to_do(data):
     with pytest.raises(MalformedDocument) as raised:
         decode_json(data)
     assert raised.value.message == (
-        "is not valid JSON: it begins with a byte-order mark (U+FEFF); save it as UTF-8 without one"
+        "is not valid JSON: a byte-order mark (U+FEFF) is only read as the first character; "
+        "remove this one"
     )
+
+
+@pytest.mark.parametrize("bom", [b"\xff\xfe", b"\xfe\xff"])
+def test_a_utf16_document_is_told_to_be_saved_as_utf8(bom):
+    codec = "utf-16-le" if bom == b"\xff\xfe" else "utf-16-be"
+    with pytest.raises(MalformedDocument) as raised:
+        decode_json(bom + '{"rank": 2}'.encode(codec))
+    assert raised.value.message == "is UTF-16 text, not UTF-8; save it as UTF-8"
 
 
 def test_the_same_key_in_two_objects_is_no_repetition():

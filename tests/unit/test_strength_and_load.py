@@ -188,6 +188,28 @@ def test_battle_dress_does_not_change_the_str_on_the_sheet():
     assert trooper.derived == plain.derived
 
 
+@pytest.mark.parametrize("weapon", [("PGMP-13", 13), ("FGMP-14", 14)])
+def test_a_weapon_made_for_battle_dress_carried_without_it_is_warned_of(weapon):
+    bare = report(equipment=[item(*weapon)])
+    name = f"{weapon[0]} (TL {weapon[1]})"
+    assert problem(bare, "battle_dress_required").message == (
+        f"{name} is fired only from battle dress, and the character wears no armor."
+    )
+    assert problem(bare, "battle_dress_required").path == "equipment[0]"
+    armored = report(equipment=[item("Combat armor", 12), item(*weapon)])
+    assert problem(armored, "battle_dress_required").message == (
+        f"{name} is fired only from battle dress, and the character wears Combat armor (TL 12)."
+    )
+    assert problem(armored, "battle_dress_required").severity == "warning"
+
+
+def test_a_weapon_made_for_battle_dress_is_no_concern_in_battle_dress():
+    for suit in (13, 14):
+        suited = report(equipment=[item("FGMP-14", 14), item("Battle dress", suit)])
+        assert "battle_dress_required" not in codes(suited, "warning")
+    assert "battle_dress_required" not in codes(report(equipment=[item("PGMP-12")]), "warning")
+
+
 # -- ammunition -----------------------------------------------------------------------------------
 
 

@@ -243,6 +243,26 @@ def test_former_rank_stops_at_the_top_of_the_services_rank_table(service, highes
 
 
 @pytest.mark.parametrize(
+    ("service", "table"),
+    [
+        (None, "Former rank 7 is rank in a service, and the character has none."),
+        ("scouts", "Former rank 7 is not possible: the Scouts service has no ranks."),
+        ("merchants", "Former rank 7 is above the Merchants service's highest rank, 5."),
+    ],
+)
+def test_a_rank_above_six_is_also_judged_on_a_rank_table_that_stops_short_of_six(service, table):
+    result = _ranked(service, 7)
+    assert codes(result) == ["rank_not_in_service", "rank_out_of_range"]
+    assert problem(result, "rank_out_of_range").message == "Former rank 7 is outside 0-6."
+    assert problem(result, "rank_not_in_service").message == table
+
+
+def test_a_rank_above_six_in_a_service_whose_table_reaches_six_is_only_out_of_range():
+    assert codes(_ranked("navy", 7)) == ["rank_out_of_range"]
+    assert codes(_ranked("scouts", -1)) == ["rank_out_of_range"]
+
+
+@pytest.mark.parametrize(
     ("written", "key"),
     [("Pirates", "pirate"), ("nobles", "noble"), ("Scout", "scouts"), ("MARINE", "marines")],
 )
@@ -308,6 +328,53 @@ def test_one_trait_per_term_counts_perks_flaws_and_rank_but_not_the_package():
     )
     relaxed = report(terms=2, house_rules={"one_trait_per_term": False})
     assert codes(relaxed) == []
+
+
+@pytest.mark.parametrize(
+    ("trait", "path", "message"),
+    [
+        (
+            {"type": "PP", "name": "a"},
+            "traits[0].level",
+            "Trait 'a' (PP) gives no level; a perk takes level C, E or G and a frequency, "
+            "or derived-attribute changes.",
+        ),
+        (
+            {"type": "PF", "name": "a", "derived": {}},
+            "traits[0].level",
+            "Trait 'a' (PF) gives no level; a flaw takes level I, H or P and a frequency, "
+            "or derived-attribute changes.",
+        ),
+        (
+            {"type": "PP", "name": "a", "level": "C"},
+            "traits[0].frequency",
+            "Trait 'a' gives no frequency; use R (rare), S (seldom) or O (often).",
+        ),
+        (
+            {"type": "PP", "name": "a", "level": "X", "frequency": "R"},
+            "traits[0].level",
+            "Trait 'a' (PP) has level 'X'; a perk takes level C, E or G.",
+        ),
+    ],
+)
+def test_a_trait_missing_its_level_or_frequency_is_told_so_in_words_not_none(trait, path, message):
+    found = problem(report(traits=[trait]), "trait_invalid")
+    assert (found.path, found.message) == (path, message)
+
+
+def test_an_entry_with_its_own_error_still_counts_as_a_trait_so_one_fix_clears_both():
+    # The trait off the tables, the flaw below the floor and the rank the Scouts do not hold
+    # are each one error; a too_few_traits beside them would vanish with the same fix.
+    result = report(
+        service="scouts",
+        terms=3,
+        rank=1,
+        traits=[
+            {"type": "XX", "level": "C", "frequency": "R", "name": "typo"},
+            {"type": "PF", "name": "Frail", "derived": {"LIF": -30}},
+        ],
+    )
+    assert codes(result) == ["derived_below_floor", "rank_not_in_service", "trait_invalid"]
 
 
 def test_psionics_cost_training_strength_and_talents_as_in_the_rulebooks_example():
