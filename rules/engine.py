@@ -1372,7 +1372,7 @@ def _mustering_parts(
     lim = cat.limits
     service = cat.services[service_key] if service_key is not None else None
     problems = _Problems()
-    allowed = rolls_allowed_for(has_service, terms, cat)
+    allowed = min(lim.max_mustering_rolls, terms)
     if rolls:
         _check_mustering_rolls(problems, lim, has_service, terms, len(rolls), allowed)
     credits = 0
@@ -1395,17 +1395,10 @@ def _mustering_parts(
     return mustering, tuple(problems.found)
 
 
-def rolls_allowed_for(has_service: bool, terms: int, cat: Catalog) -> int:
-    """Cash rolls on the service's table (ruling 22): the lesser of 3 and terms served, and
-    none without a service, which has no table to roll on."""
-    return min(cat.limits.max_mustering_rolls, terms) if has_service else 0
-
-
 def _check_mustering_rolls(
     problems: _Problems, lim: Limits, has_service: bool, terms: int, count: int, allowed: int
 ) -> None:
     if not has_service:
-        # Every roll is then wrong for the one reason; "too many" would only repeat it.
         problems.error(
             "mustering_without_service",
             "mustering_out.rolls",
@@ -1413,7 +1406,7 @@ def _check_mustering_rolls(
             f"character has no service whose cash table {verb(count, 'it', 'they')} could be "
             "read on.",
         )
-    elif count > allowed:
+    if count > allowed:
         problems.error(
             "too_many_mustering_rolls",
             "mustering_out.rolls",

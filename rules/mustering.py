@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 
 from .catalog import Catalog, catalog
-from .engine import cash_for, check, mustering_modifier, rolls_allowed_for
+from .engine import cash_for, check, mustering_modifier
 from .model import Character
 
 
@@ -23,7 +23,8 @@ class MusteringOutError(ValueError):
 
 
 def rolls_allowed(character: Character, *, cat: Catalog | None = None) -> int:
-    return rolls_allowed_for(bool(character.service), character.terms, cat or catalog())
+    cat = cat or catalog()
+    return min(cat.limits.max_mustering_rolls, character.terms)
 
 
 def roll_mustering_out(

@@ -4,14 +4,7 @@ import random
 
 import pytest
 
-from rules import (
-    MusteringOutError,
-    catalog,
-    check_document,
-    parse_document,
-    roll_mustering_out,
-    rolls_allowed,
-)
+from rules import MusteringOutError, catalog, parse_document, roll_mustering_out
 
 from .builders import codes, document, problem, report
 
@@ -27,23 +20,8 @@ def test_every_service_has_a_seven_row_cash_table():
 
 
 def test_rolls_allowed_are_the_lesser_of_three_and_terms():
-    assert report(service="army", terms=2, traits=TRAITS[:2]).mustering_out.rolls_allowed == 2
-    assert report(service="army", terms=5, traits=TRAITS[:5]).mustering_out.rolls_allowed == 3
-
-
-def test_a_character_with_no_service_has_no_cash_table_and_so_no_rolls():
-    character = document(terms=2, traits=TRAITS[:2])
-    assert check_document(character).mustering_out.rolls_allowed == 0
-    assert rolls_allowed(parse_document(character)) == 0
-
-
-def test_rolls_recorded_with_no_service_are_that_one_problem_not_also_too_many():
-    result = report(terms=1, traits=TRAITS[:1], mustering_out={"rolls": [3, 4]})
-    assert codes(result) == ["mustering_without_service"]
-    assert problem(result, "mustering_without_service").message == (
-        "2 mustering-out rolls are recorded, but the character has no service whose cash "
-        "table they could be read on."
-    )
+    assert report(terms=2, traits=TRAITS[:2]).mustering_out.rolls_allowed == 2
+    assert report(terms=5, traits=TRAITS[:5]).mustering_out.rolls_allowed == 3
 
 
 def test_gambling_adds_one_and_rolls_read_at_most_row_seven():
