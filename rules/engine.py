@@ -604,10 +604,6 @@ def _rank(ctx: _Context, exp_dv: int) -> tuple[Rank, TraitLine | None, int]:
         ctx.problems.error(
             "rank_out_of_range", "rank", f"Former rank {level} is outside 0-{lim.rank_max}."
         )
-        # No service, or one whose table stops short of the range, refuses the rank whatever
-        # its size (ruling 15b); a table reaching the range's top would only repeat the error.
-        if level > lim.rank_max:
-            _check_rank_table(ctx, level, range_top=lim.rank_max)
     else:
         _check_rank(ctx, level, exp_dv)
     service_key = ctx.service.key if ctx.service is not None else None
@@ -639,14 +635,13 @@ def _check_rank(ctx: _Context, level: int, exp_dv: int) -> None:
         )
 
 
-def _check_rank_table(ctx: _Context, level: int, *, range_top: int | None = None) -> None:
+def _check_rank_table(ctx: _Context, level: int) -> None:
     """Former rank is rank in the character's service, on that service's rank table (ruling
-    15b). An unknown service is reported as such, not here; nor is a table whose highest rank
-    is ``range_top``, the top of the range ``level`` is already out of."""
+    15b). An unknown service is reported as such, not here."""
     service = ctx.service
     if not ctx.character.service:
         message = f"Former rank {level} is rank in a service, and the character has none."
-    elif service is None or level <= service.highest_rank or service.highest_rank == range_top:
+    elif service is None or level <= service.highest_rank:
         return
     elif service.highest_rank == 0:
         message = f"Former rank {level} is not possible: the {service.name} service has no ranks."
