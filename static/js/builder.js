@@ -686,8 +686,61 @@ if (builder) {
           ? target.querySelector("input:not([type=hidden]), select, button")
           : section.querySelector("[data-add], .picker input, .picker select, button");
     if (control) control.focus();
+    if (box && change.name && control !== box && target?.contains(control)) {
+      handOff = { control, box: box.name, until: performance.now() + HAND_OFF_MS };
+    }
     return false;
   }
+  // Text that reaches the new row in the moment focus is moved there, and that cannot be meant
+  // for it, was typed for the box the row came from: the next name, begun as the row landed (a
+  // script's fill focuses the box, then inserts; a typist is mid-word). It goes on in the box.
+  // Letters cannot be a level; in a text field only a name the box adds is taken for one, as
+  // what is typed there soon after the row appears may well be its cascade.
+  const HAND_OFF_MS = 300;
+  let handOff = null; // { control, box: its name, until }
+  function giveToTheBox(event, text) {
+    const pending = handOff;
+    if (!pending || event.target !== pending.control || !text) return;
+    if (performance.now() > pending.until) {
+      handOff = null;
+      return;
+    }
+    const control = pending.control;
+    const forTheBox =
+      control instanceof HTMLSelectElement ||
+      (control.type === "number" ? !/^[\d-]+$/.test(text) : namesAnAdd(pending.box, text));
+    const box = forTheBox && builder.querySelector(`[name="${CSS.escape(pending.box)}"]`);
+    if (!box) return;
+    handOff = null;
+    event.preventDefault();
+    box.value += text;
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
+  }
+  // Whether the box would add ``text``: a skill of the catalog list (as "Pilot-2" too), or a
+  // trait in its notation.
+  function namesAnAdd(box, text) {
+    if (box !== "new-skill") return text.trim().startsWith("[");
+    const name = text.split(/[-(]/)[0].trim().toLowerCase();
+    return [...builder.querySelectorAll('button[value^="add_skill:"]')].some(
+      (button) => button.value.slice("add_skill:".length).toLowerCase() === name,
+    );
+  }
+  builder.addEventListener(
+    "beforeinput",
+    (event) => giveToTheBox(event, event.inputType.startsWith("insert") && event.data),
+    true,
+  );
+  // A select takes letters as a choice of option, with no input to read them from.
+  builder.addEventListener(
+    "keydown",
+    (event) => {
+      if (!(event.target instanceof HTMLSelectElement)) return;
+      const letter = event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+      giveToTheBox(event, letter && event.key);
+    },
+    true,
+  );
   // Nothing came back (signed out, or the network failed): the name waits in its box.
   builder.addEventListener("htmx:afterRequest", (event) => {
     const change = event.detail.requestConfig?.rowChange;

@@ -810,6 +810,50 @@ def test_a_click_into_the_box_before_the_row_lands_keeps_the_next_name_there(bui
     assert _stored_skill_names() == ["Pilot", "Navigation"]
 
 
+@pytest.mark.parametrize(
+    ("first", "how"),
+    # The new row's first control: a level, a cascade to type, a cascade to choose.
+    [("Pilot", "fill"), ("Area Knowledge", "fill"), ("Blade Combat", "type")],
+)
+def test_a_name_begun_as_the_added_row_takes_focus_goes_into_the_box(building, first, how):
+    """Focus moves to the new row in the same moment as a script's fill (focus the box, then
+    insert the text) or a quick typist's next name: those letters were meant for the box."""
+    page = building
+    _box, add = _add_skill_with_its_preview_held(page, first)
+    add.continue_()
+    page.wait_for_function(
+        "() => document.activeElement?.closest('[data-skill-row]')", polling="raf"
+    )
+    if how == "fill":
+        page.keyboard.insert_text("Navigation")
+    else:
+        page.keyboard.type("Navigation")
+    page.keyboard.press("Enter")
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == [first, "Navigation"]
+    assert Character.objects.get(name="Mara").document["skills"][0].get("cascade") is None
+
+
+def test_a_cascade_typed_the_moment_its_row_appears_stays_in_that_row(building):
+    """What is typed at once into the new row's cascade is that cascade, not a name for the
+    box: only a name the box adds is taken back to it."""
+    page = building
+    _box, add = _add_skill_with_its_preview_held(page, "Knowledge")
+    add.continue_()
+    page.wait_for_function(
+        "() => document.activeElement?.closest('[data-skill-row]')", polling="raf"
+    )
+    page.keyboard.insert_text("intelligence analysis")
+
+    expect(page.locator("[data-add=skill]")).to_have_value("")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert Character.objects.get(name="Mara").document["skills"] == [
+        {"skill": "Knowledge", "cascade": "intelligence analysis", "level": 1}
+    ]
+
+
 def _add_skills(page, *names: str) -> None:
     for name in names:
         page.locator("[data-add=skill]").fill(name)
