@@ -618,6 +618,10 @@ if (builder) {
       // Gone on to another field: it keeps focus (one in the section by its name, moved up
       // with its row after a removal).
       change.stayIn = section.contains(focused) ? focused.name || focused.id : "";
+      change.stayInBox = focused.type === "checkbox" ? focused.value : null; // boxes share a name
+      // The caret, or what was selected to type over: the field is redrawn under it.
+      const caret = focused.selectionStart;
+      change.caret = typeof caret === "number" ? [caret, focused.selectionEnd] : null;
     }
   });
   // In the same task as the swap, before anything else can run: the box gets back what was
@@ -660,8 +664,17 @@ if (builder) {
     }
     if (change.stayIn !== undefined) {
       const name = change.stayIn && nameAfter(change.stayIn, change.removal);
-      const kept = name && section.querySelector(`[name="${CSS.escape(name)}"]`);
-      if (kept) kept.focus();
+      const value = change.stayInBox === null ? "" : `[value="${CSS.escape(change.stayInBox)}"]`;
+      const kept = name && section.querySelector(`[name="${CSS.escape(name)}"]${value}`);
+      if (kept) {
+        kept.focus();
+        // A number field does not tell its caret: one typed in meanwhile goes on at its end;
+        // one only entered is, as Tab enters it, all selected to be typed over.
+        const typing = change.typedInRows.some((typed) => typed.name === change.stayIn);
+        if (change.caret) kept.setSelectionRange(...change.caret);
+        else if (kept.type === "number" && typing) caretAtEnd(kept);
+        else if (kept.type === "number") kept.select();
+      }
       announce(verb.startsWith("add") ? "Row added." : "Row removed.");
       return false;
     }
@@ -741,6 +754,12 @@ if (builder) {
     },
     true,
   );
+  // A number field has no caret to set; the same field as text has.
+  function caretAtEnd(field) {
+    field.type = "text";
+    field.setSelectionRange(field.value.length, field.value.length);
+    field.type = "number";
+  }
   // Nothing came back (signed out, or the network failed): the name waits in its box.
   builder.addEventListener("htmx:afterRequest", (event) => {
     const change = event.detail.requestConfig?.rowChange;
