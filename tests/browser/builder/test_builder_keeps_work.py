@@ -1042,6 +1042,26 @@ def test_a_level_being_typed_as_a_row_lands_goes_on_where_the_player_was_typing(
     assert _stored_skills() == [("Pilot", 12, []), ("Medical", 1, [])]
 
 
+def test_a_specialty_ticked_as_a_row_lands_keeps_focus_on_that_box(building):
+    """A row's specialty boxes share one name: focus goes back to the box ticked, so Space
+    unticks what the player just ticked and not the row's first specialty."""
+    page = building
+    _add_skills(page, "Pilot")
+    page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]').fill("2")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    box, add = _add_skill_with_its_preview_held(page, "Medical")
+    fighters = page.locator('[data-skill-row][data-skill="Pilot"] [data-specialty="fighters"]')
+    fighters.click()
+    add.continue_()
+    expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
+
+    expect(fighters).to_be_focused()
+    page.keyboard.press("Space")
+    expect(fighters).not_to_be_checked()
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skills() == [("Pilot", 2, []), ("Medical", 1, [])]
+
+
 def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(building):
     page = building
     _add_skills(page, "Pilot", "Navigation", "Medical")
