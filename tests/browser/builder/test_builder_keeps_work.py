@@ -1010,7 +1010,7 @@ def test_a_level_selected_to_replace_as_a_row_lands_is_replaced(building):
     over Pilot's 1 reads 31 (found by an outside journey, seeds 932000 and 932001)."""
     page = building
     _add_skills(page, "Pilot")
-    box, add = _add_skill_with_its_preview_held(page, "Medical")
+    _box, add = _add_skill_with_its_preview_held(page, "Medical")
     pilot_level = page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')
     pilot_level.focus()
     pilot_level.evaluate("(field) => field.select()")
@@ -1027,7 +1027,7 @@ def test_a_level_selected_to_replace_as_a_row_lands_is_replaced(building):
 def test_a_level_being_typed_as_a_row_lands_goes_on_where_the_player_was_typing(building):
     page = building
     _add_skills(page, "Pilot")
-    box, add = _add_skill_with_its_preview_held(page, "Medical")
+    _box, add = _add_skill_with_its_preview_held(page, "Medical")
     pilot_level = page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')
     pilot_level.click()
     page.keyboard.press("Control+A")
@@ -1049,7 +1049,7 @@ def test_a_specialty_ticked_as_a_row_lands_keeps_focus_on_that_box(building):
     _add_skills(page, "Pilot")
     page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]').fill("2")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    box, add = _add_skill_with_its_preview_held(page, "Medical")
+    _box, add = _add_skill_with_its_preview_held(page, "Medical")
     fighters = page.locator('[data-skill-row][data-skill="Pilot"] [data-specialty="fighters"]')
     fighters.click()
     add.continue_()
