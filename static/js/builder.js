@@ -651,18 +651,10 @@ if (builder) {
   function focusAfterRowChange(section, change, box) {
     const { verb, index } = change;
     const rows = [...section.querySelectorAll("[data-row-index]")];
-    if (verb.startsWith("add") && rows.length === change.rows) {
-      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
-      // hearing why. The box is new from the server, and focus would put the caret before
-      // the name, where Backspace mends nothing.
-      if (box) {
-        box.focus();
-        box.setSelectionRange(box.value.length, box.value.length);
-      }
-      announce(section.querySelector(".picker .errorlist")?.textContent.trim());
-      return true;
-    }
+    const refused = verb.startsWith("add") && rows.length === change.rows;
+    const why = refused && section.querySelector(".picker .errorlist")?.textContent.trim();
     if (change.stayIn !== undefined) {
+      // Gone on to another field, refused or not: what they type next belongs there.
       const name = change.stayIn && nameAfter(change.stayIn, change.removal);
       const value = change.stayInBox === null ? "" : `[value="${CSS.escape(change.stayInBox)}"]`;
       const kept = name && section.querySelector(`[name="${CSS.escape(name)}"]${value}`);
@@ -675,8 +667,19 @@ if (builder) {
         else if (kept.type === "number" && typing) caretAtEnd(kept);
         else if (kept.type === "number") kept.select();
       }
-      announce(verb.startsWith("add") ? "Row added." : "Row removed.");
-      return false;
+      announce(refused ? why : verb.startsWith("add") ? "Row added." : "Row removed.");
+      return refused;
+    }
+    if (refused) {
+      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
+      // hearing why. The box is new from the server, and focus would put the caret before
+      // the name, where Backspace mends nothing.
+      if (box) {
+        box.focus();
+        box.setSelectionRange(box.value.length, box.value.length);
+      }
+      announce(why);
+      return true;
     }
     let target = null;
     if (verb.startsWith("add")) {

@@ -216,6 +216,35 @@ def test_a_name_sent_back_for_a_typo_is_mended_at_its_end(
     expect(page.locator(box)).to_have_value("")
 
 
+@pytest.mark.parametrize(
+    ("box", "typo"),
+    [("[data-add=skill]", "Pilto"), ("#id_trait-notation", "[PP-C-X 2]")],
+    ids=["skill", "notation"],
+)
+def test_a_field_gone_on_to_while_a_typo_is_on_its_way_keeps_what_is_typed_next(
+    building, box, typo
+):
+    """Enter on a typo on a slow network, then on to the homeworld: the refusal coming back
+    must not pull focus back to the box, or the homeworld's letters land after the typo
+    (found by an outside journey, seed 920000)."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator(box).fill(typo)
+    page.locator(box).press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("#id_homeworld").click()
+    held[0].continue_()
+    expect(page.locator(".picker .errorlist")).to_be_visible()
+
+    page.keyboard.type("Regina")
+
+    expect(page.locator("#id_homeworld")).to_have_value("Regina")
+    expect(page.locator(box)).to_have_value(typo)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert Character.objects.get(name="Mara").document["homeworld"] == "Regina"
+
+
 def test_a_near_name_is_offered_and_one_press_adds_it(building):
     page = building
     page.locator("[data-add=skill]").fill("Medic")
