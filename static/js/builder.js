@@ -613,6 +613,9 @@ if (builder) {
     const press = focusAtPress.get(event.detail.requestConfig.triggeringEvent);
     const pointedInBox = box && lastPointed.element === box && lastPointed.at > (press?.at ?? 0);
     if (box && (box.value !== change.sent || pointedInBox)) change.typedAhead = box.value;
+    // The server opens the skill list only for an add from it; one the player opened while the
+    // row was on its way stays open, or the next tap lands on what its closing uncovers.
+    change.browsing = section.querySelector("details.catalog")?.open;
     const focused = document.activeElement;
     if (focused && focused !== document.body && focused !== press?.element) {
       // Gone on to another field: it keeps focus (one in the section by its name, moved up
@@ -638,6 +641,7 @@ if (builder) {
     const section = document.getElementById(change.section);
     if (!section) return;
     putBackTypedInRows(section, change);
+    if (change.browsing) section.querySelector("details.catalog")?.setAttribute("open", "");
     const box = section.querySelector(PICKER_BOX);
     if (box && change.typedAhead !== undefined) {
       box.value = change.typedAhead;

@@ -1091,6 +1091,28 @@ def test_a_specialty_ticked_as_a_row_lands_keeps_focus_on_that_box(building):
     assert _stored_skills() == [("Pilot", 2, []), ("Medical", 1, [])]
 
 
+def test_the_skill_list_opened_while_a_row_is_on_its_way_stays_open(building):
+    """On a slow network a player adds a skill from the box, then opens the skill list to pick
+    the next: the row landing shut the list under their finger, and the tap meant for a name
+    landed on whatever the closed list uncovered (found by an outside journey, seed 922005 at
+    390 px)."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.get_by_text("Browse the skill list").click()
+    held[0].continue_()
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+
+    page.get_by_role("button", name="Add Medical").click()
+
+    expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot", "Medical"]
+
+
 def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(building):
     page = building
     _add_skills(page, "Pilot", "Navigation", "Medical")
