@@ -781,15 +781,18 @@ if (builder) {
     }
   });
   // The next name waiting goes once the section has settled (its new Add is htmx's then). After
-  // a refusal they wait: adding them would take the message away before it was read. The next
-  // row added or removed (or Enter in the empty box) sends them.
+  // a refusal the names waiting for that box wait: adding them would take the message away
+  // before it was read. The next row added or removed (or Enter in the empty box) sends them.
+  // A name for the other box goes: nothing there waits to be mended.
   builder.addEventListener("htmx:afterSettle", (event) => {
     // One swap settles several elements (the section and the figures), each with this event.
     const config = event.detail.requestConfig;
     const change = config?.rowChange;
     if (!change) return;
     delete config.rowChange;
-    if (!change.refused) addNextWaitingName();
+    const refusedBox =
+      change.refused && document.getElementById(change.section)?.querySelector(PICKER_BOX)?.name;
+    if (!refusedBox || namesWaiting[0]?.box !== refusedBox) addNextWaitingName();
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------

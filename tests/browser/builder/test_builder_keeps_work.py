@@ -771,6 +771,26 @@ def test_a_name_entered_while_a_typo_is_on_its_way_waits_for_the_typo_to_be_mend
     assert _stored_skill_names() == ["Pilot", "Navigation"]
 
 
+def test_a_skill_entered_while_a_mistyped_notation_is_on_its_way_is_still_added(building):
+    """A notation typo holds back only the names waiting for the notation box: a skill entered
+    while it was on its way waited for good, "Saving…" and no row (found by an outside
+    journey, seeds 923017 and 923026)."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator("#id_trait-notation").fill("[PP-C-X 2]")
+    page.locator("#id_trait-notation").press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")
+    held[0].continue_()
+
+    expect(page.locator("#section-traits .errorlist")).to_be_visible()
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot"]
+
+
 def test_a_name_waiting_behind_a_typo_is_added_by_enter_in_the_emptied_box(building):
     page = building
     box, first_add = _add_skill_with_its_preview_held(page, "Pilto")
