@@ -613,6 +613,9 @@ if (builder) {
     const press = focusAtPress.get(event.detail.requestConfig.triggeringEvent);
     const pointedInBox = box && lastPointed.element === box && lastPointed.at > (press?.at ?? 0);
     if (box && (box.value !== change.sent || pointedInBox)) change.typedAhead = box.value;
+    // The server opens the skill list only for an add from it; one the player opened while the
+    // row was on its way stays open, or the next tap lands on what its closing uncovers.
+    change.browsing = section.querySelector("details.catalog")?.open;
     const focused = document.activeElement;
     if (focused && focused !== document.body && focused !== press?.element) {
       // Gone on to another field: it keeps focus (one in the section by its name, moved up
@@ -638,6 +641,7 @@ if (builder) {
     const section = document.getElementById(change.section);
     if (!section) return;
     putBackTypedInRows(section, change);
+    if (change.browsing) section.querySelector("details.catalog")?.setAttribute("open", "");
     const box = section.querySelector(PICKER_BOX);
     if (box && change.typedAhead !== undefined) {
       box.value = change.typedAhead;
@@ -651,18 +655,10 @@ if (builder) {
   function focusAfterRowChange(section, change, box) {
     const { verb, index } = change;
     const rows = [...section.querySelectorAll("[data-row-index]")];
-    if (verb.startsWith("add") && rows.length === change.rows) {
-      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
-      // hearing why. The box is new from the server, and focus would put the caret before
-      // the name, where Backspace mends nothing.
-      if (box) {
-        box.focus();
-        box.setSelectionRange(box.value.length, box.value.length);
-      }
-      announce(section.querySelector(".picker .errorlist")?.textContent.trim());
-      return true;
-    }
+    const refused = verb.startsWith("add") && rows.length === change.rows;
+    const why = refused && section.querySelector(".picker .errorlist")?.textContent.trim();
     if (change.stayIn !== undefined) {
+      // Gone on to another field, refused or not: what they type next belongs there.
       const name = change.stayIn && nameAfter(change.stayIn, change.removal);
       const value = change.stayInBox === null ? "" : `[value="${CSS.escape(change.stayInBox)}"]`;
       const kept = name && section.querySelector(`[name="${CSS.escape(name)}"]${value}`);
@@ -675,8 +671,19 @@ if (builder) {
         else if (kept.type === "number" && typing) caretAtEnd(kept);
         else if (kept.type === "number") kept.select();
       }
-      announce(verb.startsWith("add") ? "Row added." : "Row removed.");
-      return false;
+      announce(refused ? why : verb.startsWith("add") ? "Row added." : "Row removed.");
+      return refused;
+    }
+    if (refused) {
+      // Nothing was added (a name not in the catalog): back to the box, to fix what was typed,
+      // hearing why. The box is new from the server, and focus would put the caret before
+      // the name, where Backspace mends nothing.
+      if (box) {
+        box.focus();
+        box.setSelectionRange(box.value.length, box.value.length);
+      }
+      announce(why);
+      return true;
     }
     let target = null;
     if (verb.startsWith("add")) {
@@ -774,15 +781,18 @@ if (builder) {
     }
   });
   // The next name waiting goes once the section has settled (its new Add is htmx's then). After
-  // a refusal they wait: adding them would take the message away before it was read. The next
-  // row added or removed (or Enter in the empty box) sends them.
+  // a refusal the names waiting for that box wait: adding them would take the message away
+  // before it was read. The next row added or removed (or Enter in the empty box) sends them.
+  // A name for the other box goes: nothing there waits to be mended.
   builder.addEventListener("htmx:afterSettle", (event) => {
     // One swap settles several elements (the section and the figures), each with this event.
     const config = event.detail.requestConfig;
     const change = config?.rowChange;
     if (!change) return;
     delete config.rowChange;
-    if (!change.refused) addNextWaitingName();
+    const refusedBox =
+      change.refused && document.getElementById(change.section)?.querySelector(PICKER_BOX)?.name;
+    if (!refusedBox || namesWaiting[0]?.box !== refusedBox) addNextWaitingName();
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------

@@ -216,6 +216,35 @@ def test_a_name_sent_back_for_a_typo_is_mended_at_its_end(
     expect(page.locator(box)).to_have_value("")
 
 
+@pytest.mark.parametrize(
+    ("box", "typo"),
+    [("[data-add=skill]", "Pilto"), ("#id_trait-notation", "[PP-C-X 2]")],
+    ids=["skill", "notation"],
+)
+def test_a_field_gone_on_to_while_a_typo_is_on_its_way_keeps_what_is_typed_next(
+    building, box, typo
+):
+    """Enter on a typo on a slow network, then on to the homeworld: the refusal coming back
+    must not pull focus back to the box, or the homeworld's letters land after the typo
+    (found by an outside journey, seed 920000)."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator(box).fill(typo)
+    page.locator(box).press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("#id_homeworld").click()
+    held[0].continue_()
+    expect(page.locator(".picker .errorlist")).to_be_visible()
+
+    page.keyboard.type("Regina")
+
+    expect(page.locator("#id_homeworld")).to_have_value("Regina")
+    expect(page.locator(box)).to_have_value(typo)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert Character.objects.get(name="Mara").document["homeworld"] == "Regina"
+
+
 def test_a_near_name_is_offered_and_one_press_adds_it(building):
     page = building
     page.locator("[data-add=skill]").fill("Medic")
@@ -742,6 +771,26 @@ def test_a_name_entered_while_a_typo_is_on_its_way_waits_for_the_typo_to_be_mend
     assert _stored_skill_names() == ["Pilot", "Navigation"]
 
 
+def test_a_skill_entered_while_a_mistyped_notation_is_on_its_way_is_still_added(building):
+    """A notation typo holds back only the names waiting for the notation box: a skill entered
+    while it was on its way waited for good, "Saving…" and no row (found by an outside
+    journey, seeds 923017 and 923026)."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator("#id_trait-notation").fill("[PP-C-X 2]")
+    page.locator("#id_trait-notation").press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")
+    held[0].continue_()
+
+    expect(page.locator("#section-traits .errorlist")).to_be_visible()
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot"]
+
+
 def test_a_name_waiting_behind_a_typo_is_added_by_enter_in_the_emptied_box(building):
     page = building
     box, first_add = _add_skill_with_its_preview_held(page, "Pilto")
@@ -1060,6 +1109,28 @@ def test_a_specialty_ticked_as_a_row_lands_keeps_focus_on_that_box(building):
     expect(fighters).not_to_be_checked()
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     assert _stored_skills() == [("Pilot", 2, []), ("Medical", 1, [])]
+
+
+def test_the_skill_list_opened_while_a_row_is_on_its_way_stays_open(building):
+    """On a slow network a player adds a skill from the box, then opens the skill list to pick
+    the next: the row landing shut the list under their finger, and the tap meant for a name
+    landed on whatever the closed list uncovered (found by an outside journey, seed 922005 at
+    390 px)."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.get_by_text("Browse the skill list").click()
+    held[0].continue_()
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+
+    page.get_by_role("button", name="Add Medical").click()
+
+    expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot", "Medical"]
 
 
 def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(building):
