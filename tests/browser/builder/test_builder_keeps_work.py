@@ -1053,14 +1053,19 @@ def test_a_level_typed_elsewhere_while_a_row_is_on_its_way_stays_in_its_own_row(
     assert _stored_skills() == [("Pilot", 3, []), ("Medical", 1, [])]
 
 
+def _pilot_level_with_medical_on_its_way(page):
+    """Pilot added, then Medical's add held on its way: Pilot's level, and the held add."""
+    _add_skills(page, "Pilot")
+    _box, add = _add_skill_with_its_preview_held(page, "Medical")
+    return page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]'), add
+
+
 def test_a_level_selected_to_replace_as_a_row_lands_is_replaced(building):
     """A fill (or Tab into the field) selects the level to type over it; the row landing
     redraws the section, and the level kept in focus must keep that selection, or "3" typed
     over Pilot's 1 reads 31 (found by an outside journey, seeds 932000 and 932001)."""
     page = building
-    _add_skills(page, "Pilot")
-    _box, add = _add_skill_with_its_preview_held(page, "Medical")
-    pilot_level = page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')
+    pilot_level, add = _pilot_level_with_medical_on_its_way(page)
     pilot_level.focus()
     pilot_level.evaluate("(field) => field.select()")
     add.continue_()
@@ -1075,9 +1080,7 @@ def test_a_level_selected_to_replace_as_a_row_lands_is_replaced(building):
 
 def test_a_level_being_typed_as_a_row_lands_goes_on_where_the_player_was_typing(building):
     page = building
-    _add_skills(page, "Pilot")
-    _box, add = _add_skill_with_its_preview_held(page, "Medical")
-    pilot_level = page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')
+    pilot_level, add = _pilot_level_with_medical_on_its_way(page)
     pilot_level.click()
     page.keyboard.press("Control+A")
     page.keyboard.type("1")
