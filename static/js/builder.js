@@ -471,13 +471,27 @@ if (builder) {
       return;
     }
     if (!(button instanceof HTMLButtonElement) || !button.value) return;
+    const picker = button.closest(".picker");
+    const box = picker?.querySelector(PICKER_BOX);
+    const pressed = box && !button.value.includes(":") && !namesSent.has(triggering);
+    const waiting = namesWaiting.some((name) => name.box === box?.name);
+    if (pressed && waiting && box.value.trim() && !picker.querySelector(".errorlist")) {
+      // Names entered before this one are still to go: it takes its place behind them. (After
+      // a refusal the press is the mended name, entered first.)
+      event.preventDefault();
+      namesWaiting.push({ box: box.name, name: box.value.trim() });
+      box.value = "";
+      noteEdit();
+      showNamesWaiting();
+      addNextWaitingName();
+      return;
+    }
     if (!rowsWaiting.has(triggering)) noteEdit();
     rowsWaiting.set(triggering, button);
     if (!focusAtPress.has(triggering)) {
       focusAtPress.set(triggering, { element: document.activeElement, at: performance.now() });
     }
-    const box = button.closest(".picker")?.querySelector(PICKER_BOX);
-    if (box && !button.value.includes(":") && !namesSent.has(triggering)) {
+    if (pressed) {
       // The name goes as it was when pressed, and the box is free for the next one at once:
       // a request waiting behind a preview reads the form only when it goes.
       namesSent.set(triggering, { box: box.name, name: box.value.trim() });

@@ -748,6 +748,31 @@ def test_names_entered_one_after_another_while_an_add_is_on_its_way_are_all_adde
     assert stored(Character.objects.get(name="Mara").document) == entered
 
 
+def test_a_name_added_by_a_click_while_names_wait_goes_after_them(building):
+    """Add clicked in the moment a row has landed, before the names waiting have gone (they go
+    once the page has settled): the click's name joins the line instead of overtaking it (an
+    outside journey, seed 923029, stored Combat Engineer before Steward, entered first)."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.get_by_role("button", name="Add an item").click()
+    while not held:
+        page.wait_for_timeout(20)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")  # waits: the item row is on its way
+    expect(page.locator("[data-names-waiting]")).to_have_text("Adding next: Pilot")
+    page.evaluate(
+        """() => document.body.addEventListener("htmx:afterRequest", () => {
+            document.querySelector("[data-add=skill]").value = "Medical";
+            document.querySelector("[data-action=add-skill]").click();
+        }, {once: true})"""
+    )
+    held[0].continue_()
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot", "Medical"]
+
+
 def test_a_name_entered_while_a_typo_is_on_its_way_waits_for_the_typo_to_be_mended(building):
     page = building
     box, first_add = _add_skill_with_its_preview_held(page, "Pilto")
