@@ -1085,38 +1085,30 @@ def _pilot_level_with_medical_on_its_way(page):
     return page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]'), add
 
 
-def test_a_level_selected_to_replace_as_a_row_lands_is_replaced(building):
-    """A fill (or Tab into the field) selects the level to type over it; the row landing
-    redraws the section, and the level kept in focus must keep that selection, or "3" typed
-    over Pilot's 1 reads 31 (found by an outside journey, seeds 932000 and 932001)."""
-    page = building
-    pilot_level, add = _pilot_level_with_medical_on_its_way(page)
-    pilot_level.focus()
-    pilot_level.evaluate("(field) => field.select()")
-    add.continue_()
-    expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
-
-    page.keyboard.insert_text("3")
-
-    expect(pilot_level).to_have_value("3")
-    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert _stored_skills() == [("Pilot", 3, []), ("Medical", 1, [])]
-
-
-def test_a_level_being_typed_as_a_row_lands_goes_on_where_the_player_was_typing(building):
+@pytest.mark.parametrize(
+    ("typed_before", "typed_after", "level"),
+    [("", "3", 3), ("1", "2", 12)],
+    ids=["selected to type over", "being typed"],
+)
+def test_a_level_in_focus_as_a_row_lands_takes_the_next_digit_where_the_player_meant(
+    building, typed_before, typed_after, level
+):
+    """The row landing redraws the section under the level the player is in. Selected to type
+    over (as a fill or Tab leaves it), "3" replaces Pilot's 1, where it read 31 (found by an
+    outside journey, seeds 932000 and 932001); being typed, "1" then "2" reads 12."""
     page = building
     pilot_level, add = _pilot_level_with_medical_on_its_way(page)
     pilot_level.click()
     page.keyboard.press("Control+A")
-    page.keyboard.type("1")
+    page.keyboard.type(typed_before)
     add.continue_()
     expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
 
-    page.keyboard.type("2")
+    page.keyboard.type(typed_after)
 
-    expect(pilot_level).to_have_value("12")
+    expect(pilot_level).to_have_value(str(level))
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert _stored_skills() == [("Pilot", 12, []), ("Medical", 1, [])]
+    assert _stored_skills() == [("Pilot", level, []), ("Medical", 1, [])]
 
 
 def test_a_specialty_ticked_as_a_row_lands_keeps_focus_on_that_box(building):
