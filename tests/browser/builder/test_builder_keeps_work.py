@@ -945,16 +945,23 @@ def _stored_skills(name: str = "Mara") -> list[tuple[str, int, list[str]]]:
     return [(s["skill"], s["level"], s.get("specialties", [])) for s in document["skills"]]
 
 
-def test_a_level_typed_below_a_row_being_removed_moves_up_with_its_row(building):
-    page = building
+def _remove_the_first_of_three_skills_held(page):
+    """Pilot, Navigation and Medical added, then Pilot's Remove pressed, its request held on
+    its way: the held request to let go on."""
     _add_skills(page, "Pilot", "Navigation", "Medical")
     held = _hold_the_first_preview(page)
     page.locator("[data-skill-row]").nth(0).locator("[data-action=remove]").click()
     while not held:
         page.wait_for_timeout(20)
+    return held[0]
+
+
+def test_a_level_typed_below_a_row_being_removed_moves_up_with_its_row(building):
+    page = building
+    removal = _remove_the_first_of_three_skills_held(page)
     # Typed while Pilot's removal is on its way: the section comes back as it was sent.
     page.locator("[data-skill-row]").nth(2).locator("[data-field=level]").fill("3")
-    held[0].continue_()
+    removal.continue_()
 
     medical = page.locator('[data-skill-row][data-skill="Medical"]')
     expect(page.locator("[data-skill-row]")).to_have_count(2)
@@ -1155,13 +1162,9 @@ def test_the_skill_list_opened_while_a_row_is_on_its_way_stays_open(building):
 
 def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(building):
     page = building
-    _add_skills(page, "Pilot", "Navigation", "Medical")
-    held = _hold_the_first_preview(page)
-    page.locator("[data-skill-row]").nth(0).locator("[data-action=remove]").click()
-    while not held:
-        page.wait_for_timeout(20)
+    removal = _remove_the_first_of_three_skills_held(page)
     page.locator('[data-skill-row][data-skill="Medical"] [data-field=level]').click()
-    held[0].continue_()
+    removal.continue_()
     expect(page.locator("[data-skill-row]")).to_have_count(2)
 
     page.keyboard.press("End")
