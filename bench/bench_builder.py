@@ -22,6 +22,7 @@ SERVER_WORKERS = os.cpu_count() or 2
 CONNECTIONS = 4
 PREVIEW = "POST preview, logged in, htmx"
 NO_OP = "POST logged-in no-op view: + session and user"
+ACCESS_CHECK = "POST logged-in view that only finds the character (character_for_user)"
 
 
 def _setup():
@@ -45,9 +46,10 @@ def _setup():
 def _throughput(character, quick: bool) -> list[Figure]:
     """The preview and /healthz under gunicorn, in alternating rounds of the same load.
 
-    Two do-nothing views (bench.urls) sit between them: one behind the middleware with the CSRF
-    check and form parsing every POST pays, one that also loads the session and user as every
-    logged-in view does. They show what share of /healthz any Django view can reach here.
+    Three do-nothing views (bench.urls) sit between them: one behind the middleware with the
+    CSRF check and form parsing every POST pays, one that also loads the session and user as
+    every logged-in view does, and one that also finds the character through the access helper
+    every view of a character calls. They show what share any Django view can reach here.
     """
     import secrets
     from urllib.parse import urlencode
@@ -77,6 +79,9 @@ def _throughput(character, quick: bool) -> list[Figure]:
             "POST", "/bench/no-op/", headers=headers, body=body
         ),
         NO_OP: http_load.prepare("POST", "/bench/logged-in-no-op/", headers=headers, body=body),
+        ACCESS_CHECK: http_load.prepare(
+            "POST", f"/bench/access-check/{character.pk}/", headers=headers, body=body
+        ),
         PREVIEW: http_load.prepare(
             "POST", f"/characters/{character.pk}/preview/", headers=headers, body=body
         ),
@@ -94,15 +99,23 @@ def _throughput(character, quick: bool) -> list[Figure]:
                 assert load.failed == 0, (name, load)
                 assert load.completed, (name, load)
                 rates[name].append(load.requests_per_second)
+
+    def share(of: str) -> tuple[float, ...]:
+        return tuple(100 * r / n for r, n in zip(rates[of], rates[NO_OP], strict=True))
+
     figures = [Figure(name, "req/s", tuple(samples)) for name, samples in rates.items()]
-    figures.append(
+    figures += [
+        # The most any view of one stored character can reach: the access check's query alone.
+        Figure(
+            "  the access check alone as a share of the logged-in no-op", "%", share(ACCESS_CHECK)
+        ),
         Figure(
             "  preview as a share of the logged-in no-op view, same server and run",
             "%",
-            tuple(100 * r / n for r, n in zip(rates[PREVIEW], rates[NO_OP], strict=True)),
+            share(PREVIEW),
             target=70,
-        )
-    )
+        ),
+    ]
     return figures
 
 
