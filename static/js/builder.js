@@ -632,10 +632,9 @@ if (builder) {
     change.browsing = section.querySelector("details.catalog")?.open;
     const focused = document.activeElement;
     if (focused && focused !== document.body && focused !== press?.element) {
-      // Gone on to another field: it keeps focus (one in the section by its name, moved up
-      // with its row after a removal).
-      change.stayIn = section.contains(focused) ? focused.name || focused.id : "";
-      change.stayInBox = focused.type === "checkbox" ? focused.value : null; // boxes share a name
+      // Gone on to another field: it keeps focus (one in the section through its twin in the
+      // section redrawn, moved up with its row after a removal).
+      change.stayIn = section.contains(focused) ? focused : null;
       // The caret, or what was selected to type over: the field is redrawn under it.
       const caret = focused.selectionStart;
       change.caret = typeof caret === "number" ? [caret, focused.selectionEnd] : null;
@@ -663,6 +662,16 @@ if (builder) {
     }
     change.refused = focusAfterRowChange(section, change, box);
   });
+  // A control of the section as the server sent it back: by its name, with its row's new
+  // place after a removal (null if it was in the removed row), and by its value among the
+  // boxes of a row, which share a name; else by its id. The skill list's summary has neither.
+  function twinIn(section, control, removal) {
+    if (control.localName === "summary") return section.querySelector("details.catalog > summary");
+    if (!control.name) return control.id ? section.querySelector(`#${CSS.escape(control.id)}`) : null;
+    const name = nameAfter(control.name, removal);
+    const value = control.type === "checkbox" ? `[value="${CSS.escape(control.value)}"]` : "";
+    return name && section.querySelector(`[name="${CSS.escape(name)}"]${value}`);
+  }
   // Where focus goes once a row has come or gone: to the new row, or to the row that took the
   // removed one's place; a player typing the next name in the add box keeps typing there.
   // Returns whether an add was refused.
@@ -671,16 +680,15 @@ if (builder) {
     const rows = [...section.querySelectorAll("[data-row-index]")];
     const refused = verb.startsWith("add") && rows.length === change.rows;
     const why = refused && section.querySelector(".picker .errorlist")?.textContent.trim();
-    if (change.stayIn !== undefined) {
-      // Gone on to another field, refused or not: what they type next belongs there.
-      const name = change.stayIn && nameAfter(change.stayIn, change.removal);
-      const value = change.stayInBox === null ? "" : `[value="${CSS.escape(change.stayInBox)}"]`;
-      const kept = name && section.querySelector(`[name="${CSS.escape(name)}"]${value}`);
+    const kept = change.stayIn && twinIn(section, change.stayIn, change.removal);
+    if (change.stayIn !== undefined && (kept || !change.stayIn)) {
+      // Gone on to another field, refused or not: what they type next belongs there. (Gone
+      // into the row removed, they go where focus goes after a removal.)
       if (kept) {
         kept.focus();
         // A number field does not tell its caret: one typed in meanwhile goes on at its end;
         // one only entered is, as Tab enters it, all selected to be typed over.
-        const typing = change.typedInRows.some((typed) => typed.name === change.stayIn);
+        const typing = change.typedInRows.some((typed) => typed.name === change.stayIn.name);
         if (change.caret) kept.setSelectionRange(...change.caret);
         else if (kept.type === "number" && typing) caretAtEnd(kept);
         else if (kept.type === "number") kept.select();

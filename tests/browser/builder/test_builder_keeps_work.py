@@ -1175,6 +1175,40 @@ def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(bu
     assert _stored_skills() == [("Navigation", 1, []), ("Medical", 2, [])]
 
 
+def test_the_skill_list_tabbed_to_while_a_row_is_on_its_way_keeps_focus_when_it_lands(building):
+    """A keyboard player presses Add, then Tabs on to "Browse the skill list" while the row is
+    on its way: the section redrawn under them left focus nowhere, and the next Tab started
+    again at the top of the page."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-action=add-skill]").focus()
+    page.keyboard.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    page.keyboard.press("Tab")
+    expect(page.get_by_text("Browse the skill list")).to_be_focused()
+    held[0].continue_()
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+
+    expect(page.get_by_text("Browse the skill list")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("button", name="Add Medical")).to_be_visible()
+
+
+def test_a_level_focused_in_the_row_being_removed_hands_focus_to_the_row_below(building):
+    """Focus in the very row whose removal lands goes where it goes after any removal: to the
+    row that took its place, not to the top of the page."""
+    page = building
+    removal = _remove_the_first_of_three_skills_held(page)
+    page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]').click()
+    removal.continue_()
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+
+    navigation = page.locator('[data-skill-row][data-skill="Navigation"]')
+    expect(navigation.locator("[data-field=level]")).to_be_focused()
+
+
 def test_skills_filled_in_one_after_another_are_all_added(building):
     page = building
     _add_skills(page, "Pilot", "Navigation", "Medical", "Streetwise", "Vacc Suit")
