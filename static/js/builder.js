@@ -721,11 +721,17 @@ if (builder) {
       change.typedAhead !== undefined ||
       change.fromLine ||
       namesWaiting.some((waiting) => waiting.box === box?.name);
+    // A trait's type, level and frequency come from the grid or the notation: what is left to
+    // write is its description. (Text inserted into a list is lost without an event, so the
+    // next notation begun there could not be handed on to its box.)
+    const firstInRow =
+      target?.querySelector("[name$='-name']") ||
+      target?.querySelector("input:not([type=hidden]), select, button");
     const control =
       box && enteringNames
         ? box
         : target
-          ? target.querySelector("input:not([type=hidden]), select, button")
+          ? firstInRow
           : section.querySelector("[data-add], .picker input, .picker select, button");
     if (control) control.focus();
     if (box && change.name && control !== box && target?.contains(control)) {

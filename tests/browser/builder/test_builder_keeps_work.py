@@ -910,6 +910,29 @@ def test_a_name_begun_as_the_added_row_takes_focus_goes_into_the_box(building, f
     assert Character.objects.get(name="Mara").document["skills"][0].get("cascade") is None
 
 
+def test_a_notation_begun_as_the_added_trait_takes_focus_goes_into_the_box(building):
+    """A trait row takes focus at its description, which hands the next notation on to its box:
+    its type, the row's first control, is a list, and text inserted there is lost unseen."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator("#id_trait-notation").fill("[PP-C-S 2]")
+    page.locator("#id_trait-notation").press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+    held[0].continue_()
+    page.wait_for_function(
+        "() => document.activeElement?.closest('[data-trait-row]')", polling="raf"
+    )
+    expect(page.locator("[data-trait-row] input[name$=-name]")).to_be_focused()
+    page.keyboard.insert_text("[PP-C-R 1]")
+    page.keyboard.press("Enter")
+
+    expect(page.locator("[data-trait-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [(t["level"], t["frequency"]) for t in document["traits"]] == [("C", "S"), ("C", "R")]
+
+
 def test_a_cascade_typed_the_moment_its_row_appears_stays_in_that_row(building):
     """What is typed at once into the new row's cascade is that cascade, not a name for the
     box: only a name the box adds is taken back to it."""
