@@ -496,6 +496,12 @@ if (builder) {
       // a request waiting behind a preview reads the form only when it goes.
       namesSent.set(triggering, { box: box.name, name: box.value.trim() });
       box.value = "";
+      if (document.activeElement === button) {
+        // Held back while the row is on its way, the button would drop focus to the top of
+        // the page: the box keeps it, for the next name, until the row takes it.
+        box.focus();
+        focusAtPress.set(triggering, { element: box, at: performance.now() });
+      }
     }
     rowsAsked.set(triggering, rowAction(button, namesSent.get(triggering)?.name));
     const held = button.closest("[hx-disabled-elt]")?.getAttribute("hx-disabled-elt");

@@ -1198,6 +1198,23 @@ def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(bu
     assert _stored_skills() == [("Navigation", 1, []), ("Medical", 2, [])]
 
 
+def test_add_pressed_from_the_keyboard_leaves_focus_in_the_box_until_the_row_takes_it(building):
+    """The Add button is held back while its row is on its way; focus on it fell to the top of
+    the page, where a screen reader starts over."""
+    page = building
+    held = _hold_the_first_preview(page)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-action=add-skill]").focus()
+    page.keyboard.press("Enter")
+    while not held:
+        page.wait_for_timeout(20)
+
+    expect(page.locator("[data-add=skill]")).to_be_focused()
+    held[0].continue_()
+    pilot = page.locator('[data-skill-row][data-skill="Pilot"]')
+    expect(pilot.locator("[data-field=level]")).to_be_focused()
+
+
 def test_the_skill_list_tabbed_to_while_a_row_is_on_its_way_keeps_focus_when_it_lands(building):
     """A keyboard player presses Add, then Tabs on to "Browse the skill list" while the row is
     on its way: the section redrawn under them left focus nowhere, and the next Tab started
