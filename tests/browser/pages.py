@@ -42,12 +42,17 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-def serious_violations(page) -> list[str]:
-    """axe-core's serious and critical violations on the page, with where they are."""
+def axe_violations(page, *, impacts=("minor", "moderate", "serious", "critical")) -> list[str]:
+    """axe-core's violations on the page of the given impacts, with where they are."""
     results = Axe().run(page)
     return [
         f"{violation['id']} ({violation['impact']}): "
         + "; ".join(node["target"][0] for node in violation["nodes"][:5])
         for violation in results.response["violations"]
-        if violation["impact"] in ("serious", "critical")
+        if violation["impact"] in impacts
     ]
+
+
+def serious_violations(page) -> list[str]:
+    """axe-core's serious and critical violations on the page, with where they are."""
+    return axe_violations(page, impacts=("serious", "critical"))

@@ -8,7 +8,14 @@ import pytest
 from playwright.sync_api import expect
 
 from characters.builder import services as builder_services
-from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations, start_building
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    axe_violations,
+    log_in,
+    serious_violations,
+    start_building,
+)
 from tests.factories import UserFactory, character_in_campaign, medic_document
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -45,13 +52,15 @@ def party():
     ],
     ids=["builder", "sheet", "play sheet", "dashboard", "campaign", "paste", "import", "rules"],
 )
-def test_axe_finds_no_serious_or_critical_violation(page, party, viewport, user, path):
+def test_axe_finds_no_violation_of_any_impact(page, party, viewport, user, path):
+    """The issue asks for no serious or critical one; the moderate and minor ones (a heading
+    level skipped, say) are as cheap to keep out."""
     campaign, character = party
     page.set_viewport_size(viewport)
     log_in(page, user)
     page.goto(path.format(character=character.pk, campaign=campaign.pk))
     page.wait_for_load_state("load")
-    assert serious_violations(page) == []
+    assert axe_violations(page) == []
 
 
 def test_a_new_characters_builder_with_its_welcome_message_passes_axe(page):
