@@ -699,6 +699,8 @@ def _builder_context(
         "edit_stamp": stamp.edit_stamp if stamp and stamp.editing_session else 0,
         "autosave_paused": _AUTOSAVE_PAUSED.get(character.status, ""),
         "save_state": save_state or _initial_save_state(character),
+        # EXP DV moves it, so the preview sends it again.
+        "psi_max": rules.psi_strength_limit(report.attribute("EXP").dv),
     }
     if not full:
         return context
@@ -722,7 +724,6 @@ def _builder_context(
     for row in context["trait_rows"]:
         row["is_flaw"] = row["form"].type in cat.flaw_types
     species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
-    exp_dv = report.attribute("EXP").dv
     context.update(_catalog_context())
     # A name the catalog lacks (an imported document's) stays chosen in its select, marked as
     # such: the browser would show the first option instead, and the next save store that.
@@ -756,7 +757,6 @@ def _builder_context(
             "species_default_language": species.native_language,
             "species_default_culture": species.native_culture,
             "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],
-            "psi_max": rules.psi_strength_limit(exp_dv),
             "mustering_rolls": _mustering_rolls(
                 read.document, report, records=character.mustering_rolls.all()
             ),

@@ -200,6 +200,16 @@ def test_species_kind_or_an_unknown_edit_sends_every_attribute_row(owner_client,
     assert refreshed == set(ATTRIBUTE_CODES)
 
 
+def test_the_preview_sends_the_psi_strength_limit_again_when_exp_moves_it(owner_client, character):
+    attributes = {**character.document["attributes"], "EXP": 12}
+    report = check_document({**character.document, "attributes": attributes})
+    limit = rules.psi_strength_limit(report.attribute("EXP").dv)
+
+    html = _previewed(owner_client, character, {"EXP": "12", "edited": "EXP"})
+
+    assert f'<span id="psi-strength-limit" hx-swap-oob="true">{limit}</span>' in html
+
+
 def _previewed(client, character, fields: dict[str, str]) -> str:
     """The builder's live preview of the character's form with ``fields`` changed (htmx)."""
     data = builder_post(character, **fields)
@@ -528,7 +538,8 @@ def test_a_character_outside_a_campaign_offers_its_sheet_on_letter_and_a4(owner_
 def test_the_builder_explains_its_limits_with_the_catalogs_figures(owner_client, character):
     html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
     # EXP 7 has DV 3, so the engine allows PSI strength up to 12 - 3 = 9.
-    assert "at most 12 \N{MINUS SIGN} EXP DV, never above 15 (now 9)" in html
+    text = re.sub(r"<[^>]+>", "", html)  # the limit itself is in an element the preview swaps
+    assert "at most 12 \N{MINUS SIGN} EXP DV, never above 15 (now 9)" in text
     assert "each level above costs 5 points" in html
     assert "Psionically trained (25 points)" in html
 
