@@ -430,6 +430,7 @@ EVERYTHING = Refresh(attributes=None)
 # Inputs every figure depends on: the species package, and the NPC caps.
 _INPUTS_EVERYTHING_DEPENDS_ON = frozenset({"species", "kind"})
 _IDENTITY_INPUTS = frozenset({"name", "homeworld", "native_language", "native_culture"})
+_ATTRIBUTES_SKILL_COSTS_READ = frozenset({"INT", "EDU", "EXP"})
 
 
 def _refresh(edited: str | None) -> Refresh:
@@ -446,9 +447,10 @@ def _refresh(edited: str | None) -> Refresh:
     identity = bool(names & _IDENTITY_INPUTS)
     return Refresh(
         attributes=attributes,
-        # A bought skill that an automatic one duplicates costs differently, and EXP DV is
-        # how many level-0 skills are free: past them each row costs a point.
-        skill_rows="skill" in rows or identity or "EXP" in attributes,
+        # A bought skill that an automatic one duplicates costs only the levels above the
+        # free one (INT DV or EDU DV, capped by the higher of EDU DV and EXP DV), and EXP DV
+        # is how many level-0 skills are free: past them each row costs a point.
+        skill_rows="skill" in rows or identity or bool(attributes & _ATTRIBUTES_SKILL_COSTS_READ),
         trait_rows="trait" in rows,
         item_rows="item" in rows,
         mustering=bool(names & {"service", "terms"}) or "skill" in rows,

@@ -200,6 +200,25 @@ def test_species_kind_or_an_unknown_edit_sends_every_attribute_row(owner_client,
     assert refreshed == set(ATTRIBUTE_CODES)
 
 
+# Bought Language (Anglic)-4 beside the automatic Language (Anglic), whose free level is EDU DV.
+BOUGHT_NATIVE_LANGUAGE = {
+    "skill-0-skill": "Language",
+    "skill-0-cascade": "Anglic",
+    "skill-0-level": "4",
+}
+
+
+@pytest.mark.parametrize(("edu", "points"), [("12", "0 pts"), ("3", "3 pts")])
+def test_editing_edu_sends_again_the_cost_of_a_skill_it_gives_free_levels_of(
+    owner_client, character, edu, points
+):
+    edits = BOUGHT_NATIVE_LANGUAGE | {"EDU": edu, "edited": "EDU"}
+
+    html = _previewed(owner_client, character, edits)
+
+    assert f'<span id="skill-0-points" data-row-points hx-swap-oob="true">{points}</span>' in html
+
+
 def test_the_preview_sends_the_psi_strength_limit_again_when_exp_moves_it(owner_client, character):
     attributes = {**character.document["attributes"], "EXP": 12}
     report = check_document({**character.document, "attributes": attributes})
