@@ -454,7 +454,8 @@ def _refresh(edited: str | None) -> Refresh:
         trait_rows="trait" in rows,
         item_rows="item" in rows,
         mustering=bool(names & {"service", "terms"}) or "skill" in rows,
-        identity=identity or bool(attributes),
+        # A skill row named as an automatic skill takes that skill's place in the list.
+        identity=identity or bool(attributes) or "skill" in rows,
     )
 
 

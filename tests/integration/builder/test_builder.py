@@ -219,6 +219,19 @@ def test_editing_edu_sends_again_the_cost_of_a_skill_it_gives_free_levels_of(
     assert f'<span id="skill-0-points" data-row-points hx-swap-oob="true">{points}</span>' in html
 
 
+def test_naming_a_bought_skills_cascade_sends_the_automatic_skills_again(owner_client, character):
+    edits = BOUGHT_NATIVE_LANGUAGE | {"edited": "skill-0-cascade"}
+
+    html = _previewed(owner_client, character, edits)
+
+    automatic = re.search(
+        r'<div class="automatic" id="automatic-skills" hx-swap-oob="true">(.*?)</div>', html, re.S
+    )
+    assert automatic is not None
+    assert "Knowledge (Imperial society)-3" in automatic.group(1)
+    assert "Language" not in automatic.group(1)
+
+
 def test_the_preview_sends_the_psi_strength_limit_again_when_exp_moves_it(owner_client, character):
     attributes = {**character.document["attributes"], "EXP": 12}
     report = check_document({**character.document, "attributes": attributes})
