@@ -655,6 +655,7 @@ def _builder_context(
     traits_by_row = dict(zip(read.trait_rows, report.traits, strict=False))
     items_by_row = dict(zip(read.item_rows, report.equipment.lines, strict=False))
     service = cat.find_service(read.document.get("service", ""))
+    species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
     context: dict[str, Any] = {
         "character": character,
         "form": form,
@@ -704,6 +705,9 @@ def _builder_context(
         "save_state": save_state or _initial_save_state(character),
         # EXP DV moves it, so the preview sends it again.
         "psi_max": rules.psi_strength_limit(report.attribute("EXP").dv),
+        # A change of species moves these.
+        "package_lines": [t for t in report.traits if t.source == "package"],
+        "species_name": species.name,
     }
     if not full:
         return context
@@ -726,7 +730,6 @@ def _builder_context(
         )
     for row in context["trait_rows"]:
         row["is_flaw"] = row["form"].type in cat.flaw_types
-    species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
     context.update(_catalog_context())
     # A name the catalog lacks (an imported document's) stays chosen in its select, marked as
     # such: the browser would show the first option instead, and the next save store that.
@@ -755,8 +758,6 @@ def _builder_context(
     context["service_off_list"] = service_key if service_key not in cat.services else ""
     context.update(
         {
-            "package_lines": [t for t in report.traits if t.source == "package"],
-            "species_name": species.name,
             "species_default_language": species.native_language,
             "species_default_culture": species.native_culture,
             "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],

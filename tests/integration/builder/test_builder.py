@@ -232,6 +232,26 @@ def test_naming_a_bought_skills_cascade_sends_the_automatic_skills_again(owner_c
     assert "Language" not in automatic.group(1)
 
 
+def test_choosing_a_species_sends_its_package_traits_again(owner_client, character):
+    html = _previewed(owner_client, character, {"species": "vargr", "edited": "species"})
+
+    sent = re.search(
+        r'<p id="package-traits" class="hint" hx-swap-oob="true">(.*?)</p>', html, re.S
+    )
+    assert sent is not None
+    assert sent.group(1).startswith("Vargr package traits (included, 0 points in all): ")
+
+
+def test_going_back_to_human_empties_the_package_traits(owner_client, owner):
+    vargr = builder_services.create_character(
+        owner=owner, document=character_document(name="Kfue", species="vargr")
+    )
+
+    html = _previewed(owner_client, vargr, {"species": "human", "edited": "species"})
+
+    assert '<p id="package-traits" class="hint" hidden hx-swap-oob="true"></p>' in html
+
+
 def test_the_preview_sends_the_psi_strength_limit_again_when_exp_moves_it(owner_client, character):
     attributes = {**character.document["attributes"], "EXP": 12}
     report = check_document({**character.document, "attributes": attributes})
