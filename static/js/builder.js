@@ -285,9 +285,16 @@ if (builder) {
     clearTimeout(timer);
   });
   // A page brought back by Back or Forward may be older than what is stored: show what is.
+  // One left with its save on the way hears it land only now, and another tab may have saved
+  // on top of it meanwhile: it shows what is stored once its own edits are (after a conflict
+  // the player decides).
+  function reloadOnceSaved() {
+    if (!unsaved()) window.location.reload();
+    else if (!stopped) whenSettled.push(reloadOnceSaved);
+  }
   window.addEventListener("pageshow", (event) => {
     leftAt = null;
-    if (event.persisted && !unsaved()) window.location.reload();
+    if (event.persisted) reloadOnceSaved();
   });
 
   // -- Edits -------------------------------------------------------------------------------------
