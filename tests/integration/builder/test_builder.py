@@ -819,6 +819,42 @@ def test_a_character_in_no_campaign_points_its_owner_to_where_it_is_brought_into
     assert f'<a href="{reverse("campaign_list")}">your campaigns</a>' in sheet
 
 
+def _first_trait_saved(client, character, **fields: str) -> dict:
+    """The first trait stored after a Save that posts it with ``fields``."""
+    posted = {f"trait-0-{field}": value for field, value in fields.items()}
+    data = builder_post(character, action="save", **posted)
+    client.post(reverse("character_edit", args=[character.pk]), data)
+    character.refresh_from_db()
+    return character.document["traits"][0]
+
+
+HARDSHIP = {"name": "Debts", "level": "H", "frequency": "R"}
+
+
+def test_a_flaw_turned_perk_on_the_page_carries_no_control_score(owner_client, character):
+    # The flaw's box stays on the page, ticked, after its type became a perk's.
+    ticked = {"control": "on", "controlbox": "on"}
+
+    trait = _first_trait_saved(owner_client, character, type="PP", **HARDSHIP, **ticked)
+
+    assert "control" not in trait
+
+
+def test_a_perk_turned_personal_flaw_on_the_page_keeps_its_control_score(owner_client, character):
+    # The perk's row had no box: nobody took the new flaw's control score away.
+    trait = _first_trait_saved(owner_client, character, type="PF", **HARDSHIP)
+
+    assert "control" not in trait
+
+
+def test_a_personal_flaws_control_score_box_left_unticked_is_stored(owner_client, character):
+    trait = _first_trait_saved(
+        owner_client, character, type="PF", **HARDSHIP, **{"controlbox": "on"}
+    )
+
+    assert trait["control"] is False
+
+
 def test_a_flaws_control_score_box_is_named_for_its_row(owner_client, owner):
     flaws = [
         {"type": "PF", "name": "Temper", "level": "I", "frequency": "S"},
