@@ -708,6 +708,8 @@ def _builder_context(
         # A change of species moves these.
         "package_lines": [t for t in report.traits if t.source == "package"],
         "species_name": species.name,
+        "species_default_language": species.native_language,
+        "species_default_culture": species.native_culture,
     }
     if not full:
         return context
@@ -758,8 +760,6 @@ def _builder_context(
     context["service_off_list"] = service_key if service_key not in cat.services else ""
     context.update(
         {
-            "species_default_language": species.native_language,
-            "species_default_culture": species.native_culture,
             "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],
             "mustering_rolls": _mustering_rolls(
                 read.document, report, records=character.mustering_rolls.all()

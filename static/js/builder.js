@@ -816,6 +816,15 @@ if (builder) {
     if (!refusedBox || namesWaiting[0]?.box !== refusedBox) addNextWaitingName();
   });
 
+  // The native language and culture fields show the species' defaults as placeholders; the
+  // automatic skills, sent again when the species changes, carry them.
+  document.body.addEventListener("htmx:afterSettle", () => {
+    const defaults = document.getElementById("automatic-skills")?.dataset;
+    if (!defaults) return;
+    builder.querySelector("[name=native_language]").placeholder = defaults.defaultLanguage;
+    builder.querySelector("[name=native_culture]").placeholder = defaults.defaultCulture;
+  });
+
   // -- What a screen reader hears ----------------------------------------------------------------
   // What one swap brings (the row added, then the points it moved) is said as one message:
   // a second message so soon would cut the first off.

@@ -300,6 +300,18 @@ def test_a_near_name_is_offered_and_one_press_adds_it(building):
     expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
 
 
+def test_the_native_language_and_culture_offer_the_chosen_species_defaults(building):
+    page = building
+
+    page.select_option("select[name=species]", "vargr")
+
+    expect(page.locator("#automatic-skills")).to_contain_text("Language (Gvegh)")
+    expect(page.locator("input[name=native_language]")).to_have_attribute("placeholder", "Gvegh")
+    expect(page.locator("input[name=native_culture]")).to_have_attribute(
+        "placeholder", "Vargr society"
+    )
+
+
 def test_the_heading_and_automatic_skills_follow_the_identity_fields(building):
     page = building
 
