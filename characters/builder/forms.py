@@ -234,6 +234,17 @@ def _resolved_tl(entry: dict[str, Any]) -> int | None:
     return item.tl if item else None
 
 
+def _control(row: dict[str, Any]) -> bool:
+    """A trait row's control score: its box, where the page showed one (a flaw's row) and the
+    row is still a flaw's; otherwise the type's default. A row whose type changed on the page
+    keeps the box it was drawn with until the next reload, so the box alone says nothing of a
+    flaw that was a perk (no box), nor of a perk that was a flaw (a box still ticked)."""
+    trait_type = row.get("type", "").strip()
+    if row.get("controlbox") == "on" and trait_type in catalog().flaw_types:
+        return row.get("control") == "on"
+    return control_by_default(trait_type)
+
+
 def form_from_post(post: QueryDict) -> BuilderForm:
     """The posted builder form, as typed (strings), row by row.
 
@@ -266,7 +277,7 @@ def form_from_post(post: QueryDict) -> BuilderForm:
             name=r.get("name", "").strip(),
             level=r.get("level", "").strip(),
             frequency=r.get("frequency", "").strip(),
-            control=r.get("control") == "on",
+            control=_control(r),
             derived={
                 code: r.get(f"derived-{code}", "").strip()
                 for code in cat.derived_order

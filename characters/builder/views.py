@@ -430,6 +430,7 @@ EVERYTHING = Refresh(attributes=None)
 # Inputs every figure depends on: the species package, and the NPC caps.
 _INPUTS_EVERYTHING_DEPENDS_ON = frozenset({"species", "kind"})
 _IDENTITY_INPUTS = frozenset({"name", "homeworld", "native_language", "native_culture"})
+_ATTRIBUTES_SKILL_COSTS_READ = frozenset({"INT", "EDU", "EXP"})
 
 
 def _refresh(edited: str | None) -> Refresh:
@@ -446,13 +447,15 @@ def _refresh(edited: str | None) -> Refresh:
     identity = bool(names & _IDENTITY_INPUTS)
     return Refresh(
         attributes=attributes,
-        # A bought skill that an automatic one duplicates costs differently, and EXP DV is
-        # how many level-0 skills are free: past them each row costs a point.
-        skill_rows="skill" in rows or identity or "EXP" in attributes,
+        # A bought skill that an automatic one duplicates costs only the levels above the
+        # free one (INT DV or EDU DV, capped by the higher of EDU DV and EXP DV), and EXP DV
+        # is how many level-0 skills are free: past them each row costs a point.
+        skill_rows="skill" in rows or identity or bool(attributes & _ATTRIBUTES_SKILL_COSTS_READ),
         trait_rows="trait" in rows,
         item_rows="item" in rows,
         mustering=bool(names & {"service", "terms"}) or "skill" in rows,
-        identity=identity or bool(attributes),
+        # A skill row named as an automatic skill takes that skill's place in the list.
+        identity=identity or bool(attributes) or "skill" in rows,
     )
 
 
@@ -652,6 +655,7 @@ def _builder_context(
     traits_by_row = dict(zip(read.trait_rows, report.traits, strict=False))
     items_by_row = dict(zip(read.item_rows, report.equipment.lines, strict=False))
     service = cat.find_service(read.document.get("service", ""))
+    species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
     context: dict[str, Any] = {
         "character": character,
         "form": form,
@@ -699,6 +703,13 @@ def _builder_context(
         "edit_stamp": stamp.edit_stamp if stamp and stamp.editing_session else 0,
         "autosave_paused": _AUTOSAVE_PAUSED.get(character.status, ""),
         "save_state": save_state or _initial_save_state(character),
+        # EXP DV moves it, so the preview sends it again.
+        "psi_max": rules.psi_strength_limit(report.attribute("EXP").dv),
+        # A change of species moves these.
+        "package_lines": [t for t in report.traits if t.source == "package"],
+        "species_name": species.name,
+        "species_default_language": species.native_language,
+        "species_default_culture": species.native_culture,
     }
     if not full:
         return context
@@ -721,8 +732,6 @@ def _builder_context(
         )
     for row in context["trait_rows"]:
         row["is_flaw"] = row["form"].type in cat.flaw_types
-    species = cat.species.get(read.document.get("species", "human")) or cat.species["human"]
-    exp_dv = report.attribute("EXP").dv
     context.update(_catalog_context())
     # A name the catalog lacks (an imported document's) stays chosen in its select, marked as
     # such: the browser would show the first option instead, and the next save store that.
@@ -751,12 +760,7 @@ def _builder_context(
     context["service_off_list"] = service_key if service_key not in cat.services else ""
     context.update(
         {
-            "package_lines": [t for t in report.traits if t.source == "package"],
-            "species_name": species.name,
-            "species_default_language": species.native_language,
-            "species_default_culture": species.native_culture,
             "talents": [{"name": t, "value": form.talents.get(t, "")} for t in cat.talents],
-            "psi_max": rules.psi_strength_limit(exp_dv),
             "mustering_rolls": _mustering_rolls(
                 read.document, report, records=character.mustering_rolls.all()
             ),

@@ -285,9 +285,16 @@ if (builder) {
     clearTimeout(timer);
   });
   // A page brought back by Back or Forward may be older than what is stored: show what is.
+  // One left with its save on the way hears it land only now, and another tab may have saved
+  // on top of it meanwhile: it shows what is stored once its own edits are (after a conflict
+  // the player decides).
+  function reloadOnceSaved() {
+    if (!unsaved()) window.location.reload();
+    else if (!stopped) whenSettled.push(reloadOnceSaved);
+  }
   window.addEventListener("pageshow", (event) => {
     leftAt = null;
-    if (event.persisted && !unsaved()) window.location.reload();
+    if (event.persisted) reloadOnceSaved();
   });
 
   // -- Edits -------------------------------------------------------------------------------------
@@ -827,6 +834,15 @@ if (builder) {
     const refusedBox =
       change.refused && document.getElementById(change.section)?.querySelector(PICKER_BOX)?.name;
     if (!refusedBox || namesWaiting[0]?.box !== refusedBox) addNextWaitingName();
+  });
+
+  // The native language and culture fields show the species' defaults as placeholders; the
+  // automatic skills, sent again when the species changes, carry them.
+  document.body.addEventListener("htmx:afterSettle", () => {
+    const defaults = document.getElementById("automatic-skills")?.dataset;
+    if (!defaults) return;
+    builder.querySelector("[name=native_language]").placeholder = defaults.defaultLanguage;
+    builder.querySelector("[name=native_culture]").placeholder = defaults.defaultCulture;
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------

@@ -53,6 +53,42 @@ def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(building):
     expect(page.locator('[data-problem="attribute_above_max"]')).to_have_count(0)
 
 
+def test_a_page_back_from_the_cache_before_its_save_answered_shows_what_is_stored_then(building):
+    """Left at once after an edit, the page went into the back/forward cache with its save on
+    the way; meanwhile another tab saved on top of it. Brought back, the page hears its own
+    save land only then: it must not stay as it was, saying all is saved."""
+    page = building
+    answers: list = []
+
+    def hold_the_first_answer(route):
+        if answers:
+            route.continue_()
+        else:
+            answers.append((route, route.fetch()))  # stored on the server, not yet answered
+
+    page.route("**/autosave/", hold_the_first_answer)
+    page.fill("input[name=INT]", "8")
+    while not answers:
+        page.wait_for_timeout(20)
+    other = page.context.new_page()
+    other.goto(page.url)
+    other.fill("input[name=DEX]", "11")
+    expect(other.locator("[data-save-state]")).to_have_text(SAVED)
+    other.close()
+
+    page.evaluate("() => dispatchEvent(new PageTransitionEvent('pageshow', {persisted: true}))")
+    route, answer = answers[0]
+    route.fulfill(response=answer)
+
+    expect(page.locator("input[name=DEX]")).to_have_value("11")
+    expect(page.locator("input[name=INT]")).to_have_value("8")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    page.fill("input[name=STR]", "9")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    stored = Character.objects.get(name="Mara").document["attributes"]
+    assert (stored["STR"], stored["DEX"], stored["INT"]) == (9, 11, 8)
+
+
 def test_the_sheet_opened_right_after_an_edit_shows_that_edit(building):
     page = building
     page.fill("input[name=STR]", "12")
@@ -262,6 +298,18 @@ def test_a_near_name_is_offered_and_one_press_adds_it(building):
     expect(page.locator("[data-save-state]")).to_have_text("All changes saved")
     page.reload()
     expect(page.locator('[data-skill-row][data-skill="Medical"]')).to_have_count(1)
+
+
+def test_the_native_language_and_culture_offer_the_chosen_species_defaults(building):
+    page = building
+
+    page.select_option("select[name=species]", "vargr")
+
+    expect(page.locator("#automatic-skills")).to_contain_text("Language (Gvegh)")
+    expect(page.locator("input[name=native_language]")).to_have_attribute("placeholder", "Gvegh")
+    expect(page.locator("input[name=native_culture]")).to_have_attribute(
+        "placeholder", "Vargr society"
+    )
 
 
 def test_the_heading_and_automatic_skills_follow_the_identity_fields(building):

@@ -200,6 +200,70 @@ def test_species_kind_or_an_unknown_edit_sends_every_attribute_row(owner_client,
     assert refreshed == set(ATTRIBUTE_CODES)
 
 
+# Bought Language (Anglic)-4 beside the automatic Language (Anglic), whose free level is EDU DV.
+BOUGHT_NATIVE_LANGUAGE = {
+    "skill-0-skill": "Language",
+    "skill-0-cascade": "Anglic",
+    "skill-0-level": "4",
+}
+
+
+@pytest.mark.parametrize(("edu", "points"), [("12", "0 pts"), ("3", "3 pts")])
+def test_editing_edu_sends_again_the_cost_of_a_skill_it_gives_free_levels_of(
+    owner_client, character, edu, points
+):
+    edits = BOUGHT_NATIVE_LANGUAGE | {"EDU": edu, "edited": "EDU"}
+
+    html = _previewed(owner_client, character, edits)
+
+    assert f'<span id="skill-0-points" data-row-points hx-swap-oob="true">{points}</span>' in html
+
+
+def test_naming_a_bought_skills_cascade_sends_the_automatic_skills_again(owner_client, character):
+    edits = BOUGHT_NATIVE_LANGUAGE | {"edited": "skill-0-cascade"}
+
+    html = _previewed(owner_client, character, edits)
+
+    automatic = re.search(
+        r'<div class="automatic" id="automatic-skills"[^>]* hx-swap-oob="true">(.*?)</div>',
+        html,
+        re.S,
+    )
+    assert automatic is not None
+    assert "Knowledge (Imperial society)-3" in automatic.group(1)
+    assert "Language" not in automatic.group(1)
+
+
+def test_choosing_a_species_sends_its_package_traits_again(owner_client, character):
+    html = _previewed(owner_client, character, {"species": "vargr", "edited": "species"})
+
+    sent = re.search(
+        r'<p id="package-traits" class="hint" hx-swap-oob="true">(.*?)</p>', html, re.S
+    )
+    assert sent is not None
+    assert sent.group(1).startswith("Vargr package traits (included, 0 points in all): ")
+
+
+def test_going_back_to_human_empties_the_package_traits(owner_client, owner):
+    vargr = builder_services.create_character(
+        owner=owner, document=character_document(name="Kfue", species="vargr")
+    )
+
+    html = _previewed(owner_client, vargr, {"species": "human", "edited": "species"})
+
+    assert '<p id="package-traits" class="hint" hidden hx-swap-oob="true"></p>' in html
+
+
+def test_the_preview_sends_the_psi_strength_limit_again_when_exp_moves_it(owner_client, character):
+    attributes = {**character.document["attributes"], "EXP": 12}
+    report = check_document({**character.document, "attributes": attributes})
+    limit = rules.psi_strength_limit(report.attribute("EXP").dv)
+
+    html = _previewed(owner_client, character, {"EXP": "12", "edited": "EXP"})
+
+    assert f'<span id="psi-strength-limit" hx-swap-oob="true">{limit}</span>' in html
+
+
 def _previewed(client, character, fields: dict[str, str]) -> str:
     """The builder's live preview of the character's form with ``fields`` changed (htmx)."""
     data = builder_post(character, **fields)
@@ -528,7 +592,8 @@ def test_a_character_outside_a_campaign_offers_its_sheet_on_letter_and_a4(owner_
 def test_the_builder_explains_its_limits_with_the_catalogs_figures(owner_client, character):
     html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
     # EXP 7 has DV 3, so the engine allows PSI strength up to 12 - 3 = 9.
-    assert "at most 12 \N{MINUS SIGN} EXP DV, never above 15 (now 9)" in html
+    text = re.sub(r"<[^>]+>", "", html)  # the limit itself is in an element the preview swaps
+    assert "at most 12 \N{MINUS SIGN} EXP DV, never above 15 (now 9)" in text
     assert "each level above costs 5 points" in html
     assert "Psionically trained (25 points)" in html
 
@@ -754,6 +819,42 @@ def test_a_character_in_no_campaign_points_its_owner_to_where_it_is_brought_into
 
     assert "not in a campaign: bring it into one from the campaign's page" in sheet
     assert f'<a href="{reverse("campaign_list")}">your campaigns</a>' in sheet
+
+
+def _first_trait_saved(client, character, **fields: str) -> dict:
+    """The first trait stored after a Save that posts it with ``fields``."""
+    posted = {f"trait-0-{field}": value for field, value in fields.items()}
+    data = builder_post(character, action="save", **posted)
+    client.post(reverse("character_edit", args=[character.pk]), data)
+    character.refresh_from_db()
+    return character.document["traits"][0]
+
+
+HARDSHIP = {"name": "Debts", "level": "H", "frequency": "R"}
+
+
+def test_a_flaw_turned_perk_on_the_page_carries_no_control_score(owner_client, character):
+    # The flaw's box stays on the page, ticked, after its type became a perk's.
+    ticked = {"control": "on", "controlbox": "on"}
+
+    trait = _first_trait_saved(owner_client, character, type="PP", **HARDSHIP, **ticked)
+
+    assert "control" not in trait
+
+
+def test_a_perk_turned_personal_flaw_on_the_page_keeps_its_control_score(owner_client, character):
+    # The perk's row had no box: nobody took the new flaw's control score away.
+    trait = _first_trait_saved(owner_client, character, type="PF", **HARDSHIP)
+
+    assert "control" not in trait
+
+
+def test_a_personal_flaws_control_score_box_left_unticked_is_stored(owner_client, character):
+    trait = _first_trait_saved(
+        owner_client, character, type="PF", **HARDSHIP, **{"controlbox": "on"}
+    )
+
+    assert trait["control"] is False
 
 
 def test_a_flaws_control_score_box_is_named_for_its_row(owner_client, owner):
