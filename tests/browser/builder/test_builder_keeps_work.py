@@ -312,6 +312,15 @@ def test_the_native_language_and_culture_offer_the_chosen_species_defaults(build
     )
 
 
+def test_the_age_offers_the_minimum_the_terms_served_give(building):
+    page = building
+    expect(page.locator("input[name=age]")).to_have_attribute("placeholder", "30")  # EXP DV 3
+
+    page.fill("input[name=terms]", "5")
+
+    expect(page.locator("input[name=age]")).to_have_attribute("placeholder", "38")  # 18 + 4 x 5
+
+
 def test_the_heading_and_automatic_skills_follow_the_identity_fields(building):
     page = building
 
