@@ -828,7 +828,7 @@ if (builder) {
     const shown = document.getElementById("feedback")?.dataset;
     if (!shown) return;
     for (const [name, key] of Object.entries(PLACEHOLDERS)) {
-      builder.elements.namedItem(name).placeholder = shown[key];
+      if (key in shown) builder.elements.namedItem(name).placeholder = shown[key];
     }
   });
 
