@@ -585,6 +585,29 @@ def test_the_save_state_says_saving_while_an_added_row_is_on_its_way(building):
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
 
 
+@pytest.mark.xfail(strict=True, reason="a row asked for and lost on the network is dropped unsaid")
+def test_a_trait_asked_for_while_the_network_fails_is_added_or_said_to_be_lost(building):
+    page = building
+    lost: list = []
+
+    def refuse_the_first(route):
+        if lost:
+            route.continue_()
+        else:
+            lost.append(route)
+            route.abort("connectionrefused")
+
+    page.route("**/preview/", refuse_the_first)
+    page.locator('button[value="add_trait:PF:P:S"]').click()
+    while not lost:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(2_000)  # the network is back: whatever the page does next, it has done
+
+    added = page.locator("[data-trait-row]").count() == 1
+    said = page.locator("[data-save-state]").text_content() != SAVED
+    assert added or said
+
+
 def test_the_sheet_followed_while_an_added_skill_is_on_its_way_shows_that_skill(building):
     page = building
     _box, add = _add_skill_with_its_preview_held(page, "Pilot")
