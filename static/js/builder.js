@@ -836,13 +836,20 @@ if (builder) {
     if (!refusedBox || namesWaiting[0]?.box !== refusedBox) addNextWaitingName();
   });
 
-  // The native language and culture fields show the species' defaults as placeholders; the
-  // automatic skills, sent again when the species changes, carry them.
+  // A field left empty takes a default its placeholder shows: the species' language and
+  // culture, the minimum age (terms and EXP DV). The feedback, sent with every preview,
+  // carries them.
+  const PLACEHOLDERS = {
+    age: "placeholderAge",
+    native_language: "placeholderLanguage",
+    native_culture: "placeholderCulture",
+  };
   document.body.addEventListener("htmx:afterSettle", () => {
-    const defaults = document.getElementById("automatic-skills")?.dataset;
-    if (!defaults) return;
-    builder.querySelector("[name=native_language]").placeholder = defaults.defaultLanguage;
-    builder.querySelector("[name=native_culture]").placeholder = defaults.defaultCulture;
+    const shown = document.getElementById("feedback")?.dataset;
+    if (!shown) return;
+    for (const [name, key] of Object.entries(PLACEHOLDERS)) {
+      if (key in shown) builder.elements.namedItem(name).placeholder = shown[key];
+    }
   });
 
   // -- What a screen reader hears ----------------------------------------------------------------

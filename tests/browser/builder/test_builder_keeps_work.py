@@ -312,6 +312,15 @@ def test_the_native_language_and_culture_offer_the_chosen_species_defaults(build
     )
 
 
+def test_the_age_offers_the_minimum_the_terms_served_give(building):
+    page = building
+    expect(page.locator("input[name=age]")).to_have_attribute("placeholder", "30")  # EXP DV 3
+
+    page.fill("input[name=terms]", "5")
+
+    expect(page.locator("input[name=age]")).to_have_attribute("placeholder", "38")  # 18 + 4 x 5
+
+
 def test_the_heading_and_automatic_skills_follow_the_identity_fields(building):
     page = building
 
@@ -574,6 +583,29 @@ def test_the_save_state_says_saving_while_an_added_row_is_on_its_way(building):
     expect(page.locator("[data-save-state]")).to_have_text("Saving…")
     add.continue_()
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+
+
+@pytest.mark.xfail(strict=True, reason="a row asked for and lost on the network is dropped unsaid")
+def test_a_trait_asked_for_while_the_network_fails_is_added_or_said_to_be_lost(building):
+    page = building
+    lost: list = []
+
+    def refuse_the_first(route):
+        if lost:
+            route.continue_()
+        else:
+            lost.append(route)
+            route.abort("connectionrefused")
+
+    page.route("**/preview/", refuse_the_first)
+    page.locator('button[value="add_trait:PF:P:S"]').click()
+    while not lost:
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(2_000)  # the network is back: whatever the page does next, it has done
+
+    added = page.locator("[data-trait-row]").count() == 1
+    said = page.locator("[data-save-state]").text_content() != SAVED
+    assert added or said
 
 
 def test_the_sheet_followed_while_an_added_skill_is_on_its_way_shows_that_skill(building):
