@@ -56,12 +56,16 @@ if (builder) {
   // Names entered in an add box while a row was on its way: each is added in turn, and each is
   // an edit from its Enter on.
   const namesWaiting = [];
-  const rowsPending = () => rowsWaiting.size + rowsOnTheWay.size + namesWaiting.length > 0;
+  // The rows whose request the network lost (no answer came), to be asked for again.
+  const rowsLost = []; // { button, value, section }
+  const rowsPending = () =>
+    rowsWaiting.size + rowsOnTheWay.size + namesWaiting.length + rowsLost.length > 0;
   // What each row asked for does (its button's action, with the name it adds): a page left
   // before the row landed sends these with its last save, which applies them.
   const rowsAsked = new Map(); // triggering event -> action
   const rowsToSend = () => [
     ...rowsAsked.values(),
+    ...rowsLost.map((lost) => lost.value),
     ...namesWaiting.map(({ box, name }) => `${builder.querySelector(ADDS[box])?.value}:${name}`),
   ];
   const SIGNED_OUT =
@@ -141,6 +145,7 @@ if (builder) {
           // preview was refused meanwhile.
           signedOut = false;
           builder.dispatchEvent(new Event("builder:chose"));
+          retryLostRows();
         }
         if (answer.state === "saved" || answer.state === "partial") {
           paused = ""; // returned to the player since the page was drawn
@@ -808,12 +813,23 @@ if (builder) {
     field.setSelectionRange(field.value.length, field.value.length);
     field.type = "number";
   }
-  // Nothing came back (signed out, or the network failed): the name waits in its box.
+  // Nothing came back. Lost on the network, the row is asked for again (below). Refused as
+  // signed out, the name waits in its box.
   builder.addEventListener("htmx:afterRequest", (event) => {
     const change = event.detail.requestConfig?.rowChange;
     if (!change || change.swapped) return;
     rowEnded(event.detail.requestConfig);
     const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
+    if (event.detail.xhr.status === 0 && !signedOut) {
+      const button = event.detail.elt;
+      const lost = { button, value: button.value, section: change.section };
+      if (box && change.name) namesWaiting.unshift({ box: box.name, name: change.name });
+      else if (retried.has(event.detail.requestConfig.triggeringEvent)) rowsLost.unshift(lost);
+      else rowsLost.push(lost);
+      showNamesWaiting();
+      retryLater();
+      return;
+    }
     if (box && !box.value) box.value = change.name;
     else if (box && change.name && change.verb.startsWith("add")) {
       // The box holds the next name: this one waits its turn again.
@@ -821,6 +837,45 @@ if (builder) {
       showNamesWaiting();
     }
   });
+  // A row lost on the network is pressed again after a pause (at once when the connection
+  // returns), one at a time, until one comes. A removal is pressed again only on its own button:
+  // once the section has been drawn again, the row at its place may be another.
+  const retried = new WeakSet(); // the presses made again
+  let retryTimer = null;
+  function retryLater() {
+    showState("Not saved: the server could not be reached. Retrying…", "offline");
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(retryLostRows, 5 * AUTOSAVE_PAUSE_MS);
+  }
+  function retryLostRows() {
+    clearTimeout(retryTimer);
+    if (offline() || signedOut) return; // until "ffa:online", or signing in again
+    addNextWaitingName();
+    const lost = rowsLost[0];
+    if (!lost) return;
+    const section = document.getElementById(lost.section);
+    const button = lost.button.isConnected
+      ? lost.button
+      : !lost.value.startsWith("remove") &&
+        section?.querySelector(`button[value="${CSS.escape(lost.value)}"]`);
+    if (button && held(button)) {
+      retryTimer = setTimeout(retryLostRows, 50); // once the row on its way has landed
+      return;
+    }
+    rowsLost.shift();
+    if (!button) {
+      announce("A row could not be removed: the page was drawn again meanwhile. Press Remove again.");
+      noteEdit();
+      retryLostRows();
+      return;
+    }
+    const press = new MouseEvent("click", { bubbles: true, cancelable: true });
+    retried.add(press);
+    // Not the player's press: focus stays where they are when the row lands.
+    focusAtPress.set(press, { element: null, at: performance.now() });
+    button.dispatchEvent(press);
+  }
+  document.addEventListener("ffa:online", retryLostRows);
   // The next name waiting goes once the section has settled (its new Add is htmx's then). After
   // a refusal the names waiting for that box wait: adding them would take the message away
   // before it was read. The next row added or removed (or Enter in the empty box) sends them.
@@ -834,6 +889,7 @@ if (builder) {
     const refusedBox =
       change.refused && document.getElementById(change.section)?.querySelector(PICKER_BOX)?.name;
     if (!refusedBox || namesWaiting[0]?.box !== refusedBox) addNextWaitingName();
+    if (rowsLost.length) retryLostRows();
   });
 
   // A field left empty takes a default its placeholder shows: the species' language and

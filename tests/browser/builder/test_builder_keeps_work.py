@@ -585,9 +585,8 @@ def test_the_save_state_says_saving_while_an_added_row_is_on_its_way(building):
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
 
 
-@pytest.mark.xfail(strict=True, reason="a row asked for and lost on the network is dropped unsaid")
-def test_a_trait_asked_for_while_the_network_fails_is_added_or_said_to_be_lost(building):
-    page = building
+def _lose_the_next_preview(page) -> list:
+    """The network fails once: the page's next preview gets no answer; those after it go."""
     lost: list = []
 
     def refuse_the_first(route):
@@ -598,14 +597,54 @@ def test_a_trait_asked_for_while_the_network_fails_is_added_or_said_to_be_lost(b
             route.abort("connectionrefused")
 
     page.route("**/preview/", refuse_the_first)
+    return lost
+
+
+def test_a_trait_asked_for_while_the_network_fails_is_asked_for_again(building):
+    """Found by an outside journey: a grid cell's request lost on the network left no row and
+    no word, and the page said all was saved."""
+    page = building
+    lost = _lose_the_next_preview(page)
     page.locator('button[value="add_trait:PF:P:S"]').click()
     while not lost:
         page.wait_for_timeout(20)
-    page.wait_for_timeout(2_000)  # the network is back: whatever the page does next, it has done
+    expect(page.locator("[data-save-state]")).to_contain_text("could not be reached")
 
-    added = page.locator("[data-trait-row]").count() == 1
-    said = page.locator("[data-save-state]").text_content() != SAVED
-    assert added or said
+    expect(page.locator("[data-trait-row]")).to_have_count(1)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    document = Character.objects.get(name="Mara").document
+    assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == [
+        ("PF", "P", "S")
+    ]
+
+
+def test_a_skill_entered_while_the_network_fails_is_added_once_it_returns(building):
+    page = building
+    lost = _lose_the_next_preview(page)
+    page.locator("[data-add=skill]").fill("Pilot")
+    page.locator("[data-add=skill]").press("Enter")
+    while not lost:
+        page.wait_for_timeout(20)
+    # Typing on meanwhile: the next name is the player's, in the box.
+    page.locator("[data-add=skill]").fill("Navigation")
+
+    expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
+    expect(page.locator("[data-add=skill]")).to_have_value("Navigation")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot"]
+
+
+def test_a_removal_lost_on_the_network_is_pressed_again_on_its_own_row(building):
+    page = building
+    _add_skills(page, "Pilot", "Navigation", "Medical")
+    lost = _lose_the_next_preview(page)
+    page.locator('[data-skill-row][data-skill="Navigation"] [data-action=remove]').click()
+    while not lost:
+        page.wait_for_timeout(20)
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Pilot", "Medical"]
 
 
 def test_the_sheet_followed_while_an_added_skill_is_on_its_way_shows_that_skill(building):
