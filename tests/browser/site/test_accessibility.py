@@ -84,6 +84,8 @@ def test_the_builder_fits_a_phone_and_keeps_the_points_and_save_state_in_view(pa
         assert 0 <= status["y"] < 20, section
         expect(page.locator("[data-save-state]")).to_be_in_viewport()
         expect(page.locator("[data-action=save]")).to_be_in_viewport()
+        for hook in ("remaining", "budget", "total"):
+            expect(page.locator(f'[data-points="{hook}"]')).to_be_in_viewport()
     # Each skill row is a card: its level and Remove sit inside the screen, not past a scroll.
     for control in ("[data-field=level]", "[data-action=remove]"):
         box = page.locator(f"[data-skill-row] {control}").first.bounding_box()
@@ -153,10 +155,10 @@ def test_a_row_added_or_removed_is_announced_with_the_points_it_moves(page, part
 
     page.locator("[data-add=skill]").fill("Streetwise")
     page.locator("[data-add=skill]").press("Enter")
-    expect(announcer).to_have_text(re.compile(r"^Row added\. \d+ points? left"))
+    expect(announcer).to_have_text(re.compile(r"^Row added\. \d+ of \d+ points? left"))
 
     page.locator("[data-skill-row]").last.locator("[data-action=remove]").click()
-    expect(announcer).to_have_text(re.compile(r"^Row removed\. \d+ points? left"))
+    expect(announcer).to_have_text(re.compile(r"^Row removed\. \d+ of \d+ points? left"))
 
 
 def test_a_skill_name_that_adds_nothing_is_announced_with_why(page, party):
