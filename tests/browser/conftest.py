@@ -23,8 +23,7 @@ from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.ci import running_in_ci
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator["object"]:
+def _launched(**options) -> Iterator["object"]:
     if not CHROMIUM.exists():
         message = f"Chromium is not installed at {CHROMIUM} (Debian: apt-get install chromium)."
         if running_in_ci():
@@ -34,10 +33,29 @@ def browser() -> Iterator["object"]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+            executable_path=str(CHROMIUM), headless=True, **options
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator["object"]:
+    yield from _launched(args=CHROMIUM_ARGS)
+
+
+@pytest.fixture(scope="session")
+def browser_with_back_forward_cache() -> Iterator["object"]:
+    """Chromium as people run it, keeping pages left for Back and Forward: Playwright turns
+    that cache off, and pages served no-store (the builder) enter it only with this feature,
+    which Chrome has been rolling out."""
+    feature = (
+        "CacheControlNoStoreEnterBackForwardCache:level/restore-unless-http-only-cookie-change"
+    )
+    yield from _launched(
+        args=[*CHROMIUM_ARGS, f"--enable-features={feature}"],
+        ignore_default_args=["--disable-back-forward-cache"],
+    )
 
 
 # A builder whose save state says "Saving…" has a save waiting for the autosave pause, or on
@@ -75,6 +93,12 @@ def _browser_page(browser, live_server):
 @pytest.fixture
 def page(browser, live_server):
     yield from _browser_page(browser, live_server)
+
+
+@pytest.fixture
+def cached_page(browser_with_back_forward_cache, live_server):
+    """A page whose browser keeps the pages it leaves, to restore on Back."""
+    yield from _browser_page(browser_with_back_forward_cache, live_server)
 
 
 @pytest.fixture

@@ -53,6 +53,37 @@ def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(building):
     expect(page.locator('[data-problem="attribute_above_max"]')).to_have_count(0)
 
 
+def test_a_page_restored_by_back_from_the_browsers_cache_shows_what_another_tab_stored(
+    cached_page,
+):
+    """Restored from the back/forward cache, the page is as it was left; a tab that saved
+    meanwhile must not be overwritten by it, nor hidden."""
+    page = cached_page
+    page.add_init_script(
+        "addEventListener('pageshow', e => { if (e.persisted) sessionStorage.restored = 'yes' })"
+    )
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Mara")
+    page.fill("input[name=STR]", "9")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    page.get_by_role("link", name="Sheet").click()
+    other = page.context.new_page()
+    other.goto(f"/characters/{Character.objects.get(name='Mara').pk}/edit/")
+    other.fill("input[name=STR]", "11")
+    expect(other.locator("[data-save-state]")).to_have_text(SAVED)
+    other.close()
+
+    page.go_back(wait_until="commit")  # a page restored from the cache fires no load event
+
+    expect(page.locator("input[name=STR]")).to_have_value("11")
+    assert page.evaluate("() => sessionStorage.restored") == "yes"  # from the cache indeed
+    page.fill("input[name=DEX]", "10")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    stored = Character.objects.get(name="Mara").document["attributes"]
+    assert (stored["STR"], stored["DEX"]) == (11, 10)
+
+
 def test_a_page_back_from_the_cache_before_its_save_answered_shows_what_is_stored_then(building):
     """Left at once after an edit, the page went into the back/forward cache with its save on
     the way; meanwhile another tab saved on top of it. Brought back, the page hears its own
