@@ -23,7 +23,9 @@ from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.ci import running_in_ci
 
 
-def _launched(**options) -> Iterator["object"]:
+@pytest.fixture(scope="session")
+def playwright_session() -> Iterator["object"]:
+    """One Playwright for the run: its sync API runs one per thread."""
     if not CHROMIUM.exists():
         message = f"Chromium is not installed at {CHROMIUM} (Debian: apt-get install chromium)."
         if running_in_ci():
@@ -32,20 +34,22 @@ def _launched(**options) -> Iterator["object"]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM), headless=True, **options
-        )
-        yield browser
-        browser.close()
+        yield playwright
+
+
+def _launched(playwright, **options) -> Iterator["object"]:
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, **options)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator["object"]:
-    yield from _launched(args=CHROMIUM_ARGS)
+def browser(playwright_session) -> Iterator["object"]:
+    yield from _launched(playwright_session, args=CHROMIUM_ARGS)
 
 
 @pytest.fixture(scope="session")
-def browser_with_back_forward_cache() -> Iterator["object"]:
+def browser_with_back_forward_cache(playwright_session) -> Iterator["object"]:
     """Chromium as people run it, keeping pages left for Back and Forward: Playwright turns
     that cache off, and pages served no-store (the builder) enter it only with this feature,
     which Chrome has been rolling out."""
@@ -53,6 +57,7 @@ def browser_with_back_forward_cache() -> Iterator["object"]:
         "CacheControlNoStoreEnterBackForwardCache:level/restore-unless-http-only-cookie-change"
     )
     yield from _launched(
+        playwright_session,
         args=[*CHROMIUM_ARGS, f"--enable-features={feature}"],
         ignore_default_args=["--disable-back-forward-cache"],
     )

@@ -99,8 +99,7 @@ def test_a_page_back_from_the_cache_before_its_save_answered_shows_what_is_store
 
     page.route("**/autosave/", hold_the_first_answer)
     page.fill("input[name=INT]", "8")
-    while not answers:
-        page.wait_for_timeout(20)
+    _until_asked(page, answers)
     other = page.context.new_page()
     other.goto(page.url)
     other.fill("input[name=DEX]", "11")
@@ -241,8 +240,7 @@ def test_a_name_not_in_the_catalog_leaves_focus_in_the_box_to_fix_it(building):
     new_row = page.locator("[data-skill-row]").last
     expect(new_row.locator("input:not([type=hidden]), select, button").first).to_be_focused()
 
-    page.locator("[data-add=skill]").fill("Pilto")
-    page.locator("[data-add=skill]").press("Enter")
+    _enter(page, "[data-add=skill]", "Pilto")
 
     expect(page.locator("#section-skills .errorlist")).to_contain_text("'Pilto' is not a skill")
     expect(page.locator("[data-add=skill]")).to_be_focused()
@@ -298,8 +296,7 @@ def test_a_field_gone_on_to_while_a_typo_is_on_its_way_keeps_what_is_typed_next(
     held = _hold_the_first_preview(page)
     page.locator(box).fill(typo)
     page.locator(box).press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     page.locator("#id_homeworld").click()
     held[0].continue_()
     expect(page.locator(".picker .errorlist")).to_be_visible()
@@ -314,8 +311,7 @@ def test_a_field_gone_on_to_while_a_typo_is_on_its_way_keeps_what_is_typed_next(
 
 def test_a_near_name_is_offered_and_one_press_adds_it(building):
     page = building
-    page.locator("[data-add=skill]").fill("Medic")
-    page.locator("[data-add=skill]").press("Enter")
+    _enter(page, "[data-add=skill]", "Medic")
     offer = page.get_by_role("button", name="Add Medical")
     expect(offer).to_be_visible()
 
@@ -479,9 +475,22 @@ def test_a_character_submitted_elsewhere_waits_and_saves_again_once_returned(bui
     assert (stored["DEX"], stored["STR"]) == (10, 11)
 
 
-def _hold_the_first_preview(page) -> list:
+def _until_asked(page, routes: list) -> None:
+    """Wait until the page has asked for what the test's route holds (or lost)."""
+    while not routes:
+        page.wait_for_timeout(20)
+
+
+def _enter(page, box: str, text: str) -> None:
+    """Fill ``box`` with ``text`` and press Enter in it, as a player adds a name."""
+    page.locator(box).fill(text)
+    page.locator(box).press("Enter")
+
+
+def _hold_the_first_preview(page, *, lose: bool = False) -> list:
     """A slow network: the page's first preview waits, the list's one route, until the test
-    lets it go on (``continue_()``); the previews after it go at once."""
+    lets it go on (``continue_()``); the previews after it go at once. With ``lose``, the
+    network fails it instead: it gets no answer."""
     held: list = []
 
     def hold_the_first(route):
@@ -489,6 +498,8 @@ def _hold_the_first_preview(page) -> list:
             route.continue_()
         else:
             held.append(route)
+            if lose:
+                route.abort("connectionrefused")
 
     page.route("**/preview/", hold_the_first)
     return held
@@ -498,8 +509,7 @@ def _edit_str_with_its_preview_held(page):
     """Type 9 into STR, its preview held on its way: the held request to let go on."""
     held = _hold_the_first_preview(page)
     page.fill("input[name=STR]", "9")
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     return held[0]
 
 
@@ -510,8 +520,7 @@ def _add_skill_with_its_preview_held(page, name: str):
     box = page.locator("[data-add=skill]")
     box.fill(name)
     box.press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     return box, held[0]
 
 
@@ -616,46 +625,25 @@ def test_the_save_state_says_saving_while_an_added_row_is_on_its_way(building):
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
 
 
-def _lose_the_next_preview(page) -> list:
-    """The network fails once: the page's next preview gets no answer; those after it go."""
-    lost: list = []
-
-    def refuse_the_first(route):
-        if lost:
-            route.continue_()
-        else:
-            lost.append(route)
-            route.abort("connectionrefused")
-
-    page.route("**/preview/", refuse_the_first)
-    return lost
-
-
 def test_a_trait_asked_for_while_the_network_fails_is_asked_for_again(building):
     """Found by an outside journey: a grid cell's request lost on the network left no row and
     no word, and the page said all was saved."""
     page = building
-    lost = _lose_the_next_preview(page)
+    lost = _hold_the_first_preview(page, lose=True)
     page.locator('button[value="add_trait:PF:P:S"]').click()
-    while not lost:
-        page.wait_for_timeout(20)
+    _until_asked(page, lost)
     expect(page.locator("[data-save-state]")).to_contain_text("could not be reached")
 
     expect(page.locator("[data-trait-row]")).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    document = Character.objects.get(name="Mara").document
-    assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == [
-        ("PF", "P", "S")
-    ]
+    assert _stored_traits() == [("PF", "P", "S")]
 
 
 def test_a_skill_entered_while_the_network_fails_is_added_once_it_returns(building):
     page = building
-    lost = _lose_the_next_preview(page)
-    page.locator("[data-add=skill]").fill("Pilot")
-    page.locator("[data-add=skill]").press("Enter")
-    while not lost:
-        page.wait_for_timeout(20)
+    lost = _hold_the_first_preview(page, lose=True)
+    _enter(page, "[data-add=skill]", "Pilot")
+    _until_asked(page, lost)
     # Typing on meanwhile: the next name is the player's, in the box.
     page.locator("[data-add=skill]").fill("Navigation")
 
@@ -668,10 +656,9 @@ def test_a_skill_entered_while_the_network_fails_is_added_once_it_returns(buildi
 def test_a_removal_lost_on_the_network_is_pressed_again_on_its_own_row(building):
     page = building
     _add_skills(page, "Pilot", "Navigation", "Medical")
-    lost = _lose_the_next_preview(page)
+    lost = _hold_the_first_preview(page, lose=True)
     page.locator('[data-skill-row][data-skill="Navigation"] [data-action=remove]').click()
-    while not lost:
-        page.wait_for_timeout(20)
+    _until_asked(page, lost)
 
     expect(page.locator("[data-skill-row]")).to_have_count(2)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
@@ -708,8 +695,7 @@ def test_a_skill_row_reloaded_away_the_moment_it_appears_is_kept(building):
     page = building
     _reload_the_moment(page, '[data-skill-row][data-skill="Pilot"]', 1)
     with page.expect_navigation():
-        page.locator("[data-add=skill]").fill("Pilot")
-        page.locator("[data-add=skill]").press("Enter")
+        _enter(page, "[data-add=skill]", "Pilot")
 
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
@@ -770,8 +756,7 @@ def test_skills_each_reloaded_away_at_once_are_all_kept_and_no_page_falls_behind
     page = building
     names = ["Pilot", "Navigation", "Medical", "Streetwise", "Vacc Suit"]
     for name in names:
-        page.locator("[data-add=skill]").fill(name)
-        page.locator("[data-add=skill]").press("Enter")
+        _enter(page, "[data-add=skill]", name)
         _reload_asked_nothing(page)
         expect(page.locator(f'[data-skill-row][data-skill="{name}"]')).to_have_count(1)
         expect(page.locator("[data-save-state]")).to_have_text(SAVED)
@@ -786,11 +771,9 @@ def test_names_waiting_and_a_removal_on_its_way_reloaded_away_are_all_kept(build
     _add_skills(page, "Pilot", "Navigation")
     held = _hold_the_first_preview(page)
     page.locator("[data-skill-row]").nth(0).locator("[data-action=remove]").click()
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     for name in ("Medical", "Streetwise"):
-        page.locator("[data-add=skill]").fill(name)
-        page.locator("[data-add=skill]").press("Enter")
+        _enter(page, "[data-add=skill]", name)
     expect(page.locator("[data-names-waiting]")).to_have_text("Adding next: Medical, Streetwise")
 
     _reload_asked_nothing(page)
@@ -808,19 +791,14 @@ def test_an_item_and_a_notation_reloaded_away_before_their_rows_came_are_kept(bu
     page = building
     held = _hold_the_first_preview(page)
     page.get_by_role("button", name="Add an item").click()
-    while not held:
-        page.wait_for_timeout(20)
-    page.locator("#id_trait-notation").fill("[PP-C-S 2]")
-    page.locator("#id_trait-notation").press("Enter")
+    _until_asked(page, held)
+    _enter(page, "#id_trait-notation", "[PP-C-S 2]")
 
     _reload_asked_nothing(page)
 
     expect(page.locator("[data-trait-row]")).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    document = Character.objects.get(name="Mara").document
-    assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == [
-        ("PP", "C", "S")
-    ]
+    assert _stored_traits() == [("PP", "C", "S")]
 
 
 def test_a_name_typed_while_an_add_is_on_its_way_stays_in_the_box(building):
@@ -880,8 +858,7 @@ def test_names_entered_one_after_another_while_an_add_is_on_its_way_are_all_adde
     first, *more = names
     page.locator(box).fill(first)
     page.locator(box).press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     for name in more:  # each Enter frees the box for the next name
         page.locator(box).fill(name)
         page.locator(box).press("Enter")
@@ -905,8 +882,7 @@ def test_a_name_added_by_a_click_while_names_wait_goes_after_them(building):
     page = building
     held = _hold_the_first_preview(page)
     page.get_by_role("button", name="Add an item").click()
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     page.locator("[data-add=skill]").fill("Pilot")
     page.locator("[data-add=skill]").press("Enter")  # waits: the item row is on its way
     expect(page.locator("[data-names-waiting]")).to_have_text("Adding next: Pilot")
@@ -952,12 +928,9 @@ def test_a_skill_entered_while_a_mistyped_notation_is_on_its_way_is_still_added(
     journey, seeds 923017 and 923026)."""
     page = building
     held = _hold_the_first_preview(page)
-    page.locator("#id_trait-notation").fill("[PP-C-X 2]")
-    page.locator("#id_trait-notation").press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
-    page.locator("[data-add=skill]").fill("Pilot")
-    page.locator("[data-add=skill]").press("Enter")
+    _enter(page, "#id_trait-notation", "[PP-C-X 2]")
+    _until_asked(page, held)
+    _enter(page, "[data-add=skill]", "Pilot")
     held[0].continue_()
 
     expect(page.locator("#section-traits .errorlist")).to_be_visible()
@@ -1065,10 +1038,8 @@ def test_a_notation_begun_as_the_added_trait_takes_focus_goes_into_the_box(build
     its type, the row's first control, is a list, and text inserted there is lost unseen."""
     page = building
     held = _hold_the_first_preview(page)
-    page.locator("#id_trait-notation").fill("[PP-C-S 2]")
-    page.locator("#id_trait-notation").press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    _enter(page, "#id_trait-notation", "[PP-C-S 2]")
+    _until_asked(page, held)
     held[0].continue_()
     page.wait_for_function(
         "() => document.activeElement?.closest('[data-trait-row]')", polling="raf"
@@ -1079,8 +1050,7 @@ def test_a_notation_begun_as_the_added_trait_takes_focus_goes_into_the_box(build
 
     expect(page.locator("[data-trait-row]")).to_have_count(2)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    document = Character.objects.get(name="Mara").document
-    assert [(t["level"], t["frequency"]) for t in document["traits"]] == [("C", "S"), ("C", "R")]
+    assert _stored_traits() == [("PP", "C", "S"), ("PP", "C", "R")]
 
 
 def test_a_cascade_typed_the_moment_its_row_appears_stays_in_that_row(building):
@@ -1103,8 +1073,7 @@ def test_a_cascade_typed_the_moment_its_row_appears_stays_in_that_row(building):
 
 def _add_skills(page, *names: str) -> None:
     for name in names:
-        page.locator("[data-add=skill]").fill(name)
-        page.locator("[data-add=skill]").press("Enter")
+        _enter(page, "[data-add=skill]", name)
         expect(page.locator(f'[data-skill-row][data-skill="{name}"]')).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
 
@@ -1118,14 +1087,18 @@ def _stored_skills(name: str = "Mara") -> list[tuple[str, int, list[str]]]:
     return [(s["skill"], s["level"], s.get("specialties", [])) for s in document["skills"]]
 
 
+def _stored_traits() -> list[tuple[str, str, str]]:
+    document = Character.objects.get(name="Mara").document
+    return [(t["type"], t["level"], t["frequency"]) for t in document["traits"]]
+
+
 def _remove_the_first_of_three_skills_held(page):
     """Pilot, Navigation and Medical added, then Pilot's Remove pressed, its request held on
     its way: the held request to let go on."""
     _add_skills(page, "Pilot", "Navigation", "Medical")
     held = _hold_the_first_preview(page)
     page.locator("[data-skill-row]").nth(0).locator("[data-action=remove]").click()
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     return held[0]
 
 
@@ -1168,8 +1141,7 @@ def test_a_quantity_typed_below_an_item_being_removed_moves_up_with_its_row(buil
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     held = _hold_the_first_preview(page)
     page.locator("[data-item-row]").nth(0).locator("[data-action=remove]").click()
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     page.locator("[data-item-row]").nth(1).locator("input[type=number]").fill("4")
     held[0].continue_()
 
@@ -1242,8 +1214,7 @@ def test_a_level_typed_elsewhere_while_a_row_is_on_its_way_stays_in_its_own_row(
     held = _hold_the_first_preview(page)
     page.locator("[data-add=skill]").fill("Medical")
     page.locator("[data-action=add-skill]").click()
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     pilot_level = page.locator('[data-skill-row][data-skill="Pilot"] [data-field=level]')
     pilot_level.click()
     held[0].continue_()
@@ -1318,10 +1289,8 @@ def test_the_skill_list_opened_while_a_row_is_on_its_way_stays_open(building):
     390 px)."""
     page = building
     held = _hold_the_first_preview(page)
-    page.locator("[data-add=skill]").fill("Pilot")
-    page.locator("[data-add=skill]").press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    _enter(page, "[data-add=skill]", "Pilot")
+    _until_asked(page, held)
     page.get_by_text("Browse the skill list").click()
     held[0].continue_()
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
@@ -1348,16 +1317,22 @@ def test_a_level_focused_below_a_row_being_removed_keeps_focus_in_its_own_row(bu
     assert _stored_skills() == [("Navigation", 1, []), ("Medical", 2, [])]
 
 
+def _press_add_from_the_keyboard_held(page, name: str) -> list:
+    """``name`` typed into the add box, then Enter on the Add button, its request held on its
+    way: the list holding that request."""
+    held = _hold_the_first_preview(page)
+    page.locator("[data-add=skill]").fill(name)
+    page.locator("[data-action=add-skill]").focus()
+    page.keyboard.press("Enter")
+    _until_asked(page, held)
+    return held
+
+
 def test_add_pressed_from_the_keyboard_leaves_focus_in_the_box_until_the_row_takes_it(building):
     """The Add button is held back while its row is on its way; focus on it fell to the top of
     the page, where a screen reader starts over."""
     page = building
-    held = _hold_the_first_preview(page)
-    page.locator("[data-add=skill]").fill("Pilot")
-    page.locator("[data-action=add-skill]").focus()
-    page.keyboard.press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    held = _press_add_from_the_keyboard_held(page, "Pilot")
 
     expect(page.locator("[data-add=skill]")).to_be_focused()
     held[0].continue_()
@@ -1370,12 +1345,7 @@ def test_the_skill_list_tabbed_to_while_a_row_is_on_its_way_keeps_focus_when_it_
     on its way: the section redrawn under them left focus nowhere, and the next Tab started
     again at the top of the page."""
     page = building
-    held = _hold_the_first_preview(page)
-    page.locator("[data-add=skill]").fill("Pilot")
-    page.locator("[data-action=add-skill]").focus()
-    page.keyboard.press("Enter")
-    while not held:
-        page.wait_for_timeout(20)
+    held = _press_add_from_the_keyboard_held(page, "Pilot")
     page.keyboard.press("Tab")
     expect(page.get_by_text("Browse the skill list")).to_be_focused()
     held[0].continue_()
@@ -1524,8 +1494,7 @@ def test_submitting_right_after_an_edit_submits_that_edit(page):
 
     page.fill("input[name=DEX]", "9")
     page.locator("[data-action=submit]").click()  # at once: no pause to save in
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     page.wait_for_timeout(300)  # time for the submission to overtake the save, were it sent
     held[0].continue_()
 
@@ -1542,8 +1511,7 @@ def test_a_save_that_reaches_the_server_after_save_was_pressed_changes_nothing(b
     held = []
     page.route("**/autosave/", lambda route: held.append(route))  # a slow network
     page.fill("input[name=DEX]", "9")
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
 
     page.fill("input[name=DEX]", "10")
     page.locator("main button[data-action=save]").click()
@@ -1568,8 +1536,7 @@ def test_logging_out_right_after_an_edit_stores_it_first(building):
 
     page.fill("input[name=DEX]", "9")
     page.get_by_role("button", name="Log out").click()  # at once: no pause to save in
-    while not held:
-        page.wait_for_timeout(20)
+    _until_asked(page, held)
     page.wait_for_timeout(300)  # time for the logout to overtake the save, were it sent
     held[0].continue_()
 
