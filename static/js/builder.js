@@ -145,7 +145,7 @@ if (builder) {
           // preview was refused meanwhile.
           signedOut = false;
           builder.dispatchEvent(new Event("builder:chose"));
-          retryLostRows();
+          askAgain();
         }
         if (answer.state === "saved" || answer.state === "partial") {
           paused = ""; // returned to the player since the page was drawn
@@ -845,12 +845,16 @@ if (builder) {
   function retryLater() {
     showState("Not saved: the server could not be reached. Retrying…", "offline");
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(retryLostRows, 5 * AUTOSAVE_PAUSE_MS);
+    retryTimer = setTimeout(askAgain, 5 * AUTOSAVE_PAUSE_MS);
   }
-  function retryLostRows() {
+  function askAgain() {
     clearTimeout(retryTimer);
     if (offline() || signedOut) return; // until "ffa:online", or signing in again
-    addNextWaitingName();
+    addNextWaitingName(); // a name lost waits first in line
+    retryLostRows();
+  }
+  function retryLostRows() {
+    if (offline() || signedOut) return;
     const lost = rowsLost[0];
     if (!lost) return;
     const section = document.getElementById(lost.section);
@@ -859,7 +863,7 @@ if (builder) {
       : !lost.value.startsWith("remove") &&
         section?.querySelector(`button[value="${CSS.escape(lost.value)}"]`);
     if (button && held(button)) {
-      retryTimer = setTimeout(retryLostRows, 50); // once the row on its way has landed
+      setTimeout(retryLostRows, 50); // once the row on its way has landed
       return;
     }
     rowsLost.shift();
@@ -875,7 +879,7 @@ if (builder) {
     focusAtPress.set(press, { element: null, at: performance.now() });
     button.dispatchEvent(press);
   }
-  document.addEventListener("ffa:online", retryLostRows);
+  document.addEventListener("ffa:online", askAgain);
   // The next name waiting goes once the section has settled (its new Add is htmx's then). After
   // a refusal the names waiting for that box wait: adding them would take the message away
   // before it was read. The next row added or removed (or Enter in the empty box) sends them.
