@@ -235,10 +235,12 @@ def _resolved_tl(entry: dict[str, Any]) -> int | None:
 
 
 def _control(row: dict[str, Any]) -> bool:
-    """A trait row's control score: its box, where the page showed one (a flaw's row) and the
-    row is still a flaw's; otherwise the type's default. A row whose type changed on the page
-    keeps the box it was drawn with until the next reload, so the box alone says nothing of a
-    flaw that was a perk (no box), nor of a perk that was a flaw (a box still ticked)."""
+    """A trait row's control score: its box, where the page showed one (a flaw's row: the
+    builder's script shows and hides it as the type is chosen; a box not shown is not posted)
+    and the row is still a flaw's; otherwise the type's default. Without the script a row
+    whose type changed keeps the box it was drawn with until the next page, so the box alone
+    says nothing of a flaw that was a perk (no box), nor of a perk that was a flaw (a box
+    still ticked)."""
     trait_type = row.get("type", "").strip()
     if row.get("controlbox") == "on" and trait_type in catalog().flaw_types:
         return row.get("control") == "on"

@@ -38,6 +38,7 @@ from rules import (
     parse_document,
 )
 from rules.engine import purchase_steps
+from rules.model import control_by_default
 
 
 @login_required
@@ -536,7 +537,17 @@ def _catalog_context() -> dict[str, Any]:
         "equipment_choices": forms.equipment_choices(),
         "trait_grids": grids,
         "example_traits": examples,
-        "trait_types": [*cat.perk_types.items(), *cat.flaw_types.items()],
+        # What a row's type brings: a flaw's row shows its control-score box, ticked by default
+        # where the type has one.
+        "trait_types": [
+            {
+                "code": code,
+                "label": label,
+                "flaw": code in cat.flaw_types,
+                "control": control_by_default(code),
+            }
+            for code, label in (*cat.perk_types.items(), *cat.flaw_types.items())
+        ],
         "trait_levels": [
             (c, v["name"]) for c, v in (*cat.perk_levels.items(), *cat.flaw_levels.items())
         ],
@@ -745,7 +756,7 @@ def _builder_context(
         chosen = {choice for choice, _label in row["cascade_choices"]}
         row["off_list_cascade"] = cascade if cascade and chosen and cascade not in chosen else ""
     trait_codes = {
-        "type": {code for code, _label in context["trait_types"]},
+        "type": {trait_type["code"] for trait_type in context["trait_types"]},
         "level": {code for code, _label in context["trait_levels"]},
         "frequency": set(cat.frequencies),
     }

@@ -333,7 +333,22 @@ if (builder) {
       row.dataset.cascade = target.value;
     } else if (row.hasAttribute("data-item-row") && target.name.endsWith("-item")) {
       row.dataset.itemRow = target.value.split("|")[0];
+    } else if (row.hasAttribute("data-trait-row") && target.name.endsWith("-type")) {
+      showControlScore(row, target.selectedOptions[0]);
     }
+  }
+  // A flaw's row shows its control-score box: as a type becomes a flaw's, ticked if that type
+  // has one by default (what the stored trait had); as it becomes a perk's, the box goes and is
+  // no longer posted. A flaw that becomes another keeps the box as the player sees it.
+  function showControlScore(row, chosen) {
+    const label = row.querySelector("[data-control-score]");
+    if (!label) return; // a derived-attribute trait's row
+    const box = label.querySelector("input");
+    const flaw = Boolean(chosen?.hasAttribute("data-flaw"));
+    if (flaw && label.hidden) box.checked = chosen.hasAttribute("data-control");
+    label.hidden = !flaw;
+    box.disabled = !flaw;
+    row.querySelector("[data-controlbox]").disabled = !flaw;
   }
 
   builder.addEventListener("htmx:configRequest", (event) => {

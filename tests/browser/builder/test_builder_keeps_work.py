@@ -185,6 +185,31 @@ def test_row_figures_and_mustering_out_follow_each_edit_without_save(building):
     expect(page.locator("#mustering-status")).to_contain_text("2 rolls allowed on the Scouts table")
 
 
+def test_a_trait_made_a_flaw_in_place_shows_its_control_score_box_at_once(building):
+    page = building
+    _enter(page, "input[name=trait-notation]", "[PP-C-S 2]")
+    row = page.locator("[data-trait-row]")
+    kind = row.locator("select[name$='-type']")
+    box = row.get_by_role("checkbox", name="Trait 1: control score")
+    expect(kind).to_have_value("PP")
+    expect(box).to_be_hidden()
+
+    kind.select_option("PF")
+    expect(box).to_be_checked()  # a personal flaw has a control score unless unticked
+    box.uncheck()
+    page.reload()
+
+    expect(box).not_to_be_checked()
+    assert Character.objects.get(name="Mara").document["traits"][0]["control"] is False
+    kind.select_option("HF")
+    expect(box).not_to_be_checked()  # the box the player sees is what is stored
+    kind.select_option("PP")
+    expect(box).to_be_hidden()
+    page.reload()
+    expect(box).to_be_hidden()
+    assert "control" not in Character.objects.get(name="Mara").document["traits"][0]
+
+
 def test_one_unreadable_field_holds_back_nothing_else_and_says_so(building):
     page = building
 

@@ -39,7 +39,9 @@ class _Page(HTMLParser):
     def handle_starttag(self, tag, attrs):
         found = dict(attrs)
         if tag == "input" and found.get("name") and found.get("type") != "submit":
-            if found.get("type") not in ("checkbox", "radio") or "checked" in found:
+            if "disabled" not in found and (
+                found.get("type") not in ("checkbox", "radio") or "checked" in found
+            ):
                 self.fields.append((found["name"], found.get("value") or ""))
         elif tag == "select" and found.get("name"):
             self._select = {"name": found["name"], "chosen": None, "first": None}
@@ -85,8 +87,8 @@ def _read(html: str) -> _Page:
 
 
 # Parts of the page that say when and in which sitting it was drawn, not what it shows; and
-# the rows' own controls, which stay as drawn while the player works in them (a flaw's control
-# score box comes with the next page): a row's figures are parts of their own.
+# the rows' own controls, which stay as drawn while the player works in them (the script, not a
+# preview, shows a flaw's control-score box): a row's figures are parts of their own.
 _NOT_FIGURES = re.compile(r"^(save-state|builder-status|saved-at|(skill|trait|item)-row-\d+$)")
 
 
