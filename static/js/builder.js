@@ -518,6 +518,20 @@ if (builder) {
     if (!focusAtPress.has(triggering)) {
       focusAtPress.set(triggering, { element: document.activeElement, at: performance.now() });
     }
+    if (button.dataset.action === "remove" && document.activeElement === button) {
+      // Held back while its row goes, the button would drop focus to the top of the page:
+      // focus goes at once to the row that will take the removed one's place, or, for the
+      // last row of all, to the section's add box.
+      const row = button.closest("[data-row-index]");
+      const stays = row?.nextElementSibling || row?.previousElementSibling;
+      const control = stays?.matches("[data-row-index]")
+        ? firstControlIn(stays)
+        : button.closest("fieldset.box")?.querySelector(PICKER_BOX);
+      if (control) {
+        control.focus();
+        focusAtPress.set(triggering, { element: control, at: performance.now() });
+      }
+    }
     if (pressed) {
       // The name goes as it was when pressed, and the box is free for the next one at once:
       // a request waiting behind a preview reads the form only when it goes.
@@ -754,23 +768,26 @@ if (builder) {
       change.typedAhead !== undefined ||
       change.fromLine ||
       namesWaiting.some((waiting) => waiting.box === box?.name);
-    // A trait's type, level and frequency come from the grid or the notation: what is left to
-    // write is its description. (Text inserted into a list is lost without an event, so the
-    // next notation begun there could not be handed on to its box.)
-    const firstInRow =
-      target?.querySelector("[name$='-name']") ||
-      target?.querySelector("input:not([type=hidden]), select, button");
     const control =
       box && enteringNames
         ? box
         : target
-          ? firstInRow
-          : section.querySelector("[data-add], .picker input, .picker select, button");
+          ? firstControlIn(target)
+          : section.querySelector(PICKER_BOX) || section.querySelector("button");
     if (control) control.focus();
     if (box && change.name && control !== box && target?.contains(control)) {
       handOff = { control, box: box.name, until: performance.now() + HAND_OFF_MS };
     }
     return false;
+  }
+  // Where focus goes in a row. A trait's type, level and frequency come from the grid or the
+  // notation: what is left to write is its description. (Text inserted into a list is lost
+  // without an event, so the next notation begun there could not be handed on to its box.)
+  function firstControlIn(row) {
+    return (
+      row.querySelector("[name$='-name']") ||
+      row.querySelector("input:not([type=hidden]), select, button")
+    );
   }
   // Text that reaches the new row in the moment focus is moved there, and that cannot be meant
   // for it, was typed for the box the row came from: the next name, begun as the row landed (a

@@ -1394,6 +1394,55 @@ def test_a_level_focused_in_the_row_being_removed_hands_focus_to_the_row_below(b
     expect(navigation.locator("[data-field=level]")).to_be_focused()
 
 
+@pytest.mark.parametrize(
+    ("removed", "then_focused"), [("Pilot", "Navigation"), ("Medical", "Navigation")]
+)
+def test_remove_pressed_from_the_keyboard_keeps_focus_on_the_row_that_stays(
+    building, removed, then_focused
+):
+    """The Remove button is held back while its request is on its way; focus on it fell to
+    the top of the page. It goes at once to the row below (above, for the last row), where
+    it stays once the row has gone."""
+    page = building
+    _add_skills(page, "Pilot", "Navigation", "Medical")
+    held = _hold_the_first_preview(page)
+    page.locator(f'[data-skill-row][data-skill="{removed}"] [data-action=remove]').focus()
+    page.keyboard.press("Enter")
+    _until_asked(page, held)
+    level = page.locator(f'[data-skill-row][data-skill="{then_focused}"] [data-field=level]')
+
+    expect(level).to_be_focused()
+    held[0].continue_()
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(level).to_be_focused()
+    page.keyboard.press("End")
+    page.keyboard.press("Backspace")
+    page.keyboard.type("3")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert ("Navigation", 3, []) in _stored_skills()
+    assert removed not in _stored_skill_names()
+
+
+def test_the_only_trait_removed_from_the_keyboard_leaves_focus_in_the_notation_box(building):
+    page = building
+    _enter(page, "input[name=trait-notation]", "[PP-C-S 2]")
+    expect(page.locator("[data-trait-row]")).to_have_count(1)
+    held = _hold_the_first_preview(page)
+    page.locator("[data-trait-row] [data-action=remove]").focus()
+    page.keyboard.press("Enter")
+    _until_asked(page, held)
+    box = page.locator("input[name=trait-notation]")
+
+    expect(box).to_be_focused()
+    held[0].continue_()
+    expect(page.locator("[data-trait-row]")).to_have_count(0)
+    expect(box).to_be_focused()
+    page.keyboard.type("[HF-H-R -2]")
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_traits() == [("HF", "H", "R")]
+
+
 def test_skills_filled_in_one_after_another_are_all_added(building):
     page = building
     _add_skills(page, "Pilot", "Navigation", "Medical", "Streetwise", "Vacc Suit")
