@@ -2,9 +2,10 @@
 model of the document after every step and against the export at the end.
 
 What a player does is drawn at random (typing a skill and pressing Enter, picking one from the
-list, cascades and specialties on any row, levels, traits and items added and removed, Enter in
-any field, reloading, going to the sheet and back, a second tab), so the journey finds what a
-scripted path never takes. A few seeds run in CI; ``FFA_JOURNEY_SEEDS=200`` runs many locally (and
+list, cascades and specialties on any row, levels, traits and items added and removed, a trait's
+type changed in place and its control score ticked or unticked, Enter in any field, reloading,
+going to the sheet and back, a second tab), so the journey finds what a scripted path never
+takes. A few seeds run in CI; ``FFA_JOURNEY_SEEDS=200`` runs many locally (and
 ``FFA_JOURNEY_FIRST_SEED`` picks where to start).
 """
 
@@ -17,6 +18,7 @@ import pytest
 from playwright.sync_api import expect
 
 import rules
+from rules.model import control_by_default
 from tests.browser.pages import log_in, start_building
 from tests.factories import UserFactory
 
@@ -37,12 +39,20 @@ class Skill:
 
 
 @dataclass
+class Trait:
+    type: str
+    level: str
+    frequency: str
+    control: bool
+
+
+@dataclass
 class Model:
     """What the player has put in the builder: what the stored document must hold."""
 
     attributes: dict[str, int]
     skills: list[Skill] = field(default_factory=list)
-    traits: list[tuple[str, str, str]] = field(default_factory=list)  # type, level, frequency
+    traits: list[Trait] = field(default_factory=list)
     items: list[tuple[str, int]] = field(default_factory=list)  # item name, quantity
 
 
@@ -204,8 +214,33 @@ class Journey:
         level = self.random.choice(list(levels))
         frequency = self.random.choice(list(self.cat.frequencies))
         self.page.locator(f'button[value="add_trait:{trait_type}:{level}:{frequency}"]').click()
-        self.model.traits.append((trait_type, level, frequency))
+        self.model.traits.append(
+            Trait(trait_type, level, frequency, control_by_default(trait_type))
+        )
         expect(self.page.locator("[data-trait-row]")).to_have_count(len(self.model.traits))
+
+    def change_trait_type(self) -> None:
+        """A type chosen in place: a flaw's row shows its control-score box, as the new type
+        has it by default when the row was not a flaw's; another flaw's keeps the box as is."""
+        if not self.model.traits:
+            return
+        index = self.random.randrange(len(self.model.traits))
+        trait = self.model.traits[index]
+        trait_type = self.random.choice([*self.cat.perk_types, *self.cat.flaw_types])
+        row = self.page.locator("[data-trait-row]").nth(index)
+        row.locator("select[name$='-type']").select_option(trait_type)
+        if trait_type not in self.cat.flaw_types or trait.type not in self.cat.flaw_types:
+            trait.control = control_by_default(trait_type)
+        trait.type = trait_type
+
+    def tick_control_score(self) -> None:
+        flaws = [i for i, t in enumerate(self.model.traits) if t.type in self.cat.flaw_types]
+        if not flaws:
+            return
+        index = self.random.choice(flaws)
+        row = self.page.locator("[data-trait-row]").nth(index)
+        row.locator("input[name$='-control']").click()
+        self.model.traits[index].control = not self.model.traits[index].control
 
     def remove_trait(self) -> None:
         if not self.model.traits:
@@ -274,6 +309,8 @@ class Journey:
         (remove_skill, 1),
         (add_trait, 2),
         (remove_trait, 1),
+        (change_trait_type, 1),
+        (tick_control_score, 1),
         (add_item, 2),
         (remove_item, 1),
         (press_enter_somewhere, 2),
@@ -308,7 +345,16 @@ class Journey:
             expect(row.locator("[data-field=level]")).to_have_value(str(skill.level))
             ticked = row.locator("[data-specialty]:checked")
             expect(ticked).to_have_count(len(skill.specialties))
-        expect(page.locator("[data-trait-row]")).to_have_count(len(model.traits))
+        rows = page.locator("[data-trait-row]")
+        expect(rows).to_have_count(len(model.traits))
+        for index, trait in enumerate(model.traits):
+            row = rows.nth(index)
+            expect(row.locator("select[name$='-type']")).to_have_value(trait.type)
+            box = row.locator("input[name$='-control']")
+            if trait.type not in self.cat.flaw_types:
+                expect(box).to_be_hidden()
+            else:
+                expect(box).to_be_checked(checked=trait.control)
         expect(page.locator("[data-item-row]")).to_have_count(len(model.items))
         for index, (name, _quantity) in enumerate(model.items):
             expect(page.locator("[data-item-row]").nth(index)).to_have_attribute(
@@ -325,9 +371,15 @@ class Journey:
             (s["skill"], s.get("cascade"), s["level"], set(s.get("specialties", [])))
             for s in document["skills"]
         ] == [(s.name, s.cascade, s.level, s.specialties) for s in model.skills]
-        assert [(t["type"], t["level"], t["frequency"]) for t in document["traits"]] == (
-            model.traits
-        )
+        assert [
+            Trait(
+                t["type"],
+                t["level"],
+                t["frequency"],
+                t.get("control", control_by_default(t["type"])),
+            )
+            for t in document["traits"]
+        ] == model.traits
         assert [(e["item"], e["quantity"]) for e in document["equipment"]] == model.items
 
 
