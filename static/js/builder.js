@@ -854,7 +854,7 @@ if (builder) {
     const box = document.getElementById(change.section)?.querySelector(PICKER_BOX);
     if (event.detail.xhr.status === 0 && !signedOut) {
       const button = event.detail.elt;
-      const lost = { button, value: button.value, section: change.section };
+      const lost = { button, value: button.value, section: change.section, row: rowHeld(button) };
       if (box && change.name) namesWaiting.unshift({ box: box.name, name: change.name });
       else if (retried.has(event.detail.requestConfig.triggeringEvent)) rowsLost.unshift(lost);
       else rowsLost.push(lost);
@@ -870,8 +870,9 @@ if (builder) {
     }
   });
   // A row lost on the network is pressed again after a pause (at once when the connection
-  // returns), one at a time, until one comes. A removal is pressed again only on its own button:
-  // once the section has been drawn again, the row at its place may be another.
+  // returns), one at a time, until one comes. A removal is pressed again on its own button, or,
+  // once the section has been drawn again, on the row at its place if that row holds just what
+  // the removed one held: one that holds anything else is another row, which stays.
   const retried = new WeakSet(); // the presses made again
   let retryTimer = null;
   function retryLater() {
@@ -890,17 +891,17 @@ if (builder) {
     const lost = rowsLost[0];
     if (!lost) return;
     const section = document.getElementById(lost.section);
+    const twin = section?.querySelector(`button[value="${CSS.escape(lost.value)}"]`);
     const button = lost.button.isConnected
       ? lost.button
-      : !lost.value.startsWith("remove") &&
-        section?.querySelector(`button[value="${CSS.escape(lost.value)}"]`);
+      : twin && (!lost.value.startsWith("remove") || rowHeld(twin) === lost.row) && twin;
     if (button && held(button)) {
       setTimeout(retryLostRows, 50); // once the row on its way has landed
       return;
     }
     rowsLost.shift();
     if (!button) {
-      announce("A row could not be removed: the page was drawn again meanwhile. Press Remove again.");
+      announce("A row could not be removed, and the rows have changed since. Press its Remove again.");
       noteEdit();
       retryLostRows();
       return;
@@ -910,6 +911,12 @@ if (builder) {
     // Not the player's press: focus stays where they are when the row lands.
     focusAtPress.set(press, { element: null, at: performance.now() });
     button.dispatchEvent(press);
+  }
+  // What the row of a button holds, as its fields show it.
+  function rowHeld(button) {
+    const row = button.closest("[data-row-index]");
+    const fields = row ? [...row.querySelectorAll("input, select")] : [];
+    return JSON.stringify(fields.map((field) => [field.name, field.value, field.checked]));
   }
   document.addEventListener("ffa:online", askAgain);
   // The next name waiting goes once the section has settled (its new Add is htmx's then). After

@@ -690,6 +690,36 @@ def test_a_removal_lost_on_the_network_is_pressed_again_on_its_own_row(building)
     assert _stored_skill_names() == ["Pilot", "Medical"]
 
 
+def test_a_removal_lost_while_its_section_is_drawn_again_is_made_on_the_same_row(building):
+    page = building
+    _add_skills(page, "Pilot", "Navigation")
+    lost = _hold_the_first_preview(page, lose=True)
+    page.locator('[data-skill-row][data-skill="Pilot"] [data-action=remove]').click()
+    _until_asked(page, lost)
+    _enter(page, "[data-add=skill]", "Medical")  # lands before the removal is pressed again
+
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Navigation", "Medical"]
+
+
+def test_a_removal_lost_while_another_row_took_its_place_removes_nothing_and_says_so(
+    building,
+):
+    """Pressing Remove again at the row's old place would remove the row that moved up."""
+    page = building
+    _add_skills(page, "Pilot", "Navigation", "Medical")
+    lost = _hold_the_first_preview(page, lose=True)
+    page.locator('[data-skill-row][data-skill="Navigation"] [data-action=remove]').click()
+    _until_asked(page, lost)
+    page.locator('[data-skill-row][data-skill="Pilot"] [data-action=remove]').click()
+
+    expect(page.locator("#announcer")).to_contain_text("Press its Remove again")
+    expect(page.locator("[data-skill-row]")).to_have_count(2)
+    expect(page.locator("[data-save-state]")).to_have_text(SAVED)
+    assert _stored_skill_names() == ["Navigation", "Medical"]
+
+
 def test_the_sheet_followed_while_an_added_skill_is_on_its_way_shows_that_skill(building):
     page = building
     _box, add = _add_skill_with_its_preview_held(page, "Pilot")
