@@ -1424,6 +1424,16 @@ def test_a_level_focused_in_the_row_being_removed_hands_focus_to_the_row_below(b
     expect(navigation.locator("[data-field=level]")).to_be_focused()
 
 
+def _press_remove_from_the_keyboard_held(page, row: str):
+    """Enter on the Remove button of ``row`` (a selector), its request held on its way: the
+    held request to let go on."""
+    held = _hold_the_first_preview(page)
+    page.locator(f"{row} [data-action=remove]").focus()
+    page.keyboard.press("Enter")
+    _until_asked(page, held)
+    return held[0]
+
+
 @pytest.mark.parametrize(
     ("removed", "then_focused"), [("Pilot", "Navigation"), ("Medical", "Navigation")]
 )
@@ -1435,14 +1445,13 @@ def test_remove_pressed_from_the_keyboard_keeps_focus_on_the_row_that_stays(
     it stays once the row has gone."""
     page = building
     _add_skills(page, "Pilot", "Navigation", "Medical")
-    held = _hold_the_first_preview(page)
-    page.locator(f'[data-skill-row][data-skill="{removed}"] [data-action=remove]').focus()
-    page.keyboard.press("Enter")
-    _until_asked(page, held)
+    removal = _press_remove_from_the_keyboard_held(
+        page, f'[data-skill-row][data-skill="{removed}"]'
+    )
     level = page.locator(f'[data-skill-row][data-skill="{then_focused}"] [data-field=level]')
 
     expect(level).to_be_focused()
-    held[0].continue_()
+    removal.continue_()
     expect(page.locator("[data-skill-row]")).to_have_count(2)
     expect(level).to_be_focused()
     page.keyboard.press("End")
@@ -1457,14 +1466,11 @@ def test_the_only_trait_removed_from_the_keyboard_leaves_focus_in_the_notation_b
     page = building
     _enter(page, "input[name=trait-notation]", "[PP-C-S 2]")
     expect(page.locator("[data-trait-row]")).to_have_count(1)
-    held = _hold_the_first_preview(page)
-    page.locator("[data-trait-row] [data-action=remove]").focus()
-    page.keyboard.press("Enter")
-    _until_asked(page, held)
+    removal = _press_remove_from_the_keyboard_held(page, "[data-trait-row]")
     box = page.locator("input[name=trait-notation]")
 
     expect(box).to_be_focused()
-    held[0].continue_()
+    removal.continue_()
     expect(page.locator("[data-trait-row]")).to_have_count(0)
     expect(box).to_be_focused()
     page.keyboard.type("[HF-H-R -2]")
