@@ -732,7 +732,7 @@ if (builder) {
       // Gone on to another field, refused or not: what they type next belongs there. (Gone
       // into the row removed, they go where focus goes after a removal.)
       if (kept) {
-        kept.focus();
+        focusInView(kept);
         // A number field does not tell its caret: one typed in meanwhile goes on at its end;
         // one only entered is, as Tab enters it, all selected to be typed over.
         const typing = change.typedInRows.some((typed) => typed.name === change.stayIn.name);
@@ -748,7 +748,7 @@ if (builder) {
       // hearing why. The box is new from the server, and focus would put the caret before
       // the name, where Backspace mends nothing.
       if (box) {
-        box.focus();
+        focusInView(box);
         box.setSelectionRange(box.value.length, box.value.length);
       }
       announce(why);
@@ -774,11 +774,17 @@ if (builder) {
         : target
           ? firstControlIn(target)
           : section.querySelector(PICKER_BOX) || section.querySelector("button");
-    if (control) control.focus();
+    if (control) focusInView(control);
     if (box && change.name && control !== box && target?.contains(control)) {
       handOff = { control, box: box.name, until: performance.now() + HAND_OFF_MS };
     }
     return false;
+  }
+  // The section drawn again can scroll the page, and a control that had focus before is given
+  // it back by htmx (by its id) without scrolling: focusing it again would not scroll either.
+  function focusInView(control) {
+    control.focus();
+    control.scrollIntoView({ block: "nearest" });
   }
   // Where focus goes in a row. A trait's type, level and frequency come from the grid or the
   // notation: what is left to write is its description. (Text inserted into a list is lost

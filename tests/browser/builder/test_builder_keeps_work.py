@@ -1462,9 +1462,13 @@ def test_remove_pressed_from_the_keyboard_keeps_focus_on_the_row_that_stays(
     assert removed not in _stored_skill_names()
 
 
-def test_the_only_trait_removed_from_the_keyboard_leaves_focus_in_the_notation_box(building):
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_only_trait_removed_from_the_keyboard_leaves_focus_in_the_notation_box(building, width):
+    """In view too: the section drawn again can scroll the page, and the box htmx gives focus
+    back to (by its id, without scrolling) was left out of sight, on a phone far above."""
     page = building
-    _enter(page, "input[name=trait-notation]", "[PP-C-S 2]")
+    page.set_viewport_size({"width": width, "height": 800})
+    _enter(page, "input[name=trait-notation]", "[PF-H-R -2]")
     expect(page.locator("[data-trait-row]")).to_have_count(1)
     removal = _press_remove_from_the_keyboard_held(page, "[data-trait-row]")
     box = page.locator("input[name=trait-notation]")
@@ -1473,6 +1477,7 @@ def test_the_only_trait_removed_from_the_keyboard_leaves_focus_in_the_notation_b
     removal.continue_()
     expect(page.locator("[data-trait-row]")).to_have_count(0)
     expect(box).to_be_focused()
+    expect(box).to_be_in_viewport()
     page.keyboard.type("[HF-H-R -2]")
     page.keyboard.press("Enter")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
