@@ -346,6 +346,8 @@ class Journey:
         # Where the player works next is on the screen, not under the sticky bar or off it.
         focused = page.evaluate(FOCUSED_OUT_OF_VIEW)
         assert focused is None, f"{focused} has focus out of view"
+        wider = page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        assert wider <= 0, f"the page scrolls sideways by {wider} px"
         for code, level in model.attributes.items():
             expect(page.locator(f'[data-hex="{code}"]')).to_have_text(self.cat.to_hex(level))
         rows = page.locator("[data-skill-row]")
