@@ -75,7 +75,8 @@ def character_export_foundry(request: AuthenticatedHttpRequest, pk: int) -> Http
     # taken to the table mid-campaign brings what it bought and spent in play.
     report = report._replace(equipment=play_selectors.equipment_now(character, report))
     response = JsonResponse(
-        foundry.actor_for(report, character.document),
+        # The character's own key: its items keep their ids from one export to the next.
+        foundry.actor_for(report, character.document, seed=f"ffa-character-{character.pk}"),
         json_dumps_params={"indent": 2, "ensure_ascii": False},
     )
     filename = f"{download_stem(character.name, 'character')}-twodsix.json"
