@@ -8,9 +8,11 @@ expected. A key the schema lacks is a problem too: Foundry would drop it without
 """
 
 import copy
+import io
 import json
 import re
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +20,7 @@ from django.urls import reverse
 
 from characters.builder import services as builder_services
 from characters.core.selectors import character_report
+from characters.models import Character
 from characters.play import services as play_services
 from rules import catalog
 from tests.factories import PASSWORD, UserFactory, character_in_campaign, medic_document
@@ -404,3 +407,45 @@ def test_markup_in_a_name_or_the_notes_is_text_in_foundry(owner_client, owner):
     assert "<script>" not in system["bio"]
     assert "&lt;script&gt;" in system["bio"]
     assert "<b>" not in system["notes"]
+
+
+# -- back into the app -------------------------------------------------------------------------
+def _import(client, content: bytes, name: str):
+    upload = io.BytesIO(content)
+    upload.name = name
+    return client.post(reverse("character_import"), {"document": upload})
+
+
+def test_the_foundry_export_imports_back_as_the_character_it_was_made_from(owner_client, owner):
+    original = builder_services.create_character(owner=owner, document=sheet_documents.longest())
+    exported = owner_client.get(reverse("character_export_foundry", args=[original.pk]))
+
+    response = _import(owner_client, exported.content, "dame-aurelia-twodsix.json")
+
+    assert response.status_code == 302
+    imported = Character.objects.exclude(pk=original.pk).get(owner=owner)
+    assert imported.document == original.document
+
+
+def test_a_foundry_actor_of_another_origin_is_refused_naming_the_file_to_use(owner_client, owner):
+    actor = {"name": "Jamison", "type": "traveller", "system": {}, "items": [], "flags": {}}
+
+    response = _import(owner_client, json.dumps(actor).encode(), "jamison.json")
+
+    assert response.status_code == 400
+    page = unescape(response.content.decode())
+    assert "jamison.json: is a Foundry VTT actor, not a character document" in page
+    assert '"Export JSON" on the character\'s sheet (<name>.json)' in page
+    assert not Character.objects.filter(owner=owner).exists()
+
+
+def test_the_setup_page_says_exactly_what_the_referee_sets_and_the_readme_points_there():
+    root = Path(__file__).resolve().parents[3]
+    setup = (root / "docs" / "features" / "exports.md").read_text()
+    readme = (root / "README.md").read_text()
+
+    assert "(`showAlternativeCharacteristics`):\n   **All**" in setup
+    assert "(`showLifebloodStamina`): **on**" in setup
+    assert "(`addEffectToDamage`): **off**" in setup
+    assert "docs/features/exports.md" in readme
+    assert "may recompute" not in setup + readme
