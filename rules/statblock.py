@@ -29,8 +29,17 @@ from .report import Report
 from .wording import plural
 
 
-def stat_block(character: Character, report: Report, *, cat: Catalog | None = None) -> str:
-    """Name, terms and service; age, UPP, credits, derived; skills; belongings; traits."""
+def stat_block(
+    character: Character,
+    report: Report,
+    *,
+    cat: Catalog | None = None,
+    credits: str | None = None,
+) -> str:
+    """Name, terms and service; age, UPP, credits, derived; skills; belongings; traits.
+
+    ``credits``: written instead of the credits the report leaves (a sheet for pencil leaves a
+    blank there: the credits change in play)."""
     cat = cat or catalog()
     service = cat.find_service(character.service) if character.service else None
     service_name = service.name if service else (character.service or NO_SERVICE)
@@ -43,8 +52,9 @@ def stat_block(character: Character, report: Report, *, cat: Catalog | None = No
         first += f", {cat.species[report.species].name}"
     derived = " ".join(f"{code} {value}" for code, value in report.derived.as_dict().items())
     age = f"Age {report.age}" if report.age is not None else f"Age {NO_AGE}"
-    credits = report.equipment.credits_remaining
-    second = f"{age}  {report.upp}  Cr{credits:,}  {derived}"
+    if credits is None:
+        credits = f"Cr{report.equipment.credits_remaining:,}"
+    second = f"{age}  {report.upp}  {credits}  {derived}"
     skills = sorted(report.skills.lines, key=lambda line: line.name.lower())
     third = ", ".join(line.name for line in skills) or NO_SKILLS
     belongings = []

@@ -23,6 +23,7 @@ from typing import Any
 
 from rules import Report, catalog, governing_attribute
 from rules.catalog import EquipmentItem, match_key
+from rules.fighters import weapon_from_item
 from rules.report import EquipmentLine, SkillLine, TraitLine
 
 TWODSIX_VERSION = "7.5.2"
@@ -362,7 +363,7 @@ def _gear_item(
     if item.table == "armor":
         return _item(ids, "armor", line.item, _armor_system(line, row))
     if item.table in ("melee", "ranged"):
-        system = _weapon_system(line, item.table, row, str_dv)
+        system = _weapon_system(line, item, str_dv)
         skill = match_key(system["associatedSkillName"])
         system["skill"] = skill_ids.get(skill, untrained_id)
         return _item(ids, "weapon", line.item, system)
@@ -386,20 +387,20 @@ def _armor_system(line: EquipmentLine, row: Any) -> dict[str, Any]:
     }
 
 
-def _weapon_system(line: EquipmentLine, table: str, row: Any, str_dv: int) -> dict[str, Any]:
+def _weapon_system(line: EquipmentLine, item: EquipmentItem, str_dv: int) -> dict[str, Any]:
     """A weapon's fields, ``skill`` left for the caller to link. ``damage`` is FFA's damage per
     point of effect, which Twodsix rolls as the formula: a ranged weapon's DMG, a melee weapon's
-    DMG bonus plus the wielder's STR DV (the sheet's rule; rules.attack.attack_damage)."""
-    if table == "melee":
+    DMG bonus plus the wielder's STR DV."""
+    row = item.row
+    damage = str(weapon_from_item(item).damage_per_effect(str_dv))
+    if item.table == "melee":
         bonus = int(row.get("dmg_bonus") or 0)
-        damage = str(bonus + str_dv)
         reach, magazine = "Melee", 0
         figures = [
             f"DMG {_signed(bonus)} + STR DV {str_dv} = {damage} a point of effect",
             f"size {_figure(row.get('size'))}",
         ]
     else:
-        damage = str(row.get("dmg"))
         if row.get("max_range_m") is not None:
             reach = f"{row['max_range_m']} m"
         else:
