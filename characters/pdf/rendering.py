@@ -659,7 +659,8 @@ def _attribute_table(report: Report) -> dict[str, Any]:
     mind, background)."""
     cat = catalog()
     values = {a.code: a for a in report.attributes}
-    rows, gaps = [], set()
+    rows: list[tuple[Any, ...]] = []
+    gaps: set[int] = set()
     for group in ("body", "mind", "background"):
         if rows:
             gaps.add(len(rows))
@@ -957,7 +958,7 @@ def weapon_lines(equipment: Equipment) -> list[WeaponLine]:
 
 def _armor_rows(equipment: Equipment) -> list[tuple[str, ...]]:
     """The armor, then its TL, AV, STR minimum, weight and notes."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for line in equipment.lines:
         item = _catalog_item(line)
         if item is None or item.table != "armor":

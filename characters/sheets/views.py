@@ -88,8 +88,8 @@ def character_export_foundry(request: AuthenticatedHttpRequest, pk: int) -> Http
 @require_GET
 def character_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The TAS Form 2 style sheet, on the page size ``?size=`` asks for (``a4`` or ``letter``),
-    else the campaign's. ``?pencil=1`` leaves what changes in play blank (``0``: prints it; by default, as the
-    campaign prints)."""
+    else the campaign's. ``?pencil=1`` leaves what changes in play blank (``0``: prints it; by
+    default, as the campaign prints)."""
     character = character_for_user(request, pk)
     options = PdfForm(request.GET)
     page_size = options.page_size(character.campaign)
