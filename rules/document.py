@@ -605,8 +605,38 @@ def decode_json(data: str | bytes) -> Any:
     """Decode a document's JSON text; raises MalformedDocument in one sentence a person can act on.
 
     The command line and the web import both read documents through here, so a bad file gets
-    the same message wherever it is checked.
+    the same message wherever it is checked. The app's own Foundry VTT export is read too: it
+    carries the character document it was made from (see :func:`_document_in_foundry_actor`).
     """
+    return _document_in_foundry_actor(_decoded_json(data))
+
+
+# The file name the app gives a character's own JSON export, and the button that downloads it.
+_JSON_EXPORT = '"Export JSON" on the character\'s sheet (<name>.json)'
+
+
+def _document_in_foundry_actor(value: Any) -> Any:
+    """The character document a Foundry VTT actor made by this app carries under
+    ``flags.ffa.document``; any other Foundry actor is refused with a message naming the file to
+    use instead. Anything else is returned as it is, for parse_document to judge.
+
+    What was changed in Foundry is not read back: Twodsix's fields cannot hold FFA's rules.
+    """
+    if not isinstance(value, dict) or "format" in value or "system" not in value:
+        return value
+    flags = value.get("flags")
+    ffa = flags.get("ffa") if isinstance(flags, dict) else None
+    document = ffa.get("document") if isinstance(ffa, dict) else None
+    if isinstance(document, dict):
+        return document
+    raise MalformedDocument(
+        "",
+        "is a Foundry VTT actor, not a character document; import the character's own JSON "
+        f"export instead: {_JSON_EXPORT}",
+    )
+
+
+def _decoded_json(data: str | bytes) -> Any:
     if isinstance(data, bytearray | memoryview):
         data = bytes(data)
     if not isinstance(data, str | bytes):

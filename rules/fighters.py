@@ -186,6 +186,11 @@ class Weapon:
     def ranged(self) -> bool:
         return not self.melee
 
+    def damage_per_effect(self, str_dv: int) -> int:
+        """What a hit does for each point of its effect number (reading 4): a ranged weapon's
+        DMG; a melee or natural weapon's bonus on top of the wielder's STR DV."""
+        return self.dmg + str_dv if self.melee else self.dmg
+
     @property
     def most_rounds(self) -> int:
         """The most rounds one attack fires: the largest figure of the RoF ("1:4:10" is 10);

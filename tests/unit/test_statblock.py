@@ -342,3 +342,75 @@ def test_the_first_line_is_the_name_even_when_it_reads_like_a_later_section(name
     assert parsed.unread == (), reasons(parsed)
     assert parsed.document["name"] == name
     assert block_of(parsed.document) == block
+
+
+CORSAIR = """\
+Vargr corsair, 2 terms Army
+Age 26  787-777-777
+Skills: Brawling-1, Rifleman-1
+Cloth armor, SMG, 2 SMG magazines, grav belt
+A scarred veteran.
+"""
+
+
+def test_belongings_in_ordinary_words_are_read_and_what_is_not_is_listed():
+    parsed = parse_stat_block(CORSAIR, kind="npc")
+
+    assert parsed.document["equipment"] == [
+        {"item": "Cloth (ballistic cloth)", "quantity": 1},
+        {"item": "SMG", "quantity": 1},
+        {"item": "SMG ammunition", "quantity": 2},
+    ]
+    assert [(u.line_no, u.reason) for u in parsed.unread if u.line_no == 4] == [
+        (
+            4,
+            "'grav belt' is not an item of the catalog; write it after 'Belongings:' to keep "
+            "it as an item of its own.",
+        )
+    ]
+    assert "SMG" not in parsed.document.get("notes", "")
+
+
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [
+        ("Daggers", "Dagger"),
+        ("SMG magazines", "SMG ammunition"),
+        ("Cloth armor", "Cloth (ballistic cloth)"),
+        ("Combat armor", "Combat armor"),
+        ("Grav belt", None),
+    ],
+)
+def test_the_catalog_knows_items_by_their_ordinary_names(written, name):
+    from rules.statblock import catalog_item_name
+
+    assert catalog_item_name(written) == name
+
+
+def test_no_line_goes_into_the_notes_without_a_word():
+    parsed = parse_stat_block(CORSAIR, kind="npc")
+
+    assert parsed.document["notes"] == "A scarred veteran."
+    assert (5, "Not read as figures: kept, as written, in the draft's notes.") in [
+        (u.line_no, u.reason) for u in parsed.unread
+    ]
+
+
+@pytest.mark.parametrize(
+    "traits",
+    [
+        "Traits: exceptional hearing [PP-C-S 2] and sight [PP-C-S 2]",
+        "Traits: exceptional hearing [PP-C-S 2], sight [PP-C-S 2].",
+        "Traits: [exceptional hearing PP-C-S 2]; [sight PP-C-S 2]",
+    ],
+)
+def test_traits_written_in_the_rulebooks_own_forms_are_read(traits):
+    parsed = parse_stat_block(f"Kim, 1 term Navy\nAge 22  777-777-777\n{traits}")
+
+    assert parsed.unread == (), reasons(parsed)
+    assert [
+        (t["name"], t["type"], t["level"], t["frequency"]) for t in parsed.document["traits"]
+    ] == [
+        ("exceptional hearing", "PP", "C", "S"),
+        ("sight", "PP", "C", "S"),
+    ]
