@@ -15,8 +15,8 @@ Every table lives in ``data/combat.json``; where the chapter is unclear the code
     result.condition_after                               # the target's LIF track now
 """
 
-from .animals import ANIMAL_TYPES, NATURAL_WEAPONS, Animal, animal, fighter_from_animal
-from .attack import (
+from ..animals import ANIMAL_TYPES, NATURAL_WEAPONS, Animal, animal, fighter_from_animal
+from ..attack import (
     SITUATION_KEYS,
     AttackPlan,
     AttackResult,
@@ -39,7 +39,7 @@ from .attack import (
     throw_dice,
     usual_band,
 )
-from .encounter import (
+from ..encounter import (
     InitiativeRoll,
     MoraleResult,
     SideFighters,
@@ -59,7 +59,7 @@ from .encounter import (
     takes_turn,
     throw_initiative,
 )
-from .fighters import (
+from ..fighters import (
     COVER,
     FACINGS,
     LIGHTING,
@@ -79,7 +79,7 @@ from .fighters import (
     weapon_from_item,
     weapon_named,
 )
-from .magazines import Fired, ammunition_for, fire_rounds
+from ..magazines import Fired, ammunition_for, fire_rounds
 
 __all__ = [
     "ANIMAL_TYPES",
