@@ -164,5 +164,7 @@ def _ffa_input(data: Any) -> Any:
     if not isinstance(data, dict) or "system" not in data:
         return data
     if data["system"] != FFA:
-        raise CombatRefused("system", "an FFA attack reads 'ffa' here; choose another with --system")
+        raise CombatRefused(
+            "system", "an FFA attack reads 'ffa' here; choose another with --system"
+        )
     return {key: value for key, value in data.items() if key != "system"}

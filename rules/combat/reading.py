@@ -9,8 +9,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
 
+from ..catalog import catalog
 from ..document import MalformedDocument, parse_document
-from ..fighters import CombatRefused, Refusals, Weapon, field_name, weapon_named
+from ..fighters import (
+    CombatRefused,
+    Refusals,
+    Weapon,
+    field_name,
+    weapon_from_item,
+    weapon_named,
+)
 from .sheet import FighterSheet, fighter_sheet
 
 # No figure of a fight comes near this; larger ones are refused before any arithmetic.
@@ -127,13 +135,23 @@ def character(value: Any, field: str) -> FighterSheet:
 
 
 def weapon(value: Any, field: str, tl: int | None = None) -> Weapon:
+    """The catalog weapon of that name (and TL): its exact name first, so "Spear" is the melee
+    spear and "Spear (thrown)" the thrown one (FFA reading 10), then as the FFA command
+    matches names."""
     name = text(value, field)
+    exact = [
+        item
+        for item in (*catalog().natural_weapons, *catalog().equipment)
+        if item.is_weapon or item.table == "melee"
+        if item.name.lower() == name.strip().lower() and (tl is None or item.tl == tl)
+    ]
+    if len(exact) == 1:
+        return weapon_from_item(exact[0])
     try:
         return weapon_named(name, tl)
     except CombatRefused as refused:
-        raise CombatRefused(
-            field if refused.field == "weapon" else refused.field, refused.message
-        ) from None
+        where = field if refused.field == "weapon" else refused.field
+        raise CombatRefused(where, refused.message) from None
 
 
 def points(codes: Sequence[str]) -> Reader[Mapping[str, int]]:

@@ -40,18 +40,20 @@ class FighterSheet:
     """A character under T4 or 2D6.
 
     ``levels``: the final FFA levels of STR, DEX, END, INT, EDU and SOC (and PSI with a psionic
-    strength), the unhurt values every damage record counts from. ``body_penalty``: the levels
-    armor too heavy for its wearer takes off STR, DEX and END for attacking and initiative
-    (creation ruling 25b). ``armor_str``: battle dress's STR, which attacks with (T4 to-hit,
-    2D6 melee DM, Recoil and Heft). ``skills``: level by the skill as the weapon tables write it
-    ("Blade Combat (swords)"); ``specialties``: by skill name. ``ini_dm`` and ``def_dm``: the
-    derived-attribute traits INI and DEF. ``armor``: each piece worn (reading X-5);
-    ``armored_hands``: the body armor armors the hands (combat armor, battle dress), so a punch
-    or kick is B/L (FFA reading 16).
+    strength), the unhurt values every damage record counts from; ``attribute_levels``: all
+    nine FFA attributes, for the 2D6 checks of skills governed by PRE or AWA (reading 2D-3).
+    ``body_penalty``: the levels armor too heavy for its wearer takes off STR, DEX and END for
+    attacking and initiative (creation ruling 25b). ``armor_str``: battle dress's STR, which
+    attacks with (T4 to-hit, 2D6 melee DM, Recoil and Heft). ``skills``: level by the skill as
+    the weapon tables write it ("Blade Combat (swords)"); ``specialties``: by skill name.
+    ``ini_dm`` and ``def_dm``: the derived-attribute traits INI and DEF. ``armor``: each piece
+    worn (reading X-5); ``armored_hands``: the body armor armors the hands (combat armor,
+    battle dress), so a punch or kick is B/L (FFA reading 16).
     """
 
     name: str
     levels: Mapping[str, int]
+    attribute_levels: Mapping[str, int]
     body_penalty: int
     armor_str: int | None
     skills: Mapping[str, int]
@@ -146,6 +148,7 @@ def fighter_sheet(
     return FighterSheet(
         name=character.name,
         levels=MappingProxyType(levels),
+        attribute_levels=MappingProxyType({a.code: a.level for a in report.attributes}),
         body_penalty=report.equipment.armor_body_penalty,
         armor_str=body_item.provides_str if body_item is not None else None,
         skills=MappingProxyType(

@@ -234,10 +234,11 @@ def _critical(work: _Resolution, points: int, stun: bool) -> tuple[tuple[str, in
 
 def _bare_hands_on_rigid(work: _Resolution) -> None:
     """IV.8: a bare-handed strike that meets rigid armor costs the attacker a point."""
-    attack = work.plan.attack
+    attacker, before = work.plan.attack.attacker, work.attacker
     points = TABLES["rigid_armor_strike_damage"]
-    stat = default_stat(attack.attacker, work.attacker, points, head=False, stun=False)
-    work.attacker, taken = take(attack.attacker, work.attacker, stat, points, stun=False)
+    stat = default_stat(attacker, before, points, head=False, stun=False)
+    hurt, taken = take(attacker, before, stat, points, stun=False)
+    work.attacker = settle(attacker, hurt, before=before)
     work.attacker_damage += taken
 
 
