@@ -145,7 +145,8 @@ def t4_reach(weapon: Weapon) -> str | None:
 
 
 def thrown_m_per_str(item: EquipmentItem) -> int | None:
-    """A thrown weapon's FFA range in metres a STR level ("STR x 5"); None for the rest."""
+    """A thrown weapon's FFA range in metres a STR level ("STR x 5"); None for the rest: a
+    sling is shot, not thrown (reading T4-20)."""
     found = _STR_TIMES.search(item.row.get("max_range_text") or "")
     return int(found.group(1)) if found else None
 

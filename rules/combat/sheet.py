@@ -3,7 +3,8 @@ character"): the six classic characteristics at their final FFA levels, the skil
 specialties, the derived-attribute traits that carry over, and the armor worn piece by piece.
 
 Everything comes from the FFA engine's report of the document, so a sheet under T4 or 2D6 is
-the same sheet the builder shows."""
+the same sheet the builder shows. FFA's DEF, LIF, WND, TGH and MOV, its encumbrance and its
+STRmin penalties are not carried (reading X-3)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,10 @@
 today, its rows are the ones worked out by hand, and a sheet carries over the FFA figures."""
 
 import json
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -135,17 +139,27 @@ def test_a_psionic_has_psi_for_head_hits_and_others_have_none():
     assert "PSI" not in sheet().levels
 
 
-def test_the_other_systems_import_nothing_from_django():
-    import subprocess
-    import sys
-    from pathlib import Path
+ROOT = Path(__file__).resolve().parents[2]
 
+
+def test_the_other_systems_import_nothing_from_django():
     probe = (
         "import sys, rules.combat.command, rules.combat.t4.round, rules.combat.twod6.initiative; "
         "print(sorted(m for m in sys.modules if m.startswith('django')))"
     )
-    root = Path(__file__).resolve().parents[2]
     result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=root, check=True
+        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+READING = r"(?:T4|2D|X)-\d+"
+
+
+def test_every_reading_of_the_docs_is_cited_from_the_code_and_every_citation_is_a_reading():
+    docs = "".join((ROOT / "docs" / name).read_text() for name in ("combat-t4.md", "combat-2d6.md"))
+    numbered = set(re.findall(rf"^\*\*({READING})\.", docs, flags=re.MULTILINE))
+    code = "".join(path.read_text() for path in (ROOT / "rules" / "combat").rglob("*.py"))
+    cited = set(re.findall(rf"\b{READING}\b", code))
+    assert numbered - cited == set()  # a reading no code follows
+    assert cited - numbered == set()  # a citation of no reading

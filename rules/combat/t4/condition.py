@@ -134,7 +134,7 @@ def default_stat(
 
 def allowed_stats(sheet: FighterSheet, *, head: bool, stun: bool) -> tuple[str, ...]:
     """The characteristics a block may go to: the physical three, and on a head hit INT, EDU
-    and PSI (lethal damage only; VI.7)."""
+    and PSI (lethal damage only; VI.7, reading T4-28)."""
     if head and not stun:
         return (*PHYSICAL, *(code for code in HEAD_STATS if code in sheet.levels))
     return PHYSICAL
@@ -160,8 +160,9 @@ def bleed(
 def settle(
     sheet: FighterSheet, condition: T4Condition, *, before: T4Condition | None
 ) -> T4Condition:
-    """The wound category after damage, and shock: a character whose physical characteristics
-    at 0 grew to one or two falls unconscious (VI.11)."""
+    """The wound category after damage (the worst since healed: reading T4-16), and shock: a
+    character whose physical characteristics at 0 grew to one or two falls unconscious (VI.11;
+    reading T4-27)."""
     zeros_before = zero_count(sheet, before) if before is not None else 0
     zeros = zero_count(sheet, condition)
     shocked = zeros > zeros_before and zeros < len(PHYSICAL)
@@ -185,7 +186,7 @@ def recover_from_shock(sheet: FighterSheet, condition: T4Condition) -> T4Conditi
 
 
 def restore(condition: T4Condition, code: str, points: int) -> T4Condition:
-    """``points`` given back to ``code``: stun first, then lethal damage."""
+    """``points`` given back to ``code``: stun first, then lethal damage (reading T4-28)."""
     if points <= 0:
         return condition
     from_stun = min(points, condition.stun.get(code, 0))

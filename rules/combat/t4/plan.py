@@ -191,7 +191,8 @@ def _check_able(attack: T4Attack) -> None:
 
 
 def _check_movement(attack: T4Attack, routine: str) -> str:
-    """The attacker's movement as it counts (riding in a vehicle as walking, III.3)."""
+    """The attacker's movement as it counts (riding in a vehicle as walking, III.3; reading
+    T4-23), and what it forbids (a trotting attacker strikes not: reading T4-24)."""
     movement = attack.situation.movement
     row = TABLES["attacker_movement"][movement]
     counted = str(row.get("as", movement))
@@ -368,6 +369,7 @@ def _check_ranged_options(attack: T4Attack, figures: WeaponFigures, routine: str
         "are the regions partial cover hides: give situation.cover too",
     )
     movement = TABLES["target_movement"][situation.target_movement]
+    # Reading T4-25: only a moving target evades.
     refuse_unless(
         not situation.target_evading or movement.get("evades", False),
         "situation.target_evading",
@@ -423,6 +425,7 @@ def _movement_dms(attack: T4Attack, counted: str, routine: str, number: int) -> 
 
 
 def _sight_dms(attack: T4Attack, figures: WeaponFigures, number: int) -> list[Modifier]:
+    """Sights (+4 once, IS as electronic sights), stocks, and darkness (reading T4-29)."""
     situation, band = attack.situation, attack.range_band
     accessories = set(situation.accessories)
     if TABLES["integrated_sights"]["note"] in attack.weapon.notes:
@@ -514,6 +517,7 @@ def _defender_dm(attack: T4Attack, routine: str) -> list[Modifier]:
     """IV.10 and IV.11: the target's skill against a strike it is aware of, blocking with a
     weapon (unarmed: its Brawling)."""
     situation, target = attack.situation, attack.target
+    # Readings T4-17 and T4-25: an unaware or evading target does not block.
     aware = not (situation.with_surprise or situation.pure_defense or situation.target_evading)
     if routine != STRIKE or not aware:
         return []
@@ -563,8 +567,8 @@ def _weapon_dms(attack: T4Attack, figures: WeaponFigures, skill: SkillUse) -> li
 
 
 def _stuns(attack: T4Attack) -> bool:
-    """Stun damage (VI.12): a weapon of FFA form S (bare hands and feet unless armored, the
-    staff) or a strike to stun."""
+    """Stun damage (VI.12; reading T4-28): a weapon of FFA form S (bare hands and feet unless
+    armored, the staff) or a strike to stun."""
     weapon = attack.weapon
     damage_type = weapon.damage_type
     if weapon.armored_type and attack.attacker.armored_hands:

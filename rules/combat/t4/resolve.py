@@ -15,6 +15,7 @@ from ...fighters import CombatRefused
 from ..figures import ArmorFigures
 from ..sheet import PHYSICAL
 from ..throws import DiceSource, half_die
+from ..weapons import blast_event, blast_note
 from .condition import (
     CONSCIOUS,
     DEAD,
@@ -299,7 +300,7 @@ def _hit(work: _Resolution, throw: Throw | None) -> None:
     if (
         armor is not None
         and armor.rigid
-        and attack.weapon.name in TABLES["conversion"]["unarmed_weapons"]
+        and attack.weapon.name in TABLES["conversion"]["unarmed_weapons"]  # Reading T4-26
         and not attack.attacker.armored_hands
     ):
         _bare_hands_on_rigid(work)
@@ -376,9 +377,8 @@ def resolve_t4_attack(plan: T4Plan, dice: DiceSource) -> T4Result:
     )
 
 
-def _events(work: _Resolution, throws: tuple[Throw, ...], jammed: bool) -> list[Event]:
-    plan = work.plan
-    attack, situation = plan.attack, plan.attack.situation
+def _throw_events(plan: T4Plan, throws: tuple[Throw, ...], jammed: bool) -> list[Event]:
+    """Spectacular throws (reading T4-2) and a jam."""
     out: list[Event] = []
     for throw in throws:
         if throw.spectacular == SPECTACULAR_SUCCESS:
@@ -392,12 +392,14 @@ def _events(work: _Resolution, throws: tuple[Throw, ...], jammed: bool) -> list[
                 )
             )
     if jammed:
-        out.append(Event("jam", f"the {attack.weapon.label} jams (V.6)"))
-    target = attack.target
-    now = state(target, work.target)
-    before = state(target, attack.target_condition)
-    if now != before and now in (STUNNED, UNCONSCIOUS, DEAD):
-        out.append(Event(now, f"{target.name} is {now}"))
+        out.append(Event("jam", f"the {plan.attack.weapon.label} jams (V.6)"))
+    return out
+
+
+def _hit_events(work: _Resolution) -> list[Event]:
+    """What the hits' locations did: bleeding, and the events the referee applies."""
+    target = work.plan.attack.target
+    out: list[Event] = []
     for hit in work.hits:
         effect = hit.effect
         if effect is not None and effect.bleeding is not None:
@@ -415,11 +417,26 @@ def _events(work: _Resolution, throws: tuple[Throw, ...], jammed: bool) -> list[
                     f"{effect.effect} ({hit.location.name}): the referee decides (VI.2)",
                 )
             )
+    if work.hits and blast_note(work.plan.attack.weapon):
+        out.append(blast_event(work.plan.attack.weapon))
+    return out
+
+
+def _events(work: _Resolution, throws: tuple[Throw, ...], jammed: bool) -> list[Event]:
+    plan = work.plan
+    attack, situation = plan.attack, plan.attack.situation
+    out = _throw_events(plan, throws, jammed)
+    target = attack.target
+    now = state(target, work.target)
+    before = state(target, attack.target_condition)
+    if now != before and now in (STUNNED, UNCONSCIOUS, DEAD):
+        out.append(Event(now, f"{target.name} is {now}"))
+    out.extend(_hit_events(work))
     if situation.with_surprise:
         out.extend(_surprise_events(work, now))
     if plan.strike or work.hits:
         out.append(Event("aim disrupted", f"{target.name} loses any aim this round (V.4)"))
-    riding = situation.target_movement == "riding"
+    riding = situation.target_movement == "riding"  # Reading T4-23
     if riding and any(not t.success for t in throws):
         rule = TABLES["mount_hit"]
         out.append(
@@ -433,7 +450,8 @@ def _events(work: _Resolution, throws: tuple[Throw, ...], jammed: bool) -> list[
 
 
 def _surprise_events(work: _Resolution, now: str) -> list[Event]:
-    """II.3: an unsilenced shot, or a target hit and still standing, ends surprise."""
+    """II.3: an unsilenced shot, or a target hit and still standing, ends surprise (readings
+    T4-17, T4-29)."""
     plan = work.plan
     attack = plan.attack
     silent = bool(attack.weapon.notes & set(TABLES["silent_notes"])) or any(
@@ -449,7 +467,8 @@ def _surprise_events(work: _Resolution, now: str) -> list[Event]:
 
 
 def group_hits(plan: T4Plan) -> int:
-    """V.13: how many targets next to this one the referee may attack with group hits."""
+    """V.13: how many targets next to this one the referee may attack with group hits, which
+    this command does not resolve (reading T4-19)."""
     rule = TABLES["group_hits"]
     notes = plan.attack.weapon.notes
     if notes & set(rule["shotgun_rule_notes"]) or (

@@ -23,6 +23,7 @@ from ..figures import WeaponFigures, weapon_figures
 from ..sheet import FighterSheet, SkillUse
 from ..tables import twod6_tables
 from ..throws import DiceSource, chance_at_least
+from ..weapons import blast_event, blast_note
 from .condition import CONSCIOUS, OVERFLOW, TwoD6Condition, current, state, take_damage
 
 TABLES = twod6_tables()
@@ -182,7 +183,7 @@ def _skill(attack: TwoD6Attack, figures: WeaponFigures, fire: str) -> tuple[Skil
 
 def _characteristic(attack: TwoD6Attack) -> tuple[str, int, int]:
     """DEX for shots and throws; for melee STR or DEX, the attacker's choice (default the
-    better DM, STR on a tie)."""
+    better DM, STR on a tie: reading 2D-18)."""
     attacker, condition = attack.attacker, attack.attacker_condition
     chosen = attack.situation.characteristic
     values = {
@@ -225,6 +226,7 @@ def _reaction_dm(attack: TwoD6Attack) -> list[Modifier]:
     reaction = situation.target_reaction
     if reaction is None:
         return []
+    # Reading 2D-13: a prone target parries but does not dodge.
     row = TABLES["reactions"][reaction]
     _refuse_unless(
         not row["melee_only"] or attack.weapon.melee,
@@ -238,7 +240,8 @@ def _reaction_dm(attack: TwoD6Attack) -> list[Modifier]:
     )
     if reaction != PARRY:
         return [Modifier(f"target {reaction}s", row["dm"])]
-    # Reading 2D-9: the skill with the weapon it parries with, Brawling without one.
+    # Readings 2D-9 and 2D-16: the skill with the weapon it parries with, Brawling without one;
+    # no level takes nothing off.
     blocker = situation.target_weapon
     skill = "Brawling" if blocker is None or blocker.natural else blocker.skill
     level = max(target.skill_level(skill) or 0, 0)
@@ -248,7 +251,7 @@ def _reaction_dm(attack: TwoD6Attack) -> list[Modifier]:
 def _target_dms(attack: TwoD6Attack) -> list[Modifier]:
     situation, band = attack.situation, attack.range_band
     out = _cover_dm(attack) + _reaction_dm(attack)
-    if situation.target_stance == "prone":
+    if situation.target_stance == "prone":  # Reading 2D-13: by band, for every attack
         dms = TABLES["prone_target_dms"]
         dm = dms.get(band, dms["farther"])
         if dm:
@@ -265,7 +268,8 @@ def _target_dms(attack: TwoD6Attack) -> list[Modifier]:
 
 
 def _shot_dms(attack: TwoD6Attack) -> list[Modifier]:
-    """The battlefield conditions of ranged attacks: darkness, smoke, weather, firing into
+    """The battlefield conditions of ranged attacks only (reading 2D-12): darkness (avoided
+    by IS or electronic sights when aiming, reading 2D-14), smoke, weather, firing into
     combat."""
     situation, weapon = attack.situation, attack.weapon
     out: list[Modifier] = []
@@ -449,7 +453,7 @@ def resolve_2d6_attack(plan: TwoD6Plan, dice: DiceSource) -> TwoD6Result:
         for code, points in taken.items():
             applied[code] += points
     misses = [t for t in throws if not t.hit]
-    if situation.into_combat:
+    if situation.into_combat:  # Reading 2D-15: a die for each missed attack
         rule = TABLES["stray_shot"]
         for index, _ in enumerate(misses):
             die = dice.take("stray", index, rule["dice"])[0]
@@ -457,6 +461,8 @@ def resolve_2d6_attack(plan: TwoD6Plan, dice: DiceSource) -> TwoD6Result:
                 events.append(
                     Event("stray shot", f"a miss ({die}) hits the combatant nearest the target")
                 )
+    if hits and blast_note(attack.weapon):
+        events.append(blast_event(attack.weapon))
     now = state(attack.target, condition)
     if now != before and now != CONSCIOUS:
         events.append(Event(now, f"{attack.target.name} is {now}"))

@@ -146,7 +146,8 @@ def acted(initiative: Initiative) -> Initiative:
 
 
 def act_at(initiative: Initiative, count: int) -> Initiative:
-    """A delayed fighter acting on ``count``: its initiative is set to that count."""
+    """A delayed fighter acting on ``count``: its initiative is set to that count, its lasting
+    changes kept (reading 2D-17)."""
     return replace(initiative, base=count - initiative.lasting - initiative.this_round, acted=True)
 
 
@@ -154,7 +155,7 @@ def act_first_next_round(
     everyone: Sequence[Initiative], delayed: Iterable[str]
 ) -> tuple[Initiative, ...]:
     """Delayed fighters who did not act take the first place next round: initiative one above
-    the current first's (all of them equal; DEX then orders them)."""
+    the current first's (all of them equal; DEX then orders them; reading 2D-17)."""
     waiting = set(delayed)
     first = max((i.current for i in everyone if i.fighter not in waiting), default=0)
     wanted = first + TABLES["delay_ahead_of_first"]
