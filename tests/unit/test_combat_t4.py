@@ -422,6 +422,7 @@ def test_a_spectacular_success_is_a_critical_hit_to_random_characteristics():
         },
     )
     assert result.hits[0].critical
+    assert "critical" in {e.code for e in result.events}
     assert result.hits[0].applied == (("END", 7), ("STR", 2))
     assert result.condition_after.unconscious
 
@@ -497,6 +498,16 @@ def test_a_strike_on_an_unconscious_target_needs_no_throw_and_no_fatigue():
     assert result.throws == ()
     assert result.hit
     assert result.attacker_condition_after.fatigue == 0
+
+
+def test_a_characteristic_at_0_is_unconscious_whatever_the_record_says():
+    out = T4Condition(damage={"END": 7})
+    result = resolve(
+        "Sword", "contact", target_condition=out, thrown={"location": [[3, 4]], "damage": [[1, 1]]}
+    )
+    assert result.throws == ()  # a special strike
+    with pytest.raises(CombatRefused, match="unconscious"):
+        plan(attacker_condition=out)
 
 
 def test_a_bare_fist_on_rigid_armor_costs_the_attacker_a_point():

@@ -89,9 +89,12 @@ def worse(first: str | None, second: str | None) -> str | None:
 
 
 def state(sheet: FighterSheet, condition: T4Condition) -> str:
-    if zero_count(sheet, condition) == len(PHYSICAL):
+    """Dead (three physical characteristics at 0), unconscious (one or two at 0, or still out
+    from a serious wound: reading T4-27), stunned, or conscious."""
+    zeros = zero_count(sheet, condition)
+    if zeros == len(PHYSICAL):
         return DEAD
-    if condition.unconscious:
+    if condition.unconscious or zeros:
         return UNCONSCIOUS
     return STUNNED if condition.stunned_rounds > 0 else CONSCIOUS
 
@@ -154,22 +157,17 @@ def bleed(
         )
         condition, taken = take(sheet, condition, stat, wound.per_round, stun=False)
         applied.append((stat, taken))
-    return settle(sheet, condition, before=None), tuple(applied)
+    return settle(sheet, condition), tuple(applied)
 
 
-def settle(
-    sheet: FighterSheet, condition: T4Condition, *, before: T4Condition | None
-) -> T4Condition:
+def settle(sheet: FighterSheet, condition: T4Condition) -> T4Condition:
     """The wound category after damage (the worst since healed: reading T4-16), and shock: a
-    character whose physical characteristics at 0 grew to one or two falls unconscious (VI.11;
-    reading T4-27)."""
-    zeros_before = zero_count(sheet, before) if before is not None else 0
+    minor or serious wound knocks the character out (VI.11; reading T4-27)."""
     zeros = zero_count(sheet, condition)
-    shocked = zeros > zeros_before and zeros < len(PHYSICAL)
     return replace(
         condition,
         wound=worse(condition.wound, wound_now(sheet, condition)),
-        unconscious=condition.unconscious or shocked,
+        unconscious=condition.unconscious or 0 < zeros < len(PHYSICAL),
     )
 
 

@@ -239,7 +239,7 @@ def _bare_hands_on_rigid(work: _Resolution) -> None:
     points = TABLES["rigid_armor_strike_damage"]
     stat = default_stat(attacker, before, points, head=False, stun=False)
     hurt, taken = take(attacker, before, stat, points, stun=False)
-    work.attacker = settle(attacker, hurt, before=before)
+    work.attacker = settle(attacker, hurt)
     work.attacker_damage += taken
 
 
@@ -280,7 +280,6 @@ def _hit(work: _Resolution, throw: Throw | None) -> None:
     trauma = absorbed if armor is not None and not armor.rigid else 0
     damage_dice = work.dice.take("damage", work.damage_thrown, after)
     work.damage_thrown += 1
-    before = work.target
     critical = spectacular and plan.routine != AUTOFIRE
     points = sum(damage_dice) + trauma
     if critical:
@@ -291,7 +290,7 @@ def _hit(work: _Resolution, throw: Throw | None) -> None:
         )
         blocks = order + ([trauma] if trauma else [])
         applied = _allocated(work, blocks, location.head, plan.stun)
-    work.target = settle(attack.target, work.target, before=before)
+    work.target = settle(attack.target, work.target)
     effect = None
     if points > 0:
         energy = bool(attack.weapon.notes & set(TABLES["energy_notes"]))
@@ -401,6 +400,8 @@ def _hit_events(work: _Resolution) -> list[Event]:
     target = work.plan.attack.target
     out: list[Event] = []
     for hit in work.hits:
+        if hit.critical:
+            out.append(Event("critical", "a critical hit: random characteristics take it (VI.6)"))
         effect = hit.effect
         if effect is not None and effect.bleeding is not None:
             out.append(
