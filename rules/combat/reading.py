@@ -154,17 +154,22 @@ def weapon(value: Any, field: str, tl: int | None = None) -> Weapon:
         raise CombatRefused(where, refused.message) from None
 
 
-def points(codes: Sequence[str]) -> Reader[Mapping[str, int]]:
-    """A reader of an object of points by characteristic ({"STR": 2, "END": 5}), each of
-    ``codes``."""
+def record(build: Callable[..., _T], readers: Mapping[str, Reader[Any]]) -> Reader[_T]:
+    """A reader of a JSON object into ``build(**fields)``, each key read by its reader (a key
+    left out or null keeps the default); every fault is named at once."""
 
-    def read(value: Any, field: str) -> Mapping[str, int]:
+    def read(value: Any, field: str) -> _T:
         refusals = Refusals()
-        read = read_fields(obj(value, field), field, dict.fromkeys(codes, whole), refusals)
+        values = read_fields(obj(value, field), field, readers, refusals)
         refusals.raise_any()
-        return MappingProxyType(read)
+        return build(**values)
 
     return read
+
+
+def points(codes: Sequence[str]) -> Reader[Mapping[str, int]]:
+    """A reader of an object of points by characteristic ({"STR": 2, "END": 5})."""
+    return record(lambda **read: MappingProxyType(read), dict.fromkeys(codes, whole))
 
 
 def die_list(value: Any, field: str) -> tuple[int, ...]:

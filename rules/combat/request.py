@@ -5,28 +5,31 @@ input is named at once (:class:`~rules.fighters.InputRefused`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from ..fighters import InputRefused, Refusals
 from . import reading
 from .throws import GivenDice
 
 REQUIRED: tuple[str, ...] = ("attacker", "target", "weapon", "range")
+_Attack = TypeVar("_Attack")
 
 
 def read_request(
     data: Any,
     system: str,
+    attack: Callable[..., _Attack],
     *,
     bands: Sequence[str],
     dice_names: Sequence[str],
     readers: Mapping[str, reading.Reader[Any]],
-) -> dict[str, Any]:
-    """Every key of the input read: ``attacker`` and ``target`` as sheets, ``weapon`` (with
-    ``tl``) as a catalog weapon, ``range`` one of ``bands``, ``dice`` as :class:`GivenDice`
-    (absent: None, the command throws them), and the system's own keys by ``readers``
-    (``situation``, the conditions…). A key left out or null is absent from the result."""
+) -> tuple[_Attack, GivenDice | None]:
+    """The attack the input describes, built by ``attack`` from every key read: ``attacker``
+    and ``target`` as sheets, ``weapon`` (with ``tl``) as a catalog weapon, ``range`` (its
+    ``range_band``) one of ``bands``, and the system's own keys by ``readers`` (``situation``,
+    the conditions…; a key left out or null keeps the attack's default); and the ``dice`` as
+    :class:`GivenDice` (None: the command throws them)."""
     request = reading.obj(data, "")
     refusals = Refusals()
     for key in REQUIRED:
@@ -52,4 +55,8 @@ def read_request(
         )
     if refusals.found:
         raise InputRefused(refusals.found)
-    return values
+    for key in ("system", "tl"):
+        values.pop(key, None)
+    dice = values.pop("dice", None)
+    values["range_band"] = values.pop("range")
+    return attack(**values), dice

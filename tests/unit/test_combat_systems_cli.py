@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from rules.cli import main
 
 from .builders import document
+from .test_combat_cli import _paths, _put
 from .test_hostile_documents import json_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -199,26 +200,6 @@ def test_a_file_that_is_not_json_exits_2():
 
 
 # -- any input at all --------------------------------------------------------------------------
-
-
-def _paths(value, prefix=()):
-    yield prefix
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _paths(item, (*prefix, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _paths(item, (*prefix, index))
-
-
-def _put(doc, path, value):
-    if not path:
-        return value
-    target = doc
-    for step in path[:-1]:
-        target = target[step]
-    target[path[-1]] = value
-    return doc
 
 
 T4_FULL = {

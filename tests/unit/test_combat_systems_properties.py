@@ -150,13 +150,13 @@ def test_2d6_odds_are_chances_damage_is_never_negative_and_recoil_only_slows(
 @given(st.lists(st.tuples(st.integers(1, 6), st.integers(-5, 8)), min_size=1, max_size=12))
 def test_t4_order_puts_every_fighter_in_once_and_ties_together(rolls):
     throws = [
-        t4_round.InitiativeThrow(f"f{index}", die, (t4_round.Modifier("dm", dm),))
+        t4_round.DieThrow(f"f{index}", die, (t4_round.Modifier("dm", dm),))
         for index, (die, dm) in enumerate(rolls)
     ]
     for highest_first in (True, False):
         groups = t4_round.order(throws, highest_first=highest_first)
-        assert sorted(f for group in groups for f in group) == sorted(t.fighter for t in throws)
-        totals = [{t.total for t in throws if t.fighter in group} for group in groups]
+        assert sorted(f for group in groups for f in group) == sorted(t.who for t in throws)
+        totals = [{t.total for t in throws if t.who in group} for group in groups]
         assert all(len(total) == 1 for total in totals)
         flat = [total.pop() for total in totals]
         assert flat == sorted(flat, reverse=highest_first)

@@ -6,7 +6,7 @@ import pytest
 from rules import CombatRefused
 from rules.combat.t4.condition import Bleeding, T4Condition, recover_from_shock
 from rules.combat.t4.round import (
-    InitiativeThrow,
+    DieThrow,
     SurpriseSide,
     avoids_contact,
     end_of_round,
@@ -58,7 +58,7 @@ def test_t4_dex_below_5_gives_no_initiative_dm_and_15_gives_3():
 
 
 def test_t4_ties_act_together__attacks_high_to_low_movement_low_to_high():
-    throws = [InitiativeThrow("a", 3, ()), InitiativeThrow("b", 5, ()), InitiativeThrow("c", 3, ())]
+    throws = [DieThrow("a", 3, ()), DieThrow("b", 5, ()), DieThrow("c", 3, ())]
     assert order(throws, highest_first=True) == (("b",), ("a", "c"))
     assert order(throws, highest_first=False) == (("a", "c"), ("b",))
 

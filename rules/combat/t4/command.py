@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...attack import chance_percent
-from ...fighters import CombatRefused, Refusals
+from ...fighters import CombatRefused
 from .. import reading
 from ..request import read_request
 from ..sheet import FighterSheet
@@ -63,13 +63,6 @@ SITUATION_READERS: dict[str, reading.Reader[Any]] = {
 }
 
 
-def _situation(value: Any, field: str) -> T4Situation:
-    refusals = Refusals()
-    values = reading.read_fields(reading.obj(value, field), field, SITUATION_READERS, refusals)
-    refusals.raise_any()
-    return T4Situation(**values)
-
-
 def _allocation(value: Any, field: str) -> tuple[str, ...]:
     if not isinstance(value, list):
         raise CombatRefused(field, f"must be a list of {', '.join(DAMAGED)}")
@@ -79,31 +72,20 @@ def _allocation(value: Any, field: str) -> tuple[str, ...]:
 def read_t4_attack(data: Any) -> tuple[T4Attack, GivenDice | None]:
     """The attack an input object describes, and its dice (None: throw them).
     :class:`~rules.fighters.InputRefused` names every fault of the input at once."""
-    values = read_request(
+    return read_request(
         data,
         SYSTEM,
+        T4Attack,
         bands=BANDS,
         dice_names=DICE_NAMES,
         readers={
             "routine": lambda v, f: reading.one_of(v, f, ROUTINES),
-            "situation": _situation,
+            "situation": reading.record(T4Situation, SITUATION_READERS),
             "attacker_condition": condition_from_dict,
             "target_condition": condition_from_dict,
             "allocation": _allocation,
         },
     )
-    attack = T4Attack(
-        attacker=values["attacker"],
-        target=values["target"],
-        weapon=values["weapon"],
-        range_band=values["range"],
-        routine=values.get("routine"),
-        situation=values.get("situation", T4Situation()),
-        attacker_condition=values.get("attacker_condition", T4Condition()),
-        target_condition=values.get("target_condition", T4Condition()),
-        allocation=values.get("allocation"),
-    )
-    return attack, values.get("dice")
 
 
 def stats_now(sheet: FighterSheet, condition: T4Condition) -> dict[str, int]:

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from ...attack import Modifier
-from ...fighters import CombatRefused, Weapon
+from ...fighters import Weapon
+from ..common import check_able, refuse_unless
 from ..figures import WeaponFigures, weapon_figures
 from ..sheet import FighterSheet, SkillUse
 from ..tables import t4_tables
@@ -159,11 +160,6 @@ class T4Plan:
 # -- planning ----------------------------------------------------------------------------------
 
 
-def refuse_unless(condition: bool, field: str, message: str) -> None:
-    if not condition:
-        raise CombatRefused(field, message)
-
-
 def _routine(attack: T4Attack) -> str:
     weapon = attack.weapon
     routine = attack.routine or (STRIKE if weapon.melee else SNAP)
@@ -176,18 +172,6 @@ def _routine(attack: T4Attack) -> str:
             f"the {weapon.label} is fired: use {', '.join(RANGED_ROUTINES)}",
         )
     return routine
-
-
-def _check_able(attack: T4Attack) -> None:
-    why = out_of_action(attack.attacker, attack.attacker_condition)
-    refuse_unless(why is None, "attacker", f"{attack.attacker.name} is {why} and cannot attack")
-    required = attack.weapon.requires_armor
-    # FFA reading 25: a weapon made for battle dress is fired from it only.
-    refuse_unless(
-        required is None or attack.attacker.wears(required),
-        "weapon",
-        f"the {attack.weapon.label} is fired only from {str(required).lower()}",
-    )
 
 
 def _check_movement(attack: T4Attack, routine: str) -> str:
@@ -581,7 +565,9 @@ def plan_t4_attack(attack: T4Attack) -> T4Plan:
     rules do not allow it (docs/combat-t4.md, "Refusals")."""
     figures = weapon_figures(attack.weapon)
     routine = _routine(attack)
-    _check_able(attack)
+    check_able(
+        attack.attacker, attack.weapon, out_of_action(attack.attacker, attack.attacker_condition)
+    )
     counted = _check_movement(attack, routine)
     burst = _burst(attack, figures, routine)
     difficulty = _difficulty(attack, figures, routine)

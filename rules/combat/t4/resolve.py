@@ -12,10 +12,10 @@ from typing import Any
 
 from ...condition import Event
 from ...fighters import CombatRefused
+from ..common import blast_event, blast_note, refuse_unless
 from ..figures import ArmorFigures
 from ..sheet import PHYSICAL
 from ..throws import DiceSource, half_die
-from ..weapons import blast_event, blast_note
 from .condition import (
     CONSCIOUS,
     DEAD,
@@ -30,7 +30,7 @@ from .condition import (
     take,
 )
 from .locations import Location, LocationEffect, covering_armor, effect_at, location_rolled
-from .plan import AUTOFIRE, BANDS, TABLES, Difficulty, T4Plan, refuse_unless
+from .plan import AUTOFIRE, BANDS, TABLES, Difficulty, T4Plan
 
 SPECTACULAR_SUCCESS, SPECTACULAR_FAILURE = "success", "failure"
 

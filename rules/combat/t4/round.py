@@ -35,8 +35,10 @@ class SurpriseSide:
 
 
 @dataclass(frozen=True, slots=True)
-class SideThrow:
-    side: str
+class DieThrow:
+    """1D and its DMs, for a side (surprise) or a fighter (initiative)."""
+
+    who: str
     die: int
     dms: tuple[Modifier, ...]
 
@@ -49,7 +51,7 @@ class SideThrow:
 class SurpriseResult:
     """Both sides' throws and the side with surprise (None: both are aware)."""
 
-    throws: tuple[SideThrow, SideThrow]
+    throws: tuple[DieThrow, DieThrow]
     side: str | None
 
 
@@ -89,14 +91,14 @@ def throw_surprise(
 ) -> SurpriseResult:
     """II.2: each side 1D + its DMs; a side 3 or more higher has surprise."""
     first, second = (
-        SideThrow(s.name, die, surprise_dms(s)) for s, die in zip(sides, dice, strict=True)
+        DieThrow(s.name, die, surprise_dms(s)) for s, die in zip(sides, dice, strict=True)
     )
     margin = TABLES["surprise"]["margin"]
     winner = None
     if first.total - second.total >= margin:
-        winner = first.side
+        winner = first.who
     elif second.total - first.total >= margin:
-        winner = second.side
+        winner = second.who
     return SurpriseResult((first, second), winner)
 
 
@@ -108,17 +110,6 @@ def surprise_lost(dice: tuple[int, int]) -> bool:
 def avoids_contact(range_band: str, dice: tuple[int, int]) -> bool:
     """II.6: a side without surprise avoids contact on 2D of 3 + the range number or less."""
     return sum(dice) <= int(TABLES["avoidance"]["base"]) + RANGE_NUMBERS[range_band]
-
-
-@dataclass(frozen=True, slots=True)
-class InitiativeThrow:
-    fighter: str
-    die: int
-    dms: tuple[Modifier, ...]
-
-    @property
-    def total(self) -> int:
-        return self.die + sum(m.dm for m in self.dms)
 
 
 def initiative_dms(
@@ -151,11 +142,11 @@ def initiative_dms(
     return tuple(Modifier(label, dm) for label, dm in candidates if dm)
 
 
-def order(throws: Sequence[InitiativeThrow], *, highest_first: bool) -> tuple[tuple[str, ...], ...]:
+def order(throws: Sequence[DieThrow], *, highest_first: bool) -> tuple[tuple[str, ...], ...]:
     """The fighters in initiative order as groups: tied totals are one group, which acts
     simultaneously (III.2). Attacks go highest first, movement lowest first (III.1)."""
     totals = sorted({t.total for t in throws}, reverse=highest_first)
-    return tuple(tuple(t.fighter for t in throws if t.total == total) for total in totals)
+    return tuple(tuple(t.who for t in throws if t.total == total) for total in totals)
 
 
 def end_of_round(

@@ -17,13 +17,13 @@ from fractions import Fraction
 
 from ...attack import Modifier
 from ...condition import Event
-from ...fighters import CombatRefused, Weapon
+from ...fighters import Weapon
+from ..common import blast_event, blast_note, check_able, refuse_unless
 from ..conversion import characteristic_dm
 from ..figures import WeaponFigures, weapon_figures
 from ..sheet import FighterSheet, SkillUse
 from ..tables import twod6_tables
 from ..throws import DiceSource, chance_at_least
-from ..weapons import blast_event, blast_note
 from .condition import CONSCIOUS, OVERFLOW, TwoD6Condition, current, state, take_damage
 
 TABLES = twod6_tables()
@@ -107,31 +107,12 @@ class TwoD6Plan:
         return self.skill_dm + self.characteristic_dm + self.dm
 
 
-def _refuse_unless(condition: bool, field: str, message: str) -> None:
-    if not condition:
-        raise CombatRefused(field, message)
-
-
-def _check_able(attack: TwoD6Attack) -> None:
-    now = state(attack.attacker, attack.attacker_condition)
-    _refuse_unless(
-        now == CONSCIOUS, "attacker", f"{attack.attacker.name} is {now} and cannot attack"
-    )
-    required = attack.weapon.requires_armor
-    # FFA reading 25: a weapon made for battle dress is fired from it only.
-    _refuse_unless(
-        required is None or attack.attacker.wears(required),
-        "weapon",
-        f"the {attack.weapon.label} is fired only from {str(required).lower()}",
-    )
-
-
 def _range_dm(attack: TwoD6Attack, figures: WeaponFigures) -> int:
     """The profile's DM at the band (reading 2D-4), refused where the profile has none or the
     band starts beyond the weapon's MAX (a thrown weapon: the thrower's STR x 5 m)."""
     band, weapon = attack.range_band, attack.weapon
     ranges = figures.twod6.ranges
-    _refuse_unless(
+    refuse_unless(
         band in ranges,
         "range",
         f"the {weapon.label} ({figures.twod6.profile}) attacks at {', '.join(ranges)}; "
@@ -143,7 +124,7 @@ def _range_dm(attack: TwoD6Attack, figures: WeaponFigures) -> int:
             "STR", current(attack.attacker, attack.attacker_condition, "STR")
         )
         start = TABLES["range_bands"][BANDS.index(band)]["from_m"]
-        _refuse_unless(
+        refuse_unless(
             start <= strength * per_str,
             "range",
             f"STR {strength} throws the {weapon.label} {strength * per_str} m; {band} range "
@@ -159,7 +140,7 @@ def _fire(attack: TwoD6Attack, figures: WeaponFigures) -> tuple[str, int, int]:
     auto = figures.twod6.auto
     if fire == SINGLE:
         return fire, 1, 1
-    _refuse_unless(
+    refuse_unless(
         auto is not None, "situation.fire", f"the {attack.weapon.label} has no Auto rating"
     )
     assert auto is not None
@@ -191,7 +172,7 @@ def _characteristic(attack: TwoD6Attack) -> tuple[str, int, int]:
         for code in MELEE_CHARACTERISTICS
     }
     if attack.weapon.ranged:
-        _refuse_unless(
+        refuse_unless(
             chosen in (None, "DEX"), "situation.characteristic", "a shot or a throw uses DEX"
         )
         chosen = "DEX"
@@ -209,7 +190,7 @@ def _cover_dm(attack: TwoD6Attack) -> list[Modifier]:
     if situation.cover is None:
         return []
     step = COVERS.index(situation.cover) + (situation.target_stance != STANDING)
-    _refuse_unless(
+    refuse_unless(
         step < len(COVERS),
         "situation.cover",
         f"a {situation.target_stance} target in full cover cannot be hit",
@@ -228,12 +209,12 @@ def _reaction_dm(attack: TwoD6Attack) -> list[Modifier]:
         return []
     # Reading 2D-13: a prone target parries but does not dodge.
     row = TABLES["reactions"][reaction]
-    _refuse_unless(
+    refuse_unless(
         not row["melee_only"] or attack.weapon.melee,
         "situation.target_reaction",
         "a ranged attack is dodged, not parried",
     )
-    _refuse_unless(
+    refuse_unless(
         reaction == PARRY or situation.target_stance != "prone",
         "situation.target_reaction",
         "a prone character cannot dodge",
@@ -338,7 +319,8 @@ def plan_2d6_attack(attack: TwoD6Attack) -> TwoD6Plan:
     """Everything about a 2D6 attack but its dice; CombatRefused (naming the field) when the
     rules do not allow it (docs/combat-2d6.md, "Refusals")."""
     figures = weapon_figures(attack.weapon)
-    _check_able(attack)
+    now = state(attack.attacker, attack.attacker_condition)
+    check_able(attack.attacker, attack.weapon, None if now == CONSCIOUS else now)
     range_dm = _range_dm(attack, figures)
     fire, attacks, rounds = _fire(attack, figures)
     skill, skill_dm = _skill(attack, figures, fire)

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from ...attack import chance_percent
-from ...fighters import Refusals
 from .. import reading
 from ..request import read_request
 from ..sheet import PHYSICAL
@@ -29,7 +28,6 @@ from .attack import (
 )
 from .condition import (
     OVERFLOW,
-    TwoD6Condition,
     condition_as_dict,
     condition_from_dict,
     current,
@@ -60,37 +58,21 @@ SITUATION_READERS: dict[str, reading.Reader[Any]] = {
 }
 
 
-def _situation(value: Any, field: str) -> TwoD6Situation:
-    refusals = Refusals()
-    values = reading.read_fields(reading.obj(value, field), field, SITUATION_READERS, refusals)
-    refusals.raise_any()
-    return TwoD6Situation(**values)
-
-
 def read_2d6_attack(data: Any) -> tuple[TwoD6Attack, GivenDice | None]:
     """The attack an input object describes, and its dice (None: throw them).
     :class:`~rules.fighters.InputRefused` names every fault of the input at once."""
-    values = read_request(
+    return read_request(
         data,
         SYSTEM,
+        TwoD6Attack,
         bands=BANDS,
         dice_names=DICE_NAMES,
         readers={
-            "situation": _situation,
+            "situation": reading.record(TwoD6Situation, SITUATION_READERS),
             "attacker_condition": condition_from_dict,
             "target_condition": condition_from_dict,
         },
     )
-    attack = TwoD6Attack(
-        attacker=values["attacker"],
-        target=values["target"],
-        weapon=values["weapon"],
-        range_band=values["range"],
-        situation=values.get("situation", TwoD6Situation()),
-        attacker_condition=values.get("attacker_condition", TwoD6Condition()),
-        target_condition=values.get("target_condition", TwoD6Condition()),
-    )
-    return attack, values.get("dice")
 
 
 def twod6_result_as_dict(result: TwoD6Result) -> dict[str, Any]:
