@@ -72,14 +72,17 @@ def sum_distribution(dice: int, with_half_die: bool = False) -> Mapping[int, Fra
     return {total: Fraction(count, outcomes) for total, count in sorted(counts.items())}
 
 
+@cache
 def chance_at_most(dice: int, with_half_die: bool, most: int) -> Fraction:
-    """The chance the dice read ``most`` or less (T4: at or under the to-hit number)."""
+    """The chance the dice read ``most`` or less (T4: at or under the to-hit number; cached, as
+    an encounter asks the same odds again and again)."""
     return sum(
         (p for total, p in sum_distribution(dice, with_half_die).items() if total <= most),
         Fraction(0),
     )
 
 
+@cache
 def chance_at_least(dice: int, least: int) -> Fraction:
     """The chance ``dice`` d6 total ``least`` or more (2D6: 8+ after DMs)."""
     return sum(
