@@ -2,7 +2,7 @@
 sheets already read (as an encounter page asks the odds and resolves a throw) and from the
 command's JSON (as ``python -m rules attack --system`` does, the documents checked too).
 
-The attacks are the command tests' hand-worked shots (tests/unit/test_combat_systems_cli.py):
+The attacks are two of the command tests' hand-worked cases (tests/fixtures/combat_systems):
 Mara Tolven's aimed automatic pistol at a Vargr corsair in a jack, at short range. The FFA
 attack of bench_engine beside them is the scale to read them against, with the interpreter
 reference printed there."""
@@ -19,24 +19,10 @@ from rules.combat.twod6.attack import plan_2d6_attack, resolve_2d6_attack
 from rules.combat.twod6.command import read_2d6_attack
 
 ROOT = Path(__file__).resolve().parents[1]
-MARA = json.loads((ROOT / "tests" / "fixtures" / "examples" / "navy-pilot.json").read_text())
-CORSAIR = json.loads((ROOT / "fixtures" / "demo" / "referee-vargr-corsair.json").read_text())
-T4_SHOT = {
-    "attacker": MARA,
-    "target": CORSAIR,
-    "weapon": "Automatic pistol",
-    "range": "short",
-    "routine": "aimed",
-    "dice": {"attack": [[2, 3, 4]], "location": [[3, 4]], "damage": [[5]]},
-}
-TWOD6_SHOT = {
-    "attacker": MARA,
-    "target": CORSAIR,
-    "weapon": "Automatic pistol",
-    "range": "short",
-    "situation": {"aim_actions": 1},
-    "dice": {"attack": [[5, 4]], "damage": [[3, 5]]},
-}
+# The command tests' hand-worked cases.
+CASES = ROOT / "tests" / "fixtures" / "combat_systems"
+T4_SHOT = json.loads((CASES / "t4-aimed-pistol-through-a-jack.json").read_text())
+TWOD6_SHOT = json.loads((CASES / "2d6-aimed-pistol-through-a-jack.json").read_text())
 
 
 def run(quick: bool) -> list[Figure]:
@@ -68,9 +54,7 @@ def run(quick: bool) -> list[Figure]:
         ),
         _microseconds(
             "2D6: the command's JSON read (two documents checked), planned, resolved",
-            lambda: resolve_2d6_attack(
-                plan_2d6_attack(read_2d6_attack(TWOD6_SHOT)[0]), twod6_dice
-            ),
+            lambda: resolve_2d6_attack(plan_2d6_attack(read_2d6_attack(TWOD6_SHOT)[0]), twod6_dice),
             calls=calls // 10,
             rounds=rounds,
         ),

@@ -17,35 +17,14 @@ from hypothesis import strategies as st
 
 from rules.cli import main
 
-from .builders import document
 from .test_combat_cli import _paths, _put
 from .test_hostile_documents import json_values
 
 ROOT = Path(__file__).resolve().parents[2]
-MARA = json.loads((ROOT / "tests" / "fixtures" / "examples" / "navy-pilot.json").read_text())
-CORSAIR = document(
-    name="Vargr corsair",
-    species="vargr",
-    attributes={"STR": 8, "DEX": 9, "END": 7},
-    skills=[{"skill": "Blade Combat", "cascade": "swords", "level": 2}],
-    equipment=[{"item": "Cutlass"}, {"item": "Jack"}],
-)
-T4_SHOT = {
-    "attacker": MARA,
-    "target": CORSAIR,
-    "weapon": "Automatic pistol",
-    "range": "short",
-    "routine": "aimed",
-    "dice": {"attack": [[2, 3, 4]], "location": [[3, 4]], "damage": [[5]]},
-}
-TWOD6_SHOT = {
-    "attacker": MARA,
-    "target": CORSAIR,
-    "weapon": "Automatic pistol",
-    "range": "short",
-    "situation": {"aim_actions": 1},
-    "dice": {"attack": [[5, 4]], "damage": [[3, 5]]},
-}
+CASES = ROOT / "tests" / "fixtures" / "combat_systems"
+CASE_NAMES = sorted(p.stem for p in CASES.glob("*.json") if ".expected" not in p.name)
+T4_SHOT = json.loads((CASES / "t4-aimed-pistol-through-a-jack.json").read_text())
+TWOD6_SHOT = json.loads((CASES / "2d6-aimed-pistol-through-a-jack.json").read_text())
 
 
 def command(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
@@ -72,28 +51,26 @@ def in_process(request, *options: str) -> tuple[int, str, str]:
     return status, out.getvalue(), err.getvalue()
 
 
+@pytest.mark.parametrize("name", CASE_NAMES)
+def test_each_hand_worked_case_gives_the_figures_worked_out_from_the_seed(name):
+    # Each case's .expected.json says how it was worked out ("worked").
+    request = json.loads((CASES / f"{name}.json").read_text())
+    expected = json.loads((CASES / f"{name}.expected.json").read_text())
+    status, out, err = in_process(request, "--system", request["system"])
+    assert status == 0, err
+    result = json.loads(out)
+    assert {key: result[key] for key in expected if key != "worked"} == {
+        key: value for key, value in expected.items() if key != "worked"
+    }
+
+
 def test_a_t4_shot_prints_its_json_and_exits_0():
-    # Mara Tolven: Handgun-1, DEX 11: 2 + 6 = 8; stationary +3, aimed +1: 12. [2, 3, 4] reads
-    # 2 + 3 + 2 = 7. Mid Torso under a jack (1 die): 1 die through, 1 blunt trauma.
     result = command("--system", "t4", "-", stdin=json.dumps(T4_SHOT))
     assert result.returncode == 0, result.stderr
     out = json.loads(result.stdout)
-    assert (out["system"], out["to_hit"], out["dice_rule"], out["hit"]) == ("t4", 12, "2.5D", True)
-    assert out["hits"][0]["location"] == "Mid Torso"
+    assert (out["system"], out["hits"][0]["armor"]["name"]) == ("t4", "Jack (TL 1)")
     assert (out["hits"][0]["dice_after_armor"], out["hits"][0]["blunt_trauma"]) == (1, 1)
-    assert out["damage"] == 6
-    assert out["condition_after"]["system"] == "t4"
-
-
-def test_a_2d6_shot_prints_its_json_and_exits_0():
-    # Handgun 1 + DEX 11 (DM 1) + aim 1: [5, 4] is 12, Effect 4. 3 + 5 + 4 - armour 1 = 11:
-    # END 5 (a Vargr's 7 - 2) to 0, then 6 off the higher of STR 6 and DEX 11.
-    status, out, err = in_process(TWOD6_SHOT, "--system", "2d6")
-    assert status == 0, err
-    result = json.loads(out)
-    assert (result["effect"], result["damage"]) == (4, 11)
-    assert result["applied"] == {"END": 5, "STR": 0, "DEX": 6}
-    assert result["stats_after"] == {"STR": 6, "DEX": 5, "END": 0}
+    assert out["condition_after"]["damage"]["DEX"] == 5
 
 
 def test_without_dice_the_command_throws_them():
@@ -104,14 +81,8 @@ def test_without_dice_the_command_throws_them():
 
 
 def test_without_the_option_the_command_is_ffa_and_the_input_may_say_so():
-    request = {
-        "system": "ffa",
-        "attacker": MARA,
-        "target": CORSAIR,
-        "weapon": "Automatic pistol",
-        "range": "short",
-        "dice": [4],
-    }
+    request = {key: T4_SHOT[key] for key in ("attacker", "target", "weapon", "range")}
+    request.update(system="ffa", dice=[4])  # Handgun-1: one die
     status, out, err = in_process(request)
     assert status == 0, err
     assert "tn" in json.loads(out)  # the FFA result
