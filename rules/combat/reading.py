@@ -81,10 +81,6 @@ def one_of(value: Any, field: str, choices: Iterable[str]) -> str:
     return value
 
 
-def optional_one_of(value: Any, field: str, choices: Iterable[str]) -> str | None:
-    return None if value is None else one_of(value, field, choices)
-
-
 def names_of(value: Any, field: str, choices: Iterable[str]) -> frozenset[str]:
     """A list of names, each one of ``choices``."""
     if not isinstance(value, list):

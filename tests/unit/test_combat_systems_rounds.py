@@ -4,7 +4,13 @@ thrown once and changed by reactions, recoil, hastening, Tactics and delay)."""
 import pytest
 
 from rules import CombatRefused
-from rules.combat.t4.condition import Bleeding, T4Condition, recover_from_shock
+from rules.combat.t4.condition import (
+    Bleeding,
+    T4Condition,
+    medical_attention,
+    recover_from_shock,
+    recover_stun,
+)
 from rules.combat.t4.round import (
     DieThrow,
     SurpriseSide,
@@ -17,7 +23,7 @@ from rules.combat.t4.round import (
     throw_surprise,
 )
 from rules.combat.twod6 import initiative as twod6
-from rules.combat.twod6.condition import TwoD6Condition
+from rules.combat.twod6.condition import TwoD6Condition, restore, state
 
 from .systems_builders import AVERAGE, dm_of, sheet
 
@@ -115,6 +121,13 @@ def test_t4_recovering_from_shock__the_0_to_1_and_the_others_halfway():
     assert after.wound == "minor"  # the wound stays until healed
 
 
+def test_t4_an_hours_rest_gives_stun_back_and_medical_attention_stops_bleeding():
+    stunned = T4Condition(stun={"END": 5}, bleeding=(Bleeding("Neck", "Throat", 1),))
+    assert recover_stun(stunned, "END", 4).stun["END"] == 1
+    assert recover_stun(stunned, "END", 6).stun["END"] == 0
+    assert medical_attention(stunned).bleeding == ()
+
+
 # -- 2D6 ---------------------------------------------------------------------------------------
 
 
@@ -179,3 +192,9 @@ def test_2d6_a_delayed_fighter_acts_first_next_round():
 
 def test_2d6_acting_later_sets_initiative_to_that_count():
     assert twod6.act_at(twod6.Initiative("a", 7, 11, lasting=1), 5).current == 5
+
+
+def test_2d6_points_restored_wake_an_unconscious_character():
+    out = TwoD6Condition({"STR": 7, "END": 7})
+    assert state(AVERAGE, out) == "unconscious"
+    assert state(AVERAGE, restore(out, "STR", 1)) == "conscious"  # reading 2D-10

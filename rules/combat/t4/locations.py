@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ...fighters import CombatRefused
 from ..figures import ArmorFigures
 from ..sheet import FighterSheet
 from ..tables import t4_tables
@@ -105,10 +104,3 @@ def effect_at(location: Location, wound: str | None, *, energy: bool) -> Locatio
         return LocationEffect(location.name, text, injury=Injury(location.name, bleeds["effect"]))
     is_event = text in t4_tables()["event_effects"]
     return LocationEffect(location.name, text, injury=Injury(location.name, text), event=is_event)
-
-
-def check_region_names(names: frozenset[str], field: str) -> frozenset[str]:
-    unknown = sorted(names - set(BODY_PARTS))
-    if unknown:
-        raise CombatRefused(field, f"unknown {unknown[0]!r}; use {', '.join(BODY_PARTS)}")
-    return names
