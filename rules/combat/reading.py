@@ -53,10 +53,11 @@ def objects(value: Any, field: str) -> list[Mapping[str, Any]]:
 
 def system_of(value: Any, field: str, system: str) -> str:
     """The ``system`` key of a condition or an attack: it must be the system being used."""
+    if not isinstance(value, str):
+        raise CombatRefused(field, f"must be {system!r}")
     if value != system:
-        shown = repr(value) if isinstance(value, str) else "that"
         raise CombatRefused(
-            field, f"is {field_name(shown)}; a {system} fight reads {system!r} here"
+            field, f"is {field_name(repr(value))}; a {system} fight reads {system!r} here"
         )
     return system
 
@@ -75,9 +76,11 @@ def text(value: Any, field: str) -> str:
 
 def one_of(value: Any, field: str, choices: Iterable[str]) -> str:
     names = tuple(choices)
-    if not isinstance(value, str) or value not in names:
-        shown = repr(value) if isinstance(value, str) else "that"
-        raise CombatRefused(field, f"unknown {field_name(shown)}; use one of {', '.join(names)}")
+    if not isinstance(value, str):
+        raise CombatRefused(field, f"must be one of {', '.join(names)}")
+    if value not in names:
+        shown = field_name(repr(value))
+        raise CombatRefused(field, f"unknown {shown}; use one of {', '.join(names)}")
     return value
 
 
