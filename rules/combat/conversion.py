@@ -227,7 +227,7 @@ def _twod6_figures(weapon: Weapon, item: EquipmentItem | None, cat: Catalog) -> 
     }
 
 
-def weapon_figures(weapon: Weapon, item: EquipmentItem | None, cat: Catalog) -> dict[str, Any]:
+def weapon_row(weapon: Weapon, item: EquipmentItem | None, cat: Catalog) -> dict[str, Any]:
     """Every T4 and 2D6 figure of one catalog weapon (``item``: its row, None for a natural
     weapon)."""
     return {
@@ -244,7 +244,7 @@ def weapon_figures(weapon: Weapon, item: EquipmentItem | None, cat: Catalog) -> 
     }
 
 
-def armor_figures(item: EquipmentItem) -> dict[str, Any]:
+def armor_row(item: EquipmentItem) -> dict[str, Any]:
     """Every T4 and 2D6 figure of one catalog armor, against each class of attack."""
     armor = armor_from_item(item)
     effective = {
@@ -277,13 +277,13 @@ def build_figures(cat: Catalog | None = None) -> dict[str, Any]:
     weapons: dict[str, Any] = {}
     for natural in cat.natural_weapons:
         weapon = weapon_from_item(natural)
-        weapons[weapon.label] = weapon_figures(weapon, None, cat)
+        weapons[weapon.label] = weapon_row(weapon, None, cat)
     for item in cat.equipment:
         if item.is_weapon:
             weapon = weapon_from_item(item)
-            weapons[weapon.label] = weapon_figures(weapon, item, cat)
+            weapons[weapon.label] = weapon_row(weapon, item, cat)
     armor = {
-        item.label: armor_figures(item)
+        item.label: armor_row(item)
         for item in cat.equipment
         if item.table == "armor" and item.is_worn_armor
     }
