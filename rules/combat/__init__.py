@@ -13,10 +13,15 @@ Every table lives in ``data/combat.json``; where the chapter is unclear the code
     plan.chance                                          # exact odds of a hit
     result = resolve_attack(plan, [rng.randint(1, 6) for _ in range(dice_needed(plan))])
     result.condition_after                               # the target's LIF track now
+
+The other combat systems a campaign may choose live beside FFA's: :mod:`rules.combat.t4` (T4
+basic combat, docs/combat-t4.md) and :mod:`rules.combat.twod6` (2D6 combat, docs/combat-2d6.md),
+with what they share (:mod:`rules.combat.sheet`, the FFA character as they read it, and
+:mod:`rules.combat.conversion`, the catalog's figures in them).
 """
 
-from .animals import ANIMAL_TYPES, NATURAL_WEAPONS, Animal, animal, fighter_from_animal
-from .attack import (
+from ..animals import ANIMAL_TYPES, NATURAL_WEAPONS, Animal, animal, fighter_from_animal
+from ..attack import (
     SITUATION_KEYS,
     AttackPlan,
     AttackResult,
@@ -39,7 +44,7 @@ from .attack import (
     throw_dice,
     usual_band,
 )
-from .encounter import (
+from ..encounter import (
     InitiativeRoll,
     MoraleResult,
     SideFighters,
@@ -59,7 +64,7 @@ from .encounter import (
     takes_turn,
     throw_initiative,
 )
-from .fighters import (
+from ..fighters import (
     COVER,
     FACINGS,
     LIGHTING,
@@ -79,7 +84,7 @@ from .fighters import (
     weapon_from_item,
     weapon_named,
 )
-from .magazines import Fired, ammunition_for, fire_rounds
+from ..magazines import Fired, ammunition_for, fire_rounds
 
 __all__ = [
     "ANIMAL_TYPES",
