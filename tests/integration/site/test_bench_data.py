@@ -37,6 +37,7 @@ def test_every_suite_makes_its_data_in_a_database_another_suite_already_filled(m
 SETUP_CALLS = {"reads": "setup_django()", "writes": "throwaway_database('campaign')"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("order", [("reads", "writes"), ("writes", "reads")])
 def test_suites_set_django_up_in_any_order_on_a_throwaway_folder(order, tmp_path):
     probe = "\n".join(
