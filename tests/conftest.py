@@ -3,8 +3,8 @@ pytest-xdist worker, and the defaults every test that goes through Django runs w
 
 Tiers: tests/unit is the rules engine alone (no database, no Django fixtures), tests/integration
 goes through Django, tests/browser drives Chromium and is marked ``browser`` here, by folder.
-``slow`` marks a test that takes seconds however quiet the machine. `make test-fast` leaves both
-out and spreads the rest over the cores; `make test` runs everything.
+``slow`` marks a test that takes a second or more however quiet the machine. `make test-fast`
+leaves both out and spreads the rest over the cores; `make test` runs everything.
 """
 
 from pathlib import Path
