@@ -20,23 +20,17 @@ class Finished:
     stderr: str
 
 
-def _stream(data: bytes = b"") -> io.TextIOWrapper:
-    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
-
-
-def _text(stream: io.TextIOWrapper) -> str:
-    stream.flush()
-    buffer = stream.buffer
-    assert isinstance(buffer, io.BytesIO)
-    return buffer.getvalue().decode("utf-8")
-
-
 def run_rules(*args: str, stdin: str = "") -> Finished:
-    stdout, stderr = _stream(), _stream()
+    written = {"stdout": io.BytesIO(), "stderr": io.BytesIO()}
+    streams = {name: io.TextIOWrapper(data, encoding="utf-8") for name, data in written.items()}
+    standard_input = io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8")
     with (
-        mock.patch.object(sys, "stdin", _stream(stdin.encode("utf-8"))),
-        contextlib.redirect_stdout(stdout),
-        contextlib.redirect_stderr(stderr),
+        mock.patch.object(sys, "stdin", standard_input),
+        contextlib.redirect_stdout(streams["stdout"]),
+        contextlib.redirect_stderr(streams["stderr"]),
     ):
         returncode = main(list(args))
-    return Finished(returncode, _text(stdout), _text(stderr))
+    for stream in streams.values():
+        stream.flush()
+    stdout, stderr = (data.getvalue().decode("utf-8") for data in written.values())
+    return Finished(returncode, stdout, stderr)
