@@ -11,11 +11,12 @@ INDENTED_TEMPLATES = $(shell find templates -name '*.html' -not -path 'templates
 # Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-k healthz -x"`.
 PYTEST_ARGS ?=
 
-.PHONY: help install install-test install-lint run test lint format migrations-check bench serve clean
+.PHONY: help install install-test install-lint run test test-fast lint format migrations-check bench serve clean
 
 help:
 	@echo "make run               set up, migrate, load demo data, serve http://127.0.0.1:$(PORT)/"
 	@echo "make test              set up with the test tools and run the whole suite"
+	@echo "make test-fast         unit and integration tests, no browser or slow ones, on every core"
 	@echo "make install           set up .venv only"
 	@echo "make lint              ruff, mypy (django-stubs; --strict on rules/), djhtml --check"
 	@echo "make format            ruff format + ruff check --fix"
@@ -39,6 +40,11 @@ run: install
 
 test: install-test
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# While working: the tiers without Chromium and without the tests marked slow, spread over the
+# cores (pytest-xdist), with few hypothesis examples outside CI (tests/conftest.py).
+test-fast: install-test
+	$(PY) -m pytest -n auto -m "not browser and not slow" $(PYTEST_ARGS)
 
 lint: install-lint
 	$(VENV)/bin/ruff check .

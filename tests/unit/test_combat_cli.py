@@ -3,8 +3,6 @@ name their field, and any JSON at all read or refused without a traceback."""
 
 import copy
 import json
-import subprocess
-import sys
 from pathlib import Path
 from random import Random
 
@@ -15,8 +13,10 @@ from hypothesis import strategies as st
 from rules import CombatRefused, InputRefused, resolve_attack
 from rules.attack_input import read_attack
 from rules.combat import attack_result_as_dict, throw_dice
+from tests.ci import examples
 
 from .builders import document
+from .command import Finished, run_rules
 from .test_hostile_documents import json_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,15 +27,8 @@ CASE_NAMES = sorted(
 COMPARED = ("tn", "dms", "total", "hit", "effect", "fumble", "wound", "chance")
 
 
-def attack(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "rules", "attack", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        cwd=ROOT,
-        check=False,
-    )
+def attack(*args: str, stdin: str = "") -> Finished:
+    return run_rules("attack", *args, stdin=stdin)
 
 
 def test_there_are_hand_worked_cases():
@@ -193,7 +186,7 @@ def spoiled_attacks(draw):
     return request
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spoiled_attacks())
 def test_any_json_value_anywhere_is_resolved_or_refused_by_field(request):
     try:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rules import check, check_document, parse_document
 from rules.statblock import parse_stat_block, stat_block
+from tests.ci import examples
 
 from .builders import document
 from .strategies import documents
@@ -89,7 +90,7 @@ def round_trips(doc) -> bool:
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents)
 def test_any_document_s_stat_block_pasted_back_gives_the_same_stat_block(doc):
     assume(round_trips(doc))
@@ -121,7 +122,7 @@ def test_a_skill_written_twice_is_read_twice_for_the_rules_to_name():
     assert "duplicate_skill" in codes
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=400))
 def test_no_text_makes_the_parser_raise(text):
     parsed = parse_stat_block(text)
@@ -129,7 +130,7 @@ def test_no_text_makes_the_parser_raise(text):
         check_document(parsed.document)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.data())
 def test_a_stat_block_spoiled_anywhere_still_reads_or_says_why(doc, data):
     block = block_of(doc)

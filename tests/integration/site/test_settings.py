@@ -39,6 +39,7 @@ def manage(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.Comple
     )
 
 
+@pytest.mark.slow
 def test_production_settings_pass_check_deploy_without_any_warning(tmp_path):
     result = manage(
         "check", "--deploy", "--fail-level", "DEBUG", env=PRODUCTION_ENV, tmp_path=tmp_path
@@ -48,6 +49,7 @@ def test_production_settings_pass_check_deploy_without_any_warning(tmp_path):
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"])
 def test_production_refuses_to_start_without_its_secret_and_hosts(tmp_path, missing):
     env = {k: v for k, v in PRODUCTION_ENV.items() if k != missing}
@@ -59,6 +61,7 @@ def test_production_refuses_to_start_without_its_secret_and_hosts(tmp_path, miss
     assert missing in result.stderr
 
 
+@pytest.mark.slow
 def test_production_collects_static_files_into_a_compressed_manifest(tmp_path):
     env = PRODUCTION_ENV | {"DJANGO_STATIC_ROOT": str(tmp_path / "static")}
 
@@ -108,6 +111,7 @@ def test_env_helpers_reject_values_they_cannot_read(monkeypatch, helper, value):
         helper("FFA_T_BAD", 0) if helper is env_int else helper("FFA_T_BAD")
 
 
+@pytest.mark.slow
 def test_a_redis_url_puts_the_pdf_cache_in_redis_for_every_app_server(tmp_path):
     result = manage(
         "shell",
