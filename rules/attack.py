@@ -213,6 +213,8 @@ class Damage:
         if parts.times > 1:
             past = max(self.raw - self.armor - self.tgh, 0)
             text += f" = {past} past armor, {TIMES}{parts.times}"
+        if parts.armor is None and not self.tgh and parts.times == 1:
+            return f"{text} to LIF"  # nothing protects: the whole of it
         return f"{text} = {self.lif} to LIF"
 
     def as_dict(self) -> dict[str, Any]:
