@@ -714,6 +714,15 @@ def plan_attack(
         if situation.autofire_rounds and situation.aim_turns and weapon.ranged
         else ()
     )
+    chance = hit_chance(kind, level, dm=total_dm, tn=tn)
+    if not chance:
+        count = dice_thrown(kind, level)
+        most = max(result_distribution(kind, count))
+        rule = dice_notation(kind, level)
+        remarks += (
+            f"It cannot hit: TN {tn} with DM {total_dm:+d} needs {tn - total_dm} on the dice, "
+            f"and {rule} reads {most} at most.",
+        )
     return AttackPlan(
         attacker=attacker,
         weapon=weapon,
@@ -726,7 +735,7 @@ def plan_attack(
         kind=kind,
         skill_level=level,
         dice_rule=dice_notation(kind, level),
-        chance=hit_chance(kind, level, dm=total_dm, tn=tn),
+        chance=chance,
         str_dv=str_dv,
         damage_type=_damage_type(attacker, weapon, notes),
         notes=notes,

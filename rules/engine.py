@@ -1552,11 +1552,15 @@ def _check_worn(
         if other is None:
             seen[place] = item
         else:
-            one = "one helmet" if place == "head" else "one body armor, with reflec under it"
+            one = (
+                "one helmet is worn at a time"
+                if place == "head"
+                else "one body armor is worn at a time (reflec may be worn under it)"
+            )
             ctx.problems.error(
                 "armor_worn_twice",
                 path,
-                f"{other.label} and {item.label} are both marked worn; {one} is worn at a time.",
+                f"{other.label} and {item.label} are both marked worn; {one}.",
             )
 
 

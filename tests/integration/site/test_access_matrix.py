@@ -117,6 +117,8 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("character_odds", "post"):         (405, 405, 405, 405, LOGIN),
     ("character_credits", "get"):       (405, 405, 405, 405, LOGIN),
     ("character_credits", "post"):      (302, 302, 404, 404, LOGIN),
+    ("character_wear", "get"):          (405, 405, 405, 405, LOGIN),
+    ("character_wear", "post"):         (302, 302, 404, 404, LOGIN),
     # Improvement points: the referee awards, the owner spends; a request is decided by the
     # referee (or withdrawn by its player).
     ("character_ip_award", "get"):      (405, 405, 405, 405, LOGIN),
@@ -168,6 +170,10 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("encounter_surprise", "post"):     (302, 302, 302, 404, LOGIN),
     ("encounter_end", "get"):           (405, 405, 405, 405, LOGIN),
     ("encounter_end", "post"):          (302, 302, 302, 404, LOGIN),
+    ("encounter_alarm", "get"):         (405, 405, 405, 405, LOGIN),
+    ("encounter_alarm", "post"):        (302, 302, 302, 404, LOGIN),
+    ("encounter_leader", "get"):        (405, 405, 405, 405, LOGIN),
+    ("encounter_leader", "post"):       (302, 302, 302, 404, LOGIN),
     # Reinforcements are the referee's page; an empty post names the missing version.
     ("encounter_join", "get"):          (404, 200, 404, 404, LOGIN),
     ("encounter_join", "post"):         (404, 400, 404, 404, LOGIN),
@@ -293,6 +299,8 @@ class World:
             return {"skill": "", "attribute": "STR", "tn": "4"}
         if name == "character_credits":
             return {"action": "income", "amount": "100", "note": "Pay"}
+        if name == "character_wear":
+            return {"action": "as_marked", "play_version": "1"}
         if name in ("character_ip_award", "campaign_award"):
             return {"amount": "1", "reason": "A session", "character": [str(character.pk)]}
         if name == "character_ip_spend":
