@@ -135,6 +135,8 @@ class AttackPlan:
     tn_dms: tuple[Modifier, ...]
     dms: tuple[Modifier, ...]
     kind: str
+    # The target's DEF the TN starts from, as its wounds leave it (a stunned target's is 1).
+    target_def: int
     skill_level: int | None
     dice_rule: str
     chance: Fraction
@@ -698,7 +700,8 @@ def plan_attack(
     _armed(attacker, weapon)
     attacker_now = figures_now(attacker, attacker_condition)
     dex_dm, str_dv = attacker_now.dex_dm, attacker_now.str_dv
-    tn, tn_dms = _tn(figures_now(target, target_condition).DEF, situation)
+    target_def = figures_now(target, target_condition).DEF
+    tn, tn_dms = _tn(target_def, situation)
     notes = _active_notes(weapon, situation)
     dms = [Modifier("DEX DM", dex_dm)] if dex_dm else []
     dms.extend(_range_dms(weapon, attacker, range_band, situation, notes))
@@ -709,7 +712,7 @@ def plan_attack(
     level = attacker.skill_level(weapon)
     kind = kind_of_test(level)
     total_dm = sum(m.dm for m in dms)
-    remarks = (
+    remarks: tuple[str, ...] = (
         ("Aiming adds no bonus to autofire (reading 13).",)
         if situation.autofire_rounds and situation.aim_turns and weapon.ranged
         else ()
@@ -733,6 +736,7 @@ def plan_attack(
         tn_dms=tn_dms,
         dms=tuple(dms),
         kind=kind,
+        target_def=target_def,
         skill_level=level,
         dice_rule=dice_notation(kind, level),
         chance=chance,

@@ -358,16 +358,15 @@ def _carried(character: Character, cat: Catalog) -> list[tuple[EquipmentEntry, E
 
 
 def _natural_for(report: Report, cat: Catalog) -> list[Weapon]:
-    """Hands and feet for everyone; another natural weapon (claws, teeth) for a character with
-    a trait of that name (the Vargr package's claws and teeth)."""
+    """A natural weapon (claws, teeth) for a character with a trait of that name (the Vargr
+    package's claws and teeth), then hands and feet, which everyone has: the weapons a
+    character was given come before those of everyone."""
     traits = {match_key(line.name) for line in report.traits}
     tables = combat_tables(cat)
     everyone = {match_key(name) for name in tables["natural_weapons_of_everyone"]}
-    return [
-        weapon_from_item(item)
-        for item in cat.natural_weapons
-        if match_key(item.name) in everyone or match_key(item.name) in traits
-    ]
+    given = [item for item in cat.natural_weapons if match_key(item.name) in traits - everyone]
+    common = [item for item in cat.natural_weapons if match_key(item.name) in everyone]
+    return [weapon_from_item(item) for item in (*given, *common)]
 
 
 def _species_reaches(character: Character, cat: Catalog) -> dict[str, str]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -57,6 +57,9 @@ from rules.wording import plural
 
 Kind = EncounterEntry.Kind
 Side = Combatant.Side
+
+# The most a log line's summary holds (its detail keeps every figure).
+SUMMARY_LENGTH = cast(int, EncounterEntry._meta.get_field("summary").max_length)
 
 # Guards against slips, not rules: the most one group or one herd may field.
 MAX_GROUP = 20
@@ -234,11 +237,19 @@ def _log(
         kind=kind,
         actor=actor.combatant if actor else None,
         target=target.combatant if target else None,
-        summary=summary[:300],
+        summary=_shortened(summary, SUMMARY_LENGTH),
         detail=detail or {},
         before=before,
         by=by,
     )
+
+
+def _shortened(text: str, most: int) -> str:
+    """``text`` cut to ``most`` characters at a word, with an ellipsis where it was cut (the
+    entry's detail keeps every figure)."""
+    if len(text) <= most:
+        return text
+    return text[: most - 1].rsplit(" ", 1)[0] + "\u2026"
 
 
 def _save_order(state: Board) -> None:
@@ -453,6 +464,9 @@ class AttackOrder:
 
 # The engine's names of what the attack form asks, as the form labels them.
 FORM_LABELS = {
+    "range": "Range",
+    "weapon": "Weapon",
+    "tl": "Weapon",
     "situation.autofire_rounds": "Autofire",
     "situation.targets": "Further targets",
     "situation.squares_between_targets": "Squares between the targets",
@@ -673,7 +687,7 @@ def _state_after(target: Row, result: AttackResult) -> str:
     code, words = target.states[0]
     said = "" if code in ("ok", "wounded") else f" {target.combatant.name}: {words.lower()}."
     if target.surprised and result.hit and not target.out_of_action:
-        said += f" Hit and still standing, {target.combatant.name} raises the alarm: end surprise."
+        said += f" {target.combatant.name}, hit and still standing, raises the alarm."
     return said
 
 

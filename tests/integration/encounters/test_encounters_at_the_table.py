@@ -9,84 +9,25 @@ import pytest
 from django.urls import reverse
 
 import rules
-from characters.builder import services as builder_services
 from characters.encounters import services
 from characters.encounters.selectors import board
 from characters.models import Combatant, EncounterEntry
 from characters.play import services as play_services
 from tests.dice import Scripted
-from tests.factories import character_document
+from tests.encounter_people import raid_on_the_depot
 
 from .conftest import combatant
 
 pytestmark = pytest.mark.django_db
 
 Side = Combatant.Side
-ATTRIBUTES = character_document()["attributes"]
-
-
-def idris_document() -> dict:
-    """A specialist: Rifleman-3 (assault rifle), DEX 9, STR 9, in combat armor over reflec."""
-    return character_document(
-        name="Idris Tane",
-        attributes={**ATTRIBUTES, "DEX": 9, "STR": 9, "EDU": 9},
-        skills=[{"skill": "Rifleman", "level": 3, "specialties": ["assault rifle"]}],
-        equipment=[
-            {"item": "Assault rifle", "quantity": 1},
-            {"item": "Assault rifle ammunition", "quantity": 2},
-            {"item": "Combat armor", "tl": 11, "quantity": 1, "worn": True},
-            {"item": "Reflec", "quantity": 1, "worn": True},
-        ],
-    )
-
-
-def vargr_document() -> dict:
-    return character_document(
-        name="Ghaekh", kind="npc", species="vargr", skills=[{"skill": "Brawling", "level": 1}]
-    )
-
-
-def thrower_document() -> dict:
-    """STR 8: a thrown spear reaches 40 m."""
-    return character_document(
-        name="Oro",
-        kind="npc",
-        attributes={**ATTRIBUTES, "STR": 8},
-        skills=[{"skill": "Bow", "cascade": "spears", "level": 2}],
-        equipment=[{"item": "Spear (thrown)", "quantity": 2}],
-    )
 
 
 @pytest.fixture
-def idris(campaign, player1):
-    return builder_services.create_character(
-        owner=player1, document=idris_document(), campaign=campaign
-    )
-
-
-@pytest.fixture
-def table(campaign, kira, idris, corsair, referee):
+def table(campaign, kira, corsair):
     """Kira and Idris against two corsairs, Ghaekh the Vargr, Oro the spear thrower and a
     hunter, before initiative."""
-    vargr = builder_services.create_character(
-        owner=referee, document=vargr_document(), campaign=campaign
-    )
-    thrower = builder_services.create_character(
-        owner=referee, document=thrower_document(), campaign=campaign
-    )
-    return services.start_encounter(
-        campaign=campaign,
-        by=referee,
-        name="Raid on the depot",
-        groups=[
-            services.Group(1, Side.PARTY, character=kira),
-            services.Group(1, Side.PARTY, character=idris),
-            services.Group(2, Side.OPPOSITION, character=corsair),
-            services.Group(1, Side.OPPOSITION, character=vargr),
-            services.Group(1, Side.OPPOSITION, character=thrower),
-            services.Group(1, Side.OPPOSITION, animal_type="hunter", weight_kg=40),
-        ],
-    )
+    return raid_on_the_depot(campaign, kira, corsair)
 
 
 def begun(table, referee):
@@ -273,7 +214,7 @@ def test_a_surprised_fighter_hit_and_left_standing_says_it_raises_the_alarm(
 
     entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
 
-    assert "Vargr corsair 1 raises the alarm: end surprise." in entry.summary
+    assert "Vargr corsair 1, hit and still standing, raises the alarm." in entry.summary
 
 
 def test_the_referee_names_a_side_s_leader_and_its_fall_costs_2_until_another_is_named(
