@@ -28,6 +28,13 @@ ANIMAL_ROWS = 3
 NONE = ""
 
 
+def referee_dm(label: str) -> WholeNumberField:
+    """A DM the referee adds, of either sign: 0 unless given."""
+    return WholeNumberField(
+        label=label, minimum=-MAX_REFEREE_DM, maximum=MAX_REFEREE_DM, default=0, required=False
+    )
+
+
 def named(label: str) -> dict[str, str]:
     """Error messages that name their field, for Django's own fields."""
     return {
@@ -200,20 +207,8 @@ class SurpriseForm(VersionForm):
         widget=forms.RadioSelect,
         error_messages=named("May be surprised"),
     )
-    dm_party = WholeNumberField(
-        label="The party's DM",
-        minimum=-MAX_REFEREE_DM,
-        maximum=MAX_REFEREE_DM,
-        default=0,
-        required=False,
-    )
-    dm_opposition = WholeNumberField(
-        label="The opposition's DM",
-        minimum=-MAX_REFEREE_DM,
-        maximum=MAX_REFEREE_DM,
-        default=0,
-        required=False,
-    )
+    dm_party = referee_dm("The party's DM")
+    dm_opposition = referee_dm("The opposition's DM")
 
     def dms(self) -> dict[str, int]:
         return {side: self.cleaned_data[f"dm_{side}"] for side in Combatant.Side.values}
@@ -251,13 +246,7 @@ class MoraleForm(VersionForm):
         required=False,
         error_messages=named("Combat experience"),
     )
-    dm = WholeNumberField(
-        label="Referee's DM",
-        minimum=-MAX_REFEREE_DM,
-        maximum=MAX_REFEREE_DM,
-        default=0,
-        required=False,
-    )
+    dm = referee_dm("Referee's DM")
 
     def experience(self) -> bool | None:
         return EXPERIENCE[self.cleaned_data["combat_experience"] or AS_THE_SHEET]
@@ -373,13 +362,7 @@ class AttackForm(VersionForm):
     # The turn the form was filled in for: after a conflict its choices are kept for that turn.
     turn = forms.CharField(label="Turn", max_length=40, required=False, widget=forms.HiddenInput)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
-    dm = WholeNumberField(
-        label="Referee's DM",
-        minimum=-MAX_REFEREE_DM,
-        maximum=MAX_REFEREE_DM,
-        default=0,
-        required=False,
-    )
+    dm = referee_dm("Referee's DM")
 
     # The rarer parts of the situation, folded away on a page until one is changed.
     MORE = ("lighting", "visibility", "movement", "facing", "aim_turns", "extra_actions")

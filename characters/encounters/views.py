@@ -369,13 +369,17 @@ def _read(form):
 
 
 def _versioned(
-    request: AuthenticatedHttpRequest, pk: int, service: Callable[..., EncounterEntry]
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    service: Callable[..., EncounterEntry],
+    form: type[encounter_forms.VersionForm] = encounter_forms.VersionForm,
 ) -> HttpResponse:
-    """An action that takes nothing but the page's version: initiative, undo, the end."""
+    """An action that takes nothing but the page's version (read by ``form``, which may ask for
+    a confirmation besides): initiative, undo, the end of surprise, the end."""
     encounter = encounter_for_user(request, pk)
 
     def act() -> EncounterEntry:
-        version = _read(encounter_forms.VersionForm(request.POST)).cleaned_data["version"]
+        version = _read(form(request.POST)).cleaned_data["version"]
         return service(encounter=encounter, by=request.user, expected_version=version)
 
     return _attempt(request, encounter, act)
@@ -517,15 +521,7 @@ def encounter_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def encounter_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee ends the encounter, once confirmed: its summary, then read-only."""
-    encounter = encounter_for_user(request, pk)
-
-    def end() -> EncounterEntry:
-        version = _read(encounter_forms.EndForm(request.POST)).cleaned_data["version"]
-        return services.end_encounter(
-            encounter=encounter, by=request.user, expected_version=version
-        )
-
-    return _attempt(request, encounter, end)
+    return _versioned(request, pk, services.end_encounter, form=encounter_forms.EndForm)
 
 
 @login_required

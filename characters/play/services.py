@@ -139,16 +139,7 @@ def _change_condition(
     the result with the next version and log ``what`` and the engine's events."""
     locked = lock_character(character)
     report = character_report(locked)
-    state, _ = PlayState.objects.select_for_update().get_or_create(
-        character=locked,
-        defaults={"condition": rules.condition_as_dict(rules.condition_for(report))},
-    )
-    if expected_version is not None and state.version != expected_version:
-        raise PlayConflict(
-            f"{locked.name}'s condition changed since this page was loaded (another tab or the "
-            "referee recorded something): nothing was recorded. Here it is as it stands now; "
-            "do it again if it still applies."
-        )
+    state = _locked_state(locked, report, expected_version)
     before = stored_condition(state, report)
     after, events = change(locked, before, report)
     events = tuple(events)
@@ -161,6 +152,22 @@ def _change_condition(
     detail = f"{what}. " + " ".join(event.message for event in events)
     log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
     return PlayResult(condition=after, version=state.version + 1, events=events, change=recorded)
+
+
+def _locked_state(locked: Character, report: Report, expected_version: int | None) -> PlayState:
+    """The (locked) character's play state, locked too (made, unhurt, when there is none yet),
+    at the version the page showed: PlayConflict when it moved on since."""
+    state, _ = PlayState.objects.select_for_update().get_or_create(
+        character=locked,
+        defaults={"condition": rules.condition_as_dict(rules.condition_for(report))},
+    )
+    if expected_version is not None and state.version != expected_version:
+        raise PlayConflict(
+            f"{locked.name}'s sheet changed since this page was loaded (another tab or the "
+            "referee recorded something): nothing was recorded. Here it is as it stands now; "
+            "do it again if it still applies."
+        )
+    return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -1224,17 +1231,7 @@ def wear_armor(
     rises: a damage form shown with the armor worn before is refused, as for a blow. Returns
     what the character wears now, in words."""
     locked = lock_character(character)
-    report = character_report(locked)
-    state, _ = PlayState.objects.select_for_update().get_or_create(
-        character=locked,
-        defaults={"condition": rules.condition_as_dict(rules.condition_for(report))},
-    )
-    if expected_version is not None and state.version != expected_version:
-        raise PlayConflict(
-            f"{locked.name}'s sheet changed since this page was loaded (another tab or the "
-            "referee recorded something): nothing was changed. Here it is as it stands now; "
-            "choose again if it still applies."
-        )
+    state = _locked_state(locked, character_report(locked), expected_version)
     keys = None if worn is None else [gear_key(name, tl) for name, tl in worn]
     carried = carried_equipment(locked, worn=worn_marked(locked) if keys is None else set(keys))
     carried_keys = {gear_key(entry.item, entry.tl) for entry in carried}
