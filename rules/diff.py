@@ -163,8 +163,12 @@ def _equipment(document: Mapping[str, Any]) -> list[tuple[Any, str]]:
         tl = f" (TL {entry['tl']})" if entry.get("tl") is not None else ""
         quantity = entry.get("quantity", 1)
         count = f" x{quantity}" if quantity != 1 else ""
+        worn = ", worn" if entry.get("worn") is True else ""
         lines.append(
-            ((_fold(entry.get("item")), entry.get("tl")), f"{entry.get('item')}{tl}{count}")
+            (
+                (_fold(entry.get("item")), entry.get("tl")),
+                f"{entry.get('item')}{tl}{count}{worn}",
+            )
         )
     return lines
 

@@ -124,7 +124,7 @@ def _fields(*names: str) -> _Fields:
 _TOP_LEVEL = _fields(*TOP_LEVEL_FIELDS)
 _SKILL = _fields("skill", "level", "cascade", "specialties")
 _TRAIT = _fields("type", "name", "level", "frequency", "derived", "control")
-_EQUIPMENT = _fields("item", "quantity", "tl")
+_EQUIPMENT = _fields("item", "quantity", "tl", "worn")
 _PSIONICS = _fields("strength", "talents")
 _MUSTERING_OUT = _fields("rolls")
 _HOUSE_RULES = _fields("one_trait_per_term")
@@ -315,7 +315,9 @@ def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
         raise MalformedDocument(_at(path, "level"), "missing; give the skill level (0 or more)")
     bounds = cat.bounds
     skill = read_text(raw["skill"], path, "skill", longest=bounds.label_length)
-    level = read_int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
+    # From 0: a level below it is no level (a skill not had is left out). At most as many dice
+    # as the odds of a throw are worked out for: every attack and test of the skill throws them.
+    level = read_int(raw["level"], path, "level", minimum=0, maximum=bounds.skill_level)
     cascade = raw.get("cascade")
     return _skill_entry(
         cat,
@@ -549,20 +551,30 @@ def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
         raise MalformedDocument(_at(path, "item"), "missing; name the item")
     bounds = cat.bounds
     tl = raw.get("tl")
+    worn = raw.get("worn", False)
+    if not isinstance(worn, bool):
+        raise MalformedDocument(
+            _at(path, "worn"), f"expected true or false, got {describe_value(worn)}"
+        )
     return _equipment_entry(
         cat,
         read_text(raw["item"], path, "item", longest=bounds.label_length),
         read_int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
         None if tl is None else read_int(tl, path, "tl", minimum=0, maximum=bounds.tl),
+        worn,
     )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _equipment_entry(cat: Catalog, item: str, quantity: int, tl: int | None) -> EquipmentEntry:
+def _equipment_entry(
+    cat: Catalog, item: str, quantity: int, tl: int | None, worn: bool
+) -> EquipmentEntry:
     """An equipment entry, the item named as the catalog names it where it has the item."""
     name = _name(item)
     known = cat.equipment_named(name)
-    return EquipmentEntry(item=known[0].name if known else name, quantity=quantity, tl=tl)
+    return EquipmentEntry(
+        item=known[0].name if known else name, quantity=quantity, tl=tl, worn=worn
+    )
 
 
 # The rulebook's rules, as a document without house rules keeps them.
@@ -954,6 +966,8 @@ def _equipment_document(entry: EquipmentEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"item": entry.item, "quantity": entry.quantity}
     if entry.tl is not None:
         out["tl"] = entry.tl
+    if entry.worn:  # false is the default, left out so that a document has one form
+        out["worn"] = True
     return out
 
 

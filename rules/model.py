@@ -48,6 +48,8 @@ class EquipmentEntry:
     item: str
     quantity: int = 1
     tl: int | None = None
+    # The character wears this armor (at most one body armor, reflec under it, a helmet).
+    worn: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,5 +1,6 @@
 """Generated character documents for the engine's properties (hypothesis): every field,
-entries of every kind, and values the rules refuse (negative levels, off-table traits)."""
+entries of every kind, and values the rules refuse (levels above the maximum, off-table
+traits)."""
 
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ TRAIT_TYPES = (*CAT.perk_types, *CAT.flaw_types)
 @st.composite
 def skill_entries(draw):
     skill = draw(st.sampled_from(SKILLS))
-    entry = {"skill": skill.name, "level": draw(st.integers(-1, 6))}
+    entry = {"skill": skill.name, "level": draw(st.integers(0, 6))}
     if skill.is_cascade:
         choices = list(skill.cascades) or ["Regina", "Anglic", "history"]
         entry["cascade"] = draw(st.sampled_from([*choices, "Zhodani"]))
