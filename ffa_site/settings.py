@@ -266,12 +266,20 @@ AUTHENTICATION_BACKENDS = [
 ]
 # Failures are kept in the database, so every worker and app server sees the same count.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
-# Five wrong passwords for one account, or from one address (any accounts), lock that account
-# or address out for 15 minutes after the last failure: the site login, and the admin's alike.
-# An admin lifts it sooner with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
+# Five wrong passwords for one account from one address, or from one address over any accounts,
+# lock that pair or that address out for 15 minutes after the last failure: the site login, and
+# the admin's alike. Never the account itself: a stranger's guesses would lock its owner out
+# everywhere. An admin lifts a lockout sooner with `manage.py axes_reset_ip ADDRESS`.
 AXES_FAILURE_LIMIT = 5
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
+# A refused attempt checks no password: it neither counts as a failure nor extends a lockout.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Guesses at one account from many addresses: past this many failures within the cool-off time,
+# each attempt from an address the account has not logged in from (within the days below)
+# waits twice as long as the one before (ffa_site.throttling.login_wait).
+LOGIN_SLOWDOWN_AFTER = 10
+LOGIN_KNOWN_ADDRESS_DAYS = 60
 # A success does not wipe the count: else a guesser's own account would reset its address's.
 AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "ffa_site.throttling.client_address"
