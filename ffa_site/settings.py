@@ -141,8 +141,9 @@ MIDDLEWARE = [
     # First, so load balancers get their answer before host checks, HTTPS redirects or sessions.
     "ffa_site.middleware.healthz",
     "django.middleware.security.SecurityMiddleware",
-    # Before anything that may answer, so that every page, the 413 and 429 ones too, has it.
+    # Before anything that may answer, so that every page, the 413 and 429 ones too, has them.
     "csp.middleware.CSPMiddleware",
+    "ffa_site.middleware.permissions_policy",
     # Before sessions and the CSRF check, which read the body: an oversized one never is.
     "ffa_site.middleware.refuse_oversized_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -252,9 +253,14 @@ CACHES = {
 # --- Auth and sessions ----------------------------------------------------------------------
 # Sessions live in the database, so any app server behind the load balancer can serve any request.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# At least 12 characters (ASVS 2.1.1), checked when a password is chosen, never at login.
+PASSWORD_MIN_LENGTH = 12
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -295,6 +301,20 @@ SIGNUP_LIMIT_PER_HOUR = 10
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Messages wait in the session: no cookie of their own, so every cookie the site sets in
+# production is a __Host- one (below).
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+
+# --- E-mail: the notice sent when a password changes -------------------------------------------
+# Printed to the console (the server's log) unless DJANGO_EMAIL_BACKEND says otherwise, e.g.
+# django.core.mail.backends.smtp.EmailBackend with the DJANGO_EMAIL_* settings below.
+EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # --- Internationalisation -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -331,6 +351,23 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 
 # --- Security -------------------------------------------------------------------------------
 X_FRAME_OPTIONS = "DENY"
+# Permissions-Policy (ffa_site.middleware.permissions_policy): browser features no page of the
+# site uses, refused to it and to anything it could ever embed.
+PERMISSIONS_POLICY_REFUSED = (
+    "accelerometer",
+    "autoplay",
+    "browsing-topics",
+    "camera",
+    "display-capture",
+    "geolocation",
+    "gyroscope",
+    "magnetometer",
+    "microphone",
+    "midi",
+    "payment",
+    "serial",
+    "usb",
+)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
@@ -360,6 +397,10 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # The __Host- prefix: browsers keep such a cookie only if it is secure, for the whole site
+    # and for this host alone, so no subdomain or plain-HTTP page can plant or overwrite one.
+    SESSION_COOKIE_NAME = "__Host-sessionid"
+    CSRF_COOKIE_NAME = "__Host-csrftoken"
 
 # --- Logging: everything worth knowing goes to stderr, where gunicorn and systemd collect it ---
 LOGGING = {

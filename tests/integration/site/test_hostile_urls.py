@@ -47,13 +47,12 @@ def probes(world: World, values: dict[str, list[str]]) -> list[tuple[str, str]]:
     for route, name in parameterised_routes():
         known = {key: str(value) for key, value in resolve(world.url(name)).kwargs.items()}
         for converter, slot in PLACEHOLDER.findall(route):
-            for value in values[converter]:
-
-                def segment(match: re.Match, slot: str = slot, value: str = value) -> str:
-                    return quote(value if match.group(2) == slot else known[match.group(2)], safe="")
-
-                found.append((name, "/" + PLACEHOLDER.sub(segment, route)))
+            found += [(name, url_with(route, known | {slot: value})) for value in values[converter]]
     return found
+
+
+def url_with(route: str, values: dict[str, str]) -> str:
+    return "/" + PLACEHOLDER.sub(lambda match: quote(values[match.group(2)], safe=""), route)
 
 
 def test_the_probes_cover_every_url_that_takes_a_value():
@@ -62,12 +61,14 @@ def test_the_probes_cover_every_url_that_takes_a_value():
 
 def test_no_url_takes_a_value_outside_its_converters_alphabet():
     world = World()
-    for name, path in probes(world, OUTSIDE_THE_ALPHABET):
+    for name, url in probes(world, OUTSIDE_THE_ALPHABET):
         # As the server reads the path: percent-decoded.
-        decoded = Client().get(path).wsgi_request.path_info
-        with pytest.raises(Resolver404):
+        decoded = Client().get(url).wsgi_request.path_info
+        try:
             resolve(decoded)
-            pytest.fail(f"{name}: {path!r} reached a view")
+        except Resolver404:
+            continue
+        pytest.fail(f"{name}: {url!r} reached a view")
 
 
 @pytest.mark.parametrize(
@@ -91,9 +92,11 @@ def test_every_url_with_a_hostile_or_unknown_value_answers_without_a_500():
     for role in ("owner", "referee"):
         clients[role] = Client()
         clients[role].force_login(world.users[role])
-    for name, path in probes(world, {c: v[:3] + WELL_FORMED_BUT_UNKNOWN[c] for c, v in OUTSIDE_THE_ALPHABET.items()}):
+    for name, url in probes(
+        world, {c: v[:3] + WELL_FORMED_BUT_UNKNOWN[c] for c, v in OUTSIDE_THE_ALPHABET.items()}
+    ):
         for role, client in clients.items():
             for method in (client.get, client.post):
                 # The test client raises what a view raises: a 500 fails here, named.
-                response = method(path, world.post_data(name))
-                assert response.status_code in (200, 302, 400, 404, 405, 409), (role, path)
+                response = method(url, world.post_data(name))
+                assert response.status_code in (200, 302, 400, 404, 405, 409), (role, url)
