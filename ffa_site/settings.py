@@ -19,6 +19,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from ffa_site.workers import web_concurrency
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -231,9 +233,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # FFA_REDIS_URL (redis://host:6379/0) puts them in Redis, shared by every app server as well.
 REDIS_URL = env_str("FFA_REDIS_URL")
 PDF_CACHE_DAYS = 7
-# How long one sheet of a PDF may take to render before the request gets a 503 (the largest
-# legal sheet takes about a second; a party PDF gets this for each of its sheets).
-PDF_TIME_BUDGET_SECONDS = 5.0
+# How long one PDF, a sheet or a whole party, may take to render before it is stopped and the
+# request gets a 503: the largest legal sheet takes about a second, and the budget stays well
+# under gunicorn's worker timeout (ffa_site.workers), which would kill the worker instead.
+PDF_TIME_BUDGET_SECONDS = 10.0
+# A PDF stopped by the budget is refused at once, without rendering, for this long after.
+PDF_REFUSAL_MEMORY_SECONDS = 15 * 60
+# Sheets one user (or, through a share link, one address) may have rendered per minute (a PDF
+# from the cache costs nothing and is not counted): the first PDF of a minute always renders.
+PDF_SHEETS_PER_USER_PER_MINUTE = 10
+# Renders at once on one app server: half its workers, so the others answer the pages.
+PDF_RENDER_SLOTS = max(1, web_concurrency() // 2)
 
 
 def _shared_cache(name: str, **settings: Any) -> dict[str, Any]:

@@ -167,18 +167,11 @@ def throttle_signups(get_response: Callable[[HttpRequest], HttpResponse]):
     """Refuse (429) a signup form posted from an address that has posted it
     SIGNUP_LIMIT_PER_HOUR times this hour, valid or not: each post costs a password hash and
     each success an account. Counted per clock hour, in the "throttle" cache."""
-    cache = caches["throttle"]
 
     def middleware(request: HttpRequest) -> HttpResponse:
         if request.method == "POST" and request.path_info == reverse("signup"):
             key = signup_counter(client_address(request))
-            cache.add(key, 0, timeout=SIGNUP_WINDOW_SECONDS)
-            try:
-                posts = cache.incr(key)
-            except ValueError:  # expired between add and incr: this post starts a new count
-                cache.set(key, 1, timeout=SIGNUP_WINDOW_SECONDS)
-                posts = 1
-            if posts > settings.SIGNUP_LIMIT_PER_HOUR:
+            if count(key, window_seconds=SIGNUP_WINDOW_SECONDS) > settings.SIGNUP_LIMIT_PER_HOUR:
                 return signup_refused(request)
         return get_response(request)
 
@@ -187,7 +180,28 @@ def throttle_signups(get_response: Callable[[HttpRequest], HttpResponse]):
 
 def signup_counter(address: str) -> str:
     """The throttle cache's key that counts this clock hour's signups from ``address``."""
-    return f"signup:{address}:{int(time.time() // SIGNUP_WINDOW_SECONDS)}"
+    return window_key("signup", address, SIGNUP_WINDOW_SECONDS)
+
+
+def window_key(kind: str, who: str, window_seconds: int) -> str:
+    """The throttle cache's key that counts ``kind`` for ``who`` in the current clock window."""
+    return f"{kind}:{who}:{int(time.time() // window_seconds)}"
+
+
+def seconds_left_in_window(window_seconds: int) -> int:
+    return max(1, math.ceil(window_seconds - time.time() % window_seconds))
+
+
+def count(key: str, *, window_seconds: int, amount: int = 1) -> int:
+    """Add ``amount`` to the count kept under ``key`` in the "throttle" cache (shared by every
+    worker, and with Redis by every app server) and return the new total."""
+    cache = caches["throttle"]
+    cache.add(key, 0, timeout=window_seconds)
+    try:
+        return cache.incr(key, amount)
+    except ValueError:  # expired between add and incr: this one starts a new count
+        cache.set(key, amount, timeout=window_seconds)
+        return amount
 
 
 def signup_refused(request: HttpRequest) -> HttpResponse:
