@@ -246,18 +246,37 @@ PDF_SHEETS_PER_USER_PER_MINUTE = 10
 PDF_RENDER_SLOTS = max(1, web_concurrency() // 2)
 
 
-def _shared_cache(name: str, **settings: Any) -> dict[str, Any]:
+# How long an app server waits on Redis before carrying on without it (ffa_site.cache).
+REDIS_TIMEOUT_SECONDS = 0.5
+
+
+def _shared_cache(name: str, *, max_entries: int, **settings: Any) -> dict[str, Any]:
     if REDIS_URL:
-        shared = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        return {**shared, "KEY_PREFIX": f"ffa-{name}", **settings}
-    files = {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache"}
-    return {**files, "LOCATION": str(VAR_DIR / "cache" / name), **settings}
+        # Fails soft: with Redis down, a miss and a dropped write, never a 500. Redis evicts
+        # by its own policy (maxmemory), so there is no entry count to give it.
+        return {
+            "BACKEND": "ffa_site.cache.FailSoftRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": f"ffa-{name}",
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+                "socket_timeout": REDIS_TIMEOUT_SECONDS,
+            },
+            **settings,
+        }
+    return {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache" / name),
+        "OPTIONS": {"MAX_ENTRIES": max_entries},
+        **settings,
+    }
 
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ffa"},
-    "pdf": _shared_cache("pdf", TIMEOUT=PDF_CACHE_DAYS * 24 * 3600, OPTIONS={"MAX_ENTRIES": 500}),
-    "throttle": _shared_cache("throttle"),
+    "pdf": _shared_cache("pdf", max_entries=500, TIMEOUT=PDF_CACHE_DAYS * 24 * 3600),
+    # Counters and the addresses accounts have logged in from: many small entries.
+    "throttle": _shared_cache("throttle", max_entries=5000),
 }
 
 # --- Auth and sessions ----------------------------------------------------------------------

@@ -73,7 +73,7 @@ from rules.play import Condition, SeverityRules
 from rules.report import Equipment, EquipmentLine, TraitLine
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
-RENDERER_VERSION: Final = "7"
+RENDERER_VERSION: Final = "8"
 TEMPLATE: Final = "characters/pdf/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
 

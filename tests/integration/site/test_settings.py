@@ -121,7 +121,7 @@ def test_a_redis_url_puts_the_pdf_cache_in_redis_for_every_app_server(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
+        "ffa_site.cache.FailSoftRedisCache",
         "redis://127.0.0.1:6379/3",
     ]
 
