@@ -19,7 +19,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
-from ffa_site.workers import web_concurrency
+from ffa_site.workers import pdf_render_slots
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -239,11 +239,13 @@ PDF_CACHE_DAYS = 7
 PDF_TIME_BUDGET_SECONDS = 10.0
 # A PDF stopped by the budget is refused at once, without rendering, for this long after.
 PDF_REFUSAL_MEMORY_SECONDS = 15 * 60
-# Sheets one user (or, through a share link, one address) may have rendered per minute (a PDF
-# from the cache costs nothing and is not counted): the first PDF of a minute always renders.
-PDF_SHEETS_PER_USER_PER_MINUTE = 10
-# Renders at once on one app server: half its workers, so the others answer the pages.
-PDF_RENDER_SLOTS = max(1, web_concurrency() // 2)
+# Rendering time one user (or, through a share link, one address) may take in a window of
+# time: a PDF from the cache costs nothing, the first PDF of a window always renders, and an
+# ordinary sheet takes a fraction of a second (characters.pdf.guard).
+PDF_RENDER_SECONDS_PER_USER = 30
+PDF_RENDER_WINDOW_SECONDS = 10 * 60
+# Renders at once on one app server (ffa_site.workers): the rest of it answers the pages.
+PDF_RENDER_SLOTS = pdf_render_slots()
 
 
 # How long an app server waits on Redis before carrying on without it (ffa_site.cache).

@@ -25,6 +25,18 @@ def web_concurrency() -> int:
         if not configured.isdigit() or int(configured) < 1:
             raise ValueError(f"WEB_CONCURRENCY must be a positive number; got {configured!r}.")
         return int(configured)
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    return max(1, min(2 * (cpus or 1) + 1, memory // WORKER_MEMORY_BYTES))
+    return max(1, min(2 * cpu_count() + 1, memory // WORKER_MEMORY_BYTES))
+
+
+def cpu_count() -> int:
+    """The CPUs this process may run on (a container's share, where the system says so)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def pdf_render_slots() -> int:
+    """How many PDFs one app server renders at once: half its CPUs (a render keeps one busy)
+    or half its workers, whichever is fewer, and at least one; the rest answer the pages."""
+    return max(1, min(cpu_count(), web_concurrency()) // 2)

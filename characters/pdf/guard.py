@@ -4,9 +4,10 @@ from the cache is never held back):
 - a PDF stopped by its time budget is remembered by its content hash, and refused at once for
   PDF_REFUSAL_MEMORY_SECONDS (503) instead of being rendered again to be stopped again;
 - one user (or, through a share link, one address) has one render at a time, and at most
-  PDF_SHEETS_PER_USER_PER_MINUTE sheets rendered a minute (429);
-- an app server renders at most PDF_RENDER_SLOTS PDFs at once, so its other workers are free
-  for the pages and /healthz (503).
+  PDF_RENDER_SECONDS_PER_USER seconds of rendering every PDF_RENDER_WINDOW_SECONDS (429): the
+  time a worker spent, whatever the PDF (a party of heavy sheets costs what it takes);
+- an app server renders at most PDF_RENDER_SLOTS PDFs at once, so its other workers and CPUs
+  are free for the pages and /healthz (503).
 
 The counts live in the "throttle" cache and the verdicts in the "pdf" cache (files shared by
 a server's workers, or Redis shared by every app server). The slots are locks on files of this
@@ -17,7 +18,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import math
 import os
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,10 +76,14 @@ def _over_budget(seconds: float) -> Refusal:
 
 
 @contextlib.contextmanager
-def render_allowance(request: HttpRequest, *, sheets: int) -> Iterator[Refusal | None]:
-    """None while this request may render a PDF of ``sheets`` sheets (the user's render and
-    the server's slot are held until the block ends); else why it may not."""
+def render_allowance(request: HttpRequest) -> Iterator[Refusal | None]:
+    """None while this request may render a PDF (the user's render and the server's slot are
+    held until the block ends, and the time it takes is charged to the user); else why not."""
     who = _renderer_of(request)
+    used_up = _time_used_up(who)
+    if used_up is not None:
+        yield used_up
+        return
     with _one_at_a_time(who) as mine, _render_slot() as slot:
         if not mine:
             yield Refusal(
@@ -91,8 +98,11 @@ def render_allowance(request: HttpRequest, *, sheets: int) -> Iterator[Refusal |
                 retry_after=5,
             )
         else:
-            # Counted last: a PDF refused for the two reasons above uses up nothing.
-            yield _over_rate(who, sheets)
+            started = time.monotonic()
+            try:
+                yield None
+            finally:
+                _charge(who, time.monotonic() - started)
 
 
 def _renderer_of(request: HttpRequest) -> str:
@@ -102,21 +112,31 @@ def _renderer_of(request: HttpRequest) -> str:
     return f"address:{throttling.client_address(request)}"
 
 
-def _over_rate(who: str, sheets: int) -> Refusal | None:
-    """Count ``sheets`` for ``who`` this minute; a refusal when the minute's were used up
-    before this PDF (so one PDF, however large, always gets its turn)."""
-    key = throttling.window_key("pdf-sheets", who, MINUTE)
-    total = throttling.count(key, window_seconds=MINUTE, amount=sheets)
-    if total - sheets < settings.PDF_SHEETS_PER_USER_PER_MINUTE:
+def _render_time_key(who: str) -> str:
+    return throttling.window_key("pdf-ms", who, settings.PDF_RENDER_WINDOW_SECONDS)
+
+
+def _charge(who: str, seconds: float) -> None:
+    """Count ``seconds`` of rendering (in whole milliseconds, as caches count) to ``who``."""
+    window = settings.PDF_RENDER_WINDOW_SECONDS
+    throttling.count(_render_time_key(who), window_seconds=window, amount=math.ceil(seconds * 1000))
+
+
+def _time_used_up(who: str) -> Refusal | None:
+    """A refusal when ``who`` has had PDF_RENDER_SECONDS_PER_USER of rendering this window
+    (so the first PDF of a window, however long, always gets its turn)."""
+    used_ms = caches["throttle"].get(_render_time_key(who)) or 0
+    if used_ms < settings.PDF_RENDER_SECONDS_PER_USER * 1000:
         return None
+    window = settings.PDF_RENDER_WINDOW_SECONDS
     return Refusal(
         status=429,
         message=(
-            f"You have had {settings.PDF_SHEETS_PER_USER_PER_MINUTE} sheets made into PDFs in "
-            "the last minute, the most there may be. A PDF you opened before still opens at "
-            "once; a new one can be made in a moment."
+            f"Your PDFs have taken {used_ms / 1000:.0f} seconds to make in the last "
+            f"{window // MINUTE} minutes, the most they may. A PDF you opened before still "
+            "opens at once; new ones can be made again in a few minutes."
         ),
-        retry_after=throttling.seconds_left_in_window(MINUTE),
+        retry_after=throttling.seconds_left_in_window(window),
     )
 
 

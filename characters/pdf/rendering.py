@@ -260,7 +260,7 @@ def _guarded_render(
     refusal = guard.remembered_refusal(key)
     if refusal is not None:
         return refusal
-    with guard.render_allowance(request, sheets=len(sheets)) as refusal:
+    with guard.render_allowance(request) as refusal:
         if refusal is not None:
             return refusal
         try:

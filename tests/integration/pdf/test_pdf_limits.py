@@ -7,6 +7,7 @@ import fcntl
 import os
 import re
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -148,25 +149,20 @@ def test_a_refused_pdf_is_tried_again_once_the_sheet_changes_or_the_verdict_expi
 
 
 @pytest.mark.django_db
-def test_a_user_has_at_most_ten_sheets_rendered_a_minute_and_cached_ones_still_open(
+def test_a_users_renders_may_take_so_much_time_a_window_and_cached_pdfs_still_open(
     client, settings, owner_and_pdf, renders
 ):
     owner, _, url = owner_and_pdf
-    settings.PDF_SHEETS_PER_USER_PER_MINUTE = 3
-    others = [
-        builder_services.create_character(owner=owner, document=docs.navy_pilot() | {"name": n})
-        for n in ("Second", "Third", "Fourth")
-    ]
-    for other in others[:2]:
-        assert client.get(reverse("character_pdf", args=[other.pk])).status_code == 200
+    settings.PDF_RENDER_SECONDS_PER_USER = 0.001  # the first PDF of the window, and no more
+    other = builder_services.create_character(owner=owner, document=docs.marine())
     assert client.get(url).status_code == 200
 
-    refused = client.get(reverse("character_pdf", args=[others[2].pk]))
+    refused = client.get(reverse("character_pdf", args=[other.pk]))
 
     assert refused.status_code == 429
-    assert 0 < int(refused["Retry-After"]) <= 60
-    assert "3 sheets made into PDFs in the last minute" in refused.content.decode()
-    assert len(renders) == 3
+    assert 0 < int(refused["Retry-After"]) <= settings.PDF_RENDER_WINDOW_SECONDS
+    assert "in the last 10 minutes, the most they may" in refused.content.decode()
+    assert len(renders) == 1
     # What was rendered before opens at once, from the cache; another user is not held back.
     assert client.get(url).status_code == 200
     someone_else = UserFactory(username="someone-else")
@@ -175,9 +171,30 @@ def test_a_user_has_at_most_ten_sheets_rendered_a_minute_and_cached_ones_still_o
     assert client.get(reverse("character_pdf", args=[theirs.pk])).status_code == 200
 
 
+def used_ms(who: str) -> int:
+    return caches["throttle"].get(guard._render_time_key(who)) or 0
+
+
 @pytest.mark.django_db
-def test_a_party_pdf_counts_every_sheet_but_always_gets_its_turn(client, settings):
-    settings.PDF_SHEETS_PER_USER_PER_MINUTE = 3
+def test_every_render_is_charged_the_time_it_took_a_stopped_one_too(
+    client, settings, owner_and_pdf
+):
+    owner, _, url = owner_and_pdf
+    started = time.monotonic()
+    client.get(url)
+    rendering_ms = (time.monotonic() - started) * 1000
+    assert 0 < used_ms(f"user:{owner.pk}") <= rendering_ms + 1
+
+    settings.PDF_TIME_BUDGET_SECONDS = 0.05
+    caches["throttle"].clear()
+    client.get(url + "?size=a4")  # another PDF, stopped at its budget
+
+    assert used_ms(f"user:{owner.pk}") >= 50
+
+
+@pytest.mark.django_db
+def test_a_party_pdf_always_gets_its_turn_then_the_window_is_used_up(client, settings):
+    settings.PDF_RENDER_SECONDS_PER_USER = 0.001
     referee, player = UserFactory(username="referee"), UserFactory(username="player1")
     campaign = campaigns_services.create_campaign(referee=referee, name="Spinward Marches")
     campaigns_services.join_campaign(user=player, code=campaign.invite_code)
@@ -189,7 +206,7 @@ def test_a_party_pdf_counts_every_sheet_but_always_gets_its_turn(client, setting
     first = client.get(url, {"all": "1"})
     second = client.get(url, {"all": "1", "pencil": "1"})
 
-    assert first.status_code == 200  # five sheets, over the limit alone: the minute's first
+    assert first.status_code == 200
     assert second.status_code == 429
 
 
@@ -197,7 +214,7 @@ def test_a_party_pdf_counts_every_sheet_but_always_gets_its_turn(client, setting
 def test_share_link_pdfs_are_counted_per_address(client, settings):
     from characters.history import services as history_services
 
-    settings.PDF_SHEETS_PER_USER_PER_MINUTE = 1
+    settings.PDF_RENDER_SECONDS_PER_USER = 0.001
     owner = UserFactory(username="owner")
     links = [
         history_services.create_share_link(

@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from ffa_site.workers import WORKER_MEMORY_BYTES, WORKER_TIMEOUT_SECONDS, web_concurrency
+from ffa_site.workers import (
+    WORKER_MEMORY_BYTES,
+    WORKER_TIMEOUT_SECONDS,
+    pdf_render_slots,
+    web_concurrency,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -58,5 +63,13 @@ def test_a_web_concurrency_that_is_no_worker_count_is_refused(monkeypatch, value
         web_concurrency()
 
 
-def test_pdfs_render_on_at_most_half_the_workers():
-    assert 1 <= settings.PDF_RENDER_SLOTS <= max(1, web_concurrency() // 2)
+def test_pdfs_render_on_half_the_cpus_or_half_the_workers_at_most(monkeypatch):
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: set(range(8)))
+    monkeypatch.setenv("WEB_CONCURRENCY", "17")
+    assert pdf_render_slots() == 4
+    monkeypatch.setenv("WEB_CONCURRENCY", "3")
+    assert pdf_render_slots() == 1
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0})
+    monkeypatch.setenv("WEB_CONCURRENCY", "1")
+    assert pdf_render_slots() == 1  # never none
+    assert settings.PDF_RENDER_SLOTS >= 1
