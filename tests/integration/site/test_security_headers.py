@@ -209,23 +209,14 @@ def cache_control(response) -> set[str]:
     return {d.strip() for d in response.get("Cache-Control", "").split(",") if d.strip()}
 
 
-def test_every_page_for_a_logged_in_user_is_private(world):
+def test_every_page_for_a_logged_in_user_is_private_and_never_stored(world):
     for who, url in pages(world):
         if who is None:
             continue
         response = get_as(who, url)
 
-        assert "private" in cache_control(response), (who, url)
+        assert {"private", "no-store"} <= cache_control(response), (who, url)
         assert "public" not in cache_control(response), (who, url)
-
-
-def test_every_page_for_a_logged_in_user_is_never_stored(world):
-    for who, url in pages(world):
-        if who is None:
-            continue
-        response = get_as(who, url)
-
-        assert "no-store" in cache_control(response), (who, url)
 
 
 def test_the_dashboard_exports_history_and_encounter_poll_are_never_stored(world):
