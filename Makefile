@@ -65,11 +65,12 @@ bench: install
 	$(PY) -m bench
 
 # Production. Needs DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and (really) DATABASE_URL in the
-# environment; run `manage.py migrate` once per release, not on every app server.
+# environment; run `manage.py migrate` once per release, not on every app server. Workers:
+# gunicorn.conf.py (WEB_CONCURRENCY, else as many as the machine's CPUs and memory take).
 serve: export DJANGO_ENV ?= production
 serve: install
 	$(PY) manage.py collectstatic --noinput
-	exec $(VENV)/bin/gunicorn ffa_site.wsgi --bind 0.0.0.0:$(PORT) --access-logfile -
+	exec $(VENV)/bin/gunicorn ffa_site.wsgi --config gunicorn.conf.py --bind 0.0.0.0:$(PORT) --access-logfile -
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

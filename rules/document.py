@@ -634,7 +634,13 @@ def _document_in_foundry_actor(value: Any) -> Any:
 
     What was changed in Foundry is not read back: Twodsix's fields cannot hold FFA's rules.
     """
-    if not isinstance(value, dict) or "format" in value or "system" not in value:
+    # A Foundry actor keeps its data in a "system" object; an attack's input names its combat
+    # system there as a word.
+    if (
+        not isinstance(value, dict)
+        or "format" in value
+        or not isinstance(value.get("system"), dict)
+    ):
         return value
     flags = value.get("flags")
     ffa = flags.get("ffa") if isinstance(flags, dict) else None

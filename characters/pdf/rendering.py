@@ -23,9 +23,11 @@ autoescape; none of it goes into CSS or a ``style`` attribute. WeasyPrint fetche
 private origin and refuses everything else, so no network request (hence no redirect) is ever
 made and no file outside the static directories is ever read.
 
-Time. Bounded documents keep the largest legal sheet near a second; on top of that a render has
-a budget (settings.PDF_TIME_BUDGET_SECONDS, per sheet of the PDF) after which it stops and the
-request gets a 503, so no PDF can hold a web worker for long whatever gets past the bounds.
+Time. Bounded documents keep the largest legal sheet near a second (long notes print as running
+text, see _notes); on top of that a render has a budget (settings.PDF_TIME_BUDGET_SECONDS, for
+the whole PDF) after which it stops and the request gets a 503, so no PDF can hold a web worker
+for long whatever gets past the bounds. characters.pdf.guard remembers such a verdict and limits
+renders per user and per server, so that looping PDFs cannot hold the workers either.
 """
 
 from __future__ import annotations
@@ -60,7 +62,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from characters.core.downloads import content_disposition
 from characters.core.selectors import key_skills
 from characters.models import Campaign
-from characters.pdf import structure
+from characters.pdf import guard, structure
 from characters.play.selectors import STATE_WORDS
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
@@ -173,26 +175,37 @@ def render_sheets(
 ) -> RenderedPdf:
     """One PDF holding every sheet in order, each starting on a new page; with ``summary``, a
     page first that sums up the party, a row a character. ``title``: the PDF's title (a
-    campaign's name, which heads its summary too); else the characters' names."""
+    campaign's name, which heads its summary too); else the characters' names. From the cache
+    when it is there; raises PdfOverBudget when rendering it takes longer than
+    PDF_TIME_BUDGET_SECONDS."""
     if not sheets:
         raise ValueError("render_sheets needs at least one sheet")
     size = _page_size(page_size)
     key = _cache_key(sheets, size, summary, title)
-    etag = f'"{key}"'
+    return _cached(key) or _render(sheets, size, summary, title, key)
+
+
+def _cached(key: str) -> RenderedPdf | None:
     content = caches[PDF_CACHE].get(key)
-    if content is not None:
-        return RenderedPdf(content=content, etag=etag, from_cache=True)
+    if content is None:
+        return None
+    return RenderedPdf(content=content, etag=f'"{key}"', from_cache=True)
+
+
+def _render(sheets: Sequence[Sheet], size: str, summary: bool, title: str, key: str) -> RenderedPdf:
     context = {
         "sheets": [_sheet_context(sheet) for sheet in sheets],
         "summary": [_summary_row(sheet) for sheet in sheets] if summary else None,
         "title": title,
     }
     html = render_to_string(TEMPLATE, context)
-    with _time_budget(settings.PDF_TIME_BUDGET_SECONDS * len(sheets)):
+    # One budget for the whole PDF, however many sheets: it must end well before gunicorn's
+    # worker timeout would kill the worker (ffa_site.workers).
+    with _time_budget(settings.PDF_TIME_BUDGET_SECONDS):
         content = _renderer().write_pdf(html, size)
     if len(content) <= CACHE_MAX_BYTES:
         caches[PDF_CACHE].set(key, content)
-    return RenderedPdf(content=content, etag=etag)
+    return RenderedPdf(content=content, etag=f'"{key}"')
 
 
 def pdf_response(
@@ -204,14 +217,16 @@ def pdf_response(
     summary: bool = False,
     title: str = "",
 ) -> HttpResponse:
-    """The PDF shown inline, with its ETag; a 304 when the client already has this version."""
-    etag = sheets_etag(sheets, page_size=page_size, summary=summary, title=title)
+    """The PDF shown inline, with its ETag; a 304 when the client already has this version;
+    a 429 or 503 when characters.pdf.guard keeps it from being rendered now."""
+    size = _page_size(page_size)
+    key = _cache_key(sheets, size, summary, title)
+    etag = f'"{key}"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        try:
-            pdf = render_sheets(sheets, page_size=page_size, summary=summary, title=title)
-        except PdfOverBudget as over:
-            return _over_budget_response(request, over)
+        pdf = _cached(key) or _guarded_render(request, sheets, size, summary, title, key)
+        if isinstance(pdf, guard.Refusal):
+            return _refused_response(request, pdf)
         response = HttpResponse(pdf.content, content_type="application/pdf")
         safe_name = re.sub(r"[^\w.-]+", "-", filename).strip("-.") or "character"
         response["Content-Disposition"] = content_disposition(f"{safe_name}.pdf", attachment=False)
@@ -219,6 +234,22 @@ def pdf_response(
     # Private (a sheet is one user's) and revalidated every time, which the ETag makes cheap.
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _guarded_render(
+    request: HttpRequest, sheets: Sequence[Sheet], size: str, summary: bool, title: str, key: str
+) -> RenderedPdf | guard.Refusal:
+    """The PDF rendered, unless a verdict or a limit of characters.pdf.guard refuses it."""
+    refusal = guard.remembered_refusal(key)
+    if refusal is not None:
+        return refusal
+    with guard.render_allowance(request) as refusal:
+        if refusal is not None:
+            return refusal
+        try:
+            return _render(sheets, size, summary, title, key)
+        except PdfOverBudget as over:
+            return guard.remember_over_budget(key, over.seconds)
 
 
 class PdfOverBudget(Exception):
@@ -229,21 +260,12 @@ class PdfOverBudget(Exception):
         self.seconds = seconds
 
 
-def _over_budget_response(request: HttpRequest, over: PdfOverBudget) -> HttpResponse:
+def _refused_response(request: HttpRequest, refusal: guard.Refusal) -> HttpResponse:
     body = render_to_string(
-        "throttled.html",
-        {
-            "title": "PDF",
-            "message": (
-                f"Making this PDF took longer than {over.seconds:g} seconds, so it was stopped. "
-                "The server may be busy: try again in a minute. A very long sheet (long notes, "
-                "many items) prints faster from the sheet page."
-            ),
-        },
-        request=request,
+        "throttled.html", {"title": "PDF", "message": refusal.message}, request=request
     )
-    response = HttpResponse(body, status=503)
-    response["Retry-After"] = "60"
+    response = HttpResponse(body, status=refusal.status)
+    response["Retry-After"] = str(refusal.retry_after)
     return response
 
 
@@ -458,6 +480,9 @@ BOX: Final = "\u25a1"  # □, a life box
 TIMES: Final = "\u00d7"  # the multiplication sign
 DASH: Final = "\u2013"  # the en dash of ranges
 ZERO_WIDTH_SPACE: Final = "\u200b"
+PILCROW: Final = "\u00b6"  # ¶, where a line of long notes ended
+# Notes up to this many lines print line by line, as typed (a page holds about 75).
+NOTES_LINES_AS_TYPED: Final = 300
 _LONG_WORD: Final = re.compile(r"([^\s\u200b]{30})(?=[^\s\u200b])")
 
 
@@ -584,7 +609,7 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
             first=4,
         ),
         "load_row": _load_row(equipment),
-        "notes": _breakable(document.get("notes") or ""),
+        "notes": _notes(document.get("notes") or ""),
         "stat_block": _breakable(
             stat_block(
                 parse_document(document),
@@ -605,6 +630,20 @@ def _breakable(text: str) -> str:
     would hold a web worker for seconds. A zero-width space every 30 characters is invisible.
     """
     return _LONG_WORD.sub("\\1" + ZERO_WIDTH_SPACE, text)
+
+
+def _notes(text: str) -> str:
+    """The notes as the sheet prints them: as typed, or, past NOTES_LINES_AS_TYPED lines, as
+    running text with a pilcrow where each line ended (blank lines dropped).
+
+    Every line is a box WeasyPrint lays out and paginates: notes of 10,000 one-letter lines,
+    within the bounds, were 130 pages and seconds of rendering. As running text the most the
+    bounds allow fills a few pages, like any other notes of that length.
+    """
+    lines = text.splitlines()
+    if len(lines) > NOTES_LINES_AS_TYPED:
+        text = f" {PILCROW} ".join(line.strip() for line in lines if line.strip())
+    return _breakable(text)
 
 
 def _lines(rows: Iterable[str]) -> str:

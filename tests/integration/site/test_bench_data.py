@@ -24,11 +24,13 @@ def test_every_suite_makes_its_data_in_a_database_another_suite_already_filled(m
     campaign = bench_campaign._party(campaign_referee)
     encounter_referee, encounter = bench_encounter._fight()
     load_players = bench_load._setup()
+    printers = bench_load._pdf_setup()
 
     assert campaign.referee == campaign_referee
     assert encounter.campaign.referee == encounter_referee != campaign_referee
     assert builder_character.owner not in (campaign_referee, encounter_referee)
     assert len(load_players) == bench_load.USERS
+    assert len(printers) == bench_load.PDF_ACCOUNTS
 
 
 # A suite that only reads (pdf, http) sets Django up; one that writes (campaign, encounter,

@@ -125,6 +125,49 @@ def test_a_redis_url_puts_the_pdf_cache_in_redis_for_every_app_server(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
+        "ffa_site.cache.FailSoftRedisCache",
         "redis://127.0.0.1:6379/3",
     ]
+
+
+def test_production_names_every_cookie_with_the_host_prefix(tmp_path):
+    result = manage(
+        "shell",
+        "--verbosity",
+        "0",
+        "-c",
+        "from django.conf import settings as s; print(s.SESSION_COOKIE_NAME, s.CSRF_COOKIE_NAME, "
+        "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SESSION_COOKIE_DOMAIN, "
+        "s.CSRF_COOKIE_DOMAIN, s.SESSION_COOKIE_PATH, s.CSRF_COOKIE_PATH, s.MESSAGE_STORAGE)",
+        env=PRODUCTION_ENV,
+        tmp_path=tmp_path,
+    )
+
+    assert result.returncode == 0, result.stderr
+    # A __Host- cookie is kept only when secure, for the path /, without a Domain; messages
+    # wait in the session rather than in a cookie of their own.
+    assert result.stdout.split() == [
+        "__Host-sessionid",
+        "__Host-csrftoken",
+        "True",
+        "True",
+        "None",
+        "None",
+        "/",
+        "/",
+        "django.contrib.messages.storage.session.SessionStorage",
+    ]
+
+
+@pytest.mark.django_db
+def test_a_message_sets_no_cookie_of_its_own(client):
+    password = "jump-2-to-regina"
+    data = {"username": "newcomer", "password1": password, "password2": password}
+    response = client.post("/accounts/signup/", data)  # "Welcome aboard, newcomer."
+
+    assert response.status_code == 302
+    assert set(response.cookies) == {
+        django_settings.SESSION_COOKIE_NAME,
+        django_settings.CSRF_COOKIE_NAME,  # a login rotates the CSRF secret
+    }
+    assert "Welcome aboard" in client.get(response["Location"]).content.decode()
