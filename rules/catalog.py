@@ -246,6 +246,7 @@ class DocumentBounds:
     level: int
     quantity: int
     tl: int
+    credits: int
     attribute: int
 
 
