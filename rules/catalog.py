@@ -267,6 +267,7 @@ class DocumentBounds:
     skill_level: int
     quantity: int
     tl: int
+    credits: int
     attribute: int
 
 

@@ -190,6 +190,13 @@ def _rolls(document: Mapping[str, Any]) -> str | None:
     return ", ".join(str(roll) for roll in mustering["rolls"])
 
 
+def _credits_given(document: Mapping[str, Any]) -> str | None:
+    mustering = document.get("mustering_out")
+    if not isinstance(mustering, Mapping) or mustering.get("credits") is None:
+        return None
+    return f"Cr{mustering['credits']:,}"
+
+
 def _single(section: str, label: str, before: str | None, after: str | None) -> list[Change]:
     return [] if before == after else [Change(section, label, before, after)]
 
@@ -222,6 +229,7 @@ def document_changes(
     changes += _compare("Traits", _traits(old, cat), _traits(new, cat))
     changes += _single("Psionics", "Psionics", _psionics(old), _psionics(new))
     changes += _single("Mustering out", "Cash rolls", _rolls(old), _rolls(new))
+    changes += _single("Mustering out", "Credits given", _credits_given(old), _credits_given(new))
     changes += _compare("Equipment", _equipment(old), _equipment(new))
     old_notes, new_notes = old.get("notes") or "", new.get("notes") or ""
     if old_notes != new_notes:

@@ -126,7 +126,7 @@ _SKILL = _fields("skill", "level", "cascade", "specialties")
 _TRAIT = _fields("type", "name", "level", "frequency", "derived", "control")
 _EQUIPMENT = _fields("item", "quantity", "tl", "worn")
 _PSIONICS = _fields("strength", "talents")
-_MUSTERING_OUT = _fields("rolls")
+_MUSTERING_OUT = _fields("rolls", "credits")
 _HOUSE_RULES = _fields("one_trait_per_term")
 
 
@@ -532,17 +532,25 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     return Psionics(strength=strength, talents=tuple(ordered))
 
 
-def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:
+def _mustering_out(value: Any, bounds: DocumentBounds) -> tuple[tuple[int, ...], int | None]:
+    """The rolls, or the credits given instead of them (an NPC's: the engine says whose)."""
     if value is None:
-        return ()
+        return (), None
     raw = _object(value, "mustering_out", _MUSTERING_OUT)
     rolls = _list(raw.get("rolls", []), "mustering_out", "rolls", most=bounds.mustering_rolls)
-    return tuple(
-        [
-            read_int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
-            for i, r in enumerate(rolls)
-        ]
-    )
+    credits = raw.get("credits")
+    if credits is None:
+        return tuple(
+            [
+                read_int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
+                for i, r in enumerate(rolls)
+            ]
+        ), None
+    if rolls:
+        raise MalformedDocument(
+            "mustering_out", "give the rolls or the credits, not both (credits stand for rolls)"
+        )
+    return (), read_int(credits, "mustering_out", "credits", minimum=0, maximum=bounds.credits)
 
 
 def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
@@ -881,6 +889,7 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
     notes = doc.get("notes")
     notes = "" if notes is None else read_text(notes, "", "notes", longest=bounds.notes_length)
     house_rules = _house_rules(doc.get("house_rules"))
+    mustering_rolls, mustering_credits = _mustering_out(doc.get("mustering_out"), bounds)
     return Character(
         name=name,
         attributes=_attributes(doc["attributes"], cat),
@@ -900,7 +909,8 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
             doc.get("package_flaws_bought_off"), species, cat
         ),
         psionics=_psionics(doc.get("psionics"), cat),
-        mustering_rolls=_mustering_rolls(doc.get("mustering_out"), bounds),
+        mustering_rolls=mustering_rolls,
+        mustering_credits=mustering_credits,
         equipment=_entries(doc, "equipment", _equipment, cat, most=bounds.equipment),
         house_rules=house_rules,
         notes=notes,
@@ -937,6 +947,8 @@ def to_document(character: Character, *, cat: Catalog | None = None) -> dict[str
         }
     if character.mustering_rolls:
         doc["mustering_out"] = {"rolls": list(character.mustering_rolls)}
+    elif character.mustering_credits is not None:
+        doc["mustering_out"] = {"credits": character.mustering_credits}
     doc["equipment"] = [_equipment_document(e) for e in character.equipment]
     if not character.house_rules.one_trait_per_term:
         doc["house_rules"] = {"one_trait_per_term": False}

@@ -1350,7 +1350,19 @@ def _mustering_out(ctx: _Context, effective: Mapping[str, int]) -> MusteringOut:
     )
     if problems:
         ctx.problems.add(problems)
-    return mustering
+    given = character.mustering_credits
+    if given is None:
+        return mustering
+    # The reader takes credits only in place of rolls, so nothing was rolled here.
+    if character.kind != "npc":
+        ctx.problems.error(
+            "credits_given_to_pc",
+            "mustering_out.credits",
+            f"{_credits(given)} of credits are given, but a player character rolls for its "
+            "mustering-out cash: only an NPC's credits are given.",
+        )
+        return mustering
+    return mustering._replace(credits=given)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)

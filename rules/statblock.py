@@ -688,11 +688,11 @@ def _draft(reading: _Reading, kind: str) -> ParsedStatBlock:
     )
     character = _with_skills(base, [entry for _line, entry in reading.skills or ()], cat)
     probe = check(character, cat=cat)
-    character = replace(
-        character,
-        age=None if reading.age == probe.age_minimum else reading.age,
-        mustering_rolls=_rolls_for(reading, character, probe),
-    )
+    character = replace(character, age=None if reading.age == probe.age_minimum else reading.age)
+    if kind == "npc":
+        character = replace(character, mustering_credits=_given_credits(reading, probe))
+    else:
+        character = replace(character, mustering_rolls=_rolls_for(reading, character, probe))
     report = check(character, cat=cat)
     if kind == "npc":
         budget = min(max(report.points.total, 0), cat.limits.max_budget)
@@ -782,6 +782,17 @@ def _rolls_for(reading: _Reading, character: Character, probe: Report) -> tuple[
     return ()
 
 
+def _given_credits(reading: _Reading, probe: Report) -> int | None:
+    """An NPC's cash: the credits written with its belongings' price on top, as an NPC's
+    belongings are its own whatever it carries besides; None when that is nothing. Credits no
+    NPC is given (below Cr0, or past a document's bound) are left out, for _compare to name."""
+    cost = probe.equipment.cost
+    most = reading.cat.bounds.credits
+    written = reading.credits or 0
+    cash = written + cost if 0 <= written <= most - cost else cost
+    return min(cash, most) or None
+
+
 def _compare(reading: _Reading, report: Report) -> None:
     """Name every figure written that the draft does not come to."""
     line = reading.attributes_line
@@ -796,11 +807,13 @@ def _compare(reading: _Reading, report: Report) -> None:
             )
     credits = report.equipment.credits_remaining
     if reading.credits is not None and credits != reading.credits:
+        why = (
+            f"an NPC is given Cr0 to Cr{reading.cat.bounds.credits:,} besides its belongings"
+            if report.kind == "npc"
+            else "no mustering-out rolls of the draft's service leave that after its belongings"
+        )
         reading.skip(
-            line,
-            f"Cr{reading.credits:,} is written, but no mustering-out rolls of "
-            f"the draft's service leave that after its belongings; the draft has "
-            f"Cr{credits:,}.",
+            line, f"Cr{reading.credits:,} is written, but {why}; the draft has Cr{credits:,}."
         )
     if reading.age is not None and report.age != reading.age:
         reading.skip(line, f"Age {reading.age} is written; the draft's age is {report.age}.")

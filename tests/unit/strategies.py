@@ -78,7 +78,8 @@ documents = st.fixed_dictionaries(
                 ),
             }
         ),
-        "mustering_out": st.fixed_dictionaries({"rolls": st.lists(st.integers(0, 7), max_size=4)}),
+        "mustering_out": st.fixed_dictionaries({"rolls": st.lists(st.integers(0, 7), max_size=4)})
+        | st.fixed_dictionaries({"credits": st.integers(0, 10**6)}),
         "equipment": st.lists(equipment_entries, max_size=4),
     },
 )

@@ -78,9 +78,12 @@ def round_trips(doc) -> bool:
     """Whether a document's stat block says all the draft needs: a skill below level 0, a
     trait off the tables and an attribute below 0 are written so that they cannot be read
     back (they are named instead); a skill listed twice is read back twice, for the rules to
-    name, but its two lines may merge with the automatic skill differently."""
+    name, but its two lines may merge with the automatic skill differently; an NPC is given
+    no credits below Cr0."""
     character = parse_document(doc)
     block = stat_block(character, check(character))
+    if character.kind == "npc" and check(character).equipment.credits_remaining < 0:
+        return False
     skills = [(s.skill, (s.cascade or "").lower()) for s in character.skills]
     return (
         len(set(skills)) == len(skills)
@@ -96,7 +99,7 @@ def test_any_document_s_stat_block_pasted_back_gives_the_same_stat_block(doc):
     assume(round_trips(doc))
     block = block_of(doc)
 
-    parsed = parse_stat_block(block)
+    parsed = parse_stat_block(block, kind=doc.get("kind", "pc"))
 
     assert parsed.unread == (), reasons(parsed)
     assert block_of(parsed.document) == block
@@ -204,8 +207,8 @@ def test_an_npc_is_budgeted_what_it_spends_and_a_player_character_the_rulebook_s
     assert pc["budget"] == 100
 
 
-def test_the_credits_are_found_as_mustering_out_rolls_that_leave_them():
-    parsed = parse_stat_block(MERCENARY, kind="npc")
+def test_a_player_character_s_credits_are_found_as_mustering_out_rolls_that_leave_them():
+    parsed = parse_stat_block(MERCENARY)
 
     report = check_document(parsed.document)
     assert report.equipment.credits_remaining == 6900
@@ -215,7 +218,7 @@ def test_the_credits_are_found_as_mustering_out_rolls_that_leave_them():
 def test_figures_the_draft_does_not_come_to_are_named_with_both_numbers():
     block = MERCENARY.replace("DEF 4", "DEF 6").replace("Cr6,900", "Cr6,901")
 
-    parsed = parse_stat_block(block, kind="npc")
+    parsed = parse_stat_block(block)
 
     text = reasons(parsed)
     assert "2: DEF 6 is written, but the draft's attributes and traits give DEF 4." in text
@@ -417,3 +420,56 @@ def test_traits_written_in_the_rulebooks_own_forms_are_read(traits):
         ("exceptional hearing", "PP", "C", "S"),
         ("sight", "PP", "C", "S"),
     ]
+
+
+# -- an NPC's credits ---------------------------------------------------------------------------
+
+
+def test_an_npc_keeps_the_credits_its_stat_block_gives_its_belongings_besides():
+    """Cr6,901 is no sum of the army's cash rolls less an autorifle and a flak jacket: an NPC
+    is given it, its belongings bought on top."""
+    block = MERCENARY.replace("Cr6,900", "Cr6,901")
+
+    parsed = parse_stat_block(block, kind="npc")
+
+    report = check_document(parsed.document)
+    assert "Cr" not in reasons(parsed)
+    assert parsed.document["mustering_out"] == {"credits": 6901 + report.equipment.cost}
+    assert report.equipment.credits_remaining == 6901
+    assert "credits_overspent" not in {p.code for p in report.problems}
+    assert "Cr6,901" in block_of(parsed.document)
+
+
+def test_an_npc_whose_stat_block_gives_no_credits_has_its_belongings_and_cr0():
+    parsed = parse_stat_block(CORSAIR, kind="npc")
+
+    report = check_document(parsed.document)
+    assert report.equipment.cost > 0
+    assert report.equipment.credits_remaining == 0
+    assert "credits_overspent" not in {p.code for p in report.problems}
+
+
+def test_an_npc_without_belongings_or_credits_has_no_mustering_out():
+    parsed = parse_stat_block("Kim, 0 terms\nAge 18  777-777-777", kind="npc")
+
+    assert "mustering_out" not in parsed.document
+
+
+@pytest.mark.parametrize("path", DEMO, ids=lambda p: p.stem)
+def test_an_npc_pasted_back_gives_the_same_stat_block(path):
+    block = block_of(json.loads(path.read_text()))
+
+    parsed = parse_stat_block(block, kind="npc")
+
+    assert parsed.unread == (), reasons(parsed)
+    assert block_of(parsed.document) == block
+
+
+def test_credits_no_npc_is_given_are_named_and_the_npc_is_left_cr0():
+    parsed = parse_stat_block(CORSAIR.replace("787-777-777", "787-777-777  Cr-50"), kind="npc")
+
+    assert check_document(parsed.document).equipment.credits_remaining == 0
+    assert (
+        "Cr-50 is written, but an NPC is given Cr0 to Cr1,000,000,000 besides its belongings; "
+        "the draft has Cr0."
+    ) in reasons(parsed)

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -394,6 +395,57 @@ def _assert_nothing_overlaps_or_leaves_the_page(content: bytes, tmp_path: Path) 
                 down = min(ay1, by1) - max(ay0, by0)
                 # Glyph boxes of neighbouring lines may touch; text drawn over text does not.
                 assert across <= 1 or down <= 0.35 * min(ay1 - ay0, by1 - by0), (a, b)
+
+
+def test_no_table_of_a_sheet_is_laid_out_by_measuring_its_cells(monkeypatch):
+    """Each table has fixed columns: WeasyPrint's automatic table layout measures the narrowest
+    and widest text of every cell first, which made the tables most of a sheet's render time
+    and put a sheet at the document's bounds (60 skills, 40 traits, 100 items) past its time
+    budget."""
+    from weasyprint.layout import table as table_layout
+
+    measured = []
+    automatic = table_layout.auto_table_layout
+
+    def spy(context, wrapper, containing_block):
+        measured.append(wrapper.get_wrapped_table().element.get("class"))
+        return automatic(context, wrapper, containing_block)
+
+    monkeypatch.setattr(table_layout, "auto_table_layout", spy)
+    sheets = [pdf_rendering.sheet_for_document(d) for d in (docs.largest_legal(), docs.longest())]
+    pdf_rendering.clear_cache()
+
+    pdf_rendering.render_sheets(sheets, summary=True)
+
+    assert measured == []
+
+
+def every_weapon_and_armor() -> dict:
+    """The typical pilot carrying one of every weapon and armor of the catalog, with a flaw that
+    changes all six derived attributes (the longest trait notation)."""
+    document = docs.navy_pilot()
+    cat = catalog()
+    named = Counter(item.name for item in cat.equipment)
+    document["equipment"] = [
+        {"item": item.name, "quantity": 1} | ({"tl": item.tl} if named[item.name] > 1 else {})
+        for item in cat.equipment
+        if item.table in ("melee", "ranged", "armor")
+    ]
+    document["traits"].append(
+        {"type": "PF", "name": "Frail", "derived": dict.fromkeys(cat.derived_order, -1)}
+    )
+    return document
+
+
+@pytest.mark.usefixtures("poppler")
+@pytest.mark.parametrize("page_size", ["letter", "a4"])
+def test_the_widest_figures_of_the_catalog_stay_inside_their_columns(tmp_path, page_size):
+    content = render(every_weapon_and_armor(), page_size=page_size).content
+
+    text = pdf_text(content, tmp_path)
+    assert "FGMP-15" in text
+    assert "[PF DEF-1 INI-1 MOV-1 TGH-1 LIF-1 WND-1" in text
+    _assert_nothing_overlaps_or_leaves_the_page(content, tmp_path)
 
 
 @pytest.mark.usefixtures("poppler")
