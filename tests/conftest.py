@@ -26,9 +26,10 @@ hypothesis.settings.load_profile("ci" if running_in_ci() else "fast")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Under pytest-xdist each worker gets file caches of its own, as pytest-django gives it a
-    database of its own: every test empties the caches first, which would pull a cached sheet
-    or a throttle count from under a test running in another worker."""
+    """Under pytest-xdist each worker gets file caches and a var folder of its own, as
+    pytest-django gives it a database of its own: every test empties the caches first, which
+    would pull a cached sheet or a throttle count from under a test running in another worker,
+    and the PDF render slots (locks on files in the var folder) count one server's renders."""
     worker = getattr(config, "workerinput", {}).get("workerid")
     if worker:
         from django.conf import settings
@@ -37,6 +38,8 @@ def pytest_configure(config: pytest.Config) -> None:
             cache = settings.CACHES[name]
             if cache["BACKEND"].endswith("FileBasedCache"):
                 cache["LOCATION"] = f"{cache['LOCATION']}-{worker}"
+        settings.VAR_DIR = Path(settings.VAR_DIR) / f"worker-{worker}"
+        settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
