@@ -369,6 +369,14 @@ class PlayState(models.Model):
     def __str__(self) -> str:
         return f"{self.character}: play state {self.version}"
 
+    def storing(self, system: str, stored: dict | None) -> dict[str, object]:
+        """The fields that hold ``stored`` as ``system``'s record (an ``update()``'s keyword
+        arguments): FFA's is ``condition``; a T4 or 2D6 record of None is none kept, unhurt."""
+        if system == CombatSystem.FFA:
+            return {"condition": stored}
+        kept = {key: value for key, value in self.system_conditions.items() if key != system}
+        return {"system_conditions": kept | ({system: stored} if stored is not None else {})}
+
 
 class ConditionChange(models.Model):
     """One change of a character's condition in play, as ``PlayState`` held it before and
