@@ -492,7 +492,7 @@ def plan(state: Board, attacker: Row, order: T4Order) -> T4Planned:
         target_prone=bool(target.state.get("prone")),
         target_index=min(target_index(attacker, target), 3),
         with_surprise=with_surprise(state, attacker),
-        first_round=state.encounter.round == 1,
+        first_round=weapon.melee and state.encounter.round == 1,
         weapon_used_at_contact=bool(attacker.state.get("long_used")),
         target_weapon=blocker(target) if weapon.melee else None,
     )
@@ -563,6 +563,9 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     result = resolve_t4_attack(planned.plan, RandomDice(rng))
     target = planned.target
     name, target_name = attacker.combatant.name, target.combatant.name
+    # A strike at full strength costs fatigue (reading T4-8): the round then recovers none.
+    assert attacker.record is not None
+    full_strength = (planned.plan.fatigue_after or 0) > attacker.record.fatigue  # type: ignore[union-attr]
     if record_as_dict(target.system, result.condition_after) != record_as_dict(
         target.system,
         target.record,  # type: ignore[arg-type]
@@ -586,9 +589,6 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
             by=by,
             what=f"attacked {target_name}",
         )
-    full_strength = planned.plan.strike and (
-        (planned.plan.fatigue_after or 0) > (attacker.record.fatigue if attacker.record else 0)  # type: ignore[union-attr]
-    )
     long_weapon = planned.plan.strike and weapon_figures(planned.weapon).t4.length_mm > int(
         TABLES["clumsy_length_mm"]
     )

@@ -147,8 +147,9 @@ def throw_initiative(
         if row.out_of_action:
             continue
         assert row.sheet is not None
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
         ready = row.pk in prepared
+        # A prepared fighter throws no dice: it counts 12.
+        dice = (0, 0) if ready else (rng.randint(1, 6), rng.randint(1, 6))
         initiative = twod6_initiative.starting_initiative(
             str(row.pk),
             row.sheet,
