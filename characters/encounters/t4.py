@@ -111,7 +111,7 @@ def in_hand(row: Row) -> Weapon | None:
     return row.fighter.weapons[0] if row.fighter.weapons else None
 
 
-def _able(row: Row) -> bool:
+def able(row: Row) -> bool:
     """Whether the fighter can act this round: not out of action, not stunned (reading T4-22),
     not of the surprised side (reading T4-17)."""
     return not (row.out_of_action or row.surprised or row.record_state == "stunned")
@@ -311,7 +311,7 @@ def set_status(
         raise Refused(f"Only {row.combatant.name}'s player or the referee sets its status.")
     if movement not in MOVEMENTS or action not in ACTIONS:
         raise Refused(f"Movement: choose one of {', '.join(MOVEMENTS)} and an action.")
-    if not _able(row) and (movement != STATIONARY or action != HOLD):
+    if not able(row) and (movement != STATIONARY or action != HOLD):
         raise Refused(f"Movement: {row.combatant.name} cannot move or act this round.")
     before = snapshot(state)
     prone = {PRONE: True, STAND: False}.get(action, bool(row.state.get("prone")))
@@ -348,7 +348,7 @@ def _enter_group(state: Board) -> None:
     tied = current.combatant.initiative
     _fight(
         state,
-        group=[row.pk for row in state.rows if row.combatant.initiative == tied and _able(row)],
+        group=[row.pk for row in state.rows if row.combatant.initiative == tied and able(row)],
     )
 
 
