@@ -373,7 +373,8 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
         if system != CombatSystem.FFA and report is not None:
             if key not in views:
                 views[key] = _sheet_for(combatant, report)
-            sheet = views[key]
+            # Named as the fight names it ("Vargr corsair 3"): the engine's events say so.
+            sheet = replace(views[key], name=combatant.name)
             if alone:
                 record = record_in(sheets.get(combatant.character_id), system)
             else:

@@ -343,10 +343,19 @@ def take_turn(
 ) -> EncounterEntry:
     """A turn's other actions, the system's (``ffa``, ``t4`` or ``twod6`` ``take_turn``): ending
     it, delaying or holding, acting now, aiming, a stunned fighter's recovery; and for the
-    referee the end of T4's movement phase and the next round."""
-    locked = lock(encounter, expected_version)
+    referee the end of T4's movement phase and the next round. Ending the movement phase
+    does not name a version: the players' statuses set meanwhile are what it ends (the phase
+    itself refuses a second end)."""
+    in_step = action in STEPS_ANY_VERSION
+    locked = lock(encounter, None if in_step else expected_version)
     state = board(locked, entries=0)
     return round_of(locked).take_turn(state, by=by, action=action, after=after)
+
+
+# Steps that do not depend on what changed since the page was drawn: a movement status (a
+# choice of its own), the end of the movement phase, a fighter hastening (each refused once its
+# step is over), so one player's choice does not refuse another's or the referee's.
+STEPS_ANY_VERSION = ("done_moving",)
 
 
 @transaction.atomic
@@ -359,8 +368,10 @@ def set_status(
     action: str,
     expected_version: int | None = None,
 ) -> EncounterEntry:
-    """T4's movement phase: a fighter's movement and action status this round."""
-    locked = lock(encounter, expected_version)
+    """T4's movement phase: a fighter's movement and action status this round (whatever the
+    version the page had: ``STEPS_ANY_VERSION``)."""
+    del expected_version
+    locked = lock(encounter, None)
     _only(locked, CombatSystem.T4, "a movement status")
     return t4.set_status(
         board(locked, entries=0), by=by, combatant=combatant, movement=movement, action=action
@@ -401,8 +412,10 @@ def tactics(
 def hasten(
     *, encounter: Encounter, by: User, combatant: int, expected_version: int | None = None
 ) -> EncounterEntry:
-    """2D6: a fighter acts hastily this round."""
-    locked = lock(encounter, expected_version)
+    """2D6: a fighter acts hastily this round (whatever the version the page had:
+    ``STEPS_ANY_VERSION``)."""
+    del expected_version
+    locked = lock(encounter, None)
     _only(locked, CombatSystem.TWOD6, "hastening")
     return twod6.hasten(board(locked, entries=0), by=by, combatant=combatant)
 

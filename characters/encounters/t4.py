@@ -559,7 +559,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order)
     before = snapshot(state)
-    ammunition = fire(attacker, planned.weapon, planned.rounds, by, encounter, before)
+    ammunition = fire(attacker, planned.weapon, planned.rounds, by, encounter, before).strip()
     result = resolve_t4_attack(planned.plan, RandomDice(rng))
     target = planned.target
     name, target_name = attacker.combatant.name, target.combatant.name
@@ -614,10 +614,17 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
         if e.code != "aim disrupted"
     )
     routine = planned.plan.routine + (f" {planned.plan.burst} rounds" if planned.plan.burst else "")
-    summary = (
-        f"{name} attacks {target_name} with the {planned.weapon.name} at {order.range_band} "
-        f"range ({routine}): {_verdict(result)}. {events}{surprise}{ammunition}"
-    ).replace("  ", " ")
+    summary = " ".join(
+        part
+        for part in (
+            f"{name} attacks {target_name} with the {planned.weapon.name} at "
+            f"{order.range_band} range ({routine}): {_verdict(result)}.",
+            surprise,
+            events,
+            ammunition,
+        )
+        if part
+    )
     if more:
         summary += f" {name} keeps its turn to attack another target."
     detail = t4_result_as_dict(result) | {
@@ -626,6 +633,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
         "rounds": planned.rounds,
         "target_name": target_name,
         "states": [words for _, words in target.states],
+        "surprise": surprise,
     }
     return log(
         state,
@@ -656,12 +664,12 @@ def _surprise_after(state: Board, plan_: T4Plan, result: T4Result, rng: random.R
     encounter = state.encounter
     if any(event.code == "surprise lost" for event in result.events):
         encounter.surprised_side = ""
-        return " Surprise is lost."
+        return "Surprise is lost."
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     if t4_round.surprise_lost(dice):
         encounter.surprised_side = ""
-        return f" 2D {dice[0]}+{dice[1]} = {sum(dice)}, 5 or less: surprise is lost."
-    return f" 2D {dice[0]}+{dice[1]} = {sum(dice)}: surprise holds."
+        return f"Surprise: 2D {dice[0]}+{dice[1]} = {sum(dice)}, 5 or less: it is lost."
+    return f"Surprise: 2D {dice[0]}+{dice[1]} = {sum(dice)}: it holds (lost on 5 or less)."
 
 
 # -- the end of the round ----------------------------------------------------------------------
@@ -693,6 +701,8 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
             mark_record(row, before, after, by=by, what=f"end of round {encounter.round}")
             if said:
                 news.append(f"{row.combatant.name}: {said}")
+        # Last round's initiative is spent: the next is thrown anew.
+        row.combatant.initiative = None
         _set(
             row,
             movement=STATIONARY,

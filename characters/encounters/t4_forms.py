@@ -213,6 +213,7 @@ class InitiativeForm(VersionForm):
                 default=level,
                 required=False,
             )
+            self.initial[f"tactics-{row.pk}"] = level
 
     def tactics_fields(self) -> list[forms.BoundField]:
         return [self[f"tactics-{row.pk}"] for row in self.asked]
@@ -252,6 +253,8 @@ class SurpriseForm(VersionForm):
             self.fields[f"{side}-all_pouncers"] = forms.BooleanField(
                 label=f"{label}: all pouncers", required=False
             )
+
+        self.initial |= {f"{side}-animals": 0 for side in Combatant.Side.values}
 
     def side_fields(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [
