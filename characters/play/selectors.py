@@ -131,9 +131,9 @@ def record_states(system: str, sheet: FighterSheet, record: Record) -> list[tupl
 
 
 def record_view(system: str, sheet: FighterSheet, record: Record) -> dict[str, Any]:
-    """A T4 or 2D6 record as a sheet shows it: each characteristic's level, the points taken
-    (lethal and stun under T4) and what is left, the states and, under T4, the End-pool fatigue,
-    bleeding and injuries."""
+    """A T4 or 2D6 record as a sheet shows it, in JSON's terms (an ended encounter keeps it):
+    each characteristic's level, the points taken (lethal and stun under T4) and what is left,
+    the states and, under T4, the End-pool fatigue, bleeding and injuries."""
     now = records.characteristics_now(system, sheet, record)
     taken = record.damage
     stun = record.stun if isinstance(record, T4Condition) else {}
@@ -163,9 +163,9 @@ def record_view(system: str, sheet: FighterSheet, record: Record) -> dict[str, A
             "wound": record.wound,
             "unconscious": record.unconscious,
             "stunned_rounds": record.stunned_rounds,
-            "bleeding": record.bleeding,
+            "bleeding": [wound.as_dict() for wound in record.bleeding],
             "bleeding_per_round": sum(wound.per_round for wound in record.bleeding),
-            "injuries": record.injuries,
+            "injuries": [injury.as_dict() for injury in record.injuries],
             "stun_taken": sum(stun.values()),
         }
     return view

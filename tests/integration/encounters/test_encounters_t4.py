@@ -293,3 +293,27 @@ def test_an_encounter_keeps_its_system_when_the_campaign_changes(fight, campaign
     )
     fight.refresh_from_db()
     assert fight.combat_system == T4
+
+
+def test_the_end_keeps_each_fighters_record_as_the_turn_order_showed_it(fight, referee, player1):
+    state = to_combat(fight, referee)
+    target = combatant(fight, "Vargr corsair 1")
+    # A hit on the Upper Arm (36), its minor wound's fracture kept as an injury.
+    services.attack(
+        encounter=fight,
+        by=player1,
+        order=pistol_at(state, target),
+        rng=Scripted([4, 5, 6, 3, 6, 5]),
+    )
+
+    entry = services.end_encounter(encounter=fight, by=referee)
+
+    corsair = next(f for f in entry.detail["fighters"] if f["name"] == "Vargr corsair 1")
+    assert corsair["record"]["system"] == "t4"
+    assert corsair["record"]["rows"][0] == {
+        "code": "STR",
+        "level": 9,
+        "damage": 5,
+        "stun": 0,
+        "now": 4,
+    }
