@@ -163,8 +163,11 @@ def throw_initiative(
         dm = initiative.base - (12 if ready else sum(dice))
         trait = f" + INI trait {initiative.lasting:+d}" if initiative.lasting else ""
         told.append(
-            f"{row.combatant.name} {initiative.current} ({thrown}, DEX {initiative.dex} "
-            f"{dm:+d}{trait})"
+            (
+                initiative.current,
+                f"{row.combatant.name} {initiative.current} ({thrown}, DEX {initiative.dex} "
+                f"{dm:+d}{trait})",
+            )
         )
         rolls.append(
             {
@@ -177,7 +180,8 @@ def throw_initiative(
         )
     encounter.round = 1
     _resort(state)
-    summary = f"Initiative (2D6): {'; '.join(told)}."
+    highest_first = [words for _, words in sorted(told, key=lambda said: -said[0])]
+    summary = f"Initiative (2D6): {'; '.join(highest_first)}."
     return log(
         state,
         kind=Kind.INITIATIVE,
@@ -472,6 +476,16 @@ def controls(encounter: Any, user: User, row: Row) -> bool:
     return is_referee(encounter, user) or row.owned_by(user.pk)
 
 
+def chooser(encounter: Any, target: Row) -> int:
+    """Who chooses the target's reaction: its player, for a character with a play sheet of a
+    player's own; the referee for everyone else (by its user id)."""
+    referee_id = encounter.campaign.referee_id
+    character = target.combatant.character
+    if target.combatant.condition is None and character is not None:
+        return int(character.owner_id) if character.owner_id != referee_id else referee_id
+    return int(referee_id)
+
+
 def can_react(target: Row) -> bool:
     """Only a fighter aware and able reacts (the seed's "Reactions")."""
     return not target.out_of_action
@@ -549,7 +563,8 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order, reaction=NO_REACTION)  # refused before any ask
     target = planned.target
-    if order.reaction == ASK and can_react(target) and not controls(state.encounter, by, target):
+    asked = chooser(state.encounter, target) != by.pk
+    if order.reaction == ASK and can_react(target) and asked:
         before = snapshot(state)
         _fight(state, pending={"attacker": attacker.pk, "by": by.pk, "order": order.as_dict()})
         who = (

@@ -223,3 +223,20 @@ def test_undo_takes_back_the_reaction_and_the_damage(fight, referee, player1):
     assert stats(corsair) == {"END": 7, "STR": 9, "DEX": 7}
     assert initiative_of(corsair).current == 4
     assert state.encounter.system_state.get("pending")  # the attack waits again
+
+
+def test_the_referees_attack_on_a_player_character_asks_its_player_for_the_reaction(
+    fight, referee, player1
+):
+    state = begin(fight, referee, dice=(1, 1, 3, 3, 6, 6, 1, 1))  # corsair 1 first
+    corsair = state.current
+    cutlass = weapon(corsair, "Cutlass")
+    order = TwoD6Order(named(state, "Kira Valen").pk, cutlass, "personal", TwoD6Situation(), "ask")
+
+    declared = services.attack(encounter=fight, by=referee, order=order)
+
+    assert declared.kind == "declare"
+    assert "Kira Valen's player chooses Kira Valen's reaction" in declared.summary
+    # Kira dodges; her -2 comes off this round, before she acts: 3 - 2 = 1.
+    services.react(encounter=fight, by=player1, reaction="dodge", rng=Scripted([6, 6, 1, 1]))
+    assert initiative_of(named(now(fight), "Kira Valen")).current == 1
