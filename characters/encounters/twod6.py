@@ -61,6 +61,8 @@ from rules.combat.twod6.initiative import Initiative
 
 # The reaction a form leaves to the target's player (or the referee) to choose.
 ASK, NO_REACTION = "ask", "none"
+# A reaction as the log says it.
+REACTION_WORDS = {"dodge": "dodges", "dodge in cover": "dodges in cover", "parry": "parries"}
 # Three minor actions a turn, or one significant and one minor (the seed's "Combat").
 MINORS_A_TURN = 3
 
@@ -640,8 +642,9 @@ def _resolve(
         if reacted is not None:
             _store(target, twod6_initiative.change(reacted, result.target_initiative_change))
         _set(target, reactions=int(target.state.get("reactions", 0)) + 1, aim=0)
+        reacted_how = REACTION_WORDS[planned.plan.attack.situation.target_reaction]
         news.append(
-            f"{target_name} {planned.plan.attack.situation.target_reaction}s: initiative "
+            f"{target_name} {reacted_how}: initiative "
             f"{result.target_initiative_change:+d}, {TABLES['reaction_check_dm']:+d} on its "
             "checks until its next turn."
         )
