@@ -314,7 +314,7 @@ def _sort_param(request: AuthenticatedHttpRequest) -> str:
 
 
 # The heading of the condition column under each combat system.
-NOW_LABELS = {CombatSystem.T4: "T4 now", CombatSystem.TWOD6: "2D6 now"}
+NOW_LABELS: dict[str, str] = {CombatSystem.T4: "T4 now", CombatSystem.TWOD6: "2D6 now"}
 
 
 def _headers(sort: str, system: str = CombatSystem.FFA) -> list[dict[str, Any]]:

@@ -437,6 +437,10 @@ class TargetedForm(VersionForm):
         weapon = self["weapon"].value()
         return self.is_bound and self["range_band"].value() != self.weapon_bands.get(weapon)
 
+    def order(self) -> Any:
+        """The attack as the system's services take it."""
+        raise NotImplementedError
+
     def coup_de_grace(self) -> bool:
         """Whether the referee chose a target out of action."""
         chosen = self.target_rows.get(self.cleaned_data["target"])
@@ -496,14 +500,15 @@ class AttackForm(TargetedForm):
             [(weapon.name, self.weapon_bursts[key]) for key, weapon in self.weapons.items()]
         )
         cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = self.bursts
-        self.initial |= {
-            "aim_turns": 0,
-            "extra_actions": 0,
-            "autofire_rounds": 0,
-            "squares_between": 0,
-            "movement": rules.combat.MOVEMENTS[0],
-            "facing": rules.combat.FACINGS[0],
-        } | dict.fromkeys(("cover", "lighting", "visibility"), NONE)
+        self.initial.update(
+            aim_turns=0,
+            extra_actions=0,
+            autofire_rounds=0,
+            squares_between=0,
+            movement=rules.combat.MOVEMENTS[0],
+            facing=rules.combat.FACINGS[0],
+            **dict.fromkeys(("cover", "lighting", "visibility"), NONE),
+        )
 
     def bursts_of(self, weapon: Weapon) -> tuple[int, ...]:
         return rules.combat.autofire_bursts(weapon)

@@ -382,7 +382,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             out = records.out_of_action(system, sheet, record)
             rows.append(Row(combatant, fighters[key], stand_in(out), stock, sheet, record))
             continue
-        if not alone:
+        if combatant.condition is not None:
             condition = rules.condition_from_dict(combatant.condition)
         else:
             # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).

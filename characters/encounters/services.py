@@ -322,7 +322,7 @@ def attack(
     """The fighter whose turn it is attacks, under the encounter's system (its ``order``)."""
     locked = lock(encounter, expected_version)
     state = board(locked, entries=0)
-    orders = {
+    orders: dict[str, type] = {
         CombatSystem.FFA: AttackOrder,
         CombatSystem.T4: t4.T4Order,
         CombatSystem.TWOD6: twod6.TwoD6Order,

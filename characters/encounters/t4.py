@@ -49,7 +49,7 @@ from rules.combat.figures import weapon_figures
 from rules.combat.records import record_as_dict
 from rules.combat.t4 import round as t4_round
 from rules.combat.t4.command import t4_result_as_dict
-from rules.combat.t4.condition import current
+from rules.combat.t4.condition import T4Condition, current
 from rules.combat.t4.plan import (
     MOVEMENTS,
     STATIONARY,
@@ -89,6 +89,12 @@ def _set(row: Row, **changes: Any) -> None:
 def _fight(state: Board, **changes: Any) -> None:
     encounter = state.encounter
     encounter.system_state = {**encounter.system_state, **changes}
+
+
+def record_of(row: Row) -> T4Condition:
+    """The fighter's T4 record (the board reads one for every T4 fighter)."""
+    assert isinstance(row.record, T4Condition), row.record
+    return row.record
 
 
 def movement_of(row: Row) -> str:
@@ -228,7 +234,7 @@ def initiative_dms(
     bulk = weapon_figures(weapon).t4.bulk if weapon is not None else 0
     return t4_round.initiative_dms(
         row.sheet,
-        row.record,  # type: ignore[arg-type]
+        record_of(row),
         side_leadership=side_leadership(state, row.combatant.side),
         tactics_kept=int(kept),
         quick_draw=quick_draw,
@@ -507,8 +513,8 @@ def plan(state: Board, attacker: Row, order: T4Order) -> T4Planned:
         order.range_band,
         order.routine,
         situation,
-        attacker.record,  # type: ignore[arg-type]
-        target.record,  # type: ignore[arg-type]
+        record_of(attacker),
+        record_of(target),
     )
     try:
         planned = plan_t4_attack(attack)
@@ -564,11 +570,9 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     target = planned.target
     name, target_name = attacker.combatant.name, target.combatant.name
     # A strike at full strength costs fatigue (reading T4-8): the round then recovers none.
-    assert attacker.record is not None
-    full_strength = (planned.plan.fatigue_after or 0) > attacker.record.fatigue  # type: ignore[union-attr]
+    full_strength = (planned.plan.fatigue_after or 0) > record_of(attacker).fatigue
     if record_as_dict(target.system, result.condition_after) != record_as_dict(
-        target.system,
-        target.record,  # type: ignore[arg-type]
+        target.system, record_of(target)
     ):
         mark_record(
             target,
@@ -579,8 +583,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
             events=result.events,
         )
     if record_as_dict(attacker.system, result.attacker_condition_after) != record_as_dict(
-        attacker.system,
-        attacker.record,  # type: ignore[arg-type]
+        attacker.system, record_of(attacker)
     ):
         mark_record(
             attacker,
@@ -650,8 +653,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
 def _may_attack_again(attacker: Row) -> bool:
     """Whether the attacker's DEX lets it attack another target this round (V.27)."""
     assert attacker.sheet is not None
-    assert attacker.record is not None
-    dex = attacker.sheet.attacking("DEX", current(attacker.sheet, attacker.record, "DEX"))  # type: ignore[arg-type]
+    dex = attacker.sheet.attacking("DEX", current(attacker.sheet, record_of(attacker), "DEX"))
     most = max(row["most"] for row in TABLES["targets_by_dex"] if dex >= row["from_dex"])
     return len(attacker.state.get("targets", [])) < min(most, 3)
 
@@ -690,13 +692,13 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
         trotted = int(row.state.get("trotting", 0)) + 1 if movement == "trotting" else 0
         after, bled = t4_round.end_of_round(
             row.sheet,
-            row.record,  # type: ignore[arg-type]
+            record_of(row),
             movement=movement,
             trotting_rounds=trotted,
             struck_full_strength=bool(row.state.get("struck")),
             acted=bool(row.state.get("acted")),
         )
-        if record_as_dict(row.system, after) != record_as_dict(row.system, row.record):  # type: ignore[arg-type]
+        if record_as_dict(row.system, after) != record_as_dict(row.system, record_of(row)):
             said = _round_words(row, after, bled)
             mark_record(row, before, after, by=by, what=f"end of round {encounter.round}")
             if said:
@@ -724,11 +726,10 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
 def _round_words(row: Row, after: Any, bled: Iterable[tuple[str, int]]) -> str:
     """What the end of the round did to a fighter, in words."""
     said = [f"bleeds {points} ({stat})" for stat, points in bled if points]
-    assert row.record is not None
-    was = row.record.fatigue  # type: ignore[union-attr]
+    was = record_of(row).fatigue
     if after.fatigue != was:
         said.append(f"fatigue {was} to {after.fatigue}")
-    if after.stunned_rounds < row.record.stunned_rounds:  # type: ignore[union-attr]
+    if after.stunned_rounds < record_of(row).stunned_rounds:
         said.append("the stun wears off" if not after.stunned_rounds else "stunned a round less")
     return ", ".join(said)
 

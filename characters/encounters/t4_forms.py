@@ -132,9 +132,12 @@ class T4AttackForm(TargetedForm):
             *((n, f"{n} rounds") for n in bursts),
         ]
         self.offers_autofire = bool(bursts)
-        self.initial |= {"routine": NONE, "autofire_rounds": 0, "location_skew": 0}
-        self.initial |= {"snipe_shift": 0} | dict.fromkeys(
-            ("cover", "lighting", "target_size", "two_weapons"), NONE
+        self.initial.update(
+            routine=NONE,
+            autofire_rounds=0,
+            location_skew=0,
+            snipe_shift=0,
+            **dict.fromkeys(("cover", "lighting", "target_size", "two_weapons"), NONE),
         )
 
     def bursts_of(self, weapon: Weapon) -> tuple[int, ...]:
@@ -254,7 +257,7 @@ class SurpriseForm(VersionForm):
                 label=f"{label}: all pouncers", required=False
             )
 
-        self.initial |= {f"{side}-animals": 0 for side in Combatant.Side.values}
+        self.initial.update({f"{side}-animals": 0 for side in Combatant.Side.values})
 
     def side_fields(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [

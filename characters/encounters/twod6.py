@@ -57,6 +57,7 @@ from rules.combat.twod6.attack import (
     resolve_2d6_attack,
 )
 from rules.combat.twod6.command import twod6_result_as_dict
+from rules.combat.twod6.condition import TwoD6Condition
 from rules.combat.twod6.initiative import Initiative
 
 # The reaction a form leaves to the target's player (or the referee) to choose.
@@ -77,6 +78,12 @@ def _set(row: Row, **changes: Any) -> None:
 def _fight(state: Board, **changes: Any) -> None:
     encounter = state.encounter
     encounter.system_state = {**encounter.system_state, **changes}
+
+
+def record_of(row: Row) -> TwoD6Condition:
+    """The fighter's 2D6 record (the board reads one for every 2D6 fighter)."""
+    assert isinstance(row.record, TwoD6Condition), row.record
+    return row.record
 
 
 def initiative_of(row: Row) -> Initiative | None:
@@ -153,11 +160,7 @@ def throw_initiative(
         # A prepared fighter throws no dice: it counts 12.
         dice = (0, 0) if ready else (rng.randint(1, 6), rng.randint(1, 6))
         initiative = twod6_initiative.starting_initiative(
-            str(row.pk),
-            row.sheet,
-            row.record,
-            dice,
-            prepared=ready,  # type: ignore[arg-type]
+            str(row.pk), row.sheet, record_of(row), dice, prepared=ready
         )
         _store(row, initiative)
         _set(row, prepared=ready)
@@ -198,11 +201,13 @@ def commander(state: Board, side: str) -> Row | None:
     """A side's unit commander: its best Tactics (ground) among those standing, the first
     fielded of equals."""
     standing = [row for row in state.fielded(side) if not row.out_of_action and row.sheet]
-    return max(
-        standing,
-        key=lambda row: row.sheet.skill_level(twod6_initiative.TACTICS) or -1,  # type: ignore[union-attr]
-        default=None,
-    )
+    return max(standing, key=_tactics_level, default=None)
+
+
+def _tactics_level(row: Row) -> int:
+    assert row.sheet is not None
+    level = row.sheet.skill_level(twod6_initiative.TACTICS)
+    return -1 if level is None else level
 
 
 def tactics_open(state: Board) -> list[str]:
@@ -370,13 +375,12 @@ def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> 
         raise Refused("Act now: only a delaying fighter acts now.")
     if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee says it acts now.")
+    # The count it acts on: that of the fighter whose turn it is, else (the round's turns are
+    # over) the lowest of those who acted.
     current = state.current
+    now = initiative_of(current) if current is not None else None
     acted = [i.current for r in state.rows if (i := initiative_of(r)) is not None and i.acted]
-    count = (
-        initiative_of(current).current
-        if current and initiative_of(current)
-        else min(acted, default=0)
-    )
+    count = now.current if now is not None else min(acted, default=0)
     _fight(state, interrupt=row.pk, count=count)
     summary = f"{row.combatant.name} stops delaying and acts now, on initiative {count}."
     return log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=row)
@@ -525,8 +529,8 @@ def plan(
         weapon,
         order.range_band,
         situation,
-        attacker.record,  # type: ignore[arg-type]
-        target.record,  # type: ignore[arg-type]
+        record_of(attacker),
+        record_of(target),
     )
     try:
         planned = plan_2d6_attack(attack)
@@ -766,10 +770,7 @@ def join(state: Board, *, newcomers: list[Row], present: int, rng: random.Random
         assert row.sheet is not None
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         initiative = twod6_initiative.starting_initiative(
-            str(row.pk),
-            row.sheet,
-            row.record,
-            dice,  # type: ignore[arg-type]
+            str(row.pk), row.sheet, record_of(row), dice
         )
         effect = int(tactics_effects.get(row.combatant.side, 0))
         if effect:

@@ -91,12 +91,13 @@ class TwoD6AttackForm(TargetedForm):
         super().__init__(board, attacker, data, referee=referee)
         self.referee = referee
         self.offers_autofire = any(self.weapon_bursts.values())
-        self.initial |= {
-            "autofire_rounds": "0",
-            "reaction": twod6.ASK,
-            "target_stance": STANCES[0],
-            "target_movement_m": 0,
-        } | dict.fromkeys(("cover", "darkness", "smoke", "characteristic"), NONE)
+        self.initial.update(
+            autofire_rounds="0",
+            reaction=twod6.ASK,
+            target_stance=STANCES[0],
+            target_movement_m=0,
+            **dict.fromkeys(("cover", "darkness", "smoke", "characteristic"), NONE),
+        )
 
     def bursts_of(self, weapon: Weapon) -> tuple[str, ...]:
         return ("burst", "full") if weapon_figures(weapon).twod6.auto else ()

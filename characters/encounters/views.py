@@ -258,17 +258,15 @@ def _odds(state: Board, attacker, form: encounter_forms.TargetedForm) -> dict[st
     its player sees the odds of each reaction when asked)."""
     order = form.order()
     try:
-        if state.system == CombatSystem.FFA:
-            planned = services.plan(state, attacker, order)
-            services.firing(attacker, planned.weapon, order.situation.rounds_fired)
-        else:
+        if state.system != CombatSystem.FFA:
             round_of = t4 if state.system == CombatSystem.T4 else twod6
-            planned = round_of.plan(state, attacker, order)
-            services.firing(attacker, planned.weapon, planned.rounds)
+            system_plan = round_of.plan(state, attacker, order)
+            services.firing(attacker, system_plan.weapon, system_plan.rounds)
+            return {"plan": system_plan.plan, "system": state.system}
+        planned = services.plan(state, attacker, order)
+        services.firing(attacker, planned.weapon, order.situation.rounds_fired)
     except Refused as refused:
         return {"error": str(refused)}
-    if state.system != CombatSystem.FFA:
-        return {"plan": planned.plan, "system": state.system}
     first, *others = planned.plans
     return {"plan": first[0], "others": [(target, plan) for plan, target in others]}
 

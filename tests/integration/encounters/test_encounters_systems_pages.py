@@ -144,7 +144,9 @@ def test_the_t4_odds_name_every_dm_of_the_fights_statuses(
     ).content.decode()
 
     assert "Difficult (2.5D) at or under <strong data-to-hit>10</strong>" in odds
-    assert "2 × Handgun 3 + ⌈DEX 10 ÷ 2⌉ = 11, attacker walking (III.3) -4" in odds
+    assert (
+        "2 \u00d7 Handgun 3 + \u2308DEX 10 \u00f7 2\u2309 = 11, attacker walking (III.3) -4" in odds
+    )
 
 
 def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
@@ -163,8 +165,8 @@ def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
     html = response.content.decode()
     assert 'data-hit="yes"' in html
     assert (
-        "Mid Torso (d66 34): 2D − Jack (TL 1) 1D = 1D: 5 + 1 blunt trauma = 6: STR −5, END −1."
-        in html
+        "Mid Torso (d66 34): 2D \u2212 Jack (TL 1) 1D = 1D: 5 + 1 blunt trauma = 6: "
+        "STR \u22125, END \u22121." in html
     )
 
 
