@@ -10,7 +10,7 @@ character's report and fighter, once per stat block) runs in Python.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -82,10 +82,23 @@ class Row:
     stock: Mapping[str, int] = field(default_factory=dict)
     sheet: FighterSheet | None = None
     record: Record | None = None
+    # What the record says, worked out once a record (a page asks each row many times).
+    _said: dict[str, tuple[object, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def pk(self) -> int:
         return self.combatant.pk
+
+    def _of_record(self, name: str, work: Callable[[FighterSheet, Record], Any]) -> Any:
+        """``work`` of the sheet and the record, kept while the record is the same one (a
+        service that marks a new one is answered afresh)."""
+        assert self.sheet is not None
+        assert self.record is not None
+        kept = self._said.get(name)
+        if kept is None or kept[0] is not self.record:
+            kept = (self.record, work(self.sheet, self.record))
+            self._said[name] = kept
+        return kept[1]
 
     @property
     def system(self) -> str:
@@ -100,23 +113,24 @@ class Row:
     def out_of_action(self) -> bool:
         """Dead, dying or unconscious (the engine's call): its turns pass it by."""
         if self.record is not None:
-            assert self.sheet is not None
-            return records.out_of_action(self.system, self.sheet, self.record)
+            return self.record_state in (records.UNCONSCIOUS, records.DEAD)
         return rules.out_of_action(self.condition)
 
     @property
     def record_state(self) -> str:
         """Under T4 or 2D6: conscious, stunned (T4), unconscious or dead."""
-        assert self.sheet is not None
-        assert self.record is not None
-        return records.record_state(self.system, self.sheet, self.record)
+        return str(
+            self._of_record(
+                "state", lambda sheet, record: records.record_state(self.system, sheet, record)
+            )
+        )
 
     @property
     def record_shown(self) -> dict[str, Any]:
         """The T4 or 2D6 record as the turn order shows it (play.selectors.record_view)."""
-        assert self.sheet is not None
-        assert self.record is not None
-        return record_view(self.system, self.sheet, self.record)
+        return dict(
+            self._of_record("shown", lambda sheet, record: record_view(self.system, sheet, record))
+        )
 
     # The encounter is the board's own object (Django hands it to each combatant of its
     # query), so a service that moves the round on sees the new round here.
@@ -151,8 +165,12 @@ class Row:
     @property
     def states(self) -> list[tuple[str, str]]:
         if self.record is not None:
-            assert self.sheet is not None
-            return record_states(self.system, self.sheet, self.record)
+            return list(
+                self._of_record(
+                    "states",
+                    lambda sheet, record: record_states(self.system, sheet, record),
+                )
+            )
         return states(self.condition)
 
     @property
@@ -351,6 +369,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     characters = {c.character_id for c in combatants if c.character_id is not None}
     sheets = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
     fighters: dict[object, Fighter] = {}
+    reports: dict[object, Report] = {}
     views: dict[object, FighterSheet] = {}
     stocks: dict[int, dict[str, int]] = {}
     rows = []
@@ -362,7 +381,9 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
         alone = combatant.condition is None
         if alone or (system != CombatSystem.FFA and combatant.character is not None):
             assert combatant.character is not None
-            report = character_report(combatant.character)
+            if key not in reports:
+                reports[key] = character_report(combatant.character)
+            report = reports[key]
         if key not in fighters:
             fighters[key] = fighter_for(combatant, report=report if alone else None)
         stock: dict[str, int] = {}
