@@ -22,6 +22,7 @@ from characters.encounters.recording import (
     acting,
     advance,
     fire,
+    form_refusal,
     is_referee,
     log,
     mark,
@@ -239,8 +240,7 @@ def plan(state: Board, attacker: Row, order: AttackOrder) -> Planned:
                 target_condition=target.condition,
             )
         except CombatRefused as refused:
-            label = FORM_LABELS.get(refused.field)
-            raise Refused(f"{label}: {refused.message}" if label else str(refused)) from None
+            raise form_refusal(refused, FORM_LABELS) from None
         plans.append((planned, target))
     return Planned(plans, weapon)
 

@@ -8,7 +8,7 @@ member or an animal). The systems' rounds (``ffa``, ``t4``, ``twod6``) are built
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -200,6 +200,12 @@ def target_of(state: Board, attacker: Row, pk: int, label: str, *, finishing: bo
             "the referee chooses a coup de grâce."
         )
     return target
+
+
+def form_refusal(refused: CombatRefused, labels: Mapping[str, str]) -> Refused:
+    """The engine's refusal of an attack as the attack form names its fields ("Range: …")."""
+    label = labels.get(refused.field)
+    return Refused(f"{label}: {refused.message}" if label else str(refused))
 
 
 def take_magazine(

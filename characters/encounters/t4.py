@@ -30,6 +30,7 @@ from characters.encounters.recording import (
     Side,
     acting,
     fire,
+    form_refusal,
     is_referee,
     log,
     mark_record,
@@ -519,8 +520,7 @@ def plan(state: Board, attacker: Row, order: T4Order) -> T4Planned:
     try:
         planned = plan_t4_attack(attack)
     except CombatRefused as refused:
-        label = FORM_LABELS.get(refused.field)
-        raise Refused(f"{label}: {refused.message}" if label else str(refused)) from None
+        raise form_refusal(refused, FORM_LABELS) from None
     rounds = (planned.burst or 1) if ammunition_for(weapon) is not None else 0
     return T4Planned(planned, target, weapon, rounds)
 
@@ -571,27 +571,12 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     name, target_name = attacker.combatant.name, target.combatant.name
     # A strike at full strength costs fatigue (reading T4-8): the round then recovers none.
     full_strength = (planned.plan.fatigue_after or 0) > record_of(attacker).fatigue
-    if record_as_dict(target.system, result.condition_after) != record_as_dict(
-        target.system, record_of(target)
+    for row, after, what, events in (
+        (target, result.condition_after, f"hit by {name} ({result.damage} damage)", result.events),
+        (attacker, result.attacker_condition_after, f"attacked {target_name}", ()),
     ):
-        mark_record(
-            target,
-            before,
-            result.condition_after,
-            by=by,
-            what=f"hit by {name} ({result.damage} damage)",
-            events=result.events,
-        )
-    if record_as_dict(attacker.system, result.attacker_condition_after) != record_as_dict(
-        attacker.system, record_of(attacker)
-    ):
-        mark_record(
-            attacker,
-            before,
-            result.attacker_condition_after,
-            by=by,
-            what=f"attacked {target_name}",
-        )
+        if record_as_dict(row.system, after) != record_as_dict(row.system, record_of(row)):
+            mark_record(row, before, after, by=by, what=what, events=events)
     long_weapon = planned.plan.strike and weapon_figures(planned.weapon).t4.length_mm > int(
         TABLES["clumsy_length_mm"]
     )

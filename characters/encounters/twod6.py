@@ -29,6 +29,7 @@ from characters.encounters.recording import (
     Side,
     acting,
     fire,
+    form_refusal,
     is_referee,
     log,
     mark_record,
@@ -535,8 +536,7 @@ def plan(
     try:
         planned = plan_2d6_attack(attack)
     except CombatRefused as refused:
-        label = FORM_LABELS.get(refused.field)
-        raise Refused(f"{label}: {refused.message}" if label else str(refused)) from None
+        raise form_refusal(refused, FORM_LABELS) from None
     rounds = planned.rounds if ammunition_for(weapon) is not None else 0
     return TwoD6Planned(planned, target, weapon, rounds)
 
