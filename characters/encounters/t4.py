@@ -596,7 +596,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     if not more:
         _advance(state, attacker)
     save_order(state)
-    events = " ".join(
+    told = " ".join(
         e.message[0].upper() + e.message[1:] + "."
         for e in result.events
         if e.code != "aim disrupted"
@@ -608,7 +608,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
             f"{name} attacks {target_name} with the {planned.weapon.name} at "
             f"{order.range_band} range ({routine}): {_verdict(result)}.",
             surprise,
-            events,
+            told,
             ammunition,
         )
         if part
