@@ -77,6 +77,7 @@ def test_a_t4_round_from_a_laptop_and_a_phone(laptop, phone, scripted):
     log_in(phone, "player1")
     phone.goto(laptop.url)
     expect(phone.locator("[data-status-form]")).to_have_count(1)
+    assert not serious_violations(phone)
     phone.locator("select[name=movement]").select_option("walking")
     phone.locator('[data-action="status"]').click()
     expect(phone.locator("#outcome")).to_contain_text("Kira Valen: walking, ranged attack.")
@@ -134,6 +135,7 @@ def test_a_2d6_reaction_is_asked_on_the_targets_phone(laptop, phone, scripted):
     expect(phone.locator("[data-reaction]")).to_be_visible(timeout=8000)
     expect(phone.locator('[data-reaction-odds="dodge"]')).to_contain_text("hit 72.2%")
     fits_the_phone(phone)
+    assert not serious_violations(phone)
     phone.locator("label:has(input[name=reaction][value=dodge])").click()
     phone.locator('[data-action="react"]').click()
     outcome = phone.locator("#outcome")
@@ -146,3 +148,11 @@ def test_a_2d6_reaction_is_asked_on_the_targets_phone(laptop, phone, scripted):
 
     # The laptop's log has it by itself.
     expect(laptop.locator("#log")).to_contain_text("Kira Valen dodges", timeout=8000)
+
+    # Kira's play sheet shows her 2D6 record, named cell by cell on the phone.
+    phone.locator("[data-mine] a", has_text="Play sheet").click()
+    record = phone.locator('[data-record="2d6"]')
+    expect(record.locator('[data-now="END"]')).to_have_text("0")
+    expect(record.locator('td[data-label="Now"]').first).to_be_visible()
+    fits_the_phone(phone)
+    assert not serious_violations(phone)
