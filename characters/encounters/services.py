@@ -352,9 +352,9 @@ def take_turn(
     return round_of(locked).take_turn(state, by=by, action=action, after=after)
 
 
-# Steps that do not depend on what changed since the page was drawn: a movement status (a
-# choice of its own), the end of the movement phase, a fighter hastening (each refused once its
-# step is over), so one player's choice does not refuse another's or the referee's.
+# Turn actions taken whatever the version the page had: they do not depend on what changed
+# since it was drawn, and their step refuses them once it is over. So one player's choice does
+# not refuse another's or the referee's. (``set_status`` and ``hasten`` are such steps too.)
 STEPS_ANY_VERSION = ("done_moving",)
 
 

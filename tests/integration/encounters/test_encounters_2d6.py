@@ -240,3 +240,22 @@ def test_the_referees_attack_on_a_player_character_asks_its_player_for_the_react
     # Kira dodges; her -2 comes off this round, before she acts: 3 - 2 = 1.
     services.react(encounter=fight, by=player1, reaction="dodge", rng=Scripted([6, 6, 1, 1]))
     assert initiative_of(named(now(fight), "Kira Valen")).current == 1
+
+
+def test_reinforcements_throw_initiative_with_their_sides_tactics(fight, referee, corsair):
+    from characters.models import Combatant
+
+    begin(fight, referee)
+    services.tactics(encounter=fight, by=referee, side="opposition", rng=Scripted([6, 6]))
+
+    # 2D 4 + 4 + DEX 7's 0 = 8, and the opposition's Tactics Effect 1: 9.
+    services.add_combatants(
+        encounter=fight,
+        by=referee,
+        groups=[services.Group(1, Combatant.Side.OPPOSITION, character=corsair)],
+        rng=Scripted([4, 4]),
+    )
+
+    state = now(fight)
+    assert initiative_of(named(state, "Vargr corsair 3")).current == 9
+    assert state.current.combatant.name == "Kira Valen"

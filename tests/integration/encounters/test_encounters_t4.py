@@ -317,3 +317,45 @@ def test_the_end_keeps_each_fighters_record_as_the_turn_order_showed_it(fight, r
         "stun": 0,
         "now": 4,
     }
+
+
+def test_reinforcements_throw_this_rounds_initiative_as_they_join(fight, referee, corsair):
+    to_combat(fight, referee)
+
+    # A third corsair: 1D 5 + DEX 7's +1 = 6, placed after Kira (8) and before Dorn (5).
+    entry = services.add_combatants(
+        encounter=fight,
+        by=referee,
+        groups=[services.Group(1, Combatant.Side.OPPOSITION, character=corsair)],
+        rng=Scripted([5]),
+    )
+
+    state = now(fight)
+    assert entry.summary == "Joining the fight: Vargr corsair 3. Initiative: Vargr corsair 3 6."
+    assert [row.combatant.name for row in state.rows][:3] == [
+        "Kira Valen",
+        "Vargr corsair 3",
+        "Dorn Hask",
+    ]
+    assert state.current.combatant.name == "Kira Valen"  # her turn goes on
+    assert state.row(combatant(fight, "Vargr corsair 3").pk).record_state == "conscious"
+
+
+def test_morale_counts_the_fighters_t4_puts_out_of_action(fight, referee, player1):
+    state = to_combat(fight, referee)
+    target = combatant(fight, "Vargr corsair 1")
+    # A double 1 on 2.5D, a spectacular success: a critical hit (reading T4-6) on d66 11, the
+    # Cranium/Ear (no helmet), 2D 6 + 6 = 12 to random characteristics: 1D 1 picks STR (9, to
+    # 0), then of DEX and END 1D 6 picks END (the other 3: 7 to 4). STR at 0: out.
+    services.attack(
+        encounter=fight,
+        by=player1,
+        order=pistol_at(state, target),
+        rng=Scripted([1, 1, 1, 1, 1, 6, 6, 1, 6]),
+    )
+
+    state = now(fight)
+    assert state.row(target.pk).out_of_action
+    assert stats(state.row(target.pk)) == {"STR": 0, "DEX": 7, "END": 4}
+    # One of the two corsairs out of action: the engine's check asks the side's morale.
+    assert services.morale_due(state) == ["opposition"]
