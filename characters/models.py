@@ -28,6 +28,15 @@ def new_share_token() -> str:
     return secrets.token_urlsafe(24)
 
 
+class CombatSystem(models.TextChoices):
+    """The combat systems a campaign (or one encounter) fights under: FFA's own, or one of the
+    two others the FFA sheets convert to (docs/combat-t4.md, docs/combat-2d6.md)."""
+
+    FFA = "ffa", "FFA personal combat"
+    T4 = "t4", "T4 basic combat"
+    TWOD6 = "2d6", "2D6 combat"
+
+
 class Campaign(models.Model):
     class PageSize(models.TextChoices):
         LETTER = "letter", "US Letter"
@@ -49,6 +58,12 @@ class Campaign(models.Model):
     pencil_pdfs = models.BooleanField(
         default=False,
         help_text="PDFs leave what changes in play blank (LIF marks, wounds, credits), for pencil.",
+    )
+    combat_system = models.CharField(
+        max_length=4,
+        choices=CombatSystem,
+        default=CombatSystem.FFA,
+        help_text="The system fights run under; an encounter may choose another.",
     )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     # A revoked link keeps its (unique) code but lets nobody in; renewing issues a new code, so
@@ -336,7 +351,10 @@ class PlayState(models.Model):
     so an action taken on a stale page (another tab) is refused instead of applied to a
     condition its player did not see. ``worn``: the armor the character wears now, chosen on
     the play sheet, as ``[name, tl]`` pairs of the catalog; None until one is chosen there: the
-    document's ``worn`` marks hold.
+    document's ``worn`` marks hold. ``system_conditions``: the character's condition under the
+    other combat systems, by system ("t4", "2d6"), each that system's ``condition_as_dict``; a
+    system not in it is unhurt (reading X-2: each system keeps its own record, nothing converts
+    between them).
     """
 
     character = models.OneToOneField(
@@ -345,16 +363,27 @@ class PlayState(models.Model):
     condition = models.JSONField()
     version = models.PositiveIntegerField(default=1)
     worn = models.JSONField(null=True, blank=True)
+    system_conditions = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"{self.character}: play state {self.version}"
 
+    def storing(self, system: str, stored: dict | None) -> dict[str, object]:
+        """The fields that hold ``stored`` as ``system``'s record (an ``update()``'s keyword
+        arguments): FFA's is ``condition``; a T4 or 2D6 record of None is none kept, unhurt."""
+        if system == CombatSystem.FFA:
+            return {"condition": stored}
+        kept = {key: value for key, value in self.system_conditions.items() if key != system}
+        return {"system_conditions": kept | ({system: stored} if stored is not None else {})}
+
 
 class ConditionChange(models.Model):
     """One change of a character's condition in play, as ``PlayState`` held it before and
     after (``rules.condition_as_dict``): a blow, the end of a stun, a dying turn, bleeding, a
-    medical test, recovery, a cleared wound.
+    medical test, recovery, a cleared wound. ``system``: the combat system whose record it
+    changed (FFA's LIF track, or the T4 or 2D6 record in ``PlayState.system_conditions``,
+    where None before is a record not kept yet: unhurt).
 
     Written with the change, in its transaction, so the last change can be undone: the undo
     puts ``before`` back only while the condition is still ``after`` (nobody changed it since)
@@ -364,7 +393,8 @@ class ConditionChange(models.Model):
     character = models.ForeignKey(
         Character, on_delete=models.CASCADE, related_name="condition_changes"
     )
-    before = models.JSONField()
+    system = models.CharField(max_length=4, choices=CombatSystem, default=CombatSystem.FFA)
+    before = models.JSONField(null=True)
     after = models.JSONField()
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
@@ -516,7 +546,10 @@ class Encounter(models.Model):
     the surprised DEF until the referee says surprise is lost. ``leaders``: the combatant the
     referee named to lead each side, by side (a side not in it follows the engine's choice).
     ``ended_at``: when the referee ended it; an
-    ended encounter is read-only (but for undoing the end). ``version`` rises with
+    ended encounter is read-only (but for undoing the end). ``combat_system``: the system it
+    runs under, chosen when it starts (the campaign's by default) and kept for the fight;
+    ``system_state``: what a T4 or 2D6 fight keeps between its steps (the phase of the round,
+    the sides' Tactics, an attack waiting for its target's reaction…). ``version`` rises with
     every change, so an action taken on a page that fell behind (another tab, a phone that
     missed a poll) is refused instead of applied twice, and a poll that finds the version it
     has answers in a few bytes.
@@ -531,6 +564,8 @@ class Encounter(models.Model):
     turn = models.PositiveSmallIntegerField(default=0)
     surprised_side = models.CharField(max_length=10, blank=True, default="")
     leaders = models.JSONField(default=dict, blank=True)
+    combat_system = models.CharField(max_length=4, choices=CombatSystem, default=CombatSystem.FFA)
+    system_state = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -546,13 +581,15 @@ class Combatant(models.Model):
     """One fighter in an encounter: a character (a PC, or an NPC of the campaign), one of a
     group fielded from one NPC's stat block, or an animal of the engine's vocabulary.
 
-    ``condition`` (``rules.condition_as_dict``) is kept here for group members and animals;
-    None means the character's own play sheet (``PlayState``) holds it, so damage to a PC goes
-    through the play services with their revisions and log. ``ammunition``: the rounds left in
-    the magazine loaded in each weapon, by weapon key, for a fighter that counts its
-    ammunition. ``magazines``: a group member's spare magazines by ammunition ("name|TL"), once
-    it has loaded one; until then it has as many as its stat block carries (a character with a
-    play sheet takes its magazines from what it carries instead).
+    ``condition`` is kept here for group members and animals, in the encounter's combat system
+    (FFA's ``rules.condition_as_dict``, or the T4 or 2D6 record); None means the character's
+    own play sheet (``PlayState``) holds it, so damage to a PC goes through the play services
+    with their revisions and log. ``system_state``: what a T4 or 2D6 fight keeps of this
+    fighter between its steps (its statuses this round, its 2D6 initiative record…).
+    ``ammunition``: the rounds left in the magazine loaded in each weapon, by weapon key, for a
+    fighter that counts its ammunition. ``magazines``: a group member's spare magazines by
+    ammunition ("name|TL"), once it has loaded one; until then it has as many as its stat block
+    carries (a character with a play sheet takes its magazines from what it carries instead).
     """
 
     class Side(models.TextChoices):
@@ -571,6 +608,7 @@ class Combatant(models.Model):
     position = models.PositiveSmallIntegerField(default=0)
     ammunition = models.JSONField(default=dict, blank=True)
     magazines = models.JSONField(default=dict, blank=True)
+    system_state = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["encounter", "position", "id"]
@@ -606,6 +644,14 @@ class EncounterEntry(models.Model):
         ROUND = "round", "Next round"
         MORALE = "morale", "Morale test"
         UNDO = "undo", "Undo"
+        # T4 and 2D6 (docs/encounters.md).
+        MOVEMENT = "movement", "Movement"
+        HOLD = "hold", "Action held"
+        TACTICS = "tactics", "Tactics"
+        HASTEN = "hasten", "Hastened"
+        AIM = "aim", "Aimed"
+        LEADERSHIP = "leadership", "Leadership"
+        DECLARE = "declare", "Attack declared"
 
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="entries")
     round = models.PositiveIntegerField()

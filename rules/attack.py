@@ -55,6 +55,7 @@ from .fighters import (
     Fighter,
     Refusals,
     Weapon,
+    armor_against,
     band_index,
     combat_tables,
     field_name,
@@ -842,27 +843,9 @@ def _after_notes(armor: Armor, plan: AttackPlan) -> ArmorMet:
     (reading 13)."""
     if armor.av == 0:
         return ArmorMet(armor.name, 0, 0, ())
-    notes_table = combat_tables()["weapon_notes"]
-    kind = plan.damage_type.split("/")[0]
-    divisor = 1
-    why: list[str] = []
-    lasers = plan.notes & armor.full_against_notes
-    if armor.half_against == "blunt" and kind == "B":
-        divisor *= 2
-        why.append(f"{armor.name}: half AV against blunt damage")
-    if armor.half_against == "all" and not lasers:
-        divisor *= 2
-        why.append(
-            f"{armor.name}: half AV against all but {'/'.join(sorted(armor.full_against_notes))}"
-        )
-    for code in sorted(plan.notes - armor.full_against_notes):
-        by = notes_table.get(code, {}).get("armor_divisor")
-        if by:
-            divisor *= by
-            why.append(f"{code}: AV divided by {by}")
-    if lasers:
-        why.append(f"{armor.name}: full AV against {'/'.join(sorted(lasers))}")
-    return ArmorMet(armor.name, armor.av, armor.av // divisor, tuple(why))
+    blunt = plan.damage_type.split("/")[0] == "B"
+    av, why = armor_against(armor, blunt=blunt, notes=plan.notes)
+    return ArmorMet(armor.name, armor.av, av, why)
 
 
 def armor_after_notes(plan: AttackPlan) -> ArmorMet:

@@ -22,8 +22,9 @@ from .statblock import stat_block
 EXIT_VALID, EXIT_ERRORS, EXIT_MALFORMED = 0, 1, 2
 
 
-def _read(source: str) -> Any:
-    """Decode one document; raises MalformedDocument with a one-line reason."""
+def _read(source: str, *, document: bool = True) -> Any:
+    """Decode one document (``document=False``: an attack's input); raises MalformedDocument
+    with a one-line reason."""
     try:
         if source == "-":
             data = sys.stdin.buffer.read()
@@ -32,7 +33,7 @@ def _read(source: str) -> Any:
                 data = handle.read()
     except OSError as error:
         raise MalformedDocument("", f"cannot be read ({error.strerror or error})") from None
-    return decode_json(data)
+    return decode_json(data, document=document)
 
 
 def text_summary(report: Report) -> str:
@@ -132,7 +133,7 @@ def _attack(source: str, system: str | None) -> int:
     one line naming each fault's field."""
     label = "<stdin>" if source == "-" else source
     try:
-        data = _read(source)
+        data = _read(source, document=False)
         if system not in (None, FFA):
             result = resolve_command(system, data, random.SystemRandom())
         else:

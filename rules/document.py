@@ -621,14 +621,17 @@ _BYTE_ORDER_MARK = "\ufeff"
 _UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
 
 
-def decode_json(data: str | bytes) -> Any:
+def decode_json(data: str | bytes, *, document: bool = True) -> Any:
     """Decode a document's JSON text; raises MalformedDocument in one sentence a person can act on.
 
     The command line and the web import both read documents through here, so a bad file gets
     the same message wherever it is checked. The app's own Foundry VTT export is read too: it
     carries the character document it was made from (see :func:`_document_in_foundry_actor`).
+    ``document=False``: JSON that is not a document (an attack's input, whose ``system`` key
+    names its combat system, not Foundry's data), decoded as it is.
     """
-    return _document_in_foundry_actor(_decoded_json(data))
+    decoded = _decoded_json(data)
+    return _document_in_foundry_actor(decoded) if document else decoded
 
 
 # The file name the app gives a character's own JSON export, and the button that downloads it.

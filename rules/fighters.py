@@ -149,6 +149,36 @@ def armor_from_item(item: EquipmentItem) -> Armor:
     )
 
 
+def armor_against(
+    armor: Armor, *, blunt: bool, notes: frozenset[str]
+) -> tuple[int, tuple[str, ...]]:
+    """The AV ``armor`` has against an attack (FFA reading 13), and why it differs from the
+    table's, in words: halved against blunt (B/x) damage where the armor says so, or against
+    all but the notes it meets at full AV (ablat and reflec against lasers); divided by each of
+    the weapon's ``notes`` divisors (AP and LZ ½, XR ¼) but those; rounded down once. T4 and 2D6
+    armor start from this AV too (docs/combat-t4.md, "Armor")."""
+    divisors = combat_tables()["weapon_notes"]
+    divisor = 1
+    why: list[str] = []
+    met_in_full = notes & armor.full_against_notes
+    if armor.half_against == "blunt" and blunt:
+        divisor *= 2
+        why.append(f"{armor.name}: half AV against blunt damage")
+    if armor.half_against == "all" and not met_in_full:
+        divisor *= 2
+        why.append(
+            f"{armor.name}: half AV against all but {'/'.join(sorted(armor.full_against_notes))}"
+        )
+    for code in sorted(notes - armor.full_against_notes):
+        by = divisors.get(code, {}).get("armor_divisor")
+        if by:
+            divisor *= by
+            why.append(f"{code}: AV divided by {by}")
+    if met_in_full:
+        why.append(f"{armor.name}: full AV against {'/'.join(sorted(met_in_full))}")
+    return armor.av // divisor, tuple(why)
+
+
 @dataclass(frozen=True, slots=True)
 class Weapon:
     """One weapon as an attack uses it, from a row of the melee or ranged weapons table.

@@ -65,12 +65,16 @@ def party_against_corsairs() -> tuple[Campaign, Character, Character, Character]
     return campaign, kira, dorn, corsair
 
 
-def start(campaign, kira, dorn, corsair, *, corsairs: int = 4) -> Encounter:
-    """The referee's encounter: Kira and Dorn against ``corsairs`` corsairs, before initiative."""
+def start(
+    campaign, kira, dorn, corsair, *, corsairs: int = 4, system: str | None = None
+) -> Encounter:
+    """The referee's encounter: Kira and Dorn against ``corsairs`` corsairs, before initiative,
+    under ``system`` (None: the campaign's)."""
     return encounter_services.start_encounter(
         campaign=campaign,
         by=campaign.referee,
         name="Ambush at the docks",
+        combat_system=system,
         groups=[
             encounter_services.Group(1, Side.PARTY, character=kira),
             encounter_services.Group(1, Side.PARTY, character=dorn),

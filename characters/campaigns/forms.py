@@ -9,7 +9,7 @@ from django.db.models import QuerySet
 
 import rules
 from characters.core.forms import natural_number
-from characters.models import Campaign, Character
+from characters.models import Campaign, Character, CombatSystem
 
 
 def _budget_field(field: forms.IntegerField, *, initial: int, help_text: str) -> None:
@@ -48,6 +48,19 @@ class CampaignForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         help_text="Tick none to open every service.",
     )
+    combat_system = forms.ChoiceField(
+        label="Combat system",
+        choices=CombatSystem.choices,
+        initial=CombatSystem.FFA,
+        required=False,
+        widget=forms.RadioSelect,
+        help_text=(
+            "The rules fights run under: FFA's own, or T4 basic combat or 2D6 combat with the "
+            "same sheets. An encounter may choose another when it starts. Changing it starts "
+            "each character's record of the new system unhurt (nothing converts between "
+            "them); fights under way keep theirs."
+        ),
+    )
     page_size = forms.ChoiceField(label="Page size for PDFs", choices=Campaign.PageSize.choices)
     pencil_pdfs = forms.BooleanField(
         label="PDFs for pencil: leave LIF marks, wounds and credits blank",
@@ -58,6 +71,9 @@ class CampaignForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         limits = rules.catalog().limits
+        self.fields["combat_system"].error_messages["invalid_choice"] = (
+            "Combat system: choose one of those offered."
+        )
         cast(forms.ChoiceField, self.fields["open_services"]).choices = _service_choices()
         _budget_field(
             cast(forms.IntegerField, self.fields["pc_budget"]),
@@ -67,6 +83,11 @@ class CampaignForm(forms.Form):
         rank = cast(forms.ChoiceField, self.fields["max_former_rank"])
         rank.choices = [(level, str(level)) for level in range(limits.rank_max + 1)]
         rank.initial = limits.rank_max
+
+    def clean_combat_system(self) -> str | None:
+        """The system chosen; None when the form did not say (the campaign keeps its own, a new
+        one fights under FFA)."""
+        return self.cleaned_data["combat_system"] or None
 
     @classmethod
     def for_campaign(cls, campaign: Campaign, data: Any = None) -> "CampaignForm":
@@ -79,6 +100,7 @@ class CampaignForm(forms.Form):
             "open_services": list(campaign.open_services),
             "page_size": campaign.page_size,
             "pencil_pdfs": campaign.pencil_pdfs,
+            "combat_system": campaign.combat_system,
         }
         return cls(data, initial=initial)
 

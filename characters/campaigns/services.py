@@ -23,8 +23,10 @@ from characters.models import (
     CampaignMembership,
     Character,
     CharacterEvent,
+    CombatSystem,
     new_invite_code,
 )
+from characters.play.record_services import start_records_unhurt
 from characters.review.services import reopen_character
 from rules.wording import plural
 
@@ -40,6 +42,8 @@ def _validate_campaign(campaign: Campaign) -> None:
         raise ValueError(f"unknown services {unknown}")
     if campaign.page_size not in Campaign.PageSize.values:
         raise ValueError(f"unknown page size {campaign.page_size!r}")
+    if campaign.combat_system not in CombatSystem.values:
+        raise ValueError(f"unknown combat system {campaign.combat_system!r}")
     if not 0 <= campaign.pc_budget <= cat.limits.max_budget:
         raise ValueError(f"a budget of {campaign.pc_budget} is outside 0-{cat.limits.max_budget}")
     if not 0 <= campaign.max_former_rank <= cat.limits.rank_max:
@@ -74,6 +78,7 @@ def create_campaign(
     open_services: list[str] | tuple[str, ...] = (),
     page_size: str = Campaign.PageSize.LETTER,
     pencil_pdfs: bool = False,
+    combat_system: str | None = None,
 ) -> Campaign:
     """A new campaign; a budget or highest former rank not given is the rulebook's."""
     limits = rules.catalog().limits
@@ -87,6 +92,7 @@ def create_campaign(
         open_services=sorted(open_services),
         page_size=page_size,
         pencil_pdfs=pencil_pdfs,
+        combat_system=combat_system or CombatSystem.FFA,
     )
     _validate_campaign(campaign)
     campaign.save()
@@ -105,11 +111,16 @@ def update_campaign_rules(
     open_services: list[str] | tuple[str, ...] | None = None,
     page_size: str | None = None,
     pencil_pdfs: bool | None = None,
+    combat_system: str | None = None,
+    by: User | None = None,
 ) -> Campaign:
     """Change the campaign's name and house rules (``None`` leaves a setting as it is), then
     re-check every character in it under the new rules so listings show the new verdicts.
 
-    Statuses stay as they are: the referee sees the new problem counts and decides."""
+    Statuses stay as they are: the referee sees the new problem counts and decides. A new
+    combat system starts its record unhurt on every character's play sheet (reading X-2; the
+    reset is kept as a change each play sheet's undo can take back); encounters under way keep
+    the system they started with."""
     campaign = Campaign.objects.select_for_update().get(pk=campaign.pk)
     changes = {
         "name": name,
@@ -120,13 +131,17 @@ def update_campaign_rules(
         "open_services": sorted(open_services) if open_services is not None else None,
         "page_size": page_size,
         "pencil_pdfs": pencil_pdfs,
+        "combat_system": combat_system,
     }
+    switched = combat_system is not None and combat_system != campaign.combat_system
     for field, value in changes.items():
         if value is not None:
             setattr(campaign, field, value)
     _validate_campaign(campaign)
     campaign.save()
     _recheck_characters(campaign)
+    if switched:
+        start_records_unhurt(campaign=campaign, by=by, system=campaign.combat_system)
     return campaign
 
 

@@ -44,6 +44,7 @@ from characters.models import (
     Campaign,
     Character,
     CharacterEvent,
+    CombatSystem,
     DiceRoll,
     Encounter,
     ImprovementEntry,
@@ -86,10 +87,19 @@ def campaign_settings(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
     campaign = campaign_for_user(request, pk, referee=True)
     form = CampaignForm.for_campaign(campaign, request.POST or None)
     if request.method == "POST" and form.is_valid():
-        services.update_campaign_rules(campaign=campaign, **form.cleaned_data)
+        was = campaign.combat_system
+        campaign = services.update_campaign_rules(
+            campaign=campaign, by=request.user, **form.cleaned_data
+        )
         messages.success(
             request, "House rules saved; every character in the campaign was checked under them."
         )
+        if campaign.combat_system != was:
+            messages.info(
+                request,
+                f"Fights now run under {campaign.get_combat_system_display()}: each character's "
+                "record of it starts unhurt; fights under way keep their own system.",
+            )
         return redirect("campaign_detail", campaign.pk)
     status = 400 if form.errors else 200
     context = {"form": form, "campaign": campaign}
@@ -204,6 +214,13 @@ class PartyRow:
     state: str
     requests: int
     returned_comment: str
+    # Under T4 or 2D6, the record of the campaign's system (play.selectors.record_view).
+    record: dict[str, Any] | None
+
+    @property
+    def now_sort(self) -> int:
+        """How well the character is now: its LIF, or the points its record has taken."""
+        return self.condition.lif if self.record is None else -self.record["taken"]
 
 
 STATUS_ORDER: dict[str, int] = {
@@ -232,7 +249,7 @@ SORTS: dict[str, tuple[str, Callable[[PartyRow], Any]]] = {
     "rank": ("Rank", lambda row: row.report.rank.level),
     "credits": ("Credits", lambda row: row.credits_now),
     "ip": ("IP", lambda row: row.ip),
-    "lif_now": ("LIF now", lambda row: row.condition.lif),
+    "lif_now": ("LIF now", lambda row: row.now_sort),
     "psionics": (
         "PSI",
         lambda row: row.report.psionics.strength if row.report.psionics else -1,
@@ -252,6 +269,7 @@ def _party_row(character: Character, campaign: Campaign, state: PlayState | None
     condition, _version = play_selectors.condition_in(state, report)
     entries = character.improvement_entries.all()
     return PartyRow(
+        record=play_selectors.sheet_record(character, state, report)["record"],
         credits_now=play_selectors.credit_balance(character, report),
         ip=play_selectors.ip_balance(character),
         condition=condition,
@@ -295,10 +313,16 @@ def _sort_param(request: AuthenticatedHttpRequest) -> str:
     return PartyViewForm(request.GET).sort_key(SORTS, DEFAULT_SORT)
 
 
-def _headers(sort: str) -> list[dict[str, Any]]:
+# The heading of the condition column under each combat system.
+NOW_LABELS: dict[str, str] = {CombatSystem.T4: "T4 now", CombatSystem.TWOD6: "2D6 now"}
+
+
+def _headers(sort: str, system: str = CombatSystem.FFA) -> list[dict[str, Any]]:
     current, descending = sort.lstrip("-"), sort.startswith("-")
     headers = []
     for key, (label, _) in SORTS.items():
+        if key == "lif_now":
+            label = NOW_LABELS.get(system, label)
         active = key == current
         headers.append(
             {
@@ -333,6 +357,7 @@ def _house_rules_summary(campaign: Campaign) -> list[tuple[str, str]]:
         ("Highest former rank", str(campaign.max_former_rank)),
         ("Open services", services_open),
         ("PDF page size", campaign.get_page_size_display()),
+        ("Combat system", campaign.get_combat_system_display()),
     ]
 
 
@@ -382,6 +407,9 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         Prefetch("events", queryset=returns, to_attr="returns"),
     )
     states = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
+    for character in characters:
+        # What each sheet reads of its play state (the armor worn) comes from here.
+        Character.play_state.related.set_cached_value(character, states.get(character.pk))
     rows = _sorted_rows([_party_row(c, campaign, states.get(c.pk)) for c in characters], sort)
     party = [row for row in rows if row.character.kind == Character.Kind.PC]
     npcs = [row for row in rows if row.character.kind == Character.Kind.NPC]
@@ -397,7 +425,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "attachable": attachable,
         "counts": counts,
         "sort": sort,
-        "headers": _headers(sort),
+        "headers": _headers(sort, campaign.combat_system),
         "house_rules": _house_rules_summary(campaign),
         "invite_url": request.build_absolute_uri(
             reverse("campaign_join", args=[campaign.invite_code])

@@ -15,8 +15,8 @@ import rules
 from characters.core.forms import MAX_VERSION, VersionField, WholeNumberField
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.encounters.services import EITHER, MAX_GROUP, AttackOrder, Group
-from characters.models import Campaign, Character, Combatant
-from rules.combat import Situation
+from characters.models import Campaign, Character, Combatant, CombatSystem
+from rules.combat import Situation, Weapon
 
 # The app's guards for the situation's figures and the animals' weights, not the rulebook's.
 MAX_AIM_TURNS = 6
@@ -168,14 +168,30 @@ class GroupsForm(forms.Form):
 
 
 class StartForm(GroupsForm):
-    """A new encounter: its name and who fights."""
+    """A new encounter: its name, the combat system it fights under (the campaign's unless the
+    referee chooses another for this fight) and who fights."""
 
-    field_order = ["name", "party"]
+    field_order = ["name", "combat_system", "party"]
     name = forms.CharField(
         label="Name",
         max_length=100,
         error_messages=named("Name") | {"required": "Name: give the encounter a name."},
     )
+    combat_system = forms.ChoiceField(
+        label="Combat system",
+        choices=CombatSystem.choices,
+        widget=forms.RadioSelect,
+        required=False,
+        error_messages=named("Combat system"),
+    )
+
+    def __init__(self, campaign: Campaign, *args: Any, **kwargs: Any) -> None:
+        super().__init__(campaign, *args, **kwargs)
+        self.fields["combat_system"].initial = campaign.combat_system
+
+    def clean_combat_system(self) -> str:
+        """The system chosen; the campaign's when the form does not say."""
+        return self.cleaned_data["combat_system"] or self.campaign.combat_system
 
 
 class VersionForm(forms.Form):
@@ -222,10 +238,16 @@ class TurnForm(VersionForm):
             ("delay", "Delay"),
             ("recover", "Recover from the stun"),
             ("next_round", "Next round"),
+            # T4 and 2D6 (docs/encounters.md).
+            ("hold", "Hold the action"),
+            ("act_now", "Act now"),
+            ("done_moving", "Done moving"),
+            ("aim", "Aim"),
         ],
         error_messages=named("Action"),
     )
-    # Whom a delaying fighter acts after (a combatant's id); none: the next who can act.
+    # Whom a delaying fighter acts after (a combatant's id; none: the next who can act), or who
+    # acts now (a fighter holding its action, or delaying).
     after = WholeNumberField(label="Act after", minimum=1, maximum=MAX_VERSION, required=False)
 
 
@@ -330,13 +352,118 @@ def _counts(maximum: int) -> list[tuple[int, str]]:
     return [(n, str(n)) for n in range(maximum + 1)]
 
 
-class AttackForm(VersionForm):
-    """One attack by the fighter whose turn it is: target, weapon, range band and the
-    situation's DMs, all as chips (the referee may add a DM of their own)."""
+class TargetedForm(VersionForm):
+    """What every system's attack form asks first: the target, the weapon and the range band,
+    with the turn it was filled in for and the referee's DM. The other side's fighters come
+    first, in turn order; one's own side after it, named as such (a shot into a melee may still
+    hit a friend). A fighter out of action is no target (reading 16): the referee alone may
+    choose one, for a coup de grâce. Each weapon chip names the bursts it fires and the band its
+    attack is first offered at (``WeaponChips``); a system's form says which (``bursts_of``,
+    ``band_of``) and from which ``BANDS``."""
 
+    BANDS: tuple[str, ...] = rules.combat.RANGE_BANDS
     target = chips("Target", coerce=int)
     weapon = chips("Weapon")
-    range_band = chips("Range", _choices(rules.combat.RANGE_BANDS))
+    range_band = chips("Range")
+    # The turn the form was filled in for: after a conflict its choices are kept for that turn.
+    turn = forms.CharField(label="Turn", max_length=40, required=False, widget=forms.HiddenInput)
+    dm = referee_dm("Referee's DM")
+
+    def __init__(
+        self, board: Board, attacker: Row, data: Any = None, *, referee: bool = False
+    ) -> None:
+        super().__init__(data)
+        others = [row for row in board.rows if row.pk != attacker.pk]
+        targets = sorted(others, key=lambda row: row.combatant.side == attacker.combatant.side)
+        standing = [row for row in targets if not row.out_of_action]
+        self.finishing = [row for row in targets if row.out_of_action] if referee else []
+        self.target_rows = {row.pk: row for row in targets}
+
+        def named_row(row: Row) -> tuple[int, str]:
+            own = " (own side)" if row.combatant.side == attacker.combatant.side else ""
+            state = f" ({row.states[0][1].lower()})" if row.out_of_action else ""
+            surprised = " (surprised)" if row.surprised and not row.out_of_action else ""
+            return row.pk, f"{row.combatant.name}{own}{surprised}{state}"
+
+        self.standing_choices = [named_row(row) for row in standing]
+        self.finishing_choices = [named_row(row) for row in self.finishing]
+        target = cast(forms.ChoiceField, self.fields["target"])
+        target.choices = [*self.standing_choices, *self.finishing_choices]
+        cast(forms.ChoiceField, self.fields["range_band"]).choices = _choices(self.BANDS)
+        weapons = attacker.fighter.weapons
+        self.weapons = {weapon_key(weapon): weapon for weapon in weapons}
+        self.weapon_bursts = {key: self.bursts_of(weapon) for key, weapon in self.weapons.items()}
+        self.weapon_bands = {
+            key: self.band_of(weapon, attacker) for key, weapon in self.weapons.items()
+        }
+        weapon_field = cast(forms.ChoiceField, self.fields["weapon"])
+        weapon_field.widget = WeaponChips(self.weapon_bursts, self.weapon_bands)
+        weapon_field.choices = [(key, weapon.name) for key, weapon in self.weapons.items()]
+        # The first standing enemy, the first weapon and the ordinary case are chosen already.
+        enemies = [
+            row.pk
+            for row in targets
+            if row.combatant.side != attacker.combatant.side and not row.out_of_action
+        ]
+        first = weapon_key(weapons[0]) if weapons else None
+        self.initial = {
+            "version": board.encounter.version,
+            "turn": board.turn_key,
+            "target": enemies[0] if enemies else None,
+            "weapon": first,
+            "range_band": self.weapon_bands[first] if first is not None else self.BANDS[0],
+            "dm": 0,
+        }
+
+    def bursts_of(self, weapon: Weapon) -> tuple[Any, ...]:
+        """What the autofire chips offer for ``weapon`` (none: it has no autofire)."""
+        return ()
+
+    def band_of(self, weapon: Weapon, attacker: Row) -> str:
+        """The band ``weapon``'s attack is first offered at."""
+        return self.BANDS[0]
+
+    @classmethod
+    def as_chosen(cls, board: Board, attacker: Row, *, referee: bool = False) -> Any:
+        """The form bound to its initial choices: a page shows their odds before any change."""
+        fresh = cls(board, attacker, referee=referee)
+        data = {name: "" if value is None else str(value) for name, value in fresh.initial.items()}
+        return cls(board, attacker, data, referee=referee)
+
+    @property
+    def range_chosen(self) -> bool:
+        """Whether the range is other than the chosen weapon's usual band (a kept form's, chosen
+        by hand): encounter.js then leaves it when the weapon changes."""
+        weapon = self["weapon"].value()
+        return self.is_bound and self["range_band"].value() != self.weapon_bands.get(weapon)
+
+    def order(self) -> Any:
+        """The attack as the system's services take it."""
+        raise NotImplementedError
+
+    def coup_de_grace(self) -> bool:
+        """Whether the referee chose a target out of action."""
+        chosen = self.target_rows.get(self.cleaned_data["target"])
+        return chosen is not None and chosen.out_of_action
+
+    def more_chosen(self) -> bool:
+        """Whether any of the rarer parts (``MORE``, the referee's DM) is set apart from the
+        ordinary case (the page then shows them unfolded). Each field compares what it reads,
+        so a DM left out (only the referee's page has the field) is its default 0."""
+        if not self.is_bound:
+            return False
+        return any(name in self.changed_data for name in (*self.MORE, "dm"))
+
+    MORE: tuple[str, ...] = ()
+
+    def more_fields(self) -> list[forms.BoundField]:
+        return [self[name] for name in self.MORE]
+
+
+class AttackForm(TargetedForm):
+    """One FFA attack by the fighter whose turn it is: target, weapon, range band and the
+    situation's DMs, all as chips (the referee may add a DM of their own)."""
+
     cover = chips("Cover", _choices(rules.combat.COVER, "None"), required=False)
     lighting = chips("Lighting", _choices(rules.combat.LIGHTING, "Daylight"), required=False)
     visibility = chips("Visibility", _choices(rules.combat.VISIBILITY, "Clear"), required=False)
@@ -359,10 +486,7 @@ class AttackForm(VersionForm):
         default=0,
         required=False,
     )
-    # The turn the form was filled in for: after a conflict its choices are kept for that turn.
-    turn = forms.CharField(label="Turn", max_length=40, required=False, widget=forms.HiddenInput)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
-    dm = referee_dm("Referee's DM")
 
     # The rarer parts of the situation, folded away on a page until one is changed.
     MORE = ("lighting", "visibility", "movement", "facing", "aim_turns", "extra_actions")
@@ -370,82 +494,27 @@ class AttackForm(VersionForm):
     def __init__(
         self, board: Board, attacker: Row, data: Any = None, *, referee: bool = False
     ) -> None:
-        super().__init__(data)
-        # The other side first, in turn order; one's own side after it, named as such (a
-        # shot into a melee may still hit a friend). A fighter out of action is no target
-        # (reading 16): the referee alone may choose one, for a coup de grâce.
-        others = [row for row in board.rows if row.pk != attacker.pk]
-        targets = sorted(others, key=lambda row: row.combatant.side == attacker.combatant.side)
-        standing = [row for row in targets if not row.out_of_action]
-        self.finishing = [row for row in targets if row.out_of_action] if referee else []
-        self.target_rows = {row.pk: row for row in targets}
-
-        def named_row(row: Row) -> tuple[int, str]:
-            own = " (own side)" if row.combatant.side == attacker.combatant.side else ""
-            state = f" ({row.states[0][1].lower()})" if row.out_of_action else ""
-            surprised = " (surprised)" if row.surprised and not row.out_of_action else ""
-            return row.pk, f"{row.combatant.name}{own}{surprised}{state}"
-
-        self.standing_choices = [named_row(row) for row in standing]
-        self.finishing_choices = [named_row(row) for row in self.finishing]
-        target = cast(forms.ChoiceField, self.fields["target"])
-        target.choices = [*self.standing_choices, *self.finishing_choices]
+        super().__init__(board, attacker, data, referee=referee)
         cast(forms.ChoiceField, self.fields["also"]).choices = self.standing_choices
-        weapons = attacker.fighter.weapons
-        self.weapons = {weapon_key(weapon): weapon for weapon in weapons}
-        self.weapon_bursts = {
-            key: rules.combat.autofire_bursts(weapon) for key, weapon in self.weapons.items()
-        }
-        weapon_field = cast(forms.ChoiceField, self.fields["weapon"])
-        self.weapon_bands = {
-            key: rules.combat.usual_band(weapon, attacker.fighter)
-            for key, weapon in self.weapons.items()
-        }
-        weapon_field.widget = WeaponChips(self.weapon_bursts, self.weapon_bands)
-        weapon_field.choices = [(key, weapon.name) for key, weapon in self.weapons.items()]
         self.bursts = _bursts(
             [(weapon.name, self.weapon_bursts[key]) for key, weapon in self.weapons.items()]
         )
         cast(forms.ChoiceField, self.fields["autofire_rounds"]).choices = self.bursts
-        # The first standing enemy, the first weapon and the ordinary case are chosen already.
-        enemies = [
-            row.pk
-            for row in targets
-            if row.combatant.side != attacker.combatant.side and not row.out_of_action
-        ]
-        self.initial = {
-            "version": board.encounter.version,
-            "turn": board.turn_key,
-            "target": enemies[0] if enemies else None,
-            "weapon": weapon_key(weapons[0]) if weapons else None,
-            "aim_turns": 0,
-            "extra_actions": 0,
-            "autofire_rounds": 0,
-            "squares_between": 0,
-            "dm": 0,
-        }
-        first = {
-            "range_band": self.weapon_bands[self.initial["weapon"]]
-            if weapons
-            else rules.combat.RANGE_BANDS[0],
-            "movement": rules.combat.MOVEMENTS[0],
-            "facing": rules.combat.FACINGS[0],
-        }
-        self.initial |= first | dict.fromkeys(("cover", "lighting", "visibility"), NONE)
+        self.initial.update(
+            aim_turns=0,
+            extra_actions=0,
+            autofire_rounds=0,
+            squares_between=0,
+            movement=rules.combat.MOVEMENTS[0],
+            facing=rules.combat.FACINGS[0],
+            **dict.fromkeys(("cover", "lighting", "visibility"), NONE),
+        )
 
-    @classmethod
-    def as_chosen(cls, board: Board, attacker: Row, *, referee: bool = False) -> AttackForm:
-        """The form bound to its initial choices: a page shows their odds before any change."""
-        fresh = cls(board, attacker, referee=referee)
-        data = {name: "" if value is None else str(value) for name, value in fresh.initial.items()}
-        return cls(board, attacker, data, referee=referee)
+    def bursts_of(self, weapon: Weapon) -> tuple[int, ...]:
+        return rules.combat.autofire_bursts(weapon)
 
-    @property
-    def range_chosen(self) -> bool:
-        """Whether the range is other than the chosen weapon's usual band (a kept form's, chosen
-        by hand): encounter.js then leaves it when the weapon changes."""
-        weapon = self["weapon"].value()
-        return self.is_bound and self["range_band"].value() != self.weapon_bands.get(weapon)
+    def band_of(self, weapon: Weapon, attacker: Row) -> str:
+        return rules.combat.usual_band(weapon, attacker.fighter)
 
     @property
     def offers_autofire(self) -> bool:
@@ -462,19 +531,8 @@ class AttackForm(VersionForm):
         most = max((rounds for rounds, _ in self.bursts), default=0)
         return most > self.rounds_per_target and len(self.standing_choices) > 1
 
-    def more_fields(self) -> list[forms.BoundField]:
-        return [self[name] for name in self.MORE]
-
     def more_chosen(self) -> bool:
-        """Whether any of the rarer parts is set apart from the ordinary case (the page then
-        shows them unfolded)."""
-        if not self.is_bound:
-            return False
-        # Each field compares what it reads, so a DM left out (only the referee's page has
-        # the field) is its default 0, not a change from 0.
-        return any(name in self.changed_data for name in (*self.MORE, "dm")) or bool(
-            self.data.get("target_surprised")
-        )
+        return super().more_chosen() or bool(self.is_bound and self.data.get("target_surprised"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -511,13 +569,11 @@ class AttackForm(VersionForm):
             squares_between_targets=data["squares_between"],
             dm=data["dm"],
         )
-        others = tuple(data["also"])
-        chosen = self.target_rows.get(data["target"])
         return AttackOrder(
             data["target"],
             data["weapon"],
             data["range_band"],
             situation,
-            others,
-            coup_de_grace=chosen is not None and chosen.out_of_action,
+            tuple(data["also"]),
+            coup_de_grace=self.coup_de_grace(),
         )

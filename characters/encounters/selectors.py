@@ -10,25 +10,46 @@ character's report and fighter, once per stat block) runs in Python.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from django.shortcuts import get_object_or_404
 
 import rules
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user, character_report
-from characters.models import Character, Combatant, Encounter, EncounterEntry, PlayState
+from characters.models import (
+    Character,
+    Combatant,
+    CombatSystem,
+    Encounter,
+    EncounterEntry,
+    PlayState,
+)
 from characters.play.selectors import (
     carried_equipment,
     condition_in,
+    fighting_sheet,
     gear_changed_in_play,
     gear_key,
+    record_in,
+    record_states,
+    record_view,
     states,
 )
 from rules import Condition, Report, parse_document
 from rules.catalog import EquipmentItem
-from rules.combat import Fighter, Weapon, animal, fighter_from_animal, fighter_from_document
+from rules.combat import (
+    Fighter,
+    Weapon,
+    animal,
+    fighter_from_animal,
+    fighter_from_document,
+    records,
+)
+from rules.combat.records import Record
+from rules.combat.sheet import FighterSheet, fighter_sheet
 
 # How many lines of the log a page shows.
 RECENT_ENTRIES = 15
@@ -46,22 +67,70 @@ def encounter_for_user(
 
 @dataclass
 class Row:
-    """One combatant as a page and the services see it now."""
+    """One combatant as a page and the services see it now.
+
+    ``fighter``: the FFA engine's combat view (its weapons, its leadership), whatever the
+    system. Under FFA ``condition`` is its LIF track; under T4 or 2D6 ``sheet`` and ``record``
+    are the character as that system reads it and its record there, and ``condition`` only
+    stands in for it where FFA's side rules look (morale, the leader: reading X-3), saying
+    whether the fighter is out of action."""
 
     combatant: Combatant
     fighter: Fighter
     condition: Condition
     # A group member's magazines as its stat block carries them, by ammunition (magazine_key).
     stock: Mapping[str, int] = field(default_factory=dict)
+    sheet: FighterSheet | None = None
+    record: Record | None = None
+    # What the record says, worked out once a record (a page asks each row many times).
+    _said: dict[str, tuple[object, Any]] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def pk(self) -> int:
         return self.combatant.pk
 
+    def _of_record(self, name: str, work: Callable[[FighterSheet, Record], Any]) -> Any:
+        """``work`` of the sheet and the record, kept while the record is the same one (a
+        service that marks a new one is answered afresh)."""
+        assert self.sheet is not None
+        assert self.record is not None
+        kept = self._said.get(name)
+        if kept is None or kept[0] is not self.record:
+            kept = (self.record, work(self.sheet, self.record))
+            self._said[name] = kept
+        return kept[1]
+
+    @property
+    def system(self) -> str:
+        return self.combatant.encounter.combat_system
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """What the fight keeps of this fighter between steps (T4 statuses, 2D6 initiative)."""
+        return self.combatant.system_state
+
     @property
     def out_of_action(self) -> bool:
         """Dead, dying or unconscious (the engine's call): its turns pass it by."""
+        if self.record is not None:
+            return self.record_state in (records.UNCONSCIOUS, records.DEAD)
         return rules.out_of_action(self.condition)
+
+    @property
+    def record_state(self) -> str:
+        """Under T4 or 2D6: conscious, stunned (T4), unconscious or dead."""
+        return str(
+            self._of_record(
+                "state", lambda sheet, record: records.record_state(self.system, sheet, record)
+            )
+        )
+
+    @property
+    def record_shown(self) -> dict[str, Any]:
+        """The T4 or 2D6 record as the turn order shows it (play.selectors.record_view)."""
+        return dict(
+            self._of_record("shown", lambda sheet, record: record_view(self.system, sheet, record))
+        )
 
     # The encounter is the board's own object (Django hands it to each combatant of its
     # query), so a service that moves the round on sees the new round here.
@@ -73,8 +142,20 @@ class Row:
 
     @property
     def takes_turn(self) -> bool:
-        """Whether its turn comes this round (the engine's call)."""
-        return rules.combat.takes_turn(self.condition, side_surprised=self.surprised)
+        """Whether its turn comes this round: the engine's call under FFA; under T4 a fighter
+        out of action, stunned (reading T4-22) or of the surprised side (reading T4-17) loses
+        it, but one of the tie group acting now that was able when the group began still acts
+        (III.2: a group's attacks take effect together); under 2D6 only the fallen lose it."""
+        if self.record is None:
+            return rules.combat.takes_turn(self.condition, side_surprised=self.surprised)
+        group = self.combatant.encounter.system_state.get("group")
+        if group is not None and self.pk in group:
+            return True
+        if self.out_of_action:
+            return False
+        return self.system != CombatSystem.T4 or not (
+            self.surprised or self.record_state == records.STUNNED
+        )
 
     @property
     def ini_now(self) -> int:
@@ -83,6 +164,13 @@ class Row:
 
     @property
     def states(self) -> list[tuple[str, str]]:
+        if self.record is not None:
+            return list(
+                self._of_record(
+                    "states",
+                    lambda sheet, record: record_states(self.system, sheet, record),
+                )
+            )
         return states(self.condition)
 
     @property
@@ -135,19 +223,42 @@ class Board:
         return next((row for row in self.rows if row.pk == pk), None)
 
     @property
+    def system(self) -> str:
+        return self.encounter.combat_system
+
+    @property
+    def phase(self) -> str:
+        """The part of the round under way: T4's initiative, movement and combat phases;
+        FFA's and 2D6's rounds are all turns ("combat")."""
+        return str(self.encounter.system_state.get("phase", "combat"))
+
+    @property
     def current(self) -> Row | None:
-        if self.encounter.round == 0 or self.encounter.turn >= len(self.rows):
+        """Whose turn it is: a fighter stepping in out of turn (T4's held action, 2D6's delay)
+        while it acts, else the one at the turn's place in the order; nobody before initiative,
+        in T4's initiative and movement phases, or once the round is over."""
+        if self.encounter.round == 0 or self.phase != "combat":
+            return None
+        stepping_in = self.encounter.system_state.get("interrupt")
+        if stepping_in is not None:
+            return self.row(int(stepping_in))
+        if self.encounter.turn >= len(self.rows):
             return None
         return self.rows[self.encounter.turn]
 
     @property
     def turn_key(self) -> str:
-        """Whose turn it is, as "round-combatant" ("ended" once it has): a page that shows
-        another turn is stale."""
+        """Whose turn it is, as "round-combatant" ("ended" once it has), with T4's phase and a
+        2D6 attack waiting for its reaction: a page that shows another is stale."""
         if self.ended:
             return "ended"
         current = self.current
-        return f"{self.encounter.round}-{current.pk if current else 'none'}"
+        key = f"{self.encounter.round}-{current.pk if current else 'none'}"
+        if self.phase != "combat":
+            key += f"-{self.phase}"
+        if self.encounter.system_state.get("pending"):
+            key += "-reaction"
+        return key
 
     @property
     def ended(self) -> bool:
@@ -229,17 +340,37 @@ def animal_condition(fighter: Fighter) -> Condition:
     return Condition(maximum=fighter.LIF, wnd=fighter.WND)
 
 
+def stand_in(out_of_action: bool) -> Condition:
+    """An FFA condition that says only whether a T4 or 2D6 fighter is out of action, for FFA's
+    side rules (morale, the leader) to read (reading X-3)."""
+    return Condition(maximum=1, wnd=1, stun=1 if out_of_action else 0)
+
+
+def _sheet_for(combatant: Combatant, report: Report) -> FighterSheet:
+    """The T4 and 2D6 view of a character combatant: a party character's with what its play
+    sheet carries and wears now, a group member's from its stat block."""
+    character = combatant.character
+    assert character is not None
+    if combatant.condition is None:
+        return fighting_sheet(character, report)
+    return fighter_sheet(parse_document(character.document), report=report)
+
+
 def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     """The encounter's combatants in turn order with their fighters and conditions now, and
-    its latest ``entries`` log lines (newest first)."""
+    its latest ``entries`` log lines (newest first). Under T4 or 2D6 each has its sheet and its
+    record of that system too."""
     combatants = list(
         encounter.combatants.select_related("character__campaign", "character__play_state")
         .prefetch_related("character__credit_entries")
         .order_by("position", "id")
     )
+    system = encounter.combat_system
     characters = {c.character_id for c in combatants if c.character_id is not None}
     sheets = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
     fighters: dict[object, Fighter] = {}
+    reports: dict[object, Report] = {}
+    views: dict[object, FighterSheet] = {}
     stocks: dict[int, dict[str, int]] = {}
     rows = []
     for combatant in combatants:
@@ -247,18 +378,33 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
         key = combatant.character_id or repr(combatant.animal)
         # A party character fights with its play sheet, read from the report the sheet uses.
         report = None
-        if combatant.condition is None:
+        alone = combatant.condition is None
+        if alone or (system != CombatSystem.FFA and combatant.character is not None):
             assert combatant.character is not None
-            report = character_report(combatant.character)
+            if key not in reports:
+                reports[key] = character_report(combatant.character)
+            report = reports[key]
         if key not in fighters:
-            fighters[key] = fighter_for(combatant, report=report)
+            fighters[key] = fighter_for(combatant, report=report if alone else None)
         stock: dict[str, int] = {}
+        if combatant.character_id is not None and not alone:
+            if combatant.character_id not in stocks:
+                stocks[combatant.character_id] = stat_block_magazines(combatant, fighters[key])
+            stock = stocks[combatant.character_id]
+        if system != CombatSystem.FFA and report is not None:
+            if key not in views:
+                views[key] = _sheet_for(combatant, report)
+            # Named as the fight names it ("Vargr corsair 3"): the engine's events say so.
+            sheet = replace(views[key], name=combatant.name)
+            if alone:
+                record = record_in(sheets.get(combatant.character_id), system)
+            else:
+                record = records.record_from_dict(system, combatant.condition)
+            out = records.out_of_action(system, sheet, record)
+            rows.append(Row(combatant, fighters[key], stand_in(out), stock, sheet, record))
+            continue
         if combatant.condition is not None:
             condition = rules.condition_from_dict(combatant.condition)
-            if combatant.character_id is not None:
-                if combatant.character_id not in stocks:
-                    stocks[combatant.character_id] = stat_block_magazines(combatant, fighters[key])
-                stock = stocks[combatant.character_id]
         else:
             # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
             assert report is not None

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import system_views, views
 
 urlpatterns = [
     path("campaigns/<id:pk>/encounters/new/", views.encounter_new, name="encounter_new"),
@@ -23,4 +23,14 @@ urlpatterns = [
     path("encounters/<id:pk>/end/", views.encounter_end, name="encounter_end"),
     path("encounters/<id:pk>/alarm/", views.encounter_alarm, name="encounter_alarm"),
     path("encounters/<id:pk>/leader/", views.encounter_leader, name="encounter_leader"),
+    # T4 and 2D6 (docs/encounters.md).
+    path("encounters/<id:pk>/status/", system_views.encounter_status, name="encounter_status"),
+    path("encounters/<id:pk>/react/", system_views.encounter_react, name="encounter_react"),
+    path("encounters/<id:pk>/tactics/", system_views.encounter_tactics, name="encounter_tactics"),
+    path("encounters/<id:pk>/hasten/", system_views.encounter_hasten, name="encounter_hasten"),
+    path(
+        "encounters/<id:pk>/leadership/",
+        system_views.encounter_leadership,
+        name="encounter_leadership",
+    ),
 ]

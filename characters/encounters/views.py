@@ -32,11 +32,20 @@ from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import campaign_for_user
 from characters.core.services import Refused
 from characters.encounters import forms as encounter_forms
-from characters.encounters import selectors, services
+from characters.encounters import panels, selectors, services, t4, twod6
 from characters.encounters.selectors import Board, Row, encounter_for_user
-from characters.models import Combatant, Encounter, EncounterEntry
+from characters.encounters.t4_forms import InitiativeForm, T4AttackForm
+from characters.encounters.t4_forms import SurpriseForm as T4SurpriseForm
+from characters.encounters.twod6_forms import PreparedForm, TwoD6AttackForm
+from characters.models import Combatant, CombatSystem, Encounter, EncounterEntry
 
 PAGE = "characters/encounters/encounter.html"
+# Each system's attack form.
+ATTACK_FORMS: dict[str, type[encounter_forms.TargetedForm]] = {
+    CombatSystem.FFA: encounter_forms.AttackForm,
+    CombatSystem.T4: T4AttackForm,
+    CombatSystem.TWOD6: TwoD6AttackForm,
+}
 # A message that carries an action's outcome to the page without JavaScript, and its entry.
 OUTCOME_TAG = "encounter-outcome"
 ENTRY_TAG = "entry:"
@@ -57,6 +66,7 @@ def encounter_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 by=request.user,
                 name=form.cleaned_data["name"],
                 groups=form.groups(),
+                combat_system=form.cleaned_data["combat_system"],
             )
         except Refused as refused:
             problem = str(refused)
@@ -85,6 +95,8 @@ def _live_context(
     user_id = request.user.pk
     is_referee = encounter.campaign.referee_id == user_id
     leaders = {row.pk for row in state.leaders.values() if row is not None}
+    # T4's movement phase goes lowest first (III.1); every other list highest first.
+    shown = reversed(state.rows) if state.phase == t4.MOVEMENT else state.rows
     return {
         "leaders": leaders,
         "encounter": encounter,
@@ -92,8 +104,9 @@ def _live_context(
         "board": state,
         "rows": [
             {"row": row, "mine": row.owned_by(user_id), "sees": is_referee or row.owned_by(user_id)}
-            for row in state.rows
+            for row in shown
         ],
+        "system": encounter.combat_system,
         "mine": [row for row in state.rows if row.owned_by(user_id)],
         "current": state.current,
         "is_referee": is_referee,
@@ -121,16 +134,17 @@ def _context(
     mine = current is not None and current.owned_by(request.user.pk)
     may_act = not state.ended and current is not None and (is_referee or mine)
     attack_form = None
-    # A stunned fighter's turn goes to recovering: it gets no attack form.
-    if may_act and current is not None and not current.condition.stunned:
+    form_class = ATTACK_FORMS[encounter.combat_system]
+    # A stunned fighter's turn goes to recovering, an attack waiting for a reaction holds
+    # the turn: neither gets an attack form.
+    waiting = bool(encounter.system_state.get("pending"))
+    if may_act and current is not None and not current.condition.stunned and not waiting:
         if chosen is not None:
             data = chosen.copy()
             data["version"] = str(encounter.version)
-            kept = encounter_forms.AttackForm(state, current, data, referee=is_referee)
+            kept = form_class(state, current, data, referee=is_referee)
             attack_form = kept if kept["turn"].value() == state.turn_key else None
-        attack_form = attack_form or encounter_forms.AttackForm.as_chosen(
-            state, current, referee=is_referee
-        )
+        attack_form = attack_form or form_class.as_chosen(state, current, referee=is_referee)
     outcome = outcome or Outcome()
     planned = None
     if attack_form is not None and current is not None:
@@ -148,7 +162,8 @@ def _context(
         e.kind == EncounterEntry.Kind.SURPRISE and e.undone_at is None for e in state.entries
     )
     surprise_open = is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
-    no_surprise = services.surprise_refused(state) if surprise_open else ""
+    ffa = encounter.combat_system == CombatSystem.FFA
+    no_surprise = services.surprise_refused(state) if surprise_open and ffa else ""
     leaders = state.leaders
     due = services.morale_due(state) if is_referee and not state.ended else []
     return context | {
@@ -176,11 +191,29 @@ def _context(
             }
             for side, label in Combatant.Side.choices
         ]
-        if surprise_open and not no_surprise
+        if surprise_open and ffa and not no_surprise
         else [],
-        "waiting_for": services.waiting_for(state) if may_act else [],
+        "waiting_for": services.waiting_for(state) if may_act and ffa else [],
         "surprise_form": (
-            _surprise_form(encounter, surprise_typed) if surprise_open and not no_surprise else None
+            _surprise_form(encounter, surprise_typed)
+            if surprise_open and ffa and not no_surprise
+            else None
+        ),
+        # A T4 or 2D6 round's own steps (panels.t4_panel, panels.twod6_panel).
+        "t4": (
+            panels.t4_panel(
+                state,
+                request.user,
+                is_referee=is_referee,
+                surprise_open=surprise_open and not state.ended,
+            )
+            if encounter.combat_system == CombatSystem.T4 and not state.ended
+            else None
+        ),
+        "twod6": (
+            panels.twod6_panel(state, request.user, is_referee=is_referee)
+            if encounter.combat_system == CombatSystem.TWOD6 and not state.ended
+            else None
         ),
         # Why the form is not offered; said once, when a refused throw's outcome says it.
         "no_surprise": "" if outcome.error == no_surprise else no_surprise,
@@ -218,11 +251,18 @@ def _ending(encounter: Encounter) -> EncounterEntry | None:
     return encounter.entries.filter(kind=EncounterEntry.Kind.END, undone_at__isnull=True).first()
 
 
-def _odds(state: Board, attacker, form: encounter_forms.AttackForm) -> dict[str, Any]:
+def _odds(state: Board, attacker, form: encounter_forms.TargetedForm) -> dict[str, Any]:
     """The chance on each target (several for a burst at further targets), or why the attack
-    would be refused: a target out of reach, too few rounds left."""
+    would be refused: a target out of reach, too few rounds left. Under T4 and 2D6 the plan
+    with every DM, the statuses of the fight filled in (2D6: as if the target does not react;
+    its player sees the odds of each reaction when asked)."""
     order = form.order()
     try:
+        if state.system != CombatSystem.FFA:
+            round_of = t4 if state.system == CombatSystem.T4 else twod6
+            system_plan = round_of.plan(state, attacker, order)
+            services.firing(attacker, system_plan.weapon, system_plan.rounds)
+            return {"plan": system_plan.plan, "system": state.system}
         planned = services.plan(state, attacker, order)
         services.firing(attacker, planned.weapon, order.situation.rounds_fired)
     except Refused as refused:
@@ -280,7 +320,7 @@ def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     planned: dict[str, Any] = {"error": "Nobody's turn."}
     if current is not None:
         referee = encounter.campaign.referee_id == request.user.pk
-        form = encounter_forms.AttackForm(state, current, request.GET, referee=referee)
+        form = ATTACK_FORMS[encounter.combat_system](state, current, request.GET, referee=referee)
         if form["turn"].value() not in ("", None, state.turn_key):
             # A panel kept from a turn that is over: its choices were for another fighter.
             planned = {
@@ -290,7 +330,7 @@ def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             planned = {"error": first_problem(form)}
         else:
             planned = _odds(state, current, form)
-    return render(request, f"{PAGE}#odds", {"planned": planned})
+    return render(request, f"{PAGE}#odds", {"planned": planned, "system": state.system})
 
 
 def _respond(
@@ -388,7 +428,28 @@ def _versioned(
 @login_required
 @require_POST
 def encounter_initiative(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    return _versioned(request, pk, services.throw_initiative)
+    """The referee throws initiative: under T4 with the Tactics kept and the quick draws, under
+    2D6 with the prepared fighters."""
+    encounter = encounter_for_user(request, pk)
+    if encounter.combat_system == CombatSystem.FFA:
+        return _versioned(request, pk, services.throw_initiative)
+
+    def throw() -> EncounterEntry:
+        state = selectors.board(encounter, entries=0)
+        if encounter.combat_system == CombatSystem.T4:
+            form = _read(InitiativeForm(state, request.POST))
+            choices = form.choices()
+        else:
+            form = _read(PreparedForm(state, request.POST))
+            choices = {"prepared": set(form.cleaned_data["prepared"])}
+        return services.throw_initiative(
+            encounter=encounter,
+            by=request.user,
+            expected_version=form.cleaned_data["version"],
+            **choices,
+        )
+
+    return _attempt(request, encounter, throw)
 
 
 @login_required
@@ -404,7 +465,8 @@ def encounter_attack(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         services.refuse_if_stale(encounter, version)
         attacker = services.acting(state, request.user, "attack")
         referee = encounter.campaign.referee_id == request.user.pk
-        form = _read(encounter_forms.AttackForm(state, attacker, request.POST, referee=referee))
+        form_class = ATTACK_FORMS[encounter.combat_system]
+        form = _read(form_class(state, attacker, request.POST, referee=referee))
         return services.attack(
             encounter=encounter, by=request.user, order=form.order(), expected_version=version
         )
@@ -466,6 +528,14 @@ def encounter_surprise(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     encounter = encounter_for_user(request, pk)
 
     def throw():
+        if encounter.combat_system == CombatSystem.T4:
+            sides = _read(T4SurpriseForm(request.POST))
+            return services.throw_surprise(
+                encounter=encounter,
+                by=request.user,
+                sides=sides.sides(),
+                expected_version=sides.cleaned_data["version"],
+            )
         form = _read(encounter_forms.SurpriseForm(request.POST))
         return services.throw_surprise(
             encounter=encounter,

@@ -169,6 +169,44 @@ class ConditionForm(forms.Form):
         }
 
 
+RECORD_ACTIONS = ("take", "restore", "wake", "rest", "medical", "clear")
+# The characteristics a T4 or 2D6 record counts (T4 head hits reach INT, EDU and PSI).
+RECORD_STATS = ("STR", "DEX", "END", "INT", "EDU", "PSI")
+
+
+class RecordForm(forms.Form):
+    """A T4 or 2D6 record changed on the play sheet: ``action`` says which, and which of the
+    fields it needs (the points and the characteristic for damage and restoring)."""
+
+    action = _action_field(RECORD_ACTIONS)
+    play_version = VersionField()
+    points = WholeNumberField(
+        label="Points", minimum=1, maximum=services.MAX_DAMAGE, required=False
+    )
+    stat = forms.ChoiceField(
+        label="Characteristic",
+        choices=[("", "—"), *((code, code) for code in RECORD_STATS)],
+        required=False,
+        error_messages={"invalid_choice": "Characteristic: choose one of those offered."},
+    )
+    stun = forms.BooleanField(label="Stun damage", required=False)
+    overflow = forms.ChoiceField(
+        label="Past END, to",
+        choices=[("", "The higher"), ("STR", "STR"), ("DEX", "DEX")],
+        required=False,
+        error_messages={"invalid_choice": "Past END, to: choose STR, DEX or the higher."},
+    )
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
+        action = data.get("action")
+        missing = data.get("points") is None and "points" not in self.errors
+        if action in ("take", "restore") and missing:
+            self.add_error("points", _rule(self, "points"))
+        return data
+
+
 class UndoForm(forms.Form):
     """Undo the last change of the condition, from the page that showed it."""
 

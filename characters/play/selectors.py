@@ -3,6 +3,9 @@ gear, and the words the pages use for its state."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Any
+
 from django.contrib.auth.models import User
 
 import rules
@@ -10,6 +13,7 @@ from characters.core.selectors import character_report
 from characters.models import (
     Character,
     CharacterQuerySet,
+    CombatSystem,
     ConditionChange,
     PlayState,
 )
@@ -19,6 +23,10 @@ from rules import (
     Report,
     parse_document,
 )
+from rules.combat import records
+from rules.combat.records import Record
+from rules.combat.sheet import FighterSheet, fighter_sheet
+from rules.combat.t4.condition import T4Condition
 from rules.play import severity_rules
 from rules.report import Equipment
 
@@ -64,6 +72,120 @@ def stored_condition(state: PlayState, report: Report) -> Condition:
     )
 
 
+def stored_record(state: PlayState | None, system: str) -> dict[str, Any] | None:
+    """What the play state holds of ``system``'s condition: FFA's LIF track, or the T4 or 2D6
+    record (None: none kept yet)."""
+    if state is None:
+        return None
+    if system == CombatSystem.FFA:
+        return state.condition
+    return state.system_conditions.get(system)
+
+
+def record_in(state: PlayState | None, system: str) -> Record:
+    """The character's T4 or 2D6 record (unhurt while none is kept)."""
+    return records.record_from_dict(system, stored_record(state, system))
+
+
+def combat_system_of(character: Character) -> str:
+    """The combat system the character's campaign fights under (FFA outside any campaign)."""
+    campaign = character.campaign  # no query when there is none
+    return campaign.combat_system if campaign is not None else CombatSystem.FFA
+
+
+def fighting_sheet(character: Character, report: Report) -> FighterSheet:
+    """The character as T4 and 2D6 read it, with the gear it carries and the armor it wears now
+    (``report``: the stored document's, reused while nothing changed in play)."""
+    if gear_changed_in_play(character):
+        document = parse_document(character.document)
+        return fighter_sheet(replace(document, equipment=tuple(carried_equipment(character))))
+    return fighter_sheet(parse_document(character.document), report=report)
+
+
+# The words of a T4 or 2D6 state, for the sheets and the encounter.
+RECORD_STATE_WORDS = {
+    records.DEAD: "Dead",
+    records.UNCONSCIOUS: "Unconscious",
+    records.STUNNED: "Stunned",
+}
+
+
+def record_states(system: str, sheet: FighterSheet, record: Record) -> list[tuple[str, str]]:
+    """A T4 or 2D6 record's states for a sheet, worst first, as (code, words), as ``states``
+    gives FFA's: dead alone; else unconscious, stunned, bleeding (T4) and the wound category;
+    "ok" when the character is unhurt or hurt but fit."""
+    state = records.record_state(system, sheet, record)
+    if state == records.DEAD:
+        return [("dead", "Dead")]
+    found = [(state, RECORD_STATE_WORDS[state])] if state in RECORD_STATE_WORDS else []
+    if isinstance(record, T4Condition):
+        bleeding = sum(wound.per_round for wound in record.bleeding)
+        if bleeding:
+            found.append(("bleeding", f"Bleeding {bleeding} a round"))
+        if record.wound is not None:
+            found.append(("wounded", f"{record.wound.capitalize()} wound"))
+    if not found:
+        hurt = not records.is_unhurt(system, record)
+        found.append(("ok", "Hurt, but fit to act" if hurt else "Unhurt"))
+    return found
+
+
+def record_view(system: str, sheet: FighterSheet, record: Record) -> dict[str, Any]:
+    """A T4 or 2D6 record as a sheet shows it, in JSON's terms (an ended encounter keeps it):
+    each characteristic's level, the points taken (lethal and stun under T4) and what is left,
+    the states and, under T4, the End-pool fatigue, bleeding and injuries."""
+    now = records.characteristics_now(system, sheet, record)
+    taken = record.damage
+    stun = record.stun if isinstance(record, T4Condition) else {}
+    # 2D6 damage comes off END first (the seed's "Damage"): END leads its row.
+    order = ("END", "STR", "DEX") if system == CombatSystem.TWOD6 else tuple(now)
+    rows = [
+        {
+            "code": code,
+            "level": sheet.levels[code],
+            "damage": taken.get(code, 0),
+            "stun": stun.get(code, 0),
+            "now": now[code],
+        }
+        for code in order
+    ]
+    view: dict[str, Any] = {
+        "system": system,
+        "rows": rows,
+        "state": records.record_state(system, sheet, record),
+        "states": record_states(system, sheet, record),
+        "hurt": not records.is_unhurt(system, record),
+        "taken": sum(taken.values()) + sum(stun.values()),
+    }
+    if isinstance(record, T4Condition):
+        view |= {
+            "fatigue": record.fatigue,
+            "wound": record.wound,
+            "unconscious": record.unconscious,
+            "stunned_rounds": record.stunned_rounds,
+            "bleeding": [wound.as_dict() for wound in record.bleeding],
+            "bleeding_per_round": sum(wound.per_round for wound in record.bleeding),
+            "injuries": [injury.as_dict() for injury in record.injuries],
+            "stun_taken": sum(stun.values()),
+        }
+    return view
+
+
+def sheet_record(character: Character, state: PlayState | None, report: Report) -> dict[str, Any]:
+    """The condition a sheet shows beside (or in place of) FFA's LIF track: the system the
+    character's campaign fights under, and under T4 or 2D6 that system's record
+    (``record_view``; None under FFA)."""
+    system = combat_system_of(character)
+    if system == CombatSystem.FFA:
+        return {"system": system, "record": None}
+    sheet = fighting_sheet(character, report)
+    return {
+        "system": system,
+        "system_label": CombatSystem(system).label,
+        "record": record_view(system, sheet, record_in(state, system)),
+    }
+
+
 def undoable_change(
     character: Character, state: PlayState | None, by: User | None
 ) -> tuple[ConditionChange | None, str]:
@@ -79,7 +201,7 @@ def undoable_change(
     )
     if last is None or state is None:
         return None, f"Nothing to undo: no change of {character.name}'s condition is recorded."
-    if state.condition != last.after:
+    if stored_record(state, last.system) != last.after:
         return last, (
             f'"{last.what}" cannot be undone: {character.name}\'s condition was changed another '
             "way since, and putting it back would lose that."
@@ -290,6 +412,7 @@ def summary(
     penalty = (load or carried_load(character, report)).encumbrance_penalty
     effective = rules.effective(report, condition, encumbrance_penalty=penalty)
     return {
+        **sheet_record(character, stored_state(character), report),
         "condition": condition,
         "version": version,
         "boxes": rules.boxes(condition),

@@ -139,7 +139,7 @@ def _change_condition(
     the result with the next version and log ``what`` and the engine's events."""
     locked = lock_character(character)
     report = character_report(locked)
-    state = _locked_state(locked, report, expected_version)
+    state = locked_play_state(locked, report, expected_version)
     before = stored_condition(state, report)
     after, events = change(locked, before, report)
     events = tuple(events)
@@ -154,7 +154,7 @@ def _change_condition(
     return PlayResult(condition=after, version=state.version + 1, events=events, change=recorded)
 
 
-def _locked_state(locked: Character, report: Report, expected_version: int | None) -> PlayState:
+def locked_play_state(locked: Character, report: Report, expected_version: int | None) -> PlayState:
     """The (locked) character's play state, locked too (made, unhurt, when there is none yet),
     at the version the page showed: PlayConflict when it moved on since."""
     state, _ = PlayState.objects.select_for_update().get_or_create(
@@ -205,12 +205,15 @@ def undo_last_condition_change(
     last, blocked = undoable_change(locked, state, by)
     if last is None or state is None or blocked:
         raise Refused(blocked)
-    PlayState.objects.filter(pk=state.pk).update(condition=last.before, version=F("version") + 1)
+    PlayState.objects.filter(pk=state.pk).update(
+        **state.storing(last.system, last.before), version=F("version") + 1
+    )
     last.undone_at = timezone.now()
     last.save(update_fields=["undone_at"])
     log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=f"Undone: {last.what}.")
     report = character_report(locked)
-    state.condition = last.before
+    for field, value in state.storing(last.system, last.before).items():
+        setattr(state, field, value)
     return Undone(change=last, condition=stored_condition(state, report), version=state.version + 1)
 
 
@@ -1231,7 +1234,7 @@ def wear_armor(
     rises: a damage form shown with the armor worn before is refused, as for a blow. Returns
     what the character wears now, in words."""
     locked = lock_character(character)
-    state = _locked_state(locked, character_report(locked), expected_version)
+    state = locked_play_state(locked, character_report(locked), expected_version)
     keys = None if worn is None else [gear_key(name, tl) for name, tl in worn]
     carried = carried_equipment(locked, worn=worn_marked(locked) if keys is None else set(keys))
     carried_keys = {gear_key(entry.item, entry.tl) for entry in carried}

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import record_views, views
 
 urlpatterns = [
     path("characters/<id:pk>/play/", views.character_play, name="character_play"),
@@ -10,6 +10,11 @@ urlpatterns = [
         "characters/<id:pk>/play/condition/",
         views.character_condition,
         name="character_condition",
+    ),
+    path(
+        "characters/<id:pk>/play/record/",
+        record_views.character_record,
+        name="character_record",
     ),
     path(
         "characters/<id:pk>/play/condition/undo/",

@@ -443,7 +443,9 @@ def _play_context(
         "outcome": outcome or Outcome(),
         **roles,
         "can_play": roles["is_owner"] or roles["is_referee"],
-        # The condition.
+        # The condition: the campaign's combat system's record, and FFA's LIF track.
+        **selectors.sheet_record(character, state, report),
+        "record_stats": play_forms.RECORD_STATS,
         "condition": condition,
         "play_version": version,
         "last_change": last_change,

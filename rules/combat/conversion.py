@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from ..catalog import Catalog, EquipmentItem, catalog
-from ..fighters import Armor, Weapon, armor_from_item, combat_tables, weapon_from_item
+from ..fighters import (
+    Armor,
+    Weapon,
+    armor_against,
+    armor_from_item,
+    weapon_from_item,
+)
 from .tables import FIGURES_FILE, t4_tables, twod6_tables
 
 # An FFA ranged weapon's DMG is three times the dice it throws in the other systems, rounded up
@@ -61,18 +67,9 @@ def armor_class(weapon: Weapon) -> str:
 
 
 def effective_av(armor: Armor, blunt: bool, notes: frozenset[str]) -> int:
-    """The FFA AV an attack meets, as FFA reading 13 takes it: halved against blunt damage or
-    against all but lasers where the armor says so, divided by the notes' divisors (AP, LZ ½,
-    XR ¼) except the notes the armor meets at full AV, rounded down once."""
-    divisors = combat_tables()["weapon_notes"]
-    divisor = 1
-    if armor.half_against == "blunt" and blunt:
-        divisor *= 2
-    if armor.half_against == "all" and not notes & armor.full_against_notes:
-        divisor *= 2
-    for code in sorted(notes - armor.full_against_notes):
-        divisor *= divisors.get(code, {}).get("armor_divisor", 1)
-    return armor.av // divisor
+    """The FFA AV an attack meets, as FFA reading 13 takes it (FFA combat's own rule,
+    :func:`~rules.fighters.armor_against`)."""
+    return armor_against(armor, blunt=blunt, notes=notes)[0]
 
 
 def t4_armor_dice(av: int) -> int:

@@ -9,14 +9,12 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from ..catalog import catalog
 from ..document import MalformedDocument, parse_document
 from ..fighters import (
     CombatRefused,
     Refusals,
     Weapon,
     field_name,
-    weapon_from_item,
     weapon_named,
 )
 from .sheet import FighterSheet, fighter_sheet
@@ -134,20 +132,10 @@ def character(value: Any, field: str) -> FighterSheet:
 
 
 def weapon(value: Any, field: str, tl: int | None = None) -> Weapon:
-    """The catalog weapon of that name (and TL): its exact name first, so "Spear" is the melee
-    spear and "Spear (thrown)" the thrown one (FFA reading 10), then as the FFA command
-    matches names."""
-    name = text(value, field)
-    exact = [
-        item
-        for item in (*catalog().natural_weapons, *catalog().equipment)
-        if item.is_weapon or item.table == "melee"
-        if item.name.lower() == name.strip().lower() and (tl is None or item.tl == tl)
-    ]
-    if len(exact) == 1:
-        return weapon_from_item(exact[0])
+    """The catalog weapon of that name (and TL), as the FFA command finds it: "Spear" is the
+    melee spear and "Spear (thrown)" the thrown one (FFA reading 10)."""
     try:
-        return weapon_named(name, tl)
+        return weapon_named(text(value, field), tl)
     except CombatRefused as refused:
         where = field if refused.field == "weapon" else refused.field
         raise CombatRefused(where, refused.message) from None

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from ..catalog import Catalog, EquipmentItem, catalog, match_key
-from ..engine import check
+from ..engine import check, worn_armor
 from ..fighters import Weapon
-from ..model import Character
+from ..model import Character, EquipmentEntry
 from ..report import Report
 from .figures import ArmorFigures, WeaponFigures, armor_figures
 from .tables import twod6_tables
@@ -102,20 +102,28 @@ def body_armor(pieces: Iterable[ArmorFigures]) -> ArmorFigures | None:
     return next((p for p in pieces if "torso" in p.covers and not p.worn_under), None)
 
 
-def _carried(character: Character, cat: Catalog) -> list[EquipmentItem]:
-    items = (cat.equipment_item(entry.item, entry.tl) for entry in character.equipment)
-    return [item for item in items if item is not None and item.table == "armor"]
+def _carried(character: Character, cat: Catalog) -> list[tuple[EquipmentEntry, EquipmentItem]]:
+    """The armor the character carries, each entry with its catalog item."""
+    found = ((entry, cat.equipment_item(entry.item, entry.tl)) for entry in character.equipment)
+    return [(entry, item) for entry, item in found if item is not None and item.table == "armor"]
 
 
-def armor_worn(items: Iterable[EquipmentItem]) -> tuple[ArmorFigures, ...]:
-    """The armor a character wears of the armor it carries (reading X-5): the body armor with
-    the best FFA AV (the first listed of equals), reflec beneath it, and a helmet."""
-    pieces = [f for f in (armor_figures(item.label) for item in items) if f is not None]
+def armor_worn(carried: Iterable[tuple[EquipmentEntry, EquipmentItem]]) -> tuple[ArmorFigures, ...]:
+    """The armor a character wears of the armor it carries. Armor marked worn (the document's
+    ``worn``, or the play sheet's choice) is FFA's rule (``rules.engine.worn_armor``: the body
+    armor, reflec under it, a helmet); with none marked, reading X-5: the body armor with the
+    best FFA AV (the first listed of equals), reflec beneath it, and a helmet."""
+    carried = list(carried)
+    if any(entry.worn for entry, _ in carried):
+        worn = worn_armor([entry for entry, _ in carried], [item for _, item in carried])
+        chosen = [f for f in (armor_figures(item.label) for item in worn.pieces) if f is not None]
+        return tuple(chosen)
+    pieces = [f for f in (armor_figures(item.label) for _, item in carried) if f is not None]
     body = [p for p in pieces if "torso" in p.covers and not p.worn_under]
     best = max(body, key=lambda p: p.ffa_av, default=None)  # the first of equals
     others = [p for p in pieces if p.worn_under or "torso" not in p.covers]
-    worn = ([best] if best is not None else []) + others
-    return tuple({piece.label: piece for piece in worn}.values())
+    worn_pieces = ([best] if best is not None else []) + others
+    return tuple({piece.label: piece for piece in worn_pieces}.values())
 
 
 def _specialties(report: Report, cat: Catalog) -> Mapping[str, frozenset[str]]:

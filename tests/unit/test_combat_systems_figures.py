@@ -134,6 +134,15 @@ def test_the_armor_worn_is_the_best_body_armor_with_reflec_under_it_and_a_helmet
     assert worn.armored_hands
 
 
+def test_armor_marked_worn_is_worn_as_ffa_wears_it_even_when_better_armor_is_carried():
+    carrying = [{"item": "Flak jacket", "worn": True}, "Cloth", "Helmet"]
+    worn = sheet(carrying=carrying)
+    # The flak jacket alone: the cloth is better but in the pack, and the helmet is not on.
+    assert [piece.label for piece in worn.armor] == ["Flak jacket (TL 6)"]
+    assert worn.body_armor is not None
+    assert worn.body_armor.name == "Flak jacket"
+
+
 def test_a_psionic_has_psi_for_head_hits_and_others_have_none():
     assert sheet(psionics={"strength": 5}).levels.get("PSI") == 5
     assert "PSI" not in sheet().levels

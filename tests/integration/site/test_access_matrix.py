@@ -119,6 +119,8 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("character_credits", "post"):      (302, 302, 404, 404, LOGIN),
     ("character_wear", "get"):          (405, 405, 405, 405, LOGIN),
     ("character_wear", "post"):         (302, 302, 404, 404, LOGIN),
+    ("character_record", "get"):        (405, 405, 405, 405, LOGIN),
+    ("character_record", "post"):       (302, 302, 404, 404, LOGIN),
     # Improvement points: the referee awards, the owner spends; a request is decided by the
     # referee (or withdrawn by its player).
     ("character_ip_award", "get"):      (405, 405, 405, 405, LOGIN),
@@ -174,6 +176,17 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("encounter_alarm", "post"):        (302, 302, 302, 404, LOGIN),
     ("encounter_leader", "get"):        (405, 405, 405, 405, LOGIN),
     ("encounter_leader", "post"):       (302, 302, 302, 404, LOGIN),
+    # T4's and 2D6's own steps: the campaign's people, each refused (302) what is not theirs.
+    ("encounter_status", "get"):        (405, 405, 405, 405, LOGIN),
+    ("encounter_status", "post"):       (302, 302, 302, 404, LOGIN),
+    ("encounter_react", "get"):         (405, 405, 405, 405, LOGIN),
+    ("encounter_react", "post"):        (302, 302, 302, 404, LOGIN),
+    ("encounter_tactics", "get"):       (405, 405, 405, 405, LOGIN),
+    ("encounter_tactics", "post"):      (302, 302, 302, 404, LOGIN),
+    ("encounter_hasten", "get"):        (405, 405, 405, 405, LOGIN),
+    ("encounter_hasten", "post"):       (302, 302, 302, 404, LOGIN),
+    ("encounter_leadership", "get"):    (405, 405, 405, 405, LOGIN),
+    ("encounter_leadership", "post"):   (302, 302, 302, 404, LOGIN),
     # Reinforcements are the referee's page; an empty post names the missing version.
     ("encounter_join", "get"):          (404, 200, 404, 404, LOGIN),
     ("encounter_join", "post"):         (404, 400, 404, 404, LOGIN),

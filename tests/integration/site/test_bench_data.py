@@ -22,13 +22,15 @@ def test_every_suite_makes_its_data_in_a_database_another_suite_already_filled(m
     _builder_player, builder_character = bench_builder._setup()
     campaign_referee = bench_campaign._setup()
     campaign = bench_campaign._party(campaign_referee)
-    encounter_referee, encounter = bench_encounter._fight()
+    fights = [bench_encounter._fight(system) for system in bench_encounter.SYSTEMS]
     load_players = bench_load._setup()
     printers = bench_load._pdf_setup()
 
     assert campaign.referee == campaign_referee
-    assert encounter.campaign.referee == encounter_referee != campaign_referee
-    assert builder_character.owner not in (campaign_referee, encounter_referee)
+    for (encounter_referee, encounter), system in zip(fights, bench_encounter.SYSTEMS, strict=True):
+        assert encounter.combat_system == system
+        assert encounter.campaign.referee == encounter_referee != campaign_referee
+    assert builder_character.owner not in (campaign_referee, *(referee for referee, _ in fights))
     assert len(load_players) == bench_load.USERS
     assert len(printers) == bench_load.PDF_ACCOUNTS
 

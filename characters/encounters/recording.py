@@ -1,0 +1,354 @@
+"""What every encounter action shares, whatever its combat system: the encounter locked at the
+version its page showed, who may act, the snapshot undo restores, the log line that moves the
+encounter to its next version, the turn order stored, the ammunition fired, and a fighter's
+condition marked where it is kept (its play sheet, or the encounter's own record of a group
+member or an animal). The systems' rounds (``ffa``, ``t4``, ``twod6``) are built of these;
+``services`` is the one door the views use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+from django.contrib.auth.models import User
+from django.db.models import F
+
+import rules
+from characters.core.services import Refused
+from characters.encounters.selectors import Board, Row, magazine_key, weapon_key
+from characters.models import Character, Combatant, Encounter, EncounterEntry
+from characters.play import record_services
+from characters.play import services as play_services
+from characters.play.selectors import carried_equipment, gear_key
+from rules import Condition
+from rules.catalog import EquipmentItem
+from rules.combat import CombatRefused, Weapon
+from rules.combat.records import Record, record_as_dict
+from rules.wording import plural
+
+Kind = EncounterEntry.Kind
+Side = Combatant.Side
+# What a fighter does with its turn: once one is logged in a round, the round has begun.
+ROUND_ACTIONS = (Kind.ATTACK, Kind.PASS, Kind.DELAY, Kind.HOLD, Kind.AIM, Kind.LEADERSHIP)
+
+# The most a log line's summary holds (its detail keeps every figure).
+SUMMARY_LENGTH = cast(int, EncounterEntry._meta.get_field("summary").max_length)
+
+
+class EncounterConflict(Refused):
+    """The encounter changed since the page was loaded: nothing was done."""
+
+
+def lock(
+    encounter: Encounter, expected_version: int | None, *, ended_ok: bool = False
+) -> Encounter:
+    """The encounter's row, locked, at the version the page showed; an ended encounter is
+    read-only (``ended_ok``: but for undoing its end)."""
+    locked = Encounter.objects.select_for_update().get(pk=encounter.pk)
+    locked.campaign = encounter.campaign
+    refuse_if_stale(locked, expected_version)
+    if locked.ended_at is not None and not ended_ok:
+        raise Refused(f"{locked.name} has ended: it is read-only.")
+    return locked
+
+
+def refuse_if_stale(encounter: Encounter, expected_version: int | None) -> None:
+    """EncounterConflict when the page's version is not the encounter's."""
+    if expected_version is not None and encounter.version != expected_version:
+        raise EncounterConflict(
+            f"{encounter.name} changed since this page was loaded (someone else acted, or "
+            "another tab did): nothing was done. Here it is as it stands now; do it again if it "
+            "still applies."
+        )
+
+
+def is_referee(encounter: Encounter, user: User) -> bool:
+    return encounter.campaign.referee_id == user.pk
+
+
+def require_referee(encounter: Encounter, user: User, doing: str) -> None:
+    if not is_referee(encounter, user):
+        raise Refused(f"Only the referee can {doing}.")
+
+
+def snapshot(state: Board) -> dict[str, Any]:
+    """What undoing the next entry restores of the encounter itself: round, turn and order."""
+    return {
+        "round": state.encounter.round,
+        "turn": state.encounter.turn,
+        "surprised": state.encounter.surprised_side,
+        "leaders": dict(state.encounter.leaders),
+        "order": {
+            str(row.pk): [row.combatant.position, row.combatant.initiative] for row in state.rows
+        },
+        # What a T4 or 2D6 fight keeps between its steps, the fight's and each fighter's.
+        "system": dict(state.encounter.system_state),
+        "states": {str(row.pk): row.combatant.system_state for row in state.rows},
+        "conditions": {},
+        "ammunition": {},
+        "changes": [],
+        "magazines": [],
+        "spares": {},
+        "added": [],
+    }
+
+
+def log(
+    state: Board,
+    *,
+    kind: str,
+    by: User,
+    summary: str,
+    before: dict[str, Any],
+    actor: Row | None = None,
+    target: Row | None = None,
+    detail: dict[str, Any] | None = None,
+) -> EncounterEntry:
+    """Write the log line and move the encounter to its next version."""
+    encounter = state.encounter
+    Encounter.objects.filter(pk=encounter.pk).update(
+        round=encounter.round,
+        turn=encounter.turn,
+        surprised_side=encounter.surprised_side,
+        leaders=encounter.leaders,
+        ended_at=encounter.ended_at,
+        system_state=encounter.system_state,
+        version=F("version") + 1,
+    )
+    encounter.version += 1
+    return EncounterEntry.objects.create(
+        encounter=encounter,
+        round=encounter.round,
+        kind=kind,
+        actor=actor.combatant if actor else None,
+        target=target.combatant if target else None,
+        summary=shortened(summary, SUMMARY_LENGTH),
+        detail=detail or {},
+        before=before,
+        by=by,
+    )
+
+
+def shortened(text: str, most: int) -> str:
+    """``text`` cut to ``most`` characters at a word, with an ellipsis where it was cut (the
+    entry's detail keeps every figure)."""
+    if len(text) <= most:
+        return text
+    return text[: most - 1].rsplit(" ", 1)[0] + "\u2026"
+
+
+def save_order(state: Board) -> None:
+    """The rows' order as it stands, with each fighter's initiative and what its system keeps
+    of it (T4 statuses, 2D6 initiative)."""
+    for position, row in enumerate(state.rows):
+        row.combatant.position = position
+    Combatant.objects.bulk_update(
+        [row.combatant for row in state.rows], ["position", "initiative", "system_state"]
+    )
+
+
+def next_able(state: Board, start: int) -> int:
+    """The place of the first fighter from ``start`` on whose turn comes (past the end: the
+    round is over)."""
+    for index in range(start, len(state.rows)):
+        if state.rows[index].takes_turn:
+            return index
+    return len(state.rows)
+
+
+def advance(state: Board) -> None:
+    state.encounter.turn = next_able(state, state.encounter.turn + 1)
+
+
+def acting(state: Board, by: User, doing: str) -> Row:
+    """The fighter whose turn it is, if ``by`` may act for it: the referee for anyone, a player
+    for their own character."""
+    current = state.current
+    if current is None:
+        raise Refused(
+            "Nobody's turn: throw initiative first."
+            if state.encounter.round == 0
+            else "The round is over: start the next round."
+        )
+    if not is_referee(state.encounter, by) and not current.owned_by(by.pk):
+        raise Refused(
+            f"It is {current.combatant.name}'s turn: only its player or the referee can {doing}."
+        )
+    return current
+
+
+def weapon_of(row: Row, key: str) -> Weapon:
+    for weapon in row.fighter.weapons:
+        if weapon_key(weapon) == key:
+            return weapon
+    raise Refused(f"Weapon: {row.combatant.name} has no {key.split('|')[0]}.")
+
+
+def target_of(state: Board, attacker: Row, pk: int, label: str, *, finishing: bool = False) -> Row:
+    """The target ``pk``; a fighter out of action only for a coup de grâce (``finishing``)."""
+    target = state.row(pk)
+    if target is None:
+        raise Refused(f"{label}: that combatant is not in this encounter.")
+    if target.pk == attacker.pk:
+        raise Refused(f"{label}: a fighter does not attack itself.")
+    if target.out_of_action and not finishing:
+        words = target.states[0][1].lower()
+        raise Refused(
+            f"{label}: {target.combatant.name} is {words}, out of action: no target, unless "
+            "the referee chooses a coup de grâce."
+        )
+    return target
+
+
+def form_refusal(refused: CombatRefused, labels: Mapping[str, str]) -> Refused:
+    """The engine's refusal of an attack as the attack form names its fields ("Range: …")."""
+    label = labels.get(refused.field)
+    return Refused(f"{label}: {refused.message}" if label else str(refused))
+
+
+def take_magazine(
+    row: Row, item: EquipmentItem, weapon: Weapon, by: User, encounter: Encounter, before
+) -> None:
+    """One spare magazine out: from what a character with a play sheet carries, through the
+    credits ledger (``give_up_gear``, as any gear used up in play, so the document, paid for
+    at creation, is not rewritten and the credits stay right); from a group member's own count
+    in the encounter, which starts at its stat block's."""
+    if row.group_member:
+        before["spares"].setdefault(str(row.pk), row.combatant.magazines)
+        spares = dict(row.combatant.magazines)
+        spares[magazine_key(item)] = row.spare_magazines(item) - 1
+        row.combatant.magazines = spares
+        Combatant.objects.filter(pk=row.pk).update(magazines=spares)
+        return
+    character = row.combatant.character
+    assert character is not None
+    entry = play_services.give_up_gear(
+        character=character,
+        by=by,
+        item=item.name,
+        tl=item.tl,
+        note=f"{item.name} loaded into the {weapon.name} in {encounter.name}",
+    )
+    before["magazines"].append({"character": character.pk, "item": entry.item, "tl": entry.tl})
+
+
+def spare_magazines(row: Row, item: EquipmentItem) -> int:
+    """The magazines of ``item`` the fighter has besides the loaded one."""
+    if row.group_member:
+        return row.spare_magazines(item)
+    assert row.combatant.character is not None
+    return sum(
+        entry.quantity
+        for entry in carried_equipment(row.combatant.character)
+        if gear_key(entry.item, entry.tl) == (item.name, item.tl)
+    )
+
+
+@dataclass(frozen=True)
+class Firing:
+    """What an attack's rounds do to the fighter's count of a weapon's ammunition."""
+
+    item: EquipmentItem
+    loaded: dict[str, int]  # the rounds in each weapon, as they were
+    fired: rules.combat.Fired
+
+
+def firing(row: Row, weapon: Weapon, rounds: int) -> Firing | None:
+    """The count of ``rounds`` fired from ``weapon``, as the engine counts them, before any of
+    it is done; None when the fighter keeps no count (an animal, or a fighter that carries none
+    of the weapon's ammunition). Refused when it has too few rounds and no magazine to load,
+    so the odds say so before the throw, and the attack is refused before any die."""
+    item = rules.combat.ammunition_for(weapon)
+    if item is None or row.combatant.character is None:
+        return None
+    key = weapon_key(weapon)
+    loaded = dict(row.combatant.ammunition)
+    spares = spare_magazines(row, item)
+    if key not in loaded and not spares:
+        return None
+    try:
+        fired = rules.combat.fire_rounds(item, rounds, loaded=loaded.get(key, 0), spares=spares)
+    except CombatRefused as refused:  # "out of ...": it has no magazine left to load
+        raise Refused(f"{row.combatant.name} is {refused.message}.") from None
+    return Firing(item, loaded, fired)
+
+
+def fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
+    """Fire the attack's rounds (``firing``), taking out the magazine it loads; returns a note
+    for the log, "" when the fighter keeps no count. A group member counts its own magazines,
+    starting from its stat block's."""
+    count = firing(row, weapon, rounds)
+    if count is None:
+        return ""
+    before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
+    note = ""
+    if count.fired.reloaded:
+        take_magazine(row, count.item, weapon, by, encounter, before)
+        # The catalog's item is "<weapon> ammunition", one of which is one magazine (reading
+        # 33): "a new Revolver ammunition" does not read as English.
+        note = (
+            f" Loaded a fresh magazine into the {weapon.name} ({count.fired.spares} more carried)."
+        )
+    loaded = count.loaded | {weapon_key(weapon): count.fired.loaded}
+    row.combatant.ammunition = loaded
+    Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
+    return f"{note} {plural(count.fired.loaded, 'round')} left in the {weapon.name}."
+
+
+def mark(
+    row: Row,
+    before: dict[str, Any],
+    *,
+    on_sheet: Callable[[Character], play_services.PlayResult],
+    here: Callable[[Condition], tuple[Condition, Iterable[rules.Event]]],
+) -> tuple[rules.Event, ...]:
+    """Change a fighter's condition where it is kept: through the play services (``on_sheet``)
+    for a character with a play sheet, so its revisions, log and undo are the play sheet's;
+    by the same rules function (``here``) on the encounter's own record of a group member or
+    an animal. ``before`` learns what undoing it takes. Returns the engine's events."""
+    if row.combatant.condition is None:
+        assert row.combatant.character is not None
+        result = on_sheet(row.combatant.character)
+        before["changes"].append(result.change.pk)
+        row.condition = result.condition
+        return result.events
+    before["conditions"][str(row.pk)] = row.combatant.condition
+    after, events = here(row.condition)
+    row.combatant.condition = rules.condition_as_dict(after)
+    Combatant.objects.filter(pk=row.pk).update(condition=row.combatant.condition)
+    row.condition = after
+    return tuple(events)
+
+
+def mark_record(
+    row: Row,
+    before: dict[str, Any],
+    after: Record,
+    *,
+    by: User,
+    what: str,
+    events: Iterable[rules.Event] = (),
+) -> None:
+    """A T4 or 2D6 record changed where it is kept: on a character's play sheet through the
+    record services (refused when the sheet changed since the board read it), or in the
+    encounter's own record of a group member; ``before`` learns what undoing it takes."""
+    assert row.record is not None
+    if row.combatant.condition is None:
+        assert row.combatant.character is not None
+        result = record_services.apply_outcome(
+            character=row.combatant.character,
+            by=by,
+            system=row.system,
+            planned_on=row.record,
+            after=after,
+            what=what,
+            events=events,
+        )
+        before["changes"].append(result.change.pk)
+    else:
+        before["conditions"].setdefault(str(row.pk), row.combatant.condition)
+        row.combatant.condition = record_as_dict(row.system, after)
+        Combatant.objects.filter(pk=row.pk).update(condition=row.combatant.condition)
+    row.record = after
