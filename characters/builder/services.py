@@ -5,6 +5,7 @@ Each function takes keyword arguments only and runs in one transaction, so a fai
 changes nothing."""
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -15,6 +16,7 @@ import rules
 from characters.core.services import (
     CharacterLocked,
     Refused,
+    VersionConflict,
     checked_document,
     listing_columns,
     lock_character,
@@ -143,6 +145,68 @@ def _moved_on_only_by(
         and last.editing_session == editing_session
         and last.author_id == getattr(by, "pk", None)
     )
+
+
+# Why a character is not saved as the player edits; the page says so before the first edit.
+SAVED_ONLY_BY_SAVE: dict[str, str] = {
+    Character.Status.SUBMITTED: "it is submitted for review. Press Save to withdraw it and save.",
+    Character.Status.APPROVED: "it is approved and locked. Ask the referee to reopen it.",
+}
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    """What became of a save the builder page made by itself: ``state`` is "saved", "partial"
+    (saved, keeping the stored value of the fields it could not read, which ``message``
+    names), "conflict" (another tab saved first: nothing written), "paused" (a submitted or
+    approved character is saved only by Save: nothing written) or "unreadable" (nothing
+    written; ``message`` says why). ``character`` is the character as it stands now."""
+
+    state: str
+    message: str
+    character: Character
+
+
+@transaction.atomic
+def save_as_you_go(
+    *,
+    character: Character,
+    document: dict[str, Any],
+    unread: dict[str, str],
+    expected_version: int,
+    by: User,
+    editing_session: str,
+    edit_stamp: int,
+) -> SaveOutcome:
+    """Store the builder's form as it stands, as the page does shortly after each edit and
+    once more as it is left. ``unread`` names the fields the form could not read (the
+    document keeps their stored values): one bad field never holds back the rest."""
+    paused = SAVED_ONLY_BY_SAVE.get(character.status)
+    if paused:
+        return SaveOutcome("paused", paused, character)
+    try:
+        saved = save_character(
+            character=character,
+            document=document,
+            expected_version=expected_version,
+            by=by,
+            editing_session=editing_session,
+            edit_stamp=edit_stamp,
+        )
+    except VersionConflict as conflict:
+        message = (
+            f"this character was saved elsewhere (version {conflict.current.version}). "
+            "Press Save to compare the two."
+        )
+        return SaveOutcome("conflict", message, conflict.current)
+    except CharacterLocked:
+        return SaveOutcome("paused", SAVED_ONLY_BY_SAVE[Character.Status.APPROVED], character)
+    except rules.MalformedDocument as malformed:
+        return SaveOutcome("unreadable", str(malformed), character)
+    if unread:
+        fields = "one field" if len(unread) == 1 else f"{len(unread)} fields"
+        return SaveOutcome("partial", f"all but {fields}: {next(iter(unread.values()))}", saved)
+    return SaveOutcome("saved", "", saved)
 
 
 @transaction.atomic
