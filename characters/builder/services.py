@@ -113,15 +113,22 @@ def save_character(
         document["mustering_out"] = stored_rolls
     else:
         document.pop("mustering_out", None)
-    moved_on_by_this_sitting = _moved_on_only_by(character, editing_session, by, expected_version)
-    current, _revision = store_document(
-        character,
-        document,
-        by=by,
-        action="Saved in the builder",
-        expected_version=None if moved_on_by_this_sitting else expected_version,
-        editing_session=editing_session,
-    )
+    if rules.normalise_document(document) == character.document:
+        # Nothing to store (a row added empty, an edit undone): the version stays, so that no
+        # save of this sitting finds it moved on by a save that left no revision to tell.
+        current = character
+    else:
+        moved_on_by_this_sitting = _moved_on_only_by(
+            character, editing_session, by, expected_version
+        )
+        current, _revision = store_document(
+            character,
+            document,
+            by=by,
+            action="Saved in the builder",
+            expected_version=None if moved_on_by_this_sitting else expected_version,
+            editing_session=editing_session,
+        )
     if editing_session:
         Character.objects.filter(pk=current.pk).update(
             builder_sitting=editing_session, builder_stamp=edit_stamp

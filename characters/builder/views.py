@@ -10,7 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.cache import never_cache
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
 
@@ -194,9 +194,6 @@ def typed_name_explained(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "characters/builder/builder.html#add-message-text", context)
 
 
-# The builder is never shown from the browser's cache: after Back it must show what is stored
-# now (it saves by itself), not the page as it was first loaded with the inputs filled in again.
-@never_cache
 @login_required
 @require_http_methods(["GET", "POST"])
 def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
@@ -206,7 +203,12 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     character = character_for_user(request, pk, edit=True)
     if request.method == "GET":
         context = selectors.builder_page(character, form_from_document(character.document))
-        return render(request, "characters/builder/builder.html", context)
+        response = render(request, "characters/builder/builder.html", context)
+        # Never shown from the browser's cache: after Back the page shows what is stored now (it
+        # saves by itself), not the page as first drawn with its inputs filled in again. Only
+        # the page: a browser keeps no page whose own requests were answered no-store for Back.
+        add_never_cache_headers(response)
+        return response
     form = form_from_post(request.POST)
     post = forms.BuilderPostForm(request.POST).post(default_action="save")
     if request.htmx or post.leaving:

@@ -38,7 +38,7 @@ function edited({ now = true } = {}) {
 function whenSaved(go) {
   if (!pending()) return go();
   waiting.push(go);
-  save();
+  if (model.state === "dirty") save(); // now, not after the pause (one on its way goes on)
   setTimeout(() => waiting.includes(go) && waiting.splice(waiting.indexOf(go), 1) && go(), 3000);
 }
 
@@ -144,29 +144,35 @@ window.addEventListener("beforeunload", (event) => {
   if (kept && saveState.unsaved(model)) event.preventDefault();
 });
 // A page drawn from the stored character before the last page's save had landed is older than
-// that save: the save goes again, and the form comes back drawn from it.
-const left = JSON.parse(sessionStorage.getItem(leavingKey) ?? "null");
-sessionStorage.removeItem(leavingKey);
-const sent = Object.fromEntries(left ?? []);
-const landed =
-  sent.editing_session === builder.dataset.storedSitting &&
-  Number(sent.edit_stamp) <= Number(builder.dataset.storedStamp);
-if (left && !landed) {
+// that save: the save goes again, and the form comes back drawn from it. Until it is stored (or
+// the answer says why it cannot be: a conflict, a character under review) it is sent again.
+function sendAgainWhatWasLeft(asked = false) {
+  const left = JSON.parse(sessionStorage.getItem(leavingKey) ?? "null");
+  const sent = Object.fromEntries(left ?? []);
+  const landed =
+    sent.editing_session === builder.dataset.storedSitting &&
+    Number(sent.edit_stamp) <= Number(builder.dataset.storedStamp);
+  const refused = asked && ["conflict", "paused", "unreadable"].includes(model.state);
+  if (!left || landed || refused) return sessionStorage.removeItem(leavingKey);
   const values = {};
   for (const [name, value] of left) (values[name] ??= []).push(value);
   Object.assign(values, { edit_stamp: Number(sent.edit_stamp) + 1, redraw: "on" });
   values.csrfmiddlewaretoken = csrfToken();
   delete values.leaving;
   const page = document.getElementById("builder-page");
-  htmx.ajax("POST", builder.getAttribute("action"), {
-    source: page,
-    values,
-    headers: { "X-CSRFToken": csrfToken() },
-    target: page,
-    select: "#builder-page",
-    swap: "morph:outerHTML",
-  });
+  htmx
+    .ajax("POST", builder.getAttribute("action"), {
+      source: page,
+      values,
+      headers: { "X-CSRFToken": csrfToken() },
+      target: page,
+      select: "#builder-page",
+      swap: "morph:outerHTML",
+    })
+    .catch(() => {}) // lost on the network: sent again below
+    .finally(() => setTimeout(() => sendAgainWhatWasLeft(true), 1000));
 }
+sendAgainWhatWasLeft();
 document.body.addEventListener("htmx:afterSettle", (event) => {
   if (event.detail.target?.id !== "builder-page") return;
   model = saveState.initialModel(shownState().dataset.state, shownState().textContent.trim());
@@ -207,8 +213,12 @@ function showControlScore(row, chosen) {
 }
 
 // -- Rows ----------------------------------------------------------------------------------------
-let rowsMade = 0;
-const newKey = () => `n${Date.now().toString(36)}${(rowsMade += 1)}`;
+// A new row's key: the first number no row of its section has, as the server gives them.
+function newKey(section) {
+  let key = 0;
+  while (section.querySelector(`[data-row-key="${key}"]`)) key += 1;
+  return String(key);
+}
 // A copy of a template's first element, its placeholders (__key__, __skill__…) filled in.
 function fromTemplate(template, values) {
   const copy = template.content.cloneNode(true);
@@ -223,7 +233,7 @@ function fromTemplate(template, values) {
 function placeRow(kind, values) {
   const section = builder.querySelector(`[data-rows="${kind}"]`);
   const template = section.querySelector(`template[data-row-template="${values.template ?? kind}"]`);
-  const [row] = fromTemplate(template, { key: newKey(), ...values });
+  const [row] = fromTemplate(template, { key: newKey(section), ...values });
   const empty = section.querySelector(".rows__empty");
   empty.before(row);
   empty.hidden = true;

@@ -922,3 +922,22 @@ def test_a_flaws_control_score_box_is_named_for_its_row(owner_client, owner):
         assert box is not None
         assert f'id="id_trait-{index}-control"' in box.group()
         assert f'aria-label="Trait {index + 1}: control score"' in box.group()
+
+
+def test_a_save_that_changes_nothing_keeps_the_version_so_the_sittings_next_save_lands(
+    owner_client, character
+):
+    """An empty row added, then the item chosen in it: the page's first save changed nothing
+    and its answer never came back (a newer save replaced it on the page), so the second save
+    carries the version the page was drawn with."""
+    sitting = {"editing_session": "tab", "version": str(character.version)}
+    unchanged = builder_post(character, **{"item-0-item": "", "item-0-quantity": "1"})
+    chosen = builder_post(character, **{"item-0-item": "Dagger|1", "item-0-quantity": "1"})
+
+    first = _saved_as_you_go(owner_client, character, unchanged | sitting | {"edit_stamp": "1"})
+    second = _saved_as_you_go(owner_client, character, chosen | sitting | {"edit_stamp": "2"})
+
+    assert json.loads(first["HX-Trigger-After-Settle"])["builder:saved"]["version"] == 1
+    assert json.loads(second["HX-Trigger-After-Settle"])["builder:saved"]["state"] == "saved"
+    character.refresh_from_db()
+    assert [entry["item"] for entry in character.document["equipment"]] == ["Dagger"]
