@@ -11,11 +11,12 @@ INDENTED_TEMPLATES = $(shell find templates -name '*.html' -not -path 'templates
 # Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-k healthz -x"`.
 PYTEST_ARGS ?=
 
-.PHONY: help install install-test install-lint run test lint format migrations-check bench serve clean
+.PHONY: help install install-test install-lint run test test-fast lint format migrations-check bench serve clean
 
 help:
 	@echo "make run               set up, migrate, load demo data, serve http://127.0.0.1:$(PORT)/"
 	@echo "make test              set up with the test tools and run the whole suite"
+	@echo "make test-fast         unit and integration tests, no browser or slow ones, on every core"
 	@echo "make install           set up .venv only"
 	@echo "make lint              ruff, mypy (django-stubs; --strict on rules/), djhtml --check"
 	@echo "make format            ruff format + ruff check --fix"
@@ -40,6 +41,11 @@ run: install
 test: install-test
 	$(PY) -m pytest $(PYTEST_ARGS)
 
+# While working: the tiers without Chromium and without the tests marked slow, spread over the
+# cores (pytest-xdist), with few hypothesis examples outside CI (tests/conftest.py).
+test-fast: install-test
+	$(PY) -m pytest -n auto -m "not browser and not slow" $(PYTEST_ARGS)
+
 lint: install-lint
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -59,11 +65,12 @@ bench: install
 	$(PY) -m bench
 
 # Production. Needs DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS and (really) DATABASE_URL in the
-# environment; run `manage.py migrate` once per release, not on every app server.
+# environment; run `manage.py migrate` once per release, not on every app server. Workers:
+# gunicorn.conf.py (WEB_CONCURRENCY, else as many as the machine's CPUs and memory take).
 serve: export DJANGO_ENV ?= production
 serve: install
 	$(PY) manage.py collectstatic --noinput
-	exec $(VENV)/bin/gunicorn ffa_site.wsgi --bind 0.0.0.0:$(PORT) --access-logfile -
+	exec $(VENV)/bin/gunicorn ffa_site.wsgi --config gunicorn.conf.py --bind 0.0.0.0:$(PORT) --access-logfile -
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -106,10 +106,11 @@ def duration(name: str, operation: Callable[[], object], *, rounds: int, warmup:
     return Figure(name, "ms", tuple(samples), higher_is_better=False)
 
 
-def throwaway_database(suite: str) -> Path:
-    """Django on a throwaway SQLite database in a temporary FFA_VAR_DIR, migrated; returns that
-    folder (a server started for the suite uses it too). When a suite before this one in the run
-    set Django up, its throwaway database is reused: settings load once per process."""
+def setup_django() -> Path:
+    """Django for the benchmarks, on a temporary FFA_VAR_DIR: a throwaway SQLite database (not
+    yet migrated) and caches of its own, never the site's var/ or DATABASE_URL. Every suite
+    calls this, whichever runs first: settings load once per process, so the first call
+    decides for the whole run. Returns that folder (a server started for a suite uses it too)."""
     from django.conf import settings
 
     if not settings.configured:
@@ -119,16 +120,25 @@ def throwaway_database(suite: str) -> Path:
     import django
 
     django.setup()
+    return Path(settings.VAR_DIR)
+
+
+def throwaway_database(suite: str) -> Path:
+    """``setup_django``, migrated, for a suite that writes test data; returns the folder. A run
+    of several suites shares the one database."""
+    from django.conf import settings
+
+    var_dir = setup_django()
     database = str(settings.DATABASES["default"].get("NAME", ""))
     if "ffa-bench-" not in database:
+        # Only when something other than the benchmarks set Django up in this process.
         raise RuntimeError(
-            f"bench {suite} writes test data and will not use the database {database!r}: "
-            "run it before suites that set Django up on the real database."
+            f"bench {suite} writes test data and will not use the database {database!r}."
         )
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    return Path(os.environ["FFA_VAR_DIR"])
+    return var_dir
 
 
 def bench_user(suite: str, role: str, *, password: str | None = None):
@@ -137,11 +147,3 @@ def bench_user(suite: str, role: str, *, password: str | None = None):
     from django.contrib.auth import get_user_model
 
     return get_user_model().objects.create_user(f"bench-{suite}-{role}", password=password)
-
-
-def setup_django() -> None:
-    """Configure Django for suites that go through the site (no database is created)."""
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ffa_site.settings")
-    import django
-
-    django.setup()

@@ -1,4 +1,5 @@
-"""The site under gunicorn, the production app server, on a loopback port for a benchmark."""
+"""The site under gunicorn, the production app server, on a loopback port: for a benchmark,
+and for the tests that run several app servers side by side."""
 
 import contextlib
 import os
@@ -6,39 +7,48 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _free_port() -> int:
+def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
 
 
 @contextlib.contextmanager
-def gunicorn(var_dir: str, *, workers: int) -> Iterator[int]:
-    """Serve the site on 127.0.0.1 with ``workers`` sync workers; yields the port.
+def gunicorn(
+    var_dir: str,
+    *,
+    workers: int | None = None,
+    settings_module: str = "bench.settings",
+    environment: Mapping[str, str] | None = None,
+) -> Iterator[int]:
+    """Serve the site on 127.0.0.1 with gunicorn.conf.py, as `make serve` does, and ``workers``
+    sync workers (by default as many as `make serve` starts); yields the port.
 
     The development settings with DEBUG off (production's would redirect plain HTTP to HTTPS),
-    plus bench.urls' do-nothing views. Access logging is off so that the terminal is not
-    flooded.
+    by default plus bench.urls' do-nothing views, on a throwaway SQLite database unless
+    ``environment`` names another (DATABASE_URL). Access logging is off so that the terminal is
+    not flooded.
     """
-    port = _free_port()
-    environment = {
+    port = free_port()
+    server_environment = {
         **os.environ,
         "FFA_VAR_DIR": var_dir,
-        "DJANGO_SETTINGS_MODULE": "bench.settings",
+        "DJANGO_SETTINGS_MODULE": settings_module,
         "DJANGO_DEBUG": "0",
     }
-    environment.pop("DATABASE_URL", None)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gunicorn", "ffa_site.wsgi", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--log-level", "warning"],
-        cwd=ROOT, env=environment,
-    )  # fmt: skip
+    server_environment.pop("DATABASE_URL", None)
+    server_environment.update(environment or {})
+    command = [sys.executable, "-m", "gunicorn", "ffa_site.wsgi", "--config", "gunicorn.conf.py",
+               "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]  # fmt: skip
+    if workers is not None:
+        command += ["--workers", str(workers)]
+    server = subprocess.Popen(command, cwd=ROOT, env=server_environment)
     try:
         deadline = time.monotonic() + 30
         while True:

@@ -334,7 +334,9 @@ class PlayState(models.Model):
     Kept apart from the character document, whose format is fixed. ``condition`` is
     ``rules.condition_as_dict`` of a ``rules.Condition``; ``version`` rises with every change,
     so an action taken on a stale page (another tab) is refused instead of applied to a
-    condition its player did not see.
+    condition its player did not see. ``worn``: the armor the character wears now, chosen on
+    the play sheet, as ``[name, tl]`` pairs of the catalog; None until one is chosen there: the
+    document's ``worn`` marks hold.
     """
 
     character = models.OneToOneField(
@@ -342,6 +344,7 @@ class PlayState(models.Model):
     )
     condition = models.JSONField()
     version = models.PositiveIntegerField(default=1)
+    worn = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -510,7 +513,9 @@ class Encounter(models.Model):
     ``round`` is 0 until initiative is thrown; ``turn`` is the place in the order of the
     combatant who acts now (past the last one when the round is over). ``surprised_side``: the
     side the surprise throw left surprised ("" for none), which loses its turns and fights at
-    the surprised DEF through the first round. ``ended_at``: when the referee ended it; an
+    the surprised DEF until the referee says surprise is lost. ``leaders``: the combatant the
+    referee named to lead each side, by side (a side not in it follows the engine's choice).
+    ``ended_at``: when the referee ended it; an
     ended encounter is read-only (but for undoing the end). ``version`` rises with
     every change, so an action taken on a page that fell behind (another tab, a phone that
     missed a poll) is refused instead of applied twice, and a poll that finds the version it
@@ -525,6 +530,7 @@ class Encounter(models.Model):
     round = models.PositiveIntegerField(default=0)
     turn = models.PositiveSmallIntegerField(default=0)
     surprised_side = models.CharField(max_length=10, blank=True, default="")
+    leaders = models.JSONField(default=dict, blank=True)
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
@@ -583,12 +589,14 @@ class EncounterEntry(models.Model):
     ``ConditionChange`` ids: each undone through the play services while it is its sheet's
     last; older entries name the characters, "sheets"), the magazines it took from what a
     character carries ("magazines": given back through the credits ledger), a group member's
-    spare magazines ("spares"), the side left surprised ("surprised") and the combatants it
-    added ("added": removed again).
+    spare magazines ("spares"), the side left surprised ("surprised"), the sides' leaders
+    ("leaders") and the combatants it added ("added": removed again).
     """
 
     class Kind(models.TextChoices):
         SURPRISE = "surprise", "Surprise"
+        ALARM = "alarm", "Surprise lost"
+        LEADER = "leader", "Leader named"
         INITIATIVE = "initiative", "Initiative"
         JOIN = "join", "Joined the fight"
         END = "end", "Encounter ended"

@@ -30,6 +30,19 @@ def healthz(get_response: Callable[[HttpRequest], HttpResponse]):
     return middleware
 
 
+def permissions_policy(get_response: Callable[[HttpRequest], HttpResponse]):
+    """Send a Permissions-Policy that refuses the browser features the site never uses
+    (settings.PERMISSIONS_POLICY_REFUSED): a script that got in could not turn them on."""
+    header = ", ".join(f"{feature}=()" for feature in settings.PERMISSIONS_POLICY_REFUSED)
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        response = get_response(request)
+        response.headers.setdefault("Permissions-Policy", header)
+        return response
+
+    return middleware
+
+
 def refuse_oversized_bodies(get_response: Callable[[HttpRequest], HttpResponse]):
     """Answer 413 to a request whose Content-Length is over MAX_REQUEST_BYTES, before any of
     its body is read: not a 500 upload read whole and then refused, nor a 400 from Django's
@@ -54,17 +67,24 @@ def refuse_oversized_bodies(get_response: Callable[[HttpRequest], HttpResponse])
 
 
 def private_for_users(get_response: Callable[[HttpRequest], HttpResponse]):
-    """Mark every response to a logged-in user `Cache-Control: private`, so that no shared
-    cache (a proxy, a CDN) keeps one person's page for another. Whatever the view said is kept
-    (`never_cache` pages stay `no-store`); anonymous pages are left as they were, and static
-    files never get here (WhiteNoise, before this, answers them)."""
+    """Mark every response to a logged-in user `Cache-Control: private, no-store`: no shared
+    cache (a proxy, a CDN) keeps one person's page for another, and no browser keeps it on disk
+    for the next person at a shared computer. What else the view said is kept (a PDF's
+    `no-cache` and ETag); anonymous pages are left as they were, and static files never get
+    here (WhiteNoise, before this, answers them).
+
+    An answer to a post is only private: no cache keeps it anyway, and a browser keeps no page
+    for Back whose own requests were answered no-store (the builder saves with posts)."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         # After the view: a login has just made the user someone, a logout no one.
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            patch_cache_control(response, private=True)
+            if request.method == "POST":
+                patch_cache_control(response, private=True)
+            else:
+                patch_cache_control(response, private=True, no_store=True)
         return response
 
     return middleware

@@ -19,6 +19,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from ffa_site.workers import pdf_render_slots
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 _TRUE = {"1", "true", "yes", "on"}
@@ -141,8 +143,9 @@ MIDDLEWARE = [
     # First, so load balancers get their answer before host checks, HTTPS redirects or sessions.
     "ffa_site.middleware.healthz",
     "django.middleware.security.SecurityMiddleware",
-    # Before anything that may answer, so that every page, the 413 and 429 ones too, has it.
+    # Before anything that may answer, so that every page, the 413 and 429 ones too, has them.
     "csp.middleware.CSPMiddleware",
+    "ffa_site.middleware.permissions_policy",
     # Before sessions and the CSRF check, which read the body: an oversized one never is.
     "ffa_site.middleware.refuse_oversized_bodies",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -230,31 +233,65 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # FFA_REDIS_URL (redis://host:6379/0) puts them in Redis, shared by every app server as well.
 REDIS_URL = env_str("FFA_REDIS_URL")
 PDF_CACHE_DAYS = 7
-# How long one sheet of a PDF may take to render before the request gets a 503 (the largest
-# legal sheet takes about a second; a party PDF gets this for each of its sheets).
-PDF_TIME_BUDGET_SECONDS = 5.0
+# How long one PDF, a sheet or a whole party, may take to render before it is stopped and the
+# request gets a 503: the largest legal sheet takes about a second, and the budget stays well
+# under gunicorn's worker timeout (ffa_site.workers), which would kill the worker instead.
+PDF_TIME_BUDGET_SECONDS = 10.0
+# A PDF stopped by the budget is refused at once, without rendering, for this long after.
+PDF_REFUSAL_MEMORY_SECONDS = 15 * 60
+# Rendering time one user (or, through a share link, one address) may take in a window of
+# time: a PDF from the cache costs nothing, the first PDF of a window always renders, and an
+# ordinary sheet takes a fraction of a second (characters.pdf.guard).
+PDF_RENDER_SECONDS_PER_USER = 30
+PDF_RENDER_WINDOW_SECONDS = 10 * 60
+# Renders at once on one app server (ffa_site.workers): the rest of it answers the pages.
+PDF_RENDER_SLOTS = pdf_render_slots()
 
 
-def _shared_cache(name: str, **settings: Any) -> dict[str, Any]:
+# How long an app server waits on Redis before carrying on without it (ffa_site.cache).
+REDIS_TIMEOUT_SECONDS = 0.5
+
+
+def _shared_cache(name: str, *, max_entries: int, **settings: Any) -> dict[str, Any]:
     if REDIS_URL:
-        shared = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-        return {**shared, "KEY_PREFIX": f"ffa-{name}", **settings}
-    files = {"BACKEND": "django.core.cache.backends.filebased.FileBasedCache"}
-    return {**files, "LOCATION": str(VAR_DIR / "cache" / name), **settings}
+        # Fails soft: with Redis down, a miss and a dropped write, never a 500. Redis evicts
+        # by its own policy (maxmemory), so there is no entry count to give it.
+        return {
+            "BACKEND": "ffa_site.cache.FailSoftRedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": f"ffa-{name}",
+            "OPTIONS": {
+                "socket_connect_timeout": REDIS_TIMEOUT_SECONDS,
+                "socket_timeout": REDIS_TIMEOUT_SECONDS,
+            },
+            **settings,
+        }
+    return {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "cache" / name),
+        "OPTIONS": {"MAX_ENTRIES": max_entries},
+        **settings,
+    }
 
 
 CACHES = {
     "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "ffa"},
-    "pdf": _shared_cache("pdf", TIMEOUT=PDF_CACHE_DAYS * 24 * 3600, OPTIONS={"MAX_ENTRIES": 500}),
-    "throttle": _shared_cache("throttle"),
+    "pdf": _shared_cache("pdf", max_entries=500, TIMEOUT=PDF_CACHE_DAYS * 24 * 3600),
+    # Counters and the addresses accounts have logged in from: many small entries.
+    "throttle": _shared_cache("throttle", max_entries=5000),
 }
 
 # --- Auth and sessions ----------------------------------------------------------------------
 # Sessions live in the database, so any app server behind the load balancer can serve any request.
 SESSION_ENGINE = "django.contrib.sessions.backends.db"
+# At least 12 characters (ASVS 2.1.1), checked when a password is chosen, never at login.
+PASSWORD_MIN_LENGTH = 12
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {
+        "NAME": "django.contrib.auth.password_validation.MinimumLengthValidator",
+        "OPTIONS": {"min_length": PASSWORD_MIN_LENGTH},
+    },
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
@@ -266,12 +303,20 @@ AUTHENTICATION_BACKENDS = [
 ]
 # Failures are kept in the database, so every worker and app server sees the same count.
 AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
-# Five wrong passwords for one account, or from one address (any accounts), lock that account
-# or address out for 15 minutes after the last failure: the site login, and the admin's alike.
-# An admin lifts it sooner with `manage.py axes_reset_username NAME` or `axes_reset_ip ADDRESS`.
+# Five wrong passwords for one account from one address, or from one address over any accounts,
+# lock that pair or that address out for 15 minutes after the last failure: the site login, and
+# the admin's alike. Never the account itself: a stranger's guesses would lock its owner out
+# everywhere. An admin lifts a lockout sooner with `manage.py axes_reset_ip ADDRESS`.
 AXES_FAILURE_LIMIT = 5
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
 AXES_COOLOFF_TIME = timedelta(minutes=15)
+# A refused attempt checks no password: it neither counts as a failure nor extends a lockout.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Guesses at one account from many addresses: past this many failures within the cool-off time,
+# each attempt from an address the account has not logged in from (within the days below)
+# waits twice as long as the one before (ffa_site.throttling.login_wait).
+LOGIN_SLOWDOWN_AFTER = 10
+LOGIN_KNOWN_ADDRESS_DAYS = 60
 # A success does not wipe the count: else a guesser's own account would reset its address's.
 AXES_RESET_ON_SUCCESS = False
 AXES_CLIENT_IP_CALLABLE = "ffa_site.throttling.client_address"
@@ -287,6 +332,20 @@ SIGNUP_LIMIT_PER_HOUR = 10
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
+# Messages wait in the session: no cookie of their own, so every cookie the site sets in
+# production is a __Host- one (below).
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+
+# --- E-mail: the notice sent when a password changes -------------------------------------------
+# Printed to the console (the server's log) unless DJANGO_EMAIL_BACKEND says otherwise, e.g.
+# django.core.mail.backends.smtp.EmailBackend with the DJANGO_EMAIL_* settings below.
+EMAIL_BACKEND = env_str("DJANGO_EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend")
+EMAIL_HOST = env_str("DJANGO_EMAIL_HOST", "localhost")
+EMAIL_PORT = env_int("DJANGO_EMAIL_PORT", 25)
+EMAIL_HOST_USER = env_str("DJANGO_EMAIL_HOST_USER")
+EMAIL_HOST_PASSWORD = env_str("DJANGO_EMAIL_HOST_PASSWORD")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_USE_TLS", False)
+DEFAULT_FROM_EMAIL = env_str("DJANGO_DEFAULT_FROM_EMAIL", "webmaster@localhost")
 
 # --- Internationalisation -------------------------------------------------------------------
 LANGUAGE_CODE = "en-us"
@@ -323,6 +382,23 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 
 # --- Security -------------------------------------------------------------------------------
 X_FRAME_OPTIONS = "DENY"
+# Permissions-Policy (ffa_site.middleware.permissions_policy): browser features no page of the
+# site uses, refused to it and to anything it could ever embed.
+PERMISSIONS_POLICY_REFUSED = (
+    "accelerometer",
+    "autoplay",
+    "browsing-topics",
+    "camera",
+    "display-capture",
+    "geolocation",
+    "gyroscope",
+    "magnetometer",
+    "microphone",
+    "midi",
+    "payment",
+    "serial",
+    "usb",
+)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
@@ -352,6 +428,10 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_SECURE_HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    # The __Host- prefix: browsers keep such a cookie only if it is secure, for the whole site
+    # and for this host alone, so no subdomain or plain-HTTP page can plant or overwrite one.
+    SESSION_COOKIE_NAME = "__Host-sessionid"
+    CSRF_COOKIE_NAME = "__Host-csrftoken"
 
 # --- Logging: everything worth knowing goes to stderr, where gunicorn and systemd collect it ---
 LOGGING = {

@@ -126,6 +126,16 @@ def animal(
         names.append(known[match_key(weapon)])
     body = _animal_tables()["body_per_str_dv"]
     str_dv = size["str_dv"]
+    # The least each figure given may be: LIF and WND of 1 (a LIF track starts above 0, and a
+    # WND of 0 would make every wound fatal), no negative TGH or damage.
+    for key, given, least, named in (
+        ("lif", lif, 1, "LIF"),
+        ("wnd", wnd, 1, "WND"),
+        ("tgh", tgh, 0, "TGH"),
+        ("damage", damage, 0, "listed damage"),
+    ):
+        if given is not None and given < least:
+            raise CombatRefused(key, f"an animal's {named} is at least {least}, not {given}")
     return Animal(
         name=name or f"{row['name']} ({weight_kg:g} kg)",
         type=row["name"],

@@ -50,6 +50,7 @@ from .fighters import (
     RANGE_BANDS,
     RANGE_DMS,
     SITUATION_DMS,
+    Armor,
     CombatRefused,
     Fighter,
     Refusals,
@@ -59,7 +60,7 @@ from .fighters import (
     field_name,
 )
 from .injury import LETHAL, STUN, Period, injury_rules, severity_rules
-from .wording import plural, verb
+from .wording import MINUS, TIMES, plural, verb
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +135,8 @@ class AttackPlan:
     tn_dms: tuple[Modifier, ...]
     dms: tuple[Modifier, ...]
     kind: str
+    # The target's DEF the TN starts from, as its wounds leave it (a stunned target's is 1).
+    target_def: int
     skill_level: int | None
     dice_rule: str
     chance: Fraction
@@ -141,10 +144,27 @@ class AttackPlan:
     damage_type: str
     notes: frozenset[str]
     target_condition: Condition | None = None
+    # What the rules left out, in words (aiming adds nothing to autofire).
+    remarks: tuple[str, ...] = ()
 
     @property
     def dm(self) -> int:
         return sum(m.dm for m in self.dms)
+
+
+@dataclass(frozen=True, slots=True)
+class DamageParts:
+    """What a hit's damage is worked from, for showing the arithmetic: the EN, the weapon's
+    DMG (an animal's listed damage), the STR DV added to it (melee and natural weapons), the
+    armor that applied and its AV before the notes, and what multiplies the damage past armor
+    (a shotgun's x4)."""
+
+    effect: int
+    dmg: int
+    str_dv: int | None = None
+    armor: str | None = None
+    armor_worn: int = 0
+    times: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,13 +181,46 @@ class Damage:
     multiplier: int
     per_point: int
     notes: tuple[str, ...] = ()
+    parts: DamageParts | None = None
 
     @property
     def form(self) -> str:
         """Stunning ("S") or lethal ("L"): what the tables write after the slash."""
         return self.type.split("/")[-1]
 
+    @property
+    def worked(self) -> str:
+        """The arithmetic in one line a referee can check against the tables, e.g.
+        "EN 4: x4 x DMG 8 = 32 - AV 12 (Mesh (TL 7)) = 20 to LIF" (with the signs of
+        arithmetic)."""
+        parts = self.parts
+        if parts is None:
+            return f"{self.raw}, {self.lif} to LIF"
+        capped = f", at most {TIMES}{self.multiplier}" if parts.effect > self.multiplier else ""
+        per = (
+            f"(DMG {parts.dmg:+d} + STR DV {parts.str_dv})"
+            if parts.str_dv is not None
+            else f"DMG {parts.dmg}"
+        )
+        text = f"EN {parts.effect}{capped}: {TIMES}{self.multiplier} {TIMES} {per} = {self.raw}"
+        if self.notes == ("special damage",):
+            return f"{text}; special damage ({self.type}): no LIF lost"
+        if parts.armor is not None:
+            before = (
+                f", {parts.armor_worn} before the notes" if parts.armor_worn != self.armor else ""
+            )
+            text += f" {MINUS} AV {self.armor} ({parts.armor}{before})"
+        if self.tgh:
+            text += f" {MINUS} TGH {self.tgh}"
+        if parts.times > 1:
+            past = max(self.raw - self.armor - self.tgh, 0)
+            text += f" = {past} past armor, {TIMES}{parts.times}"
+        if parts.armor is None and not self.tgh and parts.times == 1:
+            return f"{text} to LIF"  # nothing protects: the whole of it
+        return f"{text} = {self.lif} to LIF"
+
     def as_dict(self) -> dict[str, Any]:
+        parts = self.parts
         return {
             "raw": self.raw,
             "armor": self.armor,
@@ -176,7 +229,12 @@ class Damage:
             "type": self.type,
             "multiplier": self.multiplier,
             "per_point": self.per_point,
+            "dmg": parts.dmg if parts else None,
+            "str_dv": parts.str_dv if parts else None,
+            "armor_worn": parts.armor if parts else None,
+            "armor_av_worn": parts.armor_worn if parts else 0,
             "notes": list(self.notes),
+            "worked": self.worked,
         }
 
 
@@ -195,6 +253,7 @@ class AttackResult:
     condition_before: Condition
     condition_after: Condition
     events: tuple[Event, ...] = field(default=())
+    reading: str = ""  # how the dice were read (dice_reading)
 
     @property
     def tn(self) -> int:
@@ -352,7 +411,7 @@ def _range_dms(
     tables = combat_tables()
     if weapon.melee:
         return _reach_dms(weapon, attacker, band)
-    _within_max_range(weapon, band)
+    _within_max_range(weapon, attacker, band)
     range_dm = RANGE_DMS[band]
     out = [Modifier(f"range: {band}", range_dm)] if range_dm else []
     movement = next(m for m in tables["movements"] if m["name"] == situation.movement)
@@ -364,7 +423,8 @@ def _range_dms(
     if movement["rmod"] and aimed and rmod > 0 and range_dm < 0:
         offset = min(rmod, -range_dm)
         out.append(Modifier(f"Rmod {rmod:+d} offsets range (stationary, aimed)", offset))
-    if aimed:
+    # No bonus for aiming combines with autofire (reading 13): the aim still steadies the Rmod.
+    if aimed and not situation.autofire_rounds:
         level = attacker.skill_level(weapon) or 0
         aim = tables["aim"]
         bonus = max(aim["least_dm"], min(situation.aim_turns * aim["dm_per_turn"], level))
@@ -382,27 +442,43 @@ def _band_start(band: str) -> float:
     return 0 if index == 0 else float(combat_tables()["range_bands"]["bands"][index - 1]["metres"])
 
 
-def _reaches(weapon: Weapon, band: str) -> bool:
-    return (
-        weapon.max_range_m is None
-        or band_index(band) == 0
-        or (_band_start(band) < weapon.max_range_m)
-    )
+def max_range_m(weapon: Weapon, attacker: Fighter) -> float | None:
+    """A weapon's MAX in metres (None: no limit): the table's, or a thrown weapon's STR x its
+    multiple, with the thrower's STR level (reading 12); CombatRefused for an animal, which
+    throws nothing."""
+    multiple = weapon.max_range_str_multiple
+    if multiple is None:
+        return weapon.max_range_m
+    if attacker.str_level is None:
+        raise CombatRefused("weapon", f"{attacker.name} cannot throw the {weapon.label}")
+    return float(attacker.str_level * multiple)
 
 
-def _within_max_range(weapon: Weapon, band: str) -> None:
+def _reaches(weapon: Weapon, attacker: Fighter, band: str) -> bool:
+    most = max_range_m(weapon, attacker)
+    return most is None or band_index(band) == 0 or (_band_start(band) < most)
+
+
+def _within_max_range(weapon: Weapon, attacker: Fighter, band: str) -> None:
     """A shot whose whole band lies beyond the weapon's MAX is refused (reading 12)."""
-    if not _reaches(weapon, band):
-        start = _band_start(band)
+    if not _reaches(weapon, attacker, band):
+        most = max_range_m(weapon, attacker)
+        thrown = (
+            f" (STR {attacker.str_level} x {weapon.max_range_str_multiple})"
+            if weapon.max_range_str_multiple is not None
+            else ""
+        )
         raise CombatRefused(
             "range",
-            f"the {weapon.label} reaches {weapon.max_range_m:g} m; {band} range starts beyond "
-            f"{start:g} m",
+            f"the {weapon.label} reaches {most:g} m{thrown}; {band} range starts beyond "
+            f"{_band_start(band):g} m",
         )
 
 
 def _optimal_bands(weapon: Weapon, attacker: Fighter) -> tuple[str, ...]:
     """A melee or natural weapon's optimal distance, as range bands (reading 3)."""
+    if weapon.natural and weapon.name in attacker.reaches:  # Vargr claws reach close
+        return (attacker.reaches[weapon.name],)
     sizes = combat_tables()["optimal_distance"]["sizes"]
     if weapon.size in sizes:
         return tuple(sizes[weapon.size])
@@ -417,7 +493,7 @@ def usual_band(weapon: Weapon, attacker: Fighter) -> str:
     if weapon.melee:
         return max(_optimal_bands(weapon, attacker), key=band_index)
     nearer = RANGE_BANDS[: band_index(combat_tables()["range_bands"]["pistol_range"]) + 1]
-    return [band for band in nearer if _reaches(weapon, band)][-1]
+    return [band for band in nearer if _reaches(weapon, attacker, band)][-1]
 
 
 def _reach_dms(weapon: Weapon, attacker: Fighter, band: str) -> list[Modifier]:
@@ -503,6 +579,8 @@ def _weapon_dms(
     # steady attacker (docs/combat.md, reading 8).
     if weapon.acc < 0 or (weapon.acc > 0 and movement["acc"]):
         out.append(Modifier(f"ACC of the {weapon.label}", weapon.acc))
+    if attacker.has_specialty(weapon):  # reading 35
+        out.append(Modifier(f"specialty: {weapon.specialty}", catalog().limits.specialty_dm))
     if weapon.str_min is not None and str_dv < weapon.str_min:
         short = weapon.str_min - str_dv
         out.append(
@@ -543,8 +621,6 @@ def _autofire_dms(weapon: Weapon, situation: Situation) -> list[Modifier]:
             f"the {weapon.label} fires at most {plural(weapon.most_rounds, 'round')} a turn, "
             f"not {rounds}",
         )
-    if situation.aim_turns:
-        raise CombatRefused("situation.aim_turns", "no aiming bonus combines with autofire")
     steps = -(-rounds // auto["rounds_per_step"])
     out = [Modifier(f"autofire, {plural(rounds, 'round')}", steps * auto["dm_per_step"])]
     if situation.targets > steps:
@@ -624,7 +700,8 @@ def plan_attack(
     _armed(attacker, weapon)
     attacker_now = figures_now(attacker, attacker_condition)
     dex_dm, str_dv = attacker_now.dex_dm, attacker_now.str_dv
-    tn, tn_dms = _tn(figures_now(target, target_condition).DEF, situation)
+    target_def = figures_now(target, target_condition).DEF
+    tn, tn_dms = _tn(target_def, situation)
     notes = _active_notes(weapon, situation)
     dms = [Modifier("DEX DM", dex_dm)] if dex_dm else []
     dms.extend(_range_dms(weapon, attacker, range_band, situation, notes))
@@ -635,6 +712,20 @@ def plan_attack(
     level = attacker.skill_level(weapon)
     kind = kind_of_test(level)
     total_dm = sum(m.dm for m in dms)
+    remarks: tuple[str, ...] = (
+        ("Aiming adds no bonus to autofire (reading 13).",)
+        if situation.autofire_rounds and situation.aim_turns and weapon.ranged
+        else ()
+    )
+    chance = hit_chance(kind, level, dm=total_dm, tn=tn)
+    if not chance:
+        count = dice_thrown(kind, level)
+        most = max(result_distribution(kind, count))
+        rule = dice_notation(kind, level)
+        remarks += (
+            f"It cannot hit: TN {tn} with DM {total_dm:+d} needs {tn - total_dm} on the dice, "
+            f"and {rule} reads {most} at most.",
+        )
     return AttackPlan(
         attacker=attacker,
         weapon=weapon,
@@ -645,13 +736,15 @@ def plan_attack(
         tn_dms=tn_dms,
         dms=tuple(dms),
         kind=kind,
+        target_def=target_def,
         skill_level=level,
         dice_rule=dice_notation(kind, level),
-        chance=hit_chance(kind, level, dm=total_dm, tn=tn),
+        chance=chance,
         str_dv=str_dv,
         damage_type=_damage_type(attacker, weapon, notes),
         notes=notes,
         target_condition=target_condition,
+        remarks=remarks,
     )
 
 
@@ -707,15 +800,48 @@ def read_dice(plan: AttackPlan, dice: Sequence[int]) -> tuple[tuple[int, ...], i
     return used, result
 
 
+def dice_reading(plan: AttackPlan, used: Sequence[int], result: int) -> str:
+    """How the dice were read, in words a referee checks against the dice shown: "highest
+    die 6, +2 for two more sixes", "lowest die 3", a level-0 re-throw."""
+    top = dice_rules().highest
+    if reads_highest(plan.kind):
+        if len(used) == 1:
+            return f"one die: {result}"
+        sixes = list(used).count(top)
+        if sixes > 1:
+            extra = plural(sixes - 1, "more six", "more sixes")
+            return f"highest die {top}, +{sixes - 1} for {extra}: {result}"
+        return f"highest die: {result}"
+    count = dice_thrown(plan.kind, plan.skill_level)
+    if len(used) > count:
+        first = ", ".join(map(str, used[:count]))
+        return f"lowest of {first} is a 1, thrown again: lowest die {result}"
+    return f"lowest die: {result}"
+
+
 # -- the damage --------------------------------------------------------------------------------
 
 
-def armor_after_notes(plan: AttackPlan) -> tuple[int, tuple[str, ...]]:
-    """The target's AV that applies to this attack, and why it is less than the armor's
+@dataclass(frozen=True, slots=True)
+class ArmorMet:
+    """The armor an attack meets: the piece whose AV applied (``name``; None without armor),
+    that AV as the table gives it (``worn``) and after the weapon's notes (``av``), and why
+    they differ (``why``)."""
+
+    name: str | None
+    worn: int
+    av: int
+    why: tuple[str, ...]
+
+
+_NO_ARMOR = ArmorMet(None, 0, 0, ())
+
+
+def _after_notes(armor: Armor, plan: AttackPlan) -> ArmorMet:
+    """One piece of armor's AV against the attack, after the weapon's notes and its own
     (reading 13)."""
-    armor = plan.target.armor
-    if armor is None or armor.av == 0:
-        return 0, ()
+    if armor.av == 0:
+        return ArmorMet(armor.name, 0, 0, ())
     notes_table = combat_tables()["weapon_notes"]
     kind = plan.damage_type.split("/")[0]
     divisor = 1
@@ -734,33 +860,62 @@ def armor_after_notes(plan: AttackPlan) -> tuple[int, tuple[str, ...]]:
         if by:
             divisor *= by
             why.append(f"{code}: AV divided by {by}")
-    return armor.av // divisor, tuple(why)
+    if lasers:
+        why.append(f"{armor.name}: full AV against {'/'.join(sorted(lasers))}")
+    return ArmorMet(armor.name, armor.av, armor.av // divisor, tuple(why))
+
+
+def armor_after_notes(plan: AttackPlan) -> ArmorMet:
+    """The armor the attack meets (reading 13): the body armor's AV after the weapon's notes,
+    or reflec's under it where that is better (reading 9)."""
+    pieces = [armor for armor in (plan.target.armor, plan.target.armor_under) if armor]
+    if not pieces:
+        return _NO_ARMOR
+    met = [_after_notes(armor, plan) for armor in pieces]
+    best = max(met, key=lambda one: one.av)  # the body armor's on a tie: it is listed first
+    if len(met) == 1:
+        return best
+    other = next(one for one in met if one is not best)
+    compared = (
+        f"{best.name} AV {best.av} is better than {other.name}'s {other.av} against this "
+        "attack: the better applies"
+    )
+    return ArmorMet(best.name, best.worn, best.av, (*best.why, compared))
 
 
 def attack_damage(plan: AttackPlan, effect: int) -> Damage:
     """The damage of a hit with effect number ``effect`` (readings 4, 14 and 15)."""
     tables = combat_tables()
     weapon, attacker = plan.weapon, plan.attacker
+    str_dv: int | None = None
     if weapon.natural and attacker.damage is not None:
-        per_point = attacker.damage
+        dmg = attacker.damage
     elif weapon.melee:
-        per_point = weapon.dmg + plan.str_dv
+        dmg, str_dv = weapon.dmg, plan.str_dv
     else:
-        per_point = weapon.dmg
+        dmg = weapon.dmg
+    per_point = dmg + (str_dv or 0)
     multiplier = min(effect, tables["damage"]["max_multiplier"])
     raw = multiplier * per_point
     kind = plan.damage_type.split("/")[0]
+    parts = DamageParts(effect, dmg, str_dv)
     if kind not in injury_rules().protection:  # special damage: no LIF lost
-        return Damage(raw, 0, 0, 0, plan.damage_type, multiplier, per_point, ("special damage",))
-    armor, why = armor_after_notes(plan)
+        return Damage(
+            raw, 0, 0, 0, plan.damage_type, multiplier, per_point, ("special damage",), parts
+        )
+    met = armor_after_notes(plan)
     tgh = plan.target.TGH if "TGH" in injury_rules().protection[kind] else 0
-    lif = damage_after_protection(raw, damage_type=kind, armor=armor, tgh=tgh)
+    lif = damage_after_protection(raw, damage_type=kind, armor=met.av, tgh=tgh)
+    why = met.why
+    times = 1
     for code in sorted(plan.notes):
-        times = tables["weapon_notes"].get(code, {}).get("damage_multiplier")
-        if times and lif:
-            lif *= times
-            why = (*why, f"{code}: the damage past armor x{times}")
-    return Damage(raw, armor, tgh, lif, plan.damage_type, multiplier, per_point, why)
+        by = tables["weapon_notes"].get(code, {}).get("damage_multiplier")
+        if by and lif:
+            lif *= by
+            times *= by
+            why = (*why, f"{code}: the damage past armor x{by}")
+    parts = DamageParts(effect, dmg, str_dv, met.name, met.worn, times)
+    return Damage(raw, met.av, tgh, lif, plan.damage_type, multiplier, per_point, why, parts)
 
 
 def resolve_attack(
@@ -799,6 +954,7 @@ def resolve_attack(
             before,
             before,
             tuple(events),
+            dice_reading(plan, used, result),
         )
     effect = total - plan.tn
     damage = attack_damage(plan, effect)
@@ -826,6 +982,7 @@ def resolve_attack(
         before,
         after,
         tuple(events),
+        dice_reading(plan, used, result),
     )
 
 
@@ -854,9 +1011,11 @@ def attack_result_as_dict(result: AttackResult) -> dict[str, Any]:
         "dms": [m.as_dict() for m in plan.dms],
         "dm": plan.dm,
         "dice_rule": plan.dice_rule,
+        "remarks": list(plan.remarks),
         "chance": str(plan.chance),
         "chance_percent": chance_percent(plan.chance),
         "dice": list(result.dice),
+        "reading": result.reading,
         "result": result.result,
         "total": result.total,
         "hit": result.hit,

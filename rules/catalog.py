@@ -157,6 +157,10 @@ class SpeciesTrait:
     frequency: str
     name: str
     control: bool
+    # A trait that gives a natural weapon (the Vargr's teeth and claws), and the range band
+    # where that weapon is at its optimal distance.
+    natural_weapon: str | None = None
+    reach: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +222,21 @@ class EquipmentItem:
         return self.table == "armor" and not self.row.get("add_on")
 
     @property
+    def is_body_armor(self) -> bool:
+        """Armor worn on the body: not a helmet, which FFA personal combat, having no hit
+        locations, never counts (combat reading 8)."""
+        return self.is_worn_armor and not self.row.get("head")
+
+    @property
+    def is_head_armor(self) -> bool:
+        return self.is_worn_armor and bool(self.row.get("head"))
+
+    @property
+    def worn_under(self) -> bool:
+        """Body armor that can be worn under another (reflec): each attack meets the better AV."""
+        return bool(self.row.get("worn_under"))
+
+    @property
     def label(self) -> str:
         return f"{self.name} (TL {self.tl})" if self.tl is not None else self.name
 
@@ -244,8 +263,11 @@ class DocumentBounds:
     terms: int
     age: int
     level: int
+    # A skill's level: from 0, and at most as many dice as the odds of a throw enumerate.
+    skill_level: int
     quantity: int
     tl: int
+    credits: int
     attribute: int
 
 
@@ -266,6 +288,7 @@ class Limits:
     points_per_skill_level: int
     points_per_specialty: int
     specialty_min_level: int
+    specialty_dm: int  # added to an action test (an attack too) the specialty is involved in
     points_per_extra_zero_level: int
     points_per_rank: int
     rank_max: int
@@ -314,6 +337,7 @@ class Limits:
             points_per_skill_level=skills["points_per_level"],
             points_per_specialty=skills["points_per_specialty"],
             specialty_min_level=skills["specialty_min_level"],
+            specialty_dm=skills["specialty_dm"],
             points_per_extra_zero_level=skills["points_per_extra_zero_level"],
             points_per_rank=creation["rank"]["points_per_rank"],
             rank_max=creation["rank"]["max"],
@@ -471,6 +495,8 @@ class Catalog:
                             t["frequency"],
                             t["name"],
                             t.get("control", t["type"] == "PF"),
+                            t.get("natural_weapon"),
+                            t.get("reach"),
                         )
                         for t in raw["traits"]
                     ),

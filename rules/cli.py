@@ -1,5 +1,6 @@
 """``python -m rules check FILE.json [...]``: JSON reports; exit 0 valid, 1 errors, 2 malformed.
-``python -m rules attack FILE.json``: one attack resolved (docs/combat.md); exit 0, 2 malformed."""
+``python -m rules attack [--system ffa|t4|2d6] FILE.json``: one attack resolved (docs/combat.md,
+docs/combat-t4.md, docs/combat-2d6.md); exit 0, 2 malformed."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 from .attack import attack_result_as_dict, resolve_attack, throw_dice
 from .attack_input import read_attack
+from .combat.command import FFA, SYSTEMS, resolve_command
 from .document import MalformedDocument, decode_json, parse_document, printable
 from .engine import check
 from .fighters import CombatRefused, InputRefused
@@ -67,6 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     output.add_argument("--stat-block", action="store_true", help="print the stat block")
     attacker = commands.add_parser("attack", help="resolve one attack (docs/combat.md)")
     attacker.add_argument("file", metavar="FILE", help="the attack as JSON, or - for stdin")
+    attacker.add_argument(
+        "--system", choices=SYSTEMS, help="the combat system (default ffa, as the input says)"
+    )
     args = parser.parse_args(argv)
 
     # UTF-8 whatever the locale; a character no encoding can write (a file name's undecodable
@@ -75,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(encoding="utf-8", errors="backslashreplace")
     if args.command == "attack":
-        return _attack(args.file)
+        return _attack(args.file, args.system)
     status = EXIT_VALID
     outputs: list[Any] = []
     for source in args.files:
@@ -122,15 +127,19 @@ def _print_outputs(outputs: list[Any], args: argparse.Namespace) -> None:
         print(json.dumps(outputs, indent=2, ensure_ascii=False))
 
 
-def _attack(source: str) -> int:
-    """Resolve the attack of one input file: its JSON result, or one line naming each fault's
-    field."""
+def _attack(source: str, system: str | None) -> int:
+    """Resolve the attack of one input file under ``system`` (None: FFA): its JSON result, or
+    one line naming each fault's field."""
     label = "<stdin>" if source == "-" else source
     try:
-        plan, dice = read_attack(_read(source))
-        if dice is None:
-            dice = throw_dice(plan, random.SystemRandom())
-        result = resolve_attack(plan, dice)
+        data = _read(source)
+        if system not in (None, FFA):
+            result = resolve_command(system, data, random.SystemRandom())
+        else:
+            plan, dice = read_attack(_ffa_input(data))
+            if dice is None:
+                dice = throw_dice(plan, random.SystemRandom())
+            result = attack_result_as_dict(resolve_attack(plan, dice))
     except MalformedDocument as error:
         problems: tuple[CombatRefused, ...] = (CombatRefused(error.path, error.message),)
     except InputRefused as error:
@@ -138,7 +147,7 @@ def _attack(source: str) -> int:
     except CombatRefused as error:
         problems = (error,)
     else:
-        print(json.dumps(attack_result_as_dict(result), indent=2, ensure_ascii=False))
+        print(json.dumps(result, indent=2, ensure_ascii=False))
         return EXIT_VALID
     # One line, as the command promises scripts, naming every fault in the input's order.
     faults = " | ".join(
@@ -147,3 +156,15 @@ def _attack(source: str) -> int:
     )
     print(f"{printable(label)}: {faults}", file=sys.stderr)
     return EXIT_MALFORMED
+
+
+def _ffa_input(data: Any) -> Any:
+    """An FFA attack's input without its ``system`` key, which may only say "ffa" (other
+    systems are chosen with --system)."""
+    if not isinstance(data, dict) or "system" not in data:
+        return data
+    if data["system"] != FFA:
+        raise CombatRefused(
+            "system", "an FFA attack reads 'ffa' here; choose another with --system"
+        )
+    return {key: value for key, value in data.items() if key != "system"}

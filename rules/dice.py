@@ -45,9 +45,10 @@ UNSKILLED = "unskilled"
 ATTRIBUTE = "attribute"
 KINDS = (SKILL, LEVEL_ZERO, UNSKILLED, ATTRIBUTE)
 
-# Enumeration groups outcomes by the multiset of faces, so 20 dice are 53,130 multisets:
-# far beyond any skill level, small enough to answer at once.
-MAX_ENUMERATED_DICE = 20
+# Enumeration groups outcomes by the multiset of faces, so 20 dice are 53,130 multisets: far
+# beyond any skill level, small enough to answer at once. A skill level throws as many dice, so a
+# character document takes skill levels up to this bound and no higher.
+MAX_ENUMERATED_DICE = catalog().bounds.skill_level
 
 
 @dataclass(frozen=True, slots=True)

@@ -163,8 +163,12 @@ def _equipment(document: Mapping[str, Any]) -> list[tuple[Any, str]]:
         tl = f" (TL {entry['tl']})" if entry.get("tl") is not None else ""
         quantity = entry.get("quantity", 1)
         count = f" x{quantity}" if quantity != 1 else ""
+        worn = ", worn" if entry.get("worn") is True else ""
         lines.append(
-            ((_fold(entry.get("item")), entry.get("tl")), f"{entry.get('item')}{tl}{count}")
+            (
+                (_fold(entry.get("item")), entry.get("tl")),
+                f"{entry.get('item')}{tl}{count}{worn}",
+            )
         )
     return lines
 
@@ -184,6 +188,13 @@ def _rolls(document: Mapping[str, Any]) -> str | None:
     if not isinstance(mustering, Mapping) or not mustering.get("rolls"):
         return None
     return ", ".join(str(roll) for roll in mustering["rolls"])
+
+
+def _credits_given(document: Mapping[str, Any]) -> str | None:
+    mustering = document.get("mustering_out")
+    if not isinstance(mustering, Mapping) or mustering.get("credits") is None:
+        return None
+    return f"Cr{mustering['credits']:,}"
 
 
 def _single(section: str, label: str, before: str | None, after: str | None) -> list[Change]:
@@ -218,6 +229,7 @@ def document_changes(
     changes += _compare("Traits", _traits(old, cat), _traits(new, cat))
     changes += _single("Psionics", "Psionics", _psionics(old), _psionics(new))
     changes += _single("Mustering out", "Cash rolls", _rolls(old), _rolls(new))
+    changes += _single("Mustering out", "Credits given", _credits_given(old), _credits_given(new))
     changes += _compare("Equipment", _equipment(old), _equipment(new))
     old_notes, new_notes = old.get("notes") or "", new.get("notes") or ""
     if old_notes != new_notes:

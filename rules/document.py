@@ -124,9 +124,9 @@ def _fields(*names: str) -> _Fields:
 _TOP_LEVEL = _fields(*TOP_LEVEL_FIELDS)
 _SKILL = _fields("skill", "level", "cascade", "specialties")
 _TRAIT = _fields("type", "name", "level", "frequency", "derived", "control")
-_EQUIPMENT = _fields("item", "quantity", "tl")
+_EQUIPMENT = _fields("item", "quantity", "tl", "worn")
 _PSIONICS = _fields("strength", "talents")
-_MUSTERING_OUT = _fields("rolls")
+_MUSTERING_OUT = _fields("rolls", "credits")
 _HOUSE_RULES = _fields("one_trait_per_term")
 
 
@@ -315,7 +315,9 @@ def _skill(value: Any, path: Path, cat: Catalog) -> SkillEntry:
         raise MalformedDocument(_at(path, "level"), "missing; give the skill level (0 or more)")
     bounds = cat.bounds
     skill = read_text(raw["skill"], path, "skill", longest=bounds.label_length)
-    level = read_int(raw["level"], path, "level", minimum=-bounds.level, maximum=bounds.level)
+    # From 0: a level below it is no level (a skill not had is left out). At most as many dice
+    # as the odds of a throw are worked out for: every attack and test of the skill throws them.
+    level = read_int(raw["level"], path, "level", minimum=0, maximum=bounds.skill_level)
     cascade = raw.get("cascade")
     return _skill_entry(
         cat,
@@ -530,17 +532,25 @@ def _psionics(value: Any, cat: Catalog) -> Psionics | None:
     return Psionics(strength=strength, talents=tuple(ordered))
 
 
-def _mustering_rolls(value: Any, bounds: DocumentBounds) -> tuple[int, ...]:
+def _mustering_out(value: Any, bounds: DocumentBounds) -> tuple[tuple[int, ...], int | None]:
+    """The rolls, or the credits given instead of them (an NPC's: the engine says whose)."""
     if value is None:
-        return ()
+        return (), None
     raw = _object(value, "mustering_out", _MUSTERING_OUT)
     rolls = _list(raw.get("rolls", []), "mustering_out", "rolls", most=bounds.mustering_rolls)
-    return tuple(
-        [
-            read_int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
-            for i, r in enumerate(rolls)
-        ]
-    )
+    credits = raw.get("credits")
+    if credits is None:
+        return tuple(
+            [
+                read_int(r, ("mustering_out.rolls", i), minimum=-bounds.level, maximum=bounds.level)
+                for i, r in enumerate(rolls)
+            ]
+        ), None
+    if rolls:
+        raise MalformedDocument(
+            "mustering_out", "give the rolls or the credits, not both (credits stand for rolls)"
+        )
+    return (), read_int(credits, "mustering_out", "credits", minimum=0, maximum=bounds.credits)
 
 
 def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
@@ -549,20 +559,30 @@ def _equipment(value: Any, path: Path, cat: Catalog) -> EquipmentEntry:
         raise MalformedDocument(_at(path, "item"), "missing; name the item")
     bounds = cat.bounds
     tl = raw.get("tl")
+    worn = raw.get("worn", False)
+    if not isinstance(worn, bool):
+        raise MalformedDocument(
+            _at(path, "worn"), f"expected true or false, got {describe_value(worn)}"
+        )
     return _equipment_entry(
         cat,
         read_text(raw["item"], path, "item", longest=bounds.label_length),
         read_int(raw.get("quantity", 1), path, "quantity", minimum=1, maximum=bounds.quantity),
         None if tl is None else read_int(tl, path, "tl", minimum=0, maximum=bounds.tl),
+        worn,
     )
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
-def _equipment_entry(cat: Catalog, item: str, quantity: int, tl: int | None) -> EquipmentEntry:
+def _equipment_entry(
+    cat: Catalog, item: str, quantity: int, tl: int | None, worn: bool
+) -> EquipmentEntry:
     """An equipment entry, the item named as the catalog names it where it has the item."""
     name = _name(item)
     known = cat.equipment_named(name)
-    return EquipmentEntry(item=known[0].name if known else name, quantity=quantity, tl=tl)
+    return EquipmentEntry(
+        item=known[0].name if known else name, quantity=quantity, tl=tl, worn=worn
+    )
 
 
 # The rulebook's rules, as a document without house rules keeps them.
@@ -605,8 +625,44 @@ def decode_json(data: str | bytes) -> Any:
     """Decode a document's JSON text; raises MalformedDocument in one sentence a person can act on.
 
     The command line and the web import both read documents through here, so a bad file gets
-    the same message wherever it is checked.
+    the same message wherever it is checked. The app's own Foundry VTT export is read too: it
+    carries the character document it was made from (see :func:`_document_in_foundry_actor`).
     """
+    return _document_in_foundry_actor(_decoded_json(data))
+
+
+# The file name the app gives a character's own JSON export, and the button that downloads it.
+_JSON_EXPORT = '"Export JSON" on the character\'s sheet (<name>.json)'
+
+
+def _document_in_foundry_actor(value: Any) -> Any:
+    """The character document a Foundry VTT actor made by this app carries under
+    ``flags.ffa.document``; any other Foundry actor is refused with a message naming the file to
+    use instead. Anything else is returned as it is, for parse_document to judge.
+
+    What was changed in Foundry is not read back: Twodsix's fields cannot hold FFA's rules.
+    """
+    # A Foundry actor keeps its data in a "system" object; an attack's input names its combat
+    # system there as a word.
+    if (
+        not isinstance(value, dict)
+        or "format" in value
+        or not isinstance(value.get("system"), dict)
+    ):
+        return value
+    flags = value.get("flags")
+    ffa = flags.get("ffa") if isinstance(flags, dict) else None
+    document = ffa.get("document") if isinstance(ffa, dict) else None
+    if isinstance(document, dict):
+        return document
+    raise MalformedDocument(
+        "",
+        "is a Foundry VTT actor, not a character document; import the character's own JSON "
+        f"export instead: {_JSON_EXPORT}",
+    )
+
+
+def _decoded_json(data: str | bytes) -> Any:
     if isinstance(data, bytearray | memoryview):
         data = bytes(data)
     if not isinstance(data, str | bytes):
@@ -833,6 +889,7 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
     notes = doc.get("notes")
     notes = "" if notes is None else read_text(notes, "", "notes", longest=bounds.notes_length)
     house_rules = _house_rules(doc.get("house_rules"))
+    mustering_rolls, mustering_credits = _mustering_out(doc.get("mustering_out"), bounds)
     return Character(
         name=name,
         attributes=_attributes(doc["attributes"], cat),
@@ -852,7 +909,8 @@ def parse_document(doc: Any, *, cat: Catalog | None = None) -> Character:
             doc.get("package_flaws_bought_off"), species, cat
         ),
         psionics=_psionics(doc.get("psionics"), cat),
-        mustering_rolls=_mustering_rolls(doc.get("mustering_out"), bounds),
+        mustering_rolls=mustering_rolls,
+        mustering_credits=mustering_credits,
         equipment=_entries(doc, "equipment", _equipment, cat, most=bounds.equipment),
         house_rules=house_rules,
         notes=notes,
@@ -889,6 +947,8 @@ def to_document(character: Character, *, cat: Catalog | None = None) -> dict[str
         }
     if character.mustering_rolls:
         doc["mustering_out"] = {"rolls": list(character.mustering_rolls)}
+    elif character.mustering_credits is not None:
+        doc["mustering_out"] = {"credits": character.mustering_credits}
     doc["equipment"] = [_equipment_document(e) for e in character.equipment]
     if not character.house_rules.one_trait_per_term:
         doc["house_rules"] = {"one_trait_per_term": False}
@@ -924,6 +984,8 @@ def _equipment_document(entry: EquipmentEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"item": entry.item, "quantity": entry.quantity}
     if entry.tl is not None:
         out["tl"] = entry.tl
+    if entry.worn:  # false is the default, left out so that a document has one form
+        out["worn"] = True
     return out
 
 

@@ -1,7 +1,8 @@
 """The rest of a fight around the attacks: initiative (1D + INI once per combat, ties thrown
-off, delaying), whose turn comes, surprise (a contested AWA test won by 3 or more, lasting the
-first round) and morale (the EXP test a side makes once a fifth of it is out of action).
-Figures from ``data/combat.json``."""
+off, delaying), whose turn comes, surprise (a contested AWA test won by 3 or more, lasting until
+the referee says it is lost), the encounter range DMs the sheets settle, each side's leader and
+morale (the EXP test a side makes once a fifth of it is out of action). Figures from
+``data/combat.json``."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from . import condition
 from .attack import Modifier
@@ -124,7 +126,7 @@ def delay(
 
 
 def _best(
-    side: SideFighters, dm: Callable[[Fighter], int]
+    side: SideFighters, dm: Callable[[Fighter], Any]
 ) -> tuple[str, Fighter, Condition] | None:
     """The fighter with the best ``dm``, the first of them on a tie; None for no one."""
     return max(side, key=lambda entry: dm(entry[1]), default=None)
@@ -185,19 +187,47 @@ def surprise(
     return SurpriseResult(totals, margin, winner[0], loser[0])
 
 
-def surprise_lasts(round_number: int) -> bool:
-    """Whether a side surprised before the fight is still surprised in round ``round_number``
-    (0: before initiative): through the first round (reading 27), the referee's call after."""
-    return round_number <= int(combat_tables()["surprise"]["lasts_rounds"])
+def takes_turn(now: Condition, *, side_surprised: bool) -> bool:
+    """Whether a fighter (its condition ``now``) takes its turn: not when it is out of action
+    (reading 32), nor while its side is surprised, which lasts until the referee says it is
+    lost (reading 27). A stunned fighter takes its turn, to recover."""
+    return not condition.out_of_action(now) and not side_surprised
 
 
-def takes_turn(now: Condition, *, side_surprised: bool, round_number: int) -> bool:
-    """Whether a fighter (its condition ``now``) takes its turn in round ``round_number``: not
-    when it is out of action (reading 32), nor while its side, surprised before the fight,
-    still is (reading 27). A stunned fighter takes its turn, to recover."""
-    return not condition.out_of_action(now) and not (
-        side_surprised and surprise_lasts(round_number)
-    )
+def _standing(side: SideFighters) -> list[tuple[str, Fighter, Condition]]:
+    return [entry for entry in side if not condition.out_of_action(entry[2])]
+
+
+def encounter_range_dms(
+    side: SideFighters, *, combat_experience: bool = False
+) -> tuple[Modifier, ...]:
+    """The DMs of the Encounter Range DMs Table that a side's sheets settle, for its own
+    surprise test (reading 27): the armor every one of it able to act wears (battle dress +3;
+    combat armor, or battle dress and combat armor mixed, +2), a chameleon surface on every
+    one, its combat experience (``combat_experience``: its leader's, or the referee's word),
+    4 or more characters or 8 or more animals able to act (-1). The terrain, the vehicles and
+    the rest are the referee's."""
+    table = combat_tables()["encounter_range"]
+    able = [fighter for _, fighter, _ in _standing(side)]
+    found: list[Modifier] = []
+    covered: set[str] = set()
+    for row in table["armor"]:
+        covered.add(row["name"])
+        if able and all(f.armor is not None and f.armor.catalog_name in covered for f in able):
+            found.append(Modifier(row["label"], row["dm"]))
+            break
+    chameleon = table["chameleon"]
+    if able and all(fighter.chameleon for fighter in able):
+        found.append(Modifier(chameleon["label"], chameleon["dm"]))
+    if combat_experience:
+        found.append(
+            Modifier(table["combat_experience"]["label"], table["combat_experience"]["dm"])
+        )
+    for key, kind in (("members", "character"), ("animals", "animal")):
+        row = table[key]
+        if sum(fighter.kind == kind for fighter in able) >= row["at_least"]:
+            found.append(Modifier(row["label"], row["dm"]))
+    return tuple(found)
 
 
 def _share(key: str) -> Fraction:
@@ -219,27 +249,45 @@ def _exp_dm(fighter: Fighter) -> int:
     return fighter.exp_dm or 0
 
 
-def morale_leader(side: SideFighters) -> str | None:
-    """Who leads a side in its morale test: its best EXP DM among those not out of action
-    (reading 28); None when every one is out."""
-    return _best_standing(side, _exp_dm)
-
-
-def leader_present(side: SideFighters) -> bool:
-    """Whether "a leader (leader skill) is present" for a side's morale test (reading 28): one
-    of it not out of action has the Leadership skill."""
-    return any(
-        entry[1].leadership_skill and not condition.out_of_action(entry[2]) for entry in side
+def side_leader(side: SideFighters) -> str | None:
+    """The side's leader when the referee names none (reading 28): the best Leadership level,
+    then the best EXP DM, the first of them on a tie; chosen among the whole side, the fallen
+    too, so that a leader who falls is still the one the side followed. None for no one."""
+    best = _best(
+        side,
+        lambda fighter: (
+            fighter.leadership if fighter.leadership is not None else -1,
+            _exp_dm(fighter),
+        ),
     )
+    return best[0] if best is not None else None
 
 
-def leader_killed(side: SideFighters) -> bool:
-    """Whether a side's leader has been killed (reading 28): its leader is the one it follows
-    with all of it standing, its best EXP DM (the first of them on a tie), and is killed once
-    that fighter is dead. Out of action but alive, it is not; one better who joins the side
-    leads it in its place."""
-    leader = _best(side, _exp_dm)
-    return leader is not None and leader[2].dead
+def _entry(side: SideFighters, key: str | None) -> tuple[str, Fighter, Condition] | None:
+    return next((entry for entry in side if entry[0] == key), None)
+
+
+def leader_present(side: SideFighters, leader: str | None) -> bool:
+    """Whether "a leader (leader skill) is present" for a side's morale test (reading 28): its
+    leader (``leader``: its key) stands and has the Leadership skill."""
+    found = _entry(side, leader)
+    return found is not None and found[1].leadership_skill and not condition.out_of_action(found[2])
+
+
+def leader_killed(side: SideFighters, leader: str | None) -> bool:
+    """Whether the side's leader is "killed" for its morale test (reading 28): dead, or out of
+    action, until the referee names a new leader who stands."""
+    found = _entry(side, leader)
+    return found is not None and condition.out_of_action(found[2])
+
+
+def morale_thrower(side: SideFighters, leader: str | None) -> str | None:
+    """Whose EXP the side's morale test throws: its leader's while it stands, else the best EXP
+    DM among those standing (the first of them on a tie); None when every one is out."""
+    found = _entry(side, leader)
+    if found is not None and not condition.out_of_action(found[2]):
+        return found[0]
+    return _best_standing(side, _exp_dm)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,8 +309,9 @@ def morale_dms(
     leader_present: bool = False,
     leader_has_tactics: bool = False,
     leader_killed: bool = False,
+    referee_dm: int = 0,
 ) -> tuple[Modifier, ...]:
-    """The morale test's DMs, each with its reason."""
+    """The morale test's DMs, each with its reason (``referee_dm``: any the referee adds)."""
     morale_check(side_size, out_of_action)
     table = combat_tables()["morale"]["dms"]
     applies = {
@@ -272,9 +321,10 @@ def morale_dms(
         "leader_killed": leader_killed,
         "heavy_casualties": Fraction(out_of_action, side_size) > _share("heavy_casualty_share"),
     }
-    return tuple(
-        Modifier(table[key]["label"], table[key]["dm"]) for key, on in applies.items() if on
-    )
+    found = [Modifier(table[key]["label"], table[key]["dm"]) for key, on in applies.items() if on]
+    if referee_dm:
+        found.append(Modifier("referee's DM", referee_dm))
+    return tuple(found)
 
 
 def morale_test(
@@ -287,6 +337,7 @@ def morale_test(
     leader_present: bool = False,
     leader_has_tactics: bool = False,
     leader_killed: bool = False,
+    referee_dm: int = 0,
 ) -> MoraleResult:
     """The side's average (TN 4) EXP test to stand: an attribute test (2DH) + EXP DM (None:
     an animal's, which has no EXP, DM 0) + the DMs of :func:`morale_dms`. A fumble fails, as a
@@ -309,6 +360,7 @@ def morale_test(
             leader_present=leader_present,
             leader_has_tactics=leader_has_tactics,
             leader_killed=leader_killed,
+            referee_dm=referee_dm,
         ),
     )
     result = read_highest(tuple(dice))
@@ -316,3 +368,53 @@ def morale_test(
     tn = combat_tables()["morale"]["tn"]
     fumble = result == rules.lowest
     return MoraleResult(tn, dms, tuple(dice), result, total, fumble, total >= tn and not fumble)
+
+
+@dataclass(frozen=True, slots=True)
+class SideMorale:
+    """A side's morale test as its leader and the referee's word make it: the leader
+    (``leader``), whose EXP is thrown (``thrower``), whether the side has combat experience,
+    and the test."""
+
+    leader: str | None
+    thrower: str
+    combat_experience: bool
+    result: MoraleResult
+
+
+def side_morale(
+    dice: Sequence[int],
+    side: SideFighters,
+    *,
+    leader: str | None = None,
+    combat_experience: bool | None = None,
+    referee_dm: int = 0,
+) -> SideMorale:
+    """A side's morale test (reading 28): its leader (``leader``, the referee's choice; None:
+    :func:`side_leader`) is present, adds its tactical skill and, fallen, costs -2; the EXP
+    thrown is the leader's while it stands (:func:`morale_thrower`); combat experience is the
+    leader's trait unless the referee says otherwise (``combat_experience``). CombatRefused
+    when nobody of the side is left to throw."""
+    leader = leader if _entry(side, leader) is not None else side_leader(side)
+    thrower = morale_thrower(side, leader)
+    if thrower is None:
+        raise CombatRefused("side", "nobody of the side is left to throw its morale test")
+    lead = _entry(side, leader)
+    standing = lead is not None and not condition.out_of_action(lead[2])
+    if combat_experience is None:
+        combat_experience = lead is not None and lead[1].combat_experience
+    throwing = _entry(side, thrower)
+    assert throwing is not None
+    out = sum(condition.out_of_action(entry[2]) for entry in side)
+    result = morale_test(
+        dice,
+        exp_dm=throwing[1].exp_dm,
+        side_size=len(side),
+        out_of_action=out,
+        combat_experience=combat_experience,
+        leader_present=leader_present(side, leader),
+        leader_has_tactics=standing and lead is not None and lead[1].tactical_skill,
+        leader_killed=leader_killed(side, leader),
+        referee_dm=referee_dm,
+    )
+    return SideMorale(leader, thrower, combat_experience, result)

@@ -1350,7 +1350,19 @@ def _mustering_out(ctx: _Context, effective: Mapping[str, int]) -> MusteringOut:
     )
     if problems:
         ctx.problems.add(problems)
-    return mustering
+    given = character.mustering_credits
+    if given is None:
+        return mustering
+    # The reader takes credits only in place of rolls, so nothing was rolled here.
+    if character.kind != "npc":
+        ctx.problems.error(
+            "credits_given_to_pc",
+            "mustering_out.credits",
+            f"{_credits(given)} of credits are given, but a player character rolls for its "
+            "mustering-out cash: only an NPC's credits are given.",
+        )
+        return mustering
+    return mustering._replace(credits=given)
 
 
 @lru_cache(maxsize=_CACHE_SIZE)
@@ -1485,18 +1497,83 @@ def _unknown_line(entry: EquipmentEntry) -> EquipmentLine:
     )
 
 
-def worn_armor(items: Iterable[EquipmentItem | None]) -> EquipmentItem | None:
-    """The armor a character wears of the armor it carries: the best AV (the first listed of
-    equals); None without armor."""
-    worn = None
+@dataclass(frozen=True, slots=True)
+class WornArmor:
+    """The armor a character wears: one body armor, reflec worn under it, a helmet (which FFA
+    personal combat never counts: it has no hit locations)."""
+
+    body: EquipmentItem | None = None
+    under: EquipmentItem | None = None
+    head: EquipmentItem | None = None
+
+    @property
+    def pieces(self) -> tuple[EquipmentItem, ...]:
+        return tuple(item for item in (self.body, self.under, self.head) if item is not None)
+
+
+def _best(items: Iterable[EquipmentItem]) -> EquipmentItem | None:
+    """The best AV of ``items``, the first listed of equals; None for none."""
+    best = None
     for item in items:
-        if (
-            item is not None
-            and item.is_worn_armor
-            and (worn is None or (item.av or 0) > (worn.av or 0))
-        ):
-            worn = item
-    return worn
+        if best is None or (item.av or 0) > (best.av or 0):
+            best = item
+    return best
+
+
+def worn_armor(
+    entries: Iterable[EquipmentEntry], items: Iterable[EquipmentItem | None]
+) -> WornArmor:
+    """The armor worn of the armor carried (``items``: the catalog's item of each entry, None
+    where it has none). With no armor marked worn, the best body armor carried (the first
+    listed of equals); else the armor marked: its body armor (the best, if several are marked,
+    which the report refuses), reflec marked with another body armor under it, a helmet."""
+    armor = [
+        (entry, item)
+        for entry, item in zip(entries, items, strict=True)
+        if item is not None and item.is_worn_armor
+    ]
+    if not any(entry.worn for entry, _ in armor):
+        return WornArmor(body=_best(item for _, item in armor if item.is_body_armor))
+    marked = [item for entry, item in armor if entry.worn]
+    outer = _best(item for item in marked if item.is_body_armor and not item.worn_under)
+    under = _best(item for item in marked if item.is_body_armor and item.worn_under)
+    return WornArmor(
+        body=outer or under,
+        under=under if outer is not None else None,
+        head=_best(item for item in marked if item.is_head_armor),
+    )
+
+
+def _check_worn(
+    ctx: _Context, entries: tuple[EquipmentEntry, ...], items: list[EquipmentItem | None]
+) -> None:
+    """Marks the armor worn cannot carry: a mark on what is not armor, two body armors worn
+    at once (but for reflec under another), two helmets."""
+    seen: dict[str, EquipmentItem] = {}  # the first marked worn of each place on the body
+    for index, (entry, item) in enumerate(zip(entries, items, strict=True)):
+        if not entry.worn or item is None or item.row.get("add_on"):
+            continue  # an add-on is worn with the armor it fits
+        path = f"equipment[{index}].worn"
+        if not item.is_worn_armor:
+            ctx.problems.error(
+                "worn_not_armor", path, f"{item.label} is not armor: only armor is worn."
+            )
+            continue
+        place = "head" if item.is_head_armor else "under" if item.worn_under else "body"
+        other = seen.get(place)
+        if other is None:
+            seen[place] = item
+        else:
+            one = (
+                "one helmet is worn at a time"
+                if place == "head"
+                else "one body armor is worn at a time (reflec may be worn under it)"
+            )
+            ctx.problems.error(
+                "armor_worn_twice",
+                path,
+                f"{other.label} and {item.label} are both marked worn; {one}.",
+            )
 
 
 def _equipment(
@@ -1504,7 +1581,9 @@ def _equipment(
 ) -> Equipment:
     entries = ctx.character.equipment
     items = [_find_item(ctx, entry, index) for index, entry in enumerate(entries)]
-    armor = worn_armor(items)
+    _check_worn(ctx, entries, items)
+    worn = worn_armor(entries, items)
+    armor = worn.body
     strength = levels["STR"]
     # Battle dress gives its STR while worn: for the load and for wielding weapons.
     carrying_str = strength.level
@@ -1533,7 +1612,9 @@ def _equipment(
             f"Equipment costs {_credits(cost)}, {_credits(-remaining)} more than the "
             f"{_credits(credits)} from mustering out.",
         )
-    short = _armor_str_short(ctx, armor, items.index(armor) if armor else 0, strength)
+    # The worn piece its wearer is weakest for (reflec under combat armor: combat armor's).
+    heaviest = max(worn.pieces, key=lambda piece: piece.str_min or 0, default=None)
+    short = _armor_str_short(ctx, heaviest, items.index(heaviest) if heaviest else 0, strength)
     carry = carrying(carrying_str, cat=ctx.cat)
     penalty = encumbrance_penalty(load, carry)
     if load > carry.unencumbered_kg:
@@ -1564,6 +1645,9 @@ def _equipment(
         drag_kg=carry.drag_kg,
         armor_worn=armor.label if armor is not None else None,
         armor_av=(armor.av or 0) if armor is not None else 0,
+        armor_under=worn.under.label if worn.under is not None else None,
+        armor_under_av=(worn.under.av or 0) if worn.under is not None else 0,
+        helmet_worn=worn.head.label if worn.head is not None else None,
         armor_str_short=short,
         armor_body_penalty=short * lim.armor_body_levels_per_point,
     )

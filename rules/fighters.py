@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ParamSpec, TypeVar
 
 from .catalog import Catalog, EquipmentItem, catalog, match_key
 from .engine import check, worn_armor
-from .model import Character
+from .model import Character, EquipmentEntry
 from .report import Report
 
 
@@ -177,6 +177,10 @@ class Weapon:
     max_range_m: float | None = None
     armored_type: str | None = None
     requires_armor: str | None = None  # fired only from this armor (battle dress)
+    # The specialty of its skill that names it ("assault rifle"), which adds to its attacks.
+    specialty: str | None = None
+    # A thrown weapon's MAX is its thrower's STR times this (a thrown spear: STR x 5 m).
+    max_range_str_multiple: int | None = None
 
     @property
     def label(self) -> str:
@@ -185,6 +189,11 @@ class Weapon:
     @property
     def ranged(self) -> bool:
         return not self.melee
+
+    def damage_per_effect(self, str_dv: int) -> int:
+        """What a hit does for each point of its effect number (reading 4): a ranged weapon's
+        DMG; a melee or natural weapon's bonus on top of the wielder's STR DV."""
+        return self.dmg + str_dv if self.melee else self.dmg
 
     @property
     def most_rounds(self) -> int:
@@ -230,6 +239,8 @@ def weapon_from_item(item: EquipmentItem) -> Weapon:
         max_range_m=row.get("max_range_m"),
         armored_type=row.get("armored_type"),
         requires_armor=item.requires_armor,
+        specialty=row.get("specialty"),
+        max_range_str_multiple=row.get("max_range_str_multiple"),
     )
 
 
@@ -239,14 +250,17 @@ def _catalog_weapons(cat: Catalog) -> tuple[EquipmentItem, ...]:
 
 def weapon_named(name: str, tl: int | None = None, *, cat: Catalog | None = None) -> Weapon:
     """The catalog weapon ``name`` (natural weapons too: "Hands", "Feet", "Teeth"), at tech
-    level ``tl`` where several TLs carry the name; CombatRefused otherwise."""
+    level ``tl`` where several TLs carry the name; CombatRefused otherwise. A name is the
+    table's, in any case and spacing (or an alias): "Spear" is the melee spear and "Spear
+    (thrown)" the ranged one. Only a name no weapon has is matched without its explanation in
+    brackets."""
     cat = cat or catalog()
-    key = match_key(name)
-    found = [
-        item
-        for item in _catalog_weapons(cat)
-        if key in (match_key(other) for other in (item.name, *item.row.get("aliases", ())))
-    ]
+    weapons = _catalog_weapons(cat)
+    key = _plain(name)
+    found = [item for item in weapons if key in _names_of(item, _plain)]
+    if not found:
+        key = match_key(name)
+        found = [item for item in weapons if key in _names_of(item, match_key)]
     if not found:
         raise CombatRefused("weapon", f"no weapon is called {name!r} in the weapons tables")
     if tl is not None:
@@ -254,9 +268,23 @@ def weapon_named(name: str, tl: int | None = None, *, cat: Catalog | None = None
         if not found:
             raise CombatRefused("tl", f"{name} is not made at TL {tl}")
     if len(found) > 1:
+        named = {item.name for item in found}
+        if len(named) > 1:
+            raise CombatRefused(
+                "weapon", f"{name!r} names {' and '.join(sorted(named))}: give the full name"
+            )
         tls = ", ".join(str(item.tl) for item in found)
         raise CombatRefused("tl", f"{found[0].name} is made at TL {tls}: give the TL")
     return weapon_from_item(found[0])
+
+
+def _plain(text: str) -> str:
+    """A name in any case and spacing."""
+    return " ".join(text.lower().split())
+
+
+def _names_of(item: EquipmentItem, key: Callable[[str], str]) -> set[str]:
+    return {key(name) for name in (item.name, *item.row.get("aliases", ()))}
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,9 +298,14 @@ class Fighter:
     write it ("Blade Combat (swords)", "Brawling") to the level; a skill not there is thrown
     unskilled. ``size_dm``: the DM to hit this fighter for its size (an animal's weight);
     ``reach``: the range band where an animal's natural weapons are at optimal distance;
+    ``reaches``: a character's natural weapons' (by name) where its species gives them;
     ``damage``: an animal's listed damage per EN, which replaces DMG + STR DV.
-    ``combat_experience``, ``tactical_skill``, ``leadership_skill``: the trait and the skills a
-    side's morale test counts (reading 28).
+    ``armor``: the body armor worn; ``armor_under``: reflec worn under it (each attack meets
+    the better of the two). ``specialties``: the specialties of each skill, by the skill's key
+    in ``skills``. ``str_level``: the STR level that throws (None for an animal).
+    ``combat_experience``, ``tactical_skill``, ``leadership``: the trait, the skill and the
+    Leadership level (None: none) a side's morale counts (reading 28); ``chameleon``: a
+    chameleon surface on the armor worn (an encounter range DM, reading 27).
     """
 
     name: str
@@ -295,34 +328,69 @@ class Fighter:
     damage: int | None = None
     combat_experience: bool = False
     tactical_skill: bool = False
-    leadership_skill: bool = False
+    leadership: int | None = None
     report: Report | None = None
+    armor_under: Armor | None = None
+    specialties: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    str_level: int | None = None
+    chameleon: bool = False
+    # A natural weapon's optimal distance as the species gives it, by the weapon's name.
+    reaches: Mapping[str, str] = field(default_factory=dict)
 
     def skill_level(self, weapon: Weapon) -> int | None:
         """The level the fighter throws for ``weapon`` (None: no level, thrown unskilled)."""
         return self.skills.get(weapon.skill)
+
+    def has_specialty(self, weapon: Weapon) -> bool:
+        """Whether the fighter has the specialty that names ``weapon`` (reading 35)."""
+        return weapon.specialty is not None and match_key(weapon.specialty) in {
+            match_key(name) for name in self.specialties.get(weapon.skill, ())
+        }
+
+    @property
+    def leadership_skill(self) -> bool:
+        return self.leadership is not None
 
 
 def _skill_key(skill: str, cascade: str | None) -> str:
     return f"{skill} ({cascade})" if cascade else skill
 
 
-def _carried(character: Character, cat: Catalog) -> list[EquipmentItem]:
-    items = (cat.equipment_item(entry.item, entry.tl) for entry in character.equipment)
-    return [item for item in items if item is not None]
+def _carried(character: Character, cat: Catalog) -> list[tuple[EquipmentEntry, EquipmentItem]]:
+    """Each entry of the character's equipment the catalog has, with its item."""
+    pairs = ((entry, cat.equipment_item(entry.item, entry.tl)) for entry in character.equipment)
+    return [(entry, item) for entry, item in pairs if item is not None]
 
 
 def _natural_for(report: Report, cat: Catalog) -> list[Weapon]:
-    """Hands and feet for everyone; another natural weapon (claws, teeth) for a character with
-    a trait of that name (the Vargr package's claws and teeth)."""
+    """A natural weapon (claws, teeth) for a character with a trait of that name (the Vargr
+    package's claws and teeth), then hands and feet, which everyone has: the weapons a
+    character was given come before those of everyone."""
     traits = {match_key(line.name) for line in report.traits}
     tables = combat_tables(cat)
     everyone = {match_key(name) for name in tables["natural_weapons_of_everyone"]}
-    return [
-        weapon_from_item(item)
-        for item in cat.natural_weapons
-        if match_key(item.name) in everyone or match_key(item.name) in traits
-    ]
+    given = [item for item in cat.natural_weapons if match_key(item.name) in traits - everyone]
+    common = [item for item in cat.natural_weapons if match_key(item.name) in everyone]
+    return [weapon_from_item(item) for item in (*given, *common)]
+
+
+def _species_reaches(character: Character, cat: Catalog) -> dict[str, str]:
+    """The optimal distance of each natural weapon the character's species gives it, by the
+    weapon's name (the Vargr's claws reach close, its teeth contact: reading 11)."""
+    package = cat.species.get(character.species)
+    return {
+        trait.natural_weapon: trait.reach
+        for trait in (package.traits if package is not None else ())
+        if trait.natural_weapon is not None and trait.reach is not None
+    }
+
+
+def has_combat_experience(trait_names: Iterable[str], cat: Catalog | None = None) -> bool:
+    """Whether a trait says the character has combat experience: its name holds the words
+    ("Combat experience", "Veteran, combat-experienced"), in any case (reading 28)."""
+    words = combat_tables(cat)["combat_experience_trait"].split()
+    pattern = re.compile(r"\b" + r"[\s-]+".join(map(re.escape, words)), re.IGNORECASE)
+    return any(pattern.search(name) for name in trait_names)
 
 
 def fighter_from_document(
@@ -333,10 +401,10 @@ def fighter_from_document(
     cat = cat or catalog()
     report = report or check(character, cat=cat)
     carried = _carried(character, cat)
-    worn = worn_armor(carried)
-    armor = armor_from_item(worn) if worn is not None else None
+    worn = worn_armor([entry for entry, _ in carried], [item for _, item in carried])
+    armor = armor_from_item(worn.body) if worn.body is not None else None
     weapons: list[Weapon] = []
-    for item in carried:
+    for _, item in carried:
         if item.is_weapon and all(w.label != item.label for w in weapons):
             weapons.append(weapon_from_item(item))
     weapons.extend(_natural_for(report, cat))
@@ -350,10 +418,11 @@ def fighter_from_document(
     if armor is not None and armor.provides_str is not None:
         strength = max(strength, armor.provides_str)
     tables = combat_tables(cat)
-    experience = match_key(tables["combat_experience_trait"])
     tactical = {match_key(name) for name in tables["morale"]["tactical_skills"]}
     leading = {match_key(name) for name in tables["morale"]["leader_skills"]}
-    skills = {match_key(line.skill) for line in report.skills.lines}
+    lines = report.skills.lines
+    leadership = [line.level for line in lines if match_key(line.skill) in leading]
+    fits = {match_key(name) for name in tables["encounter_range"]["chameleon"]["fits"]}
     return Fighter(
         name=character.name,
         kind="character",
@@ -368,12 +437,28 @@ def fighter_from_document(
         awa_dm=attributes["AWA"].dm,
         exp_dm=attributes["EXP"].dm,
         skills=MappingProxyType(
-            {_skill_key(line.skill, line.cascade): line.level for line in report.skills.lines}
+            {_skill_key(line.skill, line.cascade): line.level for line in lines}
         ),
         weapons=tuple(weapons),
         armor=armor,
-        combat_experience=any(match_key(line.name) == experience for line in report.traits),
-        tactical_skill=bool(skills & tactical),
-        leadership_skill=bool(skills & leading),
+        armor_under=armor_from_item(worn.under) if worn.under is not None else None,
+        combat_experience=has_combat_experience((line.name for line in report.traits), cat),
+        tactical_skill=any(match_key(line.skill) in tactical for line in lines),
+        leadership=max(leadership) if leadership else None,
         report=report,
+        specialties=MappingProxyType(
+            {
+                _skill_key(line.skill, line.cascade): frozenset(line.specialties)
+                for line in lines
+                if line.specialties
+            }
+        ),
+        str_level=max(strength, 0),
+        reaches=MappingProxyType(_species_reaches(character, cat)),
+        chameleon=armor is not None
+        and match_key(armor.catalog_name) in fits
+        and any(
+            match_key(item.name) == match_key(tables["encounter_range"]["chameleon"]["item"])
+            for _, item in carried
+        ),
     )

@@ -48,6 +48,8 @@ class EquipmentEntry:
     item: str
     quantity: int = 1
     tl: int | None = None
+    # The character wears this armor (at most one body armor, reflec under it, a helmet).
+    worn: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +83,8 @@ class Character:
     package_flaws_bought_off: tuple[str, ...] = ()
     psionics: Psionics | None = None
     mustering_rolls: tuple[int, ...] = ()
+    # An NPC's mustering-out cash as the referee gives it (a stat block's credits), not rolled.
+    mustering_credits: int | None = None
     has_mustering_out: bool = False
     equipment: tuple[EquipmentEntry, ...] = ()
     house_rules: HouseRules = field(default_factory=HouseRules)

@@ -282,8 +282,12 @@ class Equipment(NamedTuple):
     carrying_str: int  # the STR level that carries the load: battle dress gives 15
     lift_kg: float
     drag_kg: float
-    armor_worn: str | None  # the armor worn: the best AV among the armor carried
+    # The body armor worn: the one marked worn, else the best AV among the body armor carried.
+    armor_worn: str | None
     armor_av: int  # that armor's AV; 0 without armor
+    armor_under: str | None  # reflec worn under it (each attack meets the better AV)
+    armor_under_av: int  # its AV; 0 without
+    helmet_worn: str | None  # a helmet, which FFA personal combat does not count
     armor_str_short: int  # how far the wearer's STR DV is below the worn armor's STRmin
     armor_body_penalty: int  # levels off STR, DEX and END while that armor is worn
 
@@ -303,6 +307,9 @@ class Equipment(NamedTuple):
             "drag_kg": self.drag_kg,
             "armor_worn": self.armor_worn,
             "armor_av": self.armor_av,
+            "armor_under": self.armor_under,
+            "armor_under_av": self.armor_under_av,
+            "helmet_worn": self.helmet_worn,
             "armor_str_short": self.armor_str_short,
             "armor_body_penalty": self.armor_body_penalty,
         }

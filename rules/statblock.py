@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations_with_replacement
 from typing import Any, NamedTuple
 
-from .catalog import NO_DIGIT, Catalog, catalog
+from .catalog import AMMUNITION, NO_DIGIT, Catalog, catalog
 from .document import MalformedDocument, parse_document, to_document
 from .engine import cash_for, check
 from .model import Character, EquipmentEntry, Psionics, SkillEntry, TraitEntry
@@ -29,8 +29,17 @@ from .report import Report
 from .wording import plural
 
 
-def stat_block(character: Character, report: Report, *, cat: Catalog | None = None) -> str:
-    """Name, terms and service; age, UPP, credits, derived; skills; belongings; traits."""
+def stat_block(
+    character: Character,
+    report: Report,
+    *,
+    cat: Catalog | None = None,
+    credits: str | None = None,
+) -> str:
+    """Name, terms and service; age, UPP, credits, derived; skills; belongings; traits.
+
+    ``credits``: written instead of the credits the report leaves (a sheet for pencil leaves a
+    blank there: the credits change in play)."""
     cat = cat or catalog()
     service = cat.find_service(character.service) if character.service else None
     service_name = service.name if service else (character.service or NO_SERVICE)
@@ -43,8 +52,9 @@ def stat_block(character: Character, report: Report, *, cat: Catalog | None = No
         first += f", {cat.species[report.species].name}"
     derived = " ".join(f"{code} {value}" for code, value in report.derived.as_dict().items())
     age = f"Age {report.age}" if report.age is not None else f"Age {NO_AGE}"
-    credits = report.equipment.credits_remaining
-    second = f"{age}  {report.upp}  Cr{credits:,}  {derived}"
+    if credits is None:
+        credits = f"Cr{report.equipment.credits_remaining:,}"
+    second = f"{age}  {report.upp}  {credits}  {derived}"
     skills = sorted(report.skills.lines, key=lambda line: line.name.lower())
     third = ", ".join(line.name for line in skills) or NO_SKILLS
     belongings = []
@@ -194,8 +204,8 @@ def _read_line(reading: _Reading, line: _Line) -> None:
         _read_attributes(reading, line)
     elif reading.skills is None and _all_read(line.text, _skill_item):
         _read_skills(reading, line, _without_full_stop(line.text))
-    elif reading.equipment is None and _all_read(line.text, _known_item(reading.cat)):
-        _read_belongings(reading, line, _without_full_stop(line.text))
+    elif reading.equipment is None and _belongings_line(line.text, reading.cat):
+        _read_belongings(reading, line, _without_full_stop(line.text), headed=False)
     else:
         _read_description(reading, line)
 
@@ -415,32 +425,75 @@ def _skill_fits(entry: SkillEntry, cat: Catalog) -> bool:
 
 
 _ITEM = re.compile(
-    r"^(?P<name>.+?)(?:\s*\(TL\s*(?P<tl>\d{1,3})\))?(?:\s+x\s*(?P<quantity>\d{1,6}))?$"
+    r"^(?:(?P<count>\d{1,6})\s*[x\u00d7]?\s+)?(?P<name>.+?)(?:\s*\(TL\s*(?P<tl>\d{1,3})\))?"
+    r"(?:\s+[x\u00d7]\s*(?P<quantity>\d{1,6}))?$",
+    re.IGNORECASE,
 )
+# Ordinary words for what the catalog calls a weapon's ammunition ("2 SMG magazines") and for a
+# suit of armor named by its material ("Cloth armor").
+_AMMUNITION_WORDS = re.compile(
+    r"\s+(?:magazines?|mags?|clips?|power\s+packs?|ammo|rounds?|cartridges?)$", re.IGNORECASE
+)
+_ARMOR_WORD = re.compile(r"\s+armou?r$", re.IGNORECASE)
 
 
-def _known_item(cat: Catalog) -> Callable[[str], object | None]:
-    """An item reader for lists without a header: only names the catalog knows."""
+def catalog_item_name(text: str, cat: Catalog | None = None) -> str | None:
+    """The catalog's name for an item written in ordinary words: as the catalog writes it, in
+    the plural ("daggers"), its ammunition as magazines, clips or power packs ("SMG magazines"
+    is "SMG ammunition"), armor named with the word armor ("Cloth armor"). None when the
+    catalog has no such item."""
+    cat = cat or catalog()
+    name = " ".join(text.split())
+    singular = name[:-1] if name.lower().endswith("s") and not name.lower().endswith("ss") else name
+    for written in (name, singular):
+        for candidate in (
+            written,
+            _AMMUNITION_WORDS.sub(" " + AMMUNITION.format(weapon="").strip(), written),
+            _ARMOR_WORD.sub("", written),
+        ):
+            found = cat.equipment_named(candidate)
+            if found:
+                return found[0].name
+    return None
 
-    def read(item: str) -> re.Match[str] | None:
-        match = _ITEM.match(item)
-        return match if match and cat.equipment_named(" ".join(match["name"].split())) else None
 
-    return read
+def _belongings_line(text: str, cat: Catalog) -> bool:
+    """Whether a line without a header lists belongings: every item on it is one the catalog
+    knows, or (a list of several) some are."""
+    items = _items(_without_full_stop(text))
+    known = [item for item in items if _item_parts(item, cat)[0] is not None]
+    return bool(known) and (len(known) == len(items) or len(items) > 1)
 
 
-def _read_belongings(reading: _Reading, line: _Line, body: str) -> None:
+def _item_parts(item: str, cat: Catalog) -> tuple[str | None, str, int, int | None]:
+    """An item of a belongings list: the catalog's name for it (None when it has none), the
+    name as written, the quantity (0 when none can be read) and the TL written."""
+    match = _ITEM.match(item)
+    if match is None:
+        return None, "", 0, None
+    written = " ".join(match["name"].split())
+    quantity = int(match["quantity"] or match["count"] or 1)
+    tl = int(match["tl"]) if match["tl"] else None
+    return catalog_item_name(written, cat), written, quantity, tl
+
+
+def _read_belongings(reading: _Reading, line: _Line, body: str, *, headed: bool = True) -> None:
+    """A belongings list. Under a header (``Belongings:``) an item the catalog lacks is kept
+    under its own name; in a list without one it is listed as not read."""
     cat = reading.cat
     reading.equipment = reading.equipment or []
     if body.strip().lower() == NO_BELONGINGS.lower():
         return
     bounds = cat.bounds
     for item in _items(body):
-        match = _ITEM.match(item)
-        name = " ".join(match["name"].split()) if match else ""
-        quantity = int(match["quantity"] or 1) if match else 0
-        tl = int(match["tl"]) if match and match["tl"] else None
-        if not name or len(name) > bounds.label_length:
+        known, name, quantity, tl = _item_parts(item, cat)
+        if known is None and not headed:
+            reading.skip(
+                line,
+                f"{item[:80]!r} is not an item of the catalog; write it after 'Belongings:' "
+                "to keep it as an item of its own.",
+            )
+        elif not name or len(name) > bounds.label_length:
             reading.skip(line, f"{item[:80]!r} is not an item the belongings can hold.")
         elif not 1 <= quantity <= bounds.quantity or (tl is not None and tl > bounds.tl):
             reading.skip(
@@ -451,10 +504,7 @@ def _read_belongings(reading: _Reading, line: _Line, body: str) -> None:
                 line, f"{item!r} is past the {bounds.equipment} items a character may list."
             )
         else:
-            known = cat.equipment_named(name)
-            reading.equipment.append(
-                EquipmentEntry(item=known[0].name if known else name, quantity=quantity, tl=tl)
-            )
+            reading.equipment.append(EquipmentEntry(item=known or name, quantity=quantity, tl=tl))
 
 
 # -- psionics ----------------------------------------------------------------------------------
@@ -493,14 +543,28 @@ def _read_psionics(reading: _Reading, line: _Line, body: str) -> None:
 
 # -- traits, and the description around them ---------------------------------------------------
 
-_TRAIT_ITEM = re.compile(r"\s*(?P<name>[^\[\]]*?)\s*(?P<notation>\[[^\[\]]*\])\s*(?:;|$)")
+_TRAIT_ITEM = re.compile(r"\s*(?P<name>[^\[\]]*?)\s*(?P<notation>\[[^\[\]]*\])")
 _NOTATION = re.compile(r"\[[^\[\]]*\]")
 # What joins a trait to the one before it in running text ("hearing [..] and sight [..]").
 _SENTENCE_END = re.compile(r"[.!?;:]\s+")
 _JOINING = re.compile(r"^(?:[\s,;:.]|and\b|or\b|but\b)+", re.IGNORECASE)
 
 
+# The rulebook's other way to write a trait: its description inside the brackets, before the
+# notation ("[attacks with teeth (optimal distance 0 squares) PP-E-R 2]").
+_DESCRIBED_NOTATION = re.compile(
+    r"^\[\s*(?P<name>[^\[\]]*?)[\s;,]+(?P<code>\*?(?:PP|MP|HP|PF|MF|HF)\b[^\[\]]*)\]$",
+    re.IGNORECASE,
+)
+
+
+_BETWEEN_TRAITS = re.compile(r"(?:[\s,;:.]|and\b|or\b|but\b)+", re.IGNORECASE)
+
+
 def _read_traits(reading: _Reading, line: _Line, body: str) -> None:
+    """Traits as their name (or description) and notation, one after another: separated by
+    semicolons as this app writes them, or by commas, full stops or "and" as the rulebook's
+    running text does ("exceptional hearing [PP-C-S 2] and sight [PP-C-S 2]")."""
     position = 0
     while position < len(body):
         match = _TRAIT_ITEM.match(body, position)
@@ -511,14 +575,22 @@ def _read_traits(reading: _Reading, line: _Line, body: str) -> None:
                 "and bracket notation, such as 'Steady under pressure [MP-C-S 2]'.",
             )
             return
-        reading.trait_notations.append((line, " ".join(match["name"].split()), match["notation"]))
-        position = match.end()
+        name, notation = " ".join(match["name"].split()), match["notation"]
+        described = _DESCRIBED_NOTATION.match(notation)
+        if described is not None and not name:
+            name, notation = " ".join(described["name"].split()), f"[{described['code']}]"
+        reading.trait_notations.append((line, name, notation))
+        joining = _BETWEEN_TRAITS.match(body, match.end())
+        position = joining.end() if joining else match.end()
 
 
 def _read_description(reading: _Reading, line: _Line) -> None:
     """A line of the description: kept in the notes, with any trait it defines ("exceptional
-    hearing [PP-C-S 2]") read as a trait named by the words before it."""
+    hearing [PP-C-S 2]") read as a trait named by the words before it. A line that defines
+    none is listed too, so no line goes into the notes without a word."""
     reading.notes.append(line.text)
+    if not _NOTATION.search(line.text):
+        reading.skip(line, "Not read as figures: kept, as written, in the draft's notes.")
     start = 0
     for notation in _NOTATION.finditer(line.text):
         clause = _SENTENCE_END.split(line.text[start : notation.start()])[-1]
@@ -616,11 +688,11 @@ def _draft(reading: _Reading, kind: str) -> ParsedStatBlock:
     )
     character = _with_skills(base, [entry for _line, entry in reading.skills or ()], cat)
     probe = check(character, cat=cat)
-    character = replace(
-        character,
-        age=None if reading.age == probe.age_minimum else reading.age,
-        mustering_rolls=_rolls_for(reading, character, probe),
-    )
+    character = replace(character, age=None if reading.age == probe.age_minimum else reading.age)
+    if kind == "npc":
+        character = replace(character, mustering_credits=_given_credits(reading, probe))
+    else:
+        character = replace(character, mustering_rolls=_rolls_for(reading, character, probe))
     report = check(character, cat=cat)
     if kind == "npc":
         budget = min(max(report.points.total, 0), cat.limits.max_budget)
@@ -710,6 +782,17 @@ def _rolls_for(reading: _Reading, character: Character, probe: Report) -> tuple[
     return ()
 
 
+def _given_credits(reading: _Reading, probe: Report) -> int | None:
+    """An NPC's cash: the credits written with its belongings' price on top, as an NPC's
+    belongings are its own whatever it carries besides; None when that is nothing. Credits no
+    NPC is given (below Cr0, or past a document's bound) are left out, for _compare to name."""
+    cost = probe.equipment.cost
+    most = reading.cat.bounds.credits
+    written = reading.credits or 0
+    cash = written + cost if 0 <= written <= most - cost else cost
+    return min(cash, most) or None
+
+
 def _compare(reading: _Reading, report: Report) -> None:
     """Name every figure written that the draft does not come to."""
     line = reading.attributes_line
@@ -724,11 +807,13 @@ def _compare(reading: _Reading, report: Report) -> None:
             )
     credits = report.equipment.credits_remaining
     if reading.credits is not None and credits != reading.credits:
+        why = (
+            f"an NPC is given Cr0 to Cr{reading.cat.bounds.credits:,} besides its belongings"
+            if report.kind == "npc"
+            else "no mustering-out rolls of the draft's service leave that after its belongings"
+        )
         reading.skip(
-            line,
-            f"Cr{reading.credits:,} is written, but no mustering-out rolls of "
-            f"the draft's service leave that after its belongings; the draft has "
-            f"Cr{credits:,}.",
+            line, f"Cr{reading.credits:,} is written, but {why}; the draft has Cr{credits:,}."
         )
     if reading.age is not None and report.age != reading.age:
         reading.skip(line, f"Age {reading.age} is written; the draft's age is {report.age}.")

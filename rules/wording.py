@@ -20,3 +20,8 @@ def did_you_mean(names: tuple[str, ...]) -> str:
     """A sentence offering the names a misspelling may stand for ("Did you mean Pilot?"),
     empty when there are none."""
     return f" Did you mean {any_of(names)}?" if names else ""
+
+
+# The signs of arithmetic a page shows a person: the minus and times signs, not "-" and "x".
+MINUS = "\u2212"
+TIMES = "\u00d7"

@@ -86,3 +86,63 @@ def take_up_two_rifles(kira: Character) -> None:
     document = kira.document | {"equipment": rifles}
     document["skills"] = [{"skill": "Rifleman", "level": 2}]
     store_document(kira, document, by=kira.owner, action="Took up two rifles")
+
+
+def idris_document() -> dict:
+    """A specialist: Rifleman-3 (assault rifle), DEX 9, STR 9, with an assault rifle and two
+    magazines, in combat armor over reflec (both marked worn)."""
+    return character_document(
+        name="Idris Tane",
+        attributes={**character_document()["attributes"], "DEX": 9, "STR": 9, "EDU": 9},
+        skills=[{"skill": "Rifleman", "level": 3, "specialties": ["assault rifle"]}],
+        equipment=[
+            {"item": "Assault rifle", "quantity": 1},
+            {"item": "Assault rifle ammunition", "quantity": 2},
+            {"item": "Combat armor", "tl": 11, "quantity": 1, "worn": True},
+            {"item": "Reflec", "quantity": 1, "worn": True},
+        ],
+    )
+
+
+def vargr_document() -> dict:
+    """A Vargr brawler: Brawling-1, its claws and teeth."""
+    return character_document(
+        name="Ghaekh", kind="npc", species="vargr", skills=[{"skill": "Brawling", "level": 1}]
+    )
+
+
+def thrower_document() -> dict:
+    """A spear thrower of STR 8 (a thrown spear reaches 40 m), Bow (spears)-2, two spears."""
+    return character_document(
+        name="Oro",
+        kind="npc",
+        attributes={**character_document()["attributes"], "STR": 8},
+        skills=[{"skill": "Bow", "cascade": "spears", "level": 2}],
+        equipment=[{"item": "Spear (thrown)", "quantity": 2}],
+    )
+
+
+def raid_on_the_depot(campaign: Campaign, kira: Character, corsair: Character) -> Encounter:
+    """player1's Kira and Idris (created here) against two corsairs, Ghaekh the Vargr and Oro
+    the spear thrower (the referee's, created here) and a 40 kg hunter, before initiative."""
+    referee, player1 = campaign.referee, kira.owner
+    idris = builder_services.create_character(
+        owner=player1, document=idris_document(), campaign=campaign
+    )
+    vargr, thrower = (
+        builder_services.create_character(owner=referee, document=document, campaign=campaign)
+        for document in (vargr_document(), thrower_document())
+    )
+    return encounter_services.start_encounter(
+        campaign=campaign,
+        by=referee,
+        name="Raid on the depot",
+        groups=[
+            encounter_services.Group(1, Side.PARTY, character=kira),
+            encounter_services.Group(1, Side.PARTY, character=idris),
+            encounter_services.Group(2, Side.OPPOSITION, character=corsair),
+            encounter_services.Group(1, Side.OPPOSITION, character=vargr),
+            encounter_services.Group(1, Side.OPPOSITION, character=thrower),
+            encounter_services.Group(1, Side.OPPOSITION, animal_type="hunter", weight_kg=40),
+        ],
+    )

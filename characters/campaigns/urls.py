@@ -7,7 +7,7 @@ from . import views
 urlpatterns = [
     path("campaigns/", views.campaign_list, name="campaign_list"),
     path("campaigns/new/", views.campaign_new, name="campaign_new"),
-    path("campaigns/join/<str:code>/", views.campaign_join, name="campaign_join"),
+    path("campaigns/join/<token:code>/", views.campaign_join, name="campaign_join"),
     path("campaigns/<id:pk>/", views.campaign_detail, name="campaign_detail"),
     path("campaigns/<id:pk>/settings/", views.campaign_settings, name="campaign_settings"),
     path(

@@ -493,8 +493,8 @@ def campaign_npc_new(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @require_GET
 def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Every approved player character's sheet in one PDF (``?all=1``: every player character),
-    checked under the campaign's house rules, on the campaign's page size; for pencil (or
-    not) as the campaign prints by default or ``?pencil=`` asks."""
+    checked under the campaign's house rules, on the campaign's page size or the one ``?size=``
+    asks for; for pencil (or not) as the campaign prints by default or ``?pencil=`` asks."""
 
     campaign = campaign_for_user(request, pk, referee=True)
     options = PartyPdfForm(request.GET)
@@ -511,11 +511,17 @@ def campaign_party_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
         which = "player characters" if every else "approved characters"
         messages.info(request, f"There are no {which} in {campaign.name} to print yet.")
         return redirect("campaign_detail", campaign.pk)
-    pencil = PdfForm(request.GET).for_pencil(campaign)
+    pdf_options = PdfForm(request.GET)
+    pencil = pdf_options.for_pencil(campaign)
     sheets = [sheet_for_character(character, pencil=pencil) for character in characters]
     filename = f"{download_stem(campaign.name, 'campaign')}-party"
     return pdf_rendering.pdf_response(
-        request, sheets, page_size=campaign.page_size, filename=filename, summary=True
+        request,
+        sheets,
+        page_size=pdf_options.page_size(campaign),
+        filename=filename,
+        summary=True,
+        title=campaign.name,
     )
 
 

@@ -28,6 +28,13 @@ ANIMAL_ROWS = 3
 NONE = ""
 
 
+def referee_dm(label: str) -> WholeNumberField:
+    """A DM the referee adds, of either sign: 0 unless given."""
+    return WholeNumberField(
+        label=label, minimum=-MAX_REFEREE_DM, maximum=MAX_REFEREE_DM, default=0, required=False
+    )
+
+
 def named(label: str) -> dict[str, str]:
     """Error messages that name their field, for Django's own fields."""
     return {
@@ -200,20 +207,8 @@ class SurpriseForm(VersionForm):
         widget=forms.RadioSelect,
         error_messages=named("May be surprised"),
     )
-    dm_party = WholeNumberField(
-        label="The party's DM",
-        minimum=-MAX_REFEREE_DM,
-        maximum=MAX_REFEREE_DM,
-        default=0,
-        required=False,
-    )
-    dm_opposition = WholeNumberField(
-        label="The opposition's DM",
-        minimum=-MAX_REFEREE_DM,
-        maximum=MAX_REFEREE_DM,
-        default=0,
-        required=False,
-    )
+    dm_party = referee_dm("The party's DM")
+    dm_opposition = referee_dm("The opposition's DM")
 
     def dms(self) -> dict[str, int]:
         return {side: self.cleaned_data[f"dm_{side}"] for side in Combatant.Side.values}
@@ -234,9 +229,46 @@ class TurnForm(VersionForm):
     after = WholeNumberField(label="Act after", minimum=1, maximum=MAX_VERSION, required=False)
 
 
+# Whether a side has combat experience for its morale test: as its leader's sheet says, or
+# the referee's word either way (reading 28).
+AS_THE_SHEET, YES, NO = "sheet", "yes", "no"
+EXPERIENCE = {AS_THE_SHEET: None, YES: True, NO: False}
+
+
 class MoraleForm(VersionForm):
     side = forms.ChoiceField(
         label="Side", choices=Combatant.Side.choices, error_messages=named("Side")
+    )
+    combat_experience = forms.ChoiceField(
+        label="Combat experience",
+        choices=[(AS_THE_SHEET, "As the leader's sheet says"), (YES, "Yes"), (NO, "No")],
+        initial=AS_THE_SHEET,
+        required=False,
+        error_messages=named("Combat experience"),
+    )
+    dm = referee_dm("Referee's DM")
+
+    def experience(self) -> bool | None:
+        return EXPERIENCE[self.cleaned_data["combat_experience"] or AS_THE_SHEET]
+
+
+class LeaderForm(VersionForm):
+    """The referee names a side's leader (a combatant of that side, by its id)."""
+
+    side = forms.ChoiceField(
+        label="Side", choices=Combatant.Side.choices, error_messages=named("Side")
+    )
+    leader = WholeNumberField(label="Leader", minimum=1, maximum=MAX_VERSION)
+
+
+class EndForm(VersionForm):
+    """Ending the encounter, confirmed: a single tap does not end a fight."""
+
+    confirm = forms.BooleanField(
+        label="End it",
+        error_messages={
+            "required": 'End the encounter: confirm it with "Yes, end it"; nothing was ended.'
+        },
     )
 
 
@@ -330,32 +362,35 @@ class AttackForm(VersionForm):
     # The turn the form was filled in for: after a conflict its choices are kept for that turn.
     turn = forms.CharField(label="Turn", max_length=40, required=False, widget=forms.HiddenInput)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
-    dm = WholeNumberField(
-        label="Referee's DM",
-        minimum=-MAX_REFEREE_DM,
-        maximum=MAX_REFEREE_DM,
-        default=0,
-        required=False,
-    )
+    dm = referee_dm("Referee's DM")
 
     # The rarer parts of the situation, folded away on a page until one is changed.
     MORE = ("lighting", "visibility", "movement", "facing", "aim_turns", "extra_actions")
 
-    def __init__(self, board: Board, attacker: Row, data: Any = None) -> None:
+    def __init__(
+        self, board: Board, attacker: Row, data: Any = None, *, referee: bool = False
+    ) -> None:
         super().__init__(data)
         # The other side first, in turn order; one's own side after it, named as such (a
-        # shot into a melee may still hit a friend).
+        # shot into a melee may still hit a friend). A fighter out of action is no target
+        # (reading 16): the referee alone may choose one, for a coup de grâce.
         others = [row for row in board.rows if row.pk != attacker.pk]
         targets = sorted(others, key=lambda row: row.combatant.side == attacker.combatant.side)
-        for name in ("target", "also"):
-            cast(forms.ChoiceField, self.fields[name]).choices = [
-                (
-                    row.pk,
-                    row.combatant.name
-                    + (" (own side)" if row.combatant.side == attacker.combatant.side else ""),
-                )
-                for row in targets
-            ]
+        standing = [row for row in targets if not row.out_of_action]
+        self.finishing = [row for row in targets if row.out_of_action] if referee else []
+        self.target_rows = {row.pk: row for row in targets}
+
+        def named_row(row: Row) -> tuple[int, str]:
+            own = " (own side)" if row.combatant.side == attacker.combatant.side else ""
+            state = f" ({row.states[0][1].lower()})" if row.out_of_action else ""
+            surprised = " (surprised)" if row.surprised and not row.out_of_action else ""
+            return row.pk, f"{row.combatant.name}{own}{surprised}{state}"
+
+        self.standing_choices = [named_row(row) for row in standing]
+        self.finishing_choices = [named_row(row) for row in self.finishing]
+        target = cast(forms.ChoiceField, self.fields["target"])
+        target.choices = [*self.standing_choices, *self.finishing_choices]
+        cast(forms.ChoiceField, self.fields["also"]).choices = self.standing_choices
         weapons = attacker.fighter.weapons
         self.weapons = {weapon_key(weapon): weapon for weapon in weapons}
         self.weapon_bursts = {
@@ -399,11 +434,11 @@ class AttackForm(VersionForm):
         self.initial |= first | dict.fromkeys(("cover", "lighting", "visibility"), NONE)
 
     @classmethod
-    def as_chosen(cls, board: Board, attacker: Row) -> AttackForm:
+    def as_chosen(cls, board: Board, attacker: Row, *, referee: bool = False) -> AttackForm:
         """The form bound to its initial choices: a page shows their odds before any change."""
-        fresh = cls(board, attacker)
+        fresh = cls(board, attacker, referee=referee)
         data = {name: "" if value is None else str(value) for name, value in fresh.initial.items()}
-        return cls(board, attacker, data)
+        return cls(board, attacker, data, referee=referee)
 
     @property
     def range_chosen(self) -> bool:
@@ -415,6 +450,17 @@ class AttackForm(VersionForm):
     @property
     def offers_autofire(self) -> bool:
         return len(self.bursts) > 1
+
+    @property
+    def rounds_per_target(self) -> int:
+        """One target per so many rounds of a burst (reading 18)."""
+        return int(rules.combat.combat_tables()["autofire"]["rounds_per_step"])
+
+    @property
+    def offers_further_targets(self) -> bool:
+        """Whether a burst of these weapons reaches a second target, and there is one."""
+        most = max((rounds for rounds, _ in self.bursts), default=0)
+        return most > self.rounds_per_target and len(self.standing_choices) > 1
 
     def more_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.MORE]
@@ -466,4 +512,12 @@ class AttackForm(VersionForm):
             dm=data["dm"],
         )
         others = tuple(data["also"])
-        return AttackOrder(data["target"], data["weapon"], data["range_band"], situation, others)
+        chosen = self.target_rows.get(data["target"])
+        return AttackOrder(
+            data["target"],
+            data["weapon"],
+            data["range_band"],
+            situation,
+            others,
+            coup_de_grace=chosen is not None and chosen.out_of_action,
+        )

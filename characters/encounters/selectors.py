@@ -22,8 +22,8 @@ from characters.models import Character, Combatant, Encounter, EncounterEntry, P
 from characters.play.selectors import (
     carried_equipment,
     condition_in,
+    gear_changed_in_play,
     gear_key,
-    gear_moved,
     states,
 )
 from rules import Condition, Report, parse_document
@@ -66,23 +66,15 @@ class Row:
     # The encounter is the board's own object (Django hands it to each combatant of its
     # query), so a service that moves the round on sees the new round here.
     @property
-    def side_surprised(self) -> bool:
-        """Its side was surprised before the fight."""
-        return self.combatant.side == self.combatant.encounter.surprised_side
-
-    @property
     def surprised(self) -> bool:
-        """Still surprised this round (the engine's call): the surprised DEF."""
-        return self.side_surprised and rules.combat.surprise_lasts(self.combatant.encounter.round)
+        """Its side is surprised: the surprised DEF, and no turn, until the referee says
+        surprise is lost (reading 27)."""
+        return self.combatant.side == self.combatant.encounter.surprised_side
 
     @property
     def takes_turn(self) -> bool:
         """Whether its turn comes this round (the engine's call)."""
-        return rules.combat.takes_turn(
-            self.condition,
-            side_surprised=self.side_surprised,
-            round_number=self.combatant.encounter.round,
-        )
+        return rules.combat.takes_turn(self.condition, side_surprised=self.surprised)
 
     @property
     def ini_now(self) -> int:
@@ -164,6 +156,29 @@ class Board:
     def side(self, side: str) -> list[Row]:
         return [row for row in self.rows if row.combatant.side == side]
 
+    def fielded(self, side: str) -> list[Row]:
+        """A side as it was fielded, not in turn order: of fighters alike (two leaders as
+        good), the first fielded is chosen however the turns fall."""
+        return sorted(self.side(side), key=lambda row: row.pk)
+
+    def leader(self, side: str) -> Row | None:
+        """The side's leader: the one the referee named, while it is in the fight, else the
+        engine's choice (reading 28: the best Leadership, then EXP)."""
+        rows = self.fielded(side)
+        named = self.encounter.leaders.get(side)
+        key = str(named) if any(str(row.pk) == str(named) for row in rows) else None
+        key = key or rules.combat.side_leader(side_fighters(rows))
+        return next((row for row in rows if str(row.pk) == key), None)
+
+    @property
+    def leaders(self) -> dict[str, Row | None]:
+        return {side: self.leader(side) for side in Combatant.Side.values}
+
+
+def side_fighters(rows: list[Row]) -> rules.combat.SideFighters:
+    """A side as the engine reads it: each fighter's key, combat view and condition now."""
+    return [(str(row.pk), row.fighter, row.condition) for row in rows]
+
 
 def weapon_key(weapon: Weapon) -> str:
     """How a form names one of a fighter's weapons: its name, and its TL where it has one."""
@@ -200,9 +215,10 @@ def fighter_for(combatant: Combatant, *, report: Report | None = None) -> Fighte
     character = combatant.character
     assert character is not None
     document = parse_document(character.document)
-    if combatant.condition is None and gear_moved(character):
-        # Gear bought, sold or used up in play changes the weapons, the armor worn and the
-        # load, which the stored document's report does not know.
+    if combatant.condition is None and gear_changed_in_play(character):
+        # Gear bought, sold or used up in play, or armor put on or taken off, changes the
+        # weapons, the armor worn and the load, which the stored document's report does not
+        # know.
         carried = tuple(carried_equipment(character))
         return fighter_from_document(replace(document, equipment=carried))
     return fighter_from_document(document, report=report)
@@ -217,7 +233,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
     """The encounter's combatants in turn order with their fighters and conditions now, and
     its latest ``entries`` log lines (newest first)."""
     combatants = list(
-        encounter.combatants.select_related("character__campaign")
+        encounter.combatants.select_related("character__campaign", "character__play_state")
         .prefetch_related("character__credit_entries")
         .order_by("position", "id")
     )

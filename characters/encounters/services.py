@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -36,6 +36,7 @@ from characters.encounters.selectors import (
     board,
     fighter_for,
     magazine_key,
+    side_fighters,
     weapon_key,
 )
 from characters.models import (
@@ -56,6 +57,9 @@ from rules.wording import plural
 
 Kind = EncounterEntry.Kind
 Side = Combatant.Side
+
+# The most a log line's summary holds (its detail keeps every figure).
+SUMMARY_LENGTH = cast(int, EncounterEntry._meta.get_field("summary").max_length)
 
 # Guards against slips, not rules: the most one group or one herd may field.
 MAX_GROUP = 20
@@ -192,6 +196,7 @@ def _snapshot(state: Board) -> dict[str, Any]:
         "round": state.encounter.round,
         "turn": state.encounter.turn,
         "surprised": state.encounter.surprised_side,
+        "leaders": dict(state.encounter.leaders),
         "order": {
             str(row.pk): [row.combatant.position, row.combatant.initiative] for row in state.rows
         },
@@ -221,6 +226,7 @@ def _log(
         round=encounter.round,
         turn=encounter.turn,
         surprised_side=encounter.surprised_side,
+        leaders=encounter.leaders,
         ended_at=encounter.ended_at,
         version=F("version") + 1,
     )
@@ -231,11 +237,19 @@ def _log(
         kind=kind,
         actor=actor.combatant if actor else None,
         target=target.combatant if target else None,
-        summary=summary[:300],
+        summary=_shortened(summary, SUMMARY_LENGTH),
         detail=detail or {},
         before=before,
         by=by,
     )
+
+
+def _shortened(text: str, most: int) -> str:
+    """``text`` cut to ``most`` characters at a word, with an ellipsis where it was cut (the
+    entry's detail keeps every figure)."""
+    if len(text) <= most:
+        return text
+    return text[: most - 1].rsplit(" ", 1)[0] + "\u2026"
 
 
 def _save_order(state: Board) -> None:
@@ -255,19 +269,32 @@ def _next_able(state: Board, start: int) -> int:
 
 # Who the referee says may be surprised: a side, or either.
 EITHER = "either"
-
-
-def _side_fighters(rows: Sequence[Row]) -> rules.combat.SideFighters:
-    """A side as the engine reads it: each fighter's key, combat view and condition now."""
-    return [(str(row.pk), row.fighter, row.condition) for row in rows]
+# What a fighter does with its turn: once one is logged in a round, the round has begun.
+ROUND_ACTIONS = (Kind.ATTACK, Kind.PASS, Kind.DELAY)
 
 
 def _chosen(
-    rows: Sequence[Row], choose: Callable[[rules.combat.SideFighters], str | None]
+    rows: list[Row], choose: Callable[[rules.combat.SideFighters], str | None]
 ) -> Row | None:
-    """The fighter of a side the engine's ``choose`` picks (its spotter, its morale leader)."""
-    key = choose(_side_fighters(rows))
+    """The fighter of a side the engine's ``choose`` picks (its spotter)."""
+    key = choose(side_fighters(rows))
     return next((row for row in rows if str(row.pk) == key), None)
+
+
+def sheets_range_dms(state: Board, side: str) -> tuple[rules.combat.Modifier, ...]:
+    """The encounter range DMs a side's sheets settle for its surprise test (reading 27): its
+    armor, chameleon surfaces, its size, and the combat experience of its leader."""
+    leader = state.leader(side)
+    return rules.combat.encounter_range_dms(
+        side_fighters(state.side(side)),
+        combat_experience=leader is not None and leader.fighter.combat_experience,
+    )
+
+
+def spotter_of(state: Board, side: str) -> str:
+    """The name of who throws for a side in its surprise test ("" for nobody)."""
+    spotter = _chosen(state.side(side), rules.combat.spotter)
+    return spotter.combatant.name if spotter else ""
 
 
 def surprise_refused(state: Board) -> str:
@@ -296,10 +323,10 @@ def throw_surprise(
     rng: random.Random | None = None,
 ) -> EncounterEntry:
     """Before initiative, the referee has the sides throw for surprise (the engine's contested
-    AWA test: each side's best AWA DM and the referee's DM for it, 2DH each). A side the
-    referee said may be surprised (``may_be_surprised``: a side, or ``EITHER``) and beaten by
-    the margin is surprised: through the first round it loses its turns and has the
-    surprised DEF."""
+    AWA test: each side's best AWA DM, the encounter range DMs its sheets settle, and the
+    referee's DM for it, 2DH each). A side the referee said may be surprised
+    (``may_be_surprised``: a side, or ``EITHER``) and beaten by the margin is surprised: it
+    loses its turns and has the surprised DEF until the referee says surprise is lost."""
     locked = _lock(encounter, expected_version)
     _require_referee(locked, by, "throw for surprise")
     if locked.round:
@@ -316,7 +343,8 @@ def throw_surprise(
         spotter = _chosen(state.side(side), rules.combat.spotter)
         assert spotter is not None  # surprise_refused said so otherwise
         modifiers = [
-            rules.combat.Modifier(f"{spotter.combatant.name}'s AWA DM", spotter.fighter.awa_dm)
+            rules.combat.Modifier(f"{spotter.combatant.name}'s AWA DM", spotter.fighter.awa_dm),
+            *sheets_range_dms(state, side),
         ]
         if dms.get(side):
             modifiers.append(rules.combat.Modifier("referee's DM", dms[side]))
@@ -378,18 +406,30 @@ def throw_initiative(
     for roll, row in zip(thrown, state.rows, strict=True):
         row.combatant.initiative = roll.total
     _save_order(state)
-    # The round first: whose turn comes depends on it (a surprised side loses round 1).
     locked.round = 1
     locked.turn = _next_able(state, 0)
-    order = ", ".join(f"{row.combatant.name} {row.combatant.initiative}" for row in state.rows)
     return _log(
         state,
         kind=Kind.INITIATIVE,
         by=by,
-        summary=f"Initiative: {order}.",
+        summary=f"Initiative: {_initiative_words(thrown, by_key)}.",
         before=before,
-        detail={"rolls": [roll.as_dict() for roll in thrown]},
+        detail={"rolls": _initiative_detail(thrown, by_key)},
     )
+
+
+def _initiative_words(rolls: Iterable[rules.combat.InitiativeRoll], by_key) -> str:
+    """Each fighter's total in order, with the 1D each tied one threw to break the tie."""
+    return ", ".join(
+        f"{by_key[roll.key].combatant.name} {roll.total}"
+        + (f" (tie: 1D {', '.join(map(str, roll.tie_breaks))})" if roll.tie_breaks else "")
+        for roll in rolls
+    )
+
+
+def _initiative_detail(rolls: Iterable[rules.combat.InitiativeRoll], by_key) -> list[dict]:
+    """Each roll as the log keeps it (the die, the INI, the total, the tie-break dice), named."""
+    return [roll.as_dict() | {"name": by_key[roll.key].combatant.name} for roll in rolls]
 
 
 def acting(state: Board, by: User, doing: str) -> Row:
@@ -411,17 +451,22 @@ def acting(state: Board, by: User, doing: str) -> Row:
 
 @dataclass(frozen=True)
 class AttackOrder:
-    """An attack as a form asks for it; ``others``: further targets of an autofire burst."""
+    """An attack as a form asks for it; ``others``: further targets of an autofire burst.
+    ``coup_de_grace``: the referee chose a target out of action (reading 16)."""
 
     target: int
     weapon: str
     range_band: str
     situation: Situation
     others: tuple[int, ...] = ()
+    coup_de_grace: bool = False
 
 
 # The engine's names of what the attack form asks, as the form labels them.
 FORM_LABELS = {
+    "range": "Range",
+    "weapon": "Weapon",
+    "tl": "Weapon",
     "situation.autofire_rounds": "Autofire",
     "situation.targets": "Further targets",
     "situation.squares_between_targets": "Squares between the targets",
@@ -436,12 +481,19 @@ def _weapon(row: Row, key: str) -> Weapon:
     raise Refused(f"Weapon: {row.combatant.name} has no {key.split('|')[0]}.")
 
 
-def _target(state: Board, attacker: Row, pk: int, label: str) -> Row:
+def _target(state: Board, attacker: Row, pk: int, label: str, *, finishing: bool = False) -> Row:
+    """The target ``pk``; a fighter out of action only for a coup de grâce (``finishing``)."""
     target = state.row(pk)
     if target is None:
         raise Refused(f"{label}: that combatant is not in this encounter.")
     if target.pk == attacker.pk:
         raise Refused(f"{label}: a fighter does not attack itself.")
+    if target.out_of_action and not finishing:
+        words = target.states[0][1].lower()
+        raise Refused(
+            f"{label}: {target.combatant.name} is {words}, out of action: no target, unless "
+            "the referee chooses a coup de grâce."
+        )
     return target
 
 
@@ -458,7 +510,7 @@ def plan(state: Board, attacker: Row, order: AttackOrder) -> Planned:
     """The engine's plan of the attack on each target (its TN, DMs and exact chance), before
     any die. Several targets share the burst's DMs (reading 18); a target whose side is
     surprised has the surprised DEF."""
-    targets = [_target(state, attacker, order.target, "Target")]
+    targets = [_target(state, attacker, order.target, "Target", finishing=order.coup_de_grace)]
     for pk in dict.fromkeys(order.others):
         if pk != order.target:
             targets.append(_target(state, attacker, pk, "Further targets"))
@@ -629,10 +681,14 @@ def _verdict(result: AttackResult) -> str:
     return f"a hit, EN {result.effect}: {damage.lif} {form} damage reaches LIF{wound}"
 
 
-def _state_after(target: Row) -> str:
-    """The target's worst state after the blow, when it is worse than hurt."""
+def _state_after(target: Row, result: AttackResult) -> str:
+    """The target's worst state after the blow, when it is worse than hurt; and, for a
+    surprised target hit and left conscious, that it raises the alarm (reading 27)."""
     code, words = target.states[0]
-    return "" if code in ("ok", "wounded") else f" {target.combatant.name}: {words.lower()}."
+    said = "" if code in ("ok", "wounded") else f" {target.combatant.name}: {words.lower()}."
+    if target.surprised and result.hit and not target.out_of_action:
+        said += f" {target.combatant.name}, hit and still standing, raises the alarm."
+    return said
 
 
 def _advance(state: Board) -> None:
@@ -653,7 +709,7 @@ def _throw_at(
         "target_name": target.combatant.name,
         "states": [words for _, words in target.states],
     }
-    words = f"{result.total} vs TN {result.tn}, {_verdict(result)}.{_state_after(target)}"
+    words = f"{result.total} vs TN {result.tn}, {_verdict(result)}.{_state_after(target, result)}"
     return detail, words
 
 
@@ -672,6 +728,8 @@ def attack(
     locked = _lock(encounter, expected_version)
     state = board(locked, entries=0)
     attacker = acting(state, by, "attack")
+    if order.coup_de_grace and not _is_referee(locked, by):
+        raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order)
     weapon = planned.weapon
     before = _snapshot(state)
@@ -840,48 +898,56 @@ def throw_morale(
     encounter: Encounter,
     by: User,
     side: str,
+    combat_experience: bool | None = None,
+    dm: int = 0,
     expected_version: int | None = None,
     rng: random.Random | None = None,
 ) -> EncounterEntry:
-    """The referee throws a side's morale test, when the engine says one is due, on the EXP of
-    the leader the engine picks, with its combat experience and tactical skill, and the -2 when
-    the engine says the side's leader was killed. The log line names every DM."""
+    """The referee throws a side's morale test, when the engine says one is due (reading 28):
+    the side's one leader (the referee's, else the engine's) is present, adds its tactical
+    skill, and fallen costs -2; the EXP thrown is the leader's while it stands, else the best
+    standing. ``combat_experience``: the referee's word (None: the leader's trait); ``dm``: any
+    DM the referee adds. The log line names the leader, whose EXP is thrown and every DM."""
     locked = _lock(encounter, expected_version)
     _require_referee(locked, by, "test morale")
     state = board(locked, entries=0)
     if side not in morale_due(state):
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
-    # As fielded, not in turn order: of leaders alike, the first leads, whoever delays.
-    rows = sorted(state.side(side), key=lambda row: row.pk)
-    leader = _chosen(rows, rules.combat.morale_leader)
-    if leader is None:
-        raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.")
-    rng = rng or dice_source()
-    out = sum(row.out_of_action for row in rows)
-    fighters = _side_fighters(rows)
-    dice = rules.dice.throw_attribute_test(rng)
-    result = rules.combat.morale_test(
-        dice,
-        exp_dm=leader.fighter.exp_dm,
-        side_size=len(rows),
-        out_of_action=out,
-        combat_experience=leader.fighter.combat_experience,
-        leader_present=rules.combat.leader_present(fighters),
-        leader_has_tactics=leader.fighter.tactical_skill,
-        leader_killed=rules.combat.leader_killed(fighters),
-    )
+    rows = state.fielded(side)
+    leader = state.leader(side)
+    dice = rules.dice.throw_attribute_test(rng or dice_source())
+    try:
+        test = rules.combat.side_morale(
+            dice,
+            side_fighters(rows),
+            leader=str(leader.pk) if leader else None,
+            combat_experience=combat_experience,
+            referee_dm=dm,
+        )
+    except CombatRefused:
+        raise Refused(f"Side: nobody of {Side(side).label.lower()} is left to test.") from None
+    by_key = {str(row.pk): row for row in rows}
+    thrower = by_key[test.thrower]
+    result = test.result
     verdict = "holds" if result.passed else "breaks"
     told = "".join(f"; {m.label} {m.dm:+d}" for m in result.dms)
+    if leader is None:
+        led = f"no leader; {thrower.combatant.name} throws"
+    elif leader.out_of_action:
+        fallen = leader.states[0][1].lower()
+        led = f"its leader {leader.combatant.name} is {fallen}; {thrower.combatant.name} throws"
+    else:
+        led = f"{leader.combatant.name} leads"
     summary = (
-        f"Morale of {Side(side).label.lower()} ({leader.combatant.name} leads): "
-        f"{result.total} vs TN {result.tn} (dice {', '.join(map(str, dice))}{told}): "
-        f"it {verdict}."
+        f"Morale of {Side(side).label.lower()} ({led}): {result.total} vs TN {result.tn} "
+        f"(dice {', '.join(map(str, dice))}{told}): it {verdict}."
     )
     detail = {
         "side": side,
-        "out": out,
+        "out": sum(row.out_of_action for row in rows),
+        "leader": leader.combatant.name if leader else "",
         "tn": result.tn,
-        "dms": [dm.as_dict() for dm in result.dms],
+        "dms": [m.as_dict() for m in result.dms],
         "dice": list(result.dice),
         "total": result.total,
         "passed": result.passed,
@@ -892,9 +958,59 @@ def throw_morale(
         by=by,
         summary=summary,
         before=_snapshot(state),
-        actor=leader,
+        actor=thrower,
         detail=detail,
     )
+
+
+@transaction.atomic
+def name_leader(
+    *,
+    encounter: Encounter,
+    by: User,
+    side: str,
+    combatant: int,
+    expected_version: int | None = None,
+) -> EncounterEntry:
+    """The referee names a side's leader (reading 28: one per side): the one "leader present",
+    the leader's Tactics and "the leader is killed" refer to; a new leader who takes control
+    after the last fell ends the -2."""
+    locked = _lock(encounter, expected_version)
+    _require_referee(locked, by, "name a side's leader")
+    state = board(locked, entries=0)
+    row = state.row(combatant)
+    if row is None or row.combatant.side != side:
+        raise Refused(f"Leader: choose one of {Side(side).label.lower()}.")
+    before = _snapshot(state)
+    locked.leaders = {**locked.leaders, side: row.pk}
+    summary = f"{row.combatant.name} leads {Side(side).label.lower()}."
+    return _log(state, kind=Kind.LEADER, by=by, summary=summary, before=before, actor=row)
+
+
+@transaction.atomic
+def end_surprise(
+    *, encounter: Encounter, by: User, expected_version: int | None = None
+) -> EncounterEntry:
+    """The referee says surprise is lost (reading 27: an alarm, a shot heard, a surprised
+    fighter attacked and left standing): the surprised side takes its turns and its own DEF
+    from now on; one still to act this round acts in its place in the order."""
+    locked = _lock(encounter, expected_version)
+    _require_referee(locked, by, "end surprise")
+    if not locked.surprised_side:
+        raise Refused("Surprise: nobody is surprised.")
+    state = board(locked, entries=0)
+    before = _snapshot(state)
+    side = Side(locked.surprised_side).label.lower()
+    locked.surprised_side = ""
+    if locked.round:
+        # Lost before anyone acted this round, surprise cost the side no turn of it: the round
+        # starts again from the first. Lost mid-round, those of the side still to act do.
+        acted = locked.entries.filter(
+            round=locked.round, kind__in=ROUND_ACTIONS, undone_at__isnull=True
+        ).exists()
+        locked.turn = _next_able(state, locked.turn if acted else 0)
+    summary = f"Surprise is lost: {side} is no longer surprised."
+    return _log(state, kind=Kind.ALARM, by=by, summary=summary, before=before)
 
 
 @transaction.atomic
@@ -948,9 +1064,8 @@ def add_combatants(
         state.rows = [by_key[key] for key in keys]
         _save_order(state)
         locked.turn = state.rows.index(current) if current else len(state.rows)
-        thrown = ", ".join(f"{by_key[roll.key].combatant.name} {roll.total}" for roll in rolls)
-        summary = f"Joining the fight: {names}. Initiative: {thrown}."
-        detail["rolls"] = [roll.as_dict() for roll in rolls]
+        summary = f"Joining the fight: {names}. Initiative: {_initiative_words(rolls, by_key)}."
+        detail["rolls"] = _initiative_detail(rolls, by_key)
     return _log(state, kind=Kind.JOIN, by=by, summary=summary, before=before, detail=detail)
 
 
@@ -1052,6 +1167,7 @@ def undo_last(
         )
     locked.round, locked.turn = before["round"], before["turn"]
     locked.surprised_side = before.get("surprised", locked.surprised_side)
+    locked.leaders = before.get("leaders", locked.leaders)
     if last.kind == Kind.END:
         locked.ended_at = None
     EncounterEntry.objects.filter(pk=last.pk).update(undone_at=timezone.now())

@@ -21,4 +21,6 @@ urlpatterns = [
     path("encounters/<id:pk>/surprise/", views.encounter_surprise, name="encounter_surprise"),
     path("encounters/<id:pk>/join/", views.encounter_join, name="encounter_join"),
     path("encounters/<id:pk>/end/", views.encounter_end, name="encounter_end"),
+    path("encounters/<id:pk>/alarm/", views.encounter_alarm, name="encounter_alarm"),
+    path("encounters/<id:pk>/leader/", views.encounter_leader, name="encounter_leader"),
 ]

@@ -33,8 +33,8 @@ from characters.core.selectors import campaign_for_user
 from characters.core.services import Refused
 from characters.encounters import forms as encounter_forms
 from characters.encounters import selectors, services
-from characters.encounters.selectors import Board, encounter_for_user
-from characters.models import Encounter, EncounterEntry
+from characters.encounters.selectors import Board, Row, encounter_for_user
+from characters.models import Combatant, Encounter, EncounterEntry
 
 PAGE = "characters/encounters/encounter.html"
 # A message that carries an action's outcome to the page without JavaScript, and its entry.
@@ -84,7 +84,9 @@ def _live_context(
     """What the polled region shows: the turn order, the user's own fighters and the log."""
     user_id = request.user.pk
     is_referee = encounter.campaign.referee_id == user_id
+    leaders = {row.pk for row in state.leaders.values() if row is not None}
     return {
+        "leaders": leaders,
         "encounter": encounter,
         "campaign": encounter.campaign,
         "board": state,
@@ -124,9 +126,11 @@ def _context(
         if chosen is not None:
             data = chosen.copy()
             data["version"] = str(encounter.version)
-            kept = encounter_forms.AttackForm(state, current, data)
+            kept = encounter_forms.AttackForm(state, current, data, referee=is_referee)
             attack_form = kept if kept["turn"].value() == state.turn_key else None
-        attack_form = attack_form or encounter_forms.AttackForm.as_chosen(state, current)
+        attack_form = attack_form or encounter_forms.AttackForm.as_chosen(
+            state, current, referee=is_referee
+        )
     outcome = outcome or Outcome()
     planned = None
     if attack_form is not None and current is not None:
@@ -145,12 +149,35 @@ def _context(
     )
     surprise_open = is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
     no_surprise = services.surprise_refused(state) if surprise_open else ""
+    leaders = state.leaders
+    due = services.morale_due(state) if is_referee and not state.ended else []
     return context | {
         "may_act": may_act,
         "attack_form": attack_form,
         "planned": planned,
         "outcome": outcome,
-        "morale_due": services.morale_due(state) if is_referee and not state.ended else [],
+        "morale_due": [
+            {"side": side, "leader": leader, "experience": _has_experience(leader)}
+            for side in due
+            for leader in (leaders[side],)
+        ],
+        "sides": [
+            {"side": side, "label": label, "rows": state.fielded(side), "leader": leaders[side]}
+            for side, label in Combatant.Side.choices
+            if state.side(side)
+        ],
+        "referee_dm_max": encounter_forms.MAX_REFEREE_DM,
+        # What the sheets add to each side's surprise throw, shown before it is thrown.
+        "range_dms": [
+            {
+                "label": label,
+                "spotter": services.spotter_of(state, side),
+                "dms": services.sheets_range_dms(state, side),
+            }
+            for side, label in Combatant.Side.choices
+        ]
+        if surprise_open and not no_surprise
+        else [],
         "waiting_for": services.waiting_for(state) if may_act else [],
         "surprise_form": (
             _surprise_form(encounter, surprise_typed) if surprise_open and not no_surprise else None
@@ -169,6 +196,11 @@ def _context(
             None,
         ),
     }
+
+
+def _has_experience(leader: Row | None) -> bool:
+    """Whether a side's leader has combat experience, as its sheet says."""
+    return leader is not None and leader.fighter.combat_experience
 
 
 def _surprise_form(encounter: Encounter, typed: QueryDict | None) -> encounter_forms.SurpriseForm:
@@ -247,7 +279,8 @@ def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     current = state.current
     planned: dict[str, Any] = {"error": "Nobody's turn."}
     if current is not None:
-        form = encounter_forms.AttackForm(state, current, request.GET)
+        referee = encounter.campaign.referee_id == request.user.pk
+        form = encounter_forms.AttackForm(state, current, request.GET, referee=referee)
         if form["turn"].value() not in ("", None, state.turn_key):
             # A panel kept from a turn that is over: its choices were for another fighter.
             planned = {
@@ -336,13 +369,17 @@ def _read(form):
 
 
 def _versioned(
-    request: AuthenticatedHttpRequest, pk: int, service: Callable[..., EncounterEntry]
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    service: Callable[..., EncounterEntry],
+    form: type[encounter_forms.VersionForm] = encounter_forms.VersionForm,
 ) -> HttpResponse:
-    """An action that takes nothing but the page's version: initiative, undo, the end."""
+    """An action that takes nothing but the page's version (read by ``form``, which may ask for
+    a confirmation besides): initiative, undo, the end of surprise, the end."""
     encounter = encounter_for_user(request, pk)
 
     def act() -> EncounterEntry:
-        version = _read(encounter_forms.VersionForm(request.POST)).cleaned_data["version"]
+        version = _read(form(request.POST)).cleaned_data["version"]
         return service(encounter=encounter, by=request.user, expected_version=version)
 
     return _attempt(request, encounter, act)
@@ -366,7 +403,8 @@ def encounter_attack(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         # The version and whose turn first: the form offers that fighter's weapons.
         services.refuse_if_stale(encounter, version)
         attacker = services.acting(state, request.user, "attack")
-        form = _read(encounter_forms.AttackForm(state, attacker, request.POST))
+        referee = encounter.campaign.referee_id == request.user.pk
+        form = _read(encounter_forms.AttackForm(state, attacker, request.POST, referee=referee))
         return services.attack(
             encounter=encounter, by=request.user, order=form.order(), expected_version=version
         )
@@ -401,11 +439,14 @@ def encounter_morale(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     encounter = encounter_for_user(request, pk)
 
     def test():
-        data = _read(encounter_forms.MoraleForm(request.POST)).cleaned_data
+        form = _read(encounter_forms.MoraleForm(request.POST))
+        data = form.cleaned_data
         return services.throw_morale(
             encounter=encounter,
             by=request.user,
             side=data["side"],
+            combat_experience=form.experience(),
+            dm=data["dm"],
             expected_version=data["version"],
         )
 
@@ -479,5 +520,31 @@ def encounter_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @login_required
 @require_POST
 def encounter_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The referee ends the encounter: its summary, then read-only."""
-    return _versioned(request, pk, services.end_encounter)
+    """The referee ends the encounter, once confirmed: its summary, then read-only."""
+    return _versioned(request, pk, services.end_encounter, form=encounter_forms.EndForm)
+
+
+@login_required
+@require_POST
+def encounter_alarm(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The referee says surprise is lost."""
+    return _versioned(request, pk, services.end_surprise)
+
+
+@login_required
+@require_POST
+def encounter_leader(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The referee names a side's leader."""
+    encounter = encounter_for_user(request, pk)
+
+    def name() -> EncounterEntry:
+        data = _read(encounter_forms.LeaderForm(request.POST)).cleaned_data
+        return services.name_leader(
+            encounter=encounter,
+            by=request.user,
+            side=data["side"],
+            combatant=data["leader"],
+            expected_version=data["version"],
+        )
+
+    return _attempt(request, encounter, name)

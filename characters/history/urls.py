@@ -30,6 +30,6 @@ urlpatterns = [
         views.character_share_revoke,
         name="character_share_revoke",
     ),
-    path("s/<str:token>/", views.shared_sheet, name="shared_sheet"),
-    path("s/<str:token>/sheet.pdf", views.shared_sheet_pdf, name="shared_sheet_pdf"),
+    path("s/<token:token>/", views.shared_sheet, name="shared_sheet"),
+    path("s/<token:token>/sheet.pdf", views.shared_sheet_pdf, name="shared_sheet_pdf"),
 ]

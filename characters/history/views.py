@@ -210,7 +210,7 @@ def shared_sheet_pdf(request: HttpRequest, token: str) -> HttpResponse:
 
     character = _shared(token).character
     options = PdfForm(request.GET)
-    page_size = character.campaign.page_size if character.campaign else options.page_size()
+    page_size = options.page_size(character.campaign)
     pencil = options.for_pencil(character.campaign)
     sheet = sheet_for_character(character, show_player=False, pencil=pencil)
     response = pdf_rendering.pdf_response(

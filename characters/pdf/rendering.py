@@ -23,9 +23,11 @@ autoescape; none of it goes into CSS or a ``style`` attribute. WeasyPrint fetche
 private origin and refuses everything else, so no network request (hence no redirect) is ever
 made and no file outside the static directories is ever read.
 
-Time. Bounded documents keep the largest legal sheet near a second; on top of that a render has
-a budget (settings.PDF_TIME_BUDGET_SECONDS, per sheet of the PDF) after which it stops and the
-request gets a 503, so no PDF can hold a web worker for long whatever gets past the bounds.
+Time. Bounded documents keep the largest legal sheet near a second (long notes print as running
+text, see _notes); on top of that a render has a budget (settings.PDF_TIME_BUDGET_SECONDS, for
+the whole PDF) after which it stops and the request gets a 503, so no PDF can hold a web worker
+for long whatever gets past the bounds. characters.pdf.guard remembers such a verdict and limits
+renders per user and per server, so that looping PDFs cannot hold the workers either.
 """
 
 from __future__ import annotations
@@ -34,7 +36,6 @@ import dataclasses
 import gc
 import hashlib
 import json
-import math
 import mimetypes
 import re
 import signal
@@ -42,7 +43,7 @@ import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache
 from pathlib import Path
 from typing import Any, Final, cast
 from urllib.parse import unquote, urlsplit
@@ -55,22 +56,23 @@ from django.http import HttpRequest, HttpResponse
 from django.template.backends.django import Template as DjangoBackendTemplate
 from django.template.loader import get_template, render_to_string
 from django.utils.cache import get_conditional_response
-from fontTools.ttLib import TTFont
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from characters.core.downloads import content_disposition
 from characters.core.selectors import key_skills
 from characters.models import Campaign
+from characters.pdf import guard, structure
 from characters.play.selectors import STATE_WORDS
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.catalog import EquipmentItem
 from rules.engine import ENCUMBERED
+from rules.fighters import weapon_from_item
 from rules.play import Condition, SeverityRules
-from rules.report import Equipment, EquipmentLine, TraitLine
+from rules.report import Equipment, EquipmentLine, SkillLine, TraitLine
 
 # Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
-RENDERER_VERSION: Final = "7"
+RENDERER_VERSION: Final = "8"
 TEMPLATE: Final = "characters/pdf/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
 
@@ -92,28 +94,8 @@ PDF_CACHE: Final = "pdf"  # the alias in settings.CACHES
 
 # A PDF larger than this is not cached: a cache entry is meant for an ordinary party's sheets.
 CACHE_MAX_BYTES: Final = 8 * 1024 * 1024
+# The skills box prints its table in this many tables side by side.
 SKILL_COLUMNS: Final = 3
-
-
-# The tab grids of the boxes whose rows may be printed as one run of lines, in CSS px (WeasyPrint
-# takes tab-size in whole px). sheet.css sets the same tab-size on the same classes.
-TAB_PX: Final[Mapping[str, int]] = {
-    "t-skill": 232,
-    "t-trait": 98,
-    "t-weapon": 46,
-    "t-armor": 46,
-    "t-item": 57,
-}
-
-
-ROW_FONT: Final = "fonts/LiberationSans-Regular.ttf"
-ROW_POINTS: Final = 8.5  # the size of table rows (sheet.css, html)
-
-
-# The text width of a full-width box on the narrower page, A4: 210 mm less two 11 mm margins,
-# the box's borders and its 1.5 mm padding; and a margin for the rounding of the estimate.
-BOX_TEXT_MM: Final = 184.0
-FIT_MARGIN_MM: Final = 2.0
 
 
 # Where a pencil sheet leaves a figure to be written in.
@@ -182,35 +164,48 @@ def sheet_for_document(
 
 
 def sheets_etag(
-    sheets: Sequence[Sheet], *, page_size: str = "letter", summary: bool = False
+    sheets: Sequence[Sheet], *, page_size: str = "letter", summary: bool = False, title: str = ""
 ) -> str:
     """The ETag of the PDF of these sheets, known without rendering it."""
-    return f'"{_cache_key(sheets, _page_size(page_size), summary)}"'
+    return f'"{_cache_key(sheets, _page_size(page_size), summary, title)}"'
 
 
 def render_sheets(
-    sheets: Sequence[Sheet], *, page_size: str = "letter", summary: bool = False
+    sheets: Sequence[Sheet], *, page_size: str = "letter", summary: bool = False, title: str = ""
 ) -> RenderedPdf:
     """One PDF holding every sheet in order, each starting on a new page; with ``summary``, a
-    page first that sums up the party, a row a character."""
+    page first that sums up the party, a row a character. ``title``: the PDF's title (a
+    campaign's name, which heads its summary too); else the characters' names. From the cache
+    when it is there; raises PdfOverBudget when rendering it takes longer than
+    PDF_TIME_BUDGET_SECONDS."""
     if not sheets:
         raise ValueError("render_sheets needs at least one sheet")
     size = _page_size(page_size)
-    key = _cache_key(sheets, size, summary)
-    etag = f'"{key}"'
+    key = _cache_key(sheets, size, summary, title)
+    return _cached(key) or _render(sheets, size, summary, title, key)
+
+
+def _cached(key: str) -> RenderedPdf | None:
     content = caches[PDF_CACHE].get(key)
-    if content is not None:
-        return RenderedPdf(content=content, etag=etag, from_cache=True)
+    if content is None:
+        return None
+    return RenderedPdf(content=content, etag=f'"{key}"', from_cache=True)
+
+
+def _render(sheets: Sequence[Sheet], size: str, summary: bool, title: str, key: str) -> RenderedPdf:
     context = {
         "sheets": [_sheet_context(sheet) for sheet in sheets],
         "summary": [_summary_row(sheet) for sheet in sheets] if summary else None,
+        "title": title,
     }
     html = render_to_string(TEMPLATE, context)
-    with _time_budget(settings.PDF_TIME_BUDGET_SECONDS * len(sheets)):
+    # One budget for the whole PDF, however many sheets: it must end well before gunicorn's
+    # worker timeout would kill the worker (ffa_site.workers).
+    with _time_budget(settings.PDF_TIME_BUDGET_SECONDS):
         content = _renderer().write_pdf(html, size)
     if len(content) <= CACHE_MAX_BYTES:
         caches[PDF_CACHE].set(key, content)
-    return RenderedPdf(content=content, etag=etag)
+    return RenderedPdf(content=content, etag=f'"{key}"')
 
 
 def pdf_response(
@@ -220,15 +215,18 @@ def pdf_response(
     page_size: str = "letter",
     filename: str = "character",
     summary: bool = False,
+    title: str = "",
 ) -> HttpResponse:
-    """The PDF shown inline, with its ETag; a 304 when the client already has this version."""
-    etag = sheets_etag(sheets, page_size=page_size, summary=summary)
+    """The PDF shown inline, with its ETag; a 304 when the client already has this version;
+    a 429 or 503 when characters.pdf.guard keeps it from being rendered now."""
+    size = _page_size(page_size)
+    key = _cache_key(sheets, size, summary, title)
+    etag = f'"{key}"'
     response = get_conditional_response(request, etag=etag)
     if response is None:
-        try:
-            pdf = render_sheets(sheets, page_size=page_size, summary=summary)
-        except PdfOverBudget as over:
-            return _over_budget_response(request, over)
+        pdf = _cached(key) or _guarded_render(request, sheets, size, summary, title, key)
+        if isinstance(pdf, guard.Refusal):
+            return _refused_response(request, pdf)
         response = HttpResponse(pdf.content, content_type="application/pdf")
         safe_name = re.sub(r"[^\w.-]+", "-", filename).strip("-.") or "character"
         response["Content-Disposition"] = content_disposition(f"{safe_name}.pdf", attachment=False)
@@ -236,6 +234,22 @@ def pdf_response(
     # Private (a sheet is one user's) and revalidated every time, which the ETag makes cheap.
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _guarded_render(
+    request: HttpRequest, sheets: Sequence[Sheet], size: str, summary: bool, title: str, key: str
+) -> RenderedPdf | guard.Refusal:
+    """The PDF rendered, unless a verdict or a limit of characters.pdf.guard refuses it."""
+    refusal = guard.remembered_refusal(key)
+    if refusal is not None:
+        return refusal
+    with guard.render_allowance(request) as refusal:
+        if refusal is not None:
+            return refusal
+        try:
+            return _render(sheets, size, summary, title, key)
+        except PdfOverBudget as over:
+            return guard.remember_over_budget(key, over.seconds)
 
 
 class PdfOverBudget(Exception):
@@ -246,21 +260,12 @@ class PdfOverBudget(Exception):
         self.seconds = seconds
 
 
-def _over_budget_response(request: HttpRequest, over: PdfOverBudget) -> HttpResponse:
+def _refused_response(request: HttpRequest, refusal: guard.Refusal) -> HttpResponse:
     body = render_to_string(
-        "throttled.html",
-        {
-            "title": "PDF",
-            "message": (
-                f"Making this PDF took longer than {over.seconds:g} seconds, so it was stopped. "
-                "The server may be busy: try again in a minute. A very long sheet (long notes, "
-                "many items) prints faster from the sheet page."
-            ),
-        },
-        request=request,
+        "throttled.html", {"title": "PDF", "message": refusal.message}, request=request
     )
-    response = HttpResponse(body, status=503)
-    response["Retry-After"] = "60"
+    response = HttpResponse(body, status=refusal.status)
+    response["Retry-After"] = str(refusal.retry_after)
     return response
 
 
@@ -383,8 +388,10 @@ class _Renderer:
                 font_config=self.font_config,
                 cache=self.image_cache,
                 # Tagged (PDF/UA): a screen reader reads the sheet in order, headings as
-                # headings, tables as tables.
+                # headings, tables as tables; structure.finish marks the page furniture as
+                # artifacts and gives table headers their scope.
                 pdf_variant="pdf/ua-1",
+                finisher=structure.finish,
             )
 
 
@@ -421,7 +428,9 @@ def _page_size(page_size: str) -> str:
     return key
 
 
-def _cache_key(sheets: Sequence[Sheet], page_size: str, summary: bool = False) -> str:
+def _cache_key(
+    sheets: Sequence[Sheet], page_size: str, summary: bool = False, title: str = ""
+) -> str:
     # The report is hashed as well as the document: it also depends on the campaign's house
     # rules and on the rules data, and a change to either must give a new PDF.
     payload = {
@@ -430,6 +439,7 @@ def _cache_key(sheets: Sequence[Sheet], page_size: str, summary: bool = False) -
         "assets": _assets_digest(),
         "page_size": page_size,
         "summary": summary,
+        "title": title,
         "sheets": [
             {
                 "document": sheet.document,
@@ -465,15 +475,38 @@ def _assets_digest() -> str:
     return digest.hexdigest()
 
 
-TAB: Final = "\t"
 MINUS: Final = "\u2212"
 BOX: Final = "\u25a1"  # □, a life box
 TIMES: Final = "\u00d7"  # the multiplication sign
 DASH: Final = "\u2013"  # the en dash of ranges
-FIGURE_SPACE: Final = "\u2007"
-NO_BREAK_SPACE: Final = "\u00a0"
 ZERO_WIDTH_SPACE: Final = "\u200b"
+PILCROW: Final = "\u00b6"  # ¶, where a line of long notes ended
+# Notes up to this many lines print line by line, as typed (a page holds about 75).
+NOTES_LINES_AS_TYPED: Final = 300
 _LONG_WORD: Final = re.compile(r"([^\s\u200b]{30})(?=[^\s\u200b])")
+
+
+def _table(
+    css: str,
+    columns: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    first: int = 0,
+    gaps: Iterable[int] = (),
+) -> dict[str, Any]:
+    """A table as the template prints it: real rows and cells, so that a screen reader reads it
+    as a table (the PDF is tagged: each cell a TD under its column's TH). ``columns`` are the
+    column heads; each row's cell at ``first`` is that row's header (the traits box prints the
+    notation before the name); ``gaps``: the indexes of rows that start a group."""
+    starts = set(gaps)
+    printed = [
+        {
+            "cells": [(_one_line(cell), place == first) for place, cell in enumerate(row)],
+            "gap": index in starts,
+        }
+        for index, row in enumerate(rows)
+    ]
+    return {"css": css, "columns": tuple(columns), "rows": printed}
 
 
 def _sheet_context(sheet: Sheet) -> dict[str, Any]:
@@ -481,38 +514,34 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
     cat = catalog()
     species = cat.species.get(report.species)
     service = cat.services.get(report.service) if report.service else None
-    skills = sorted((line.name for line in report.skills.lines), key=str.lower)
-    skill_columns = _columns(skills, SKILL_COLUMNS)
-    # Row by row across the columns, for printing the three columns as one run of lines.
-    skill_rows = [
-        _row(*(column[i] for column in skill_columns if i < len(column)))
-        for i in range(len(skill_columns[0]))
-    ]
-    trait_rows = [_trait_row(trait) for trait in report.traits]
+    skills = sorted(report.skills.lines, key=lambda line: line.name.lower())
     equipment = _equipment_now(sheet)
-    weapon_rows, armor_rows = _weapon_rows(equipment), _armor_rows(equipment)
-    possession_rows = [_possession_row(line) for line in equipment.lines]
     mustering = report.mustering_out
     return {
         "title": report.name,
         "name": _breakable(report.name),
         "upp": report.upp,
         "byline": _byline(sheet),
-        "id_labels": _row("2. UPP", "3. Noble title", "4. Former rank"),
-        "id_values": _row(report.upp, report.noble_title or "—", _rank(report)),
-        "bio_labels": _row("5. Species", "6. Service", "7. Terms served", "8. Age", "9. Homeworld"),
-        "bio_values": _row(
-            species.name if species else report.species,
-            service.name if service else (report.service or "—"),
-            report.terms,
-            _figure(report.age),
-            document.get("homeworld") or "—",
-        ),
-        "attribute_header": _row("Attr", "Level", "Hex", "DM", "DV", "Attribute"),
-        "attribute_rows": _attribute_rows(report),
-        "derived_rows": _lines(
-            _row(code, value, cat.derived_names[code])
-            for code, value in report.derived.as_dict().items()
+        "id_fields": [
+            ("2. UPP", report.upp),
+            ("3. Noble title", report.noble_title or "—"),
+            ("4. Former rank", _rank(report)),
+        ],
+        "bio_fields": [
+            ("5. Species", species.name if species else report.species),
+            ("6. Service", service.name if service else (report.service or "—")),
+            ("7. Terms served", report.terms),
+            ("8. Age", _figure(report.age)),
+            ("9. Homeworld", document.get("homeworld") or "—"),
+        ],
+        "attributes": _attribute_table(report),
+        "derived": _table(
+            "t-derived",
+            ("Attribute", "Value", "Name"),
+            (
+                (code, value, cat.derived_names[code])
+                for code, value in report.derived.as_dict().items()
+            ),
         ),
         "psionics": _psionics(report),
         "tas": _tas(report),
@@ -520,112 +549,77 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
         "lif_boxes": _lif_boxes(report.derived.LIF),
         "in_play": _in_play(report, sheet.condition, sheet.encumbrance_penalty),
         "wnd": report.derived.WND,
-        "wound_header": _row(
-            "Severity", "Multiple", "Damage", "Effect until stabilised or treated"
+        "wounds": _table(
+            "t-wound",
+            ("Severity", "Multiple", "Damage", "Effect until stabilised or treated"),
+            _wound_rows(report.derived.WND),
         ),
-        "wound_rows": _lines(_wound_rows(report.derived.WND)),
-        "skill_count": len(skills),
-        "skill_lines": _as_one_run(skill_rows, "t-skill", pad=True),
-        "skill_columns": [_lines(column) for column in skill_columns],
-        "trait_rows": trait_rows,
-        "trait_lines": _as_one_run(trait_rows, "t-trait"),
+        "skill_tables": [
+            _table("t-skill", ("Skill", "Level"), (_skill_row(line) for line in part))
+            for part in _columns(skills, SKILL_COLUMNS)
+            if part
+        ],
+        "traits": _table(
+            "t-trait", ("Notation", "Trait"), (_trait_row(t) for t in report.traits), first=1
+        ),
         "roll_count": len(mustering.rolls),
         "rolls_allowed": mustering.rolls_allowed,
-        "roll_header": _row("Roll", "Die", "DM", "Row", "Credits", "Rolled"),
-        "roll_rows": _lines(_roll_rows(sheet)),
+        "rolls": _table(
+            "t-roll", ("Roll", "Die", "DM", "Row", "Credits", "Rolled"), _roll_rows(sheet)
+        ),
         "money_row": _money_row(sheet),
         "str_dv": report.attribute("STR").dv,
-        "weapon_header": _row("TL", "DMG", "Type", "ACC", "Rmod", "Range", "RoF", "Ammo", "Weapon"),
-        "weapon_rows": weapon_rows,
-        "weapon_lines": _as_one_run(weapon_rows, "t-weapon"),
-        "armor_header": _row("TL", "AV", "STR min", "kg", "Armor"),
-        "armor_rows": armor_rows,
-        "armor_lines": _as_one_run(armor_rows, "t-armor"),
-        "possession_header": _row("Qty", "TL", "kg", "Cost", "Item"),
-        "possession_rows": possession_rows,
-        "possession_lines": _as_one_run(possession_rows, "t-item"),
+        "weapons": _table(
+            "t-weapon",
+            (
+                "Weapon",
+                "TL",
+                "DMG",
+                "Type",
+                "ACC",
+                "Rmod",
+                "Range",
+                "RoF",
+                "Ammo",
+                "Skill and notes",
+            ),
+            (
+                (
+                    w.weapon,
+                    w.tl,
+                    w.dmg,
+                    w.damage_type,
+                    w.acc,
+                    w.rmod,
+                    w.reach,
+                    w.rof,
+                    w.ammo,
+                    " · ".join(w.notes) or "—",
+                )
+                for w in weapon_lines(equipment)
+            ),
+        ),
+        "armor": _table(
+            "t-armor", ("Armor", "TL", "AV", "STR min", "kg", "Notes"), _armor_rows(equipment)
+        ),
+        "possessions": _table(
+            "t-item",
+            ("Qty", "TL", "kg", "Cost", "Item"),
+            (_possession_row(line) for line in equipment.lines),
+            first=4,
+        ),
         "load_row": _load_row(equipment),
-        "notes": _breakable(document.get("notes") or ""),
+        "notes": _notes(document.get("notes") or ""),
         "stat_block": _breakable(
-            stat_block(parse_document(document), report._replace(equipment=equipment))
+            stat_block(
+                parse_document(document),
+                report._replace(equipment=equipment),
+                credits=f"Cr{PENCIL_BLANK}" if sheet.pencil else None,
+            )
         ),
         # Errors only: a sheet is for play, and warnings (points unspent...) are the builder's.
         "problems": _breakable(_lines(f"Error: {p.message}" for p in report.errors)),
     }
-
-
-class _Advances:
-    """How wide a run of the sheet's row font is, from the font's own metrics.
-
-    An upper bound of WeasyPrint's width: kerning only ever narrows the text, and a character
-    the font lacks is counted 1 em wide, more than a fallback font would take.
-    """
-
-    def __init__(self, path: Path) -> None:
-        font = TTFont(path, lazy=True)
-        metrics = font["hmtx"].metrics
-        self.units_per_em = font["head"].unitsPerEm
-        self.advances = {code: metrics[glyph][0] for code, glyph in font.getBestCmap().items()}
-        self.advances[ord(ZERO_WIDTH_SPACE)] = 0  # not drawn at all
-
-    def width_pt(self, text: str, *, points: float, tab_pt: float) -> float:
-        scale = points / self.units_per_em
-        x = 0.0
-        for char in text:
-            if char == TAB:
-                x = (math.floor(x / tab_pt) + 1) * tab_pt  # to the next tab stop
-            else:
-                x += self.advances.get(ord(char), self.units_per_em) * scale
-        return x
-
-
-@cache
-def _advances() -> _Advances:
-    return _Advances(StaticOnlyFetcher().static_path(ASSET_BASE_URL + ROW_FONT))
-
-
-def _as_one_run(rows: Sequence[str], grid: str, *, pad: bool = False) -> str | None:
-    """The rows as one run of lines (far cheaper for WeasyPrint than an element per row) when
-    none of them would wrap and every cell but the last fits its column; else None, and the
-    template prints the rows one by one, each under a hanging indent. ``pad``: the cells vary
-    in width, so pad them to their tab stops (see _padded_row)."""
-    if not rows:
-        return None
-    tab_pt = TAB_PX[grid] * 0.75
-    margin = FIT_MARGIN_MM * 72 / 25.4
-    limit = BOX_TEXT_MM * 72 / 25.4 - margin
-    width = partial(_advances().width_pt, points=ROW_POINTS, tab_pt=tab_pt)
-    for row in rows:
-        if any(width(cell) > tab_pt - margin for cell in row.split(TAB)[:-1]):
-            return None
-        if width(row) > limit:
-            return None
-    return _lines(_padded_row(row.split(TAB), grid) if pad else row for row in rows)
-
-
-def _padded_row(cells: Sequence[str], grid: str) -> str:
-    """A row whose cells vary in width, padded with spaces to just short of each tab stop.
-
-    WeasyPrint draws a tab 2.4% wider than Pango lays it out (it leaves a unit conversion out
-    for empty glyphs), so the longer the tab, the further right the next cell lands. Spaces are
-    drawn exactly: figure spaces then no-break spaces (neither is a place to break a line, which
-    would cost WeasyPrint work), leaving a tab of one or two spaces, a negligible error.
-    """
-    tab_pt = TAB_PX[grid] * 0.75
-    width = partial(_advances().width_pt, points=ROW_POINTS, tab_pt=tab_pt)
-    wide, narrow = width(FIGURE_SPACE), width(NO_BREAK_SPACE)
-    padded = []
-    for cell in (_one_line(cell) for cell in cells[:-1]):
-        gap = tab_pt - width(cell) - narrow  # keep a space's width for the tab itself
-        wides = max(0, math.floor(gap / wide))
-        narrows = max(0, math.floor((gap - wides * wide) / narrow))
-        padded.append(cell + FIGURE_SPACE * wides + NO_BREAK_SPACE * narrows)
-    return TAB.join([*padded, *(_one_line(cell) for cell in cells[-1:])])
-
-
-def _row(*cells: Any) -> str:
-    """One table row as one run of text: the cells joined by tabs, each kept to one line."""
-    return TAB.join(_one_line(cell) for cell in cells)
 
 
 def _breakable(text: str) -> str:
@@ -638,12 +632,26 @@ def _breakable(text: str) -> str:
     return _LONG_WORD.sub("\\1" + ZERO_WIDTH_SPACE, text)
 
 
+def _notes(text: str) -> str:
+    """The notes as the sheet prints them: as typed, or, past NOTES_LINES_AS_TYPED lines, as
+    running text with a pilcrow where each line ended (blank lines dropped).
+
+    Every line is a box WeasyPrint lays out and paginates: notes of 10,000 one-letter lines,
+    within the bounds, were 130 pages and seconds of rendering. As running text the most the
+    bounds allow fills a few pages, like any other notes of that length.
+    """
+    lines = text.splitlines()
+    if len(lines) > NOTES_LINES_AS_TYPED:
+        text = f" {PILCROW} ".join(line.strip() for line in lines if line.strip())
+    return _breakable(text)
+
+
 def _lines(rows: Iterable[str]) -> str:
     return "\n".join(rows)
 
 
 def _one_line(text: Any) -> str:
-    # Tabs and line breaks a user typed would break a row's alignment; spaces don't.
+    # Line breaks a user typed would stretch a table row; spaces don't.
     return _breakable(" ".join(str(text).split()))
 
 
@@ -685,17 +693,30 @@ def _rank(report: Report) -> str:
     return f"{rank.level} · {rank.title}" if rank.title else str(rank.level)
 
 
-def _attribute_rows(report: Report) -> str:
-    """The attribute rows, a blank line between the UPP's groups (body, mind, background)."""
+def _attribute_table(report: Report) -> dict[str, Any]:
+    """The attributes in the UPP's order, a gap before each of its groups but the first (body,
+    mind, background)."""
     cat = catalog()
-    rows = {
-        a.code: _row(a.code, a.level, a.hex, _signed(a.dm), a.dv, cat.attribute_names[a.code])
-        for a in report.attributes
-    }
-    return "\n\n".join(
-        _lines(rows[code] for code in cat.attribute_groups[group])
-        for group in ("body", "mind", "background")
+    values = {a.code: a for a in report.attributes}
+    rows: list[tuple[Any, ...]] = []
+    gaps: set[int] = set()
+    for group in ("body", "mind", "background"):
+        if rows:
+            gaps.add(len(rows))
+        for code in cat.attribute_groups[group]:
+            a = values[code]
+            rows.append((code, a.level, a.hex, _signed(a.dm), a.dv, cat.attribute_names[code]))
+    return _table(
+        "t-attr", ("Attr", "Level", "Hex", "DM", "DV", "Attribute"), rows, gaps=sorted(gaps)
     )
+
+
+def _skill_row(line: SkillLine) -> tuple[str, int]:
+    """The skill (its cascade in brackets, then its specialties) and its level."""
+    name = f"{line.skill} ({line.cascade})" if line.cascade else line.skill
+    if line.specialties:
+        name += ": " + ", ".join(line.specialties)
+    return (name, line.level)
 
 
 def _psionics(report: Report) -> str:
@@ -762,7 +783,7 @@ def _in_play(
     }
 
 
-def _wound_rows(wnd: int) -> list[str]:
+def _wound_rows(wnd: int) -> list[tuple[str, str, str, str]]:
     """The wound severities of DAMAGE AND INJURY: one wound's damage in multiples of WND."""
     rows = []
     for band in play.wound_bands(wnd):
@@ -773,7 +794,7 @@ def _wound_rows(wnd: int) -> list[str]:
             multiple = f"≤ {severity.up_to_wnd_multiple}{TIMES}WND"
             high = band.highest
             damage = f"{band.lowest}{DASH}{high}" if band.lowest < high else str(high)
-        rows.append(_row(severity.name.capitalize(), multiple, damage, _wound_effect(severity)))
+        rows.append((severity.name.capitalize(), multiple, damage, _wound_effect(severity)))
     return rows
 
 
@@ -794,28 +815,27 @@ def _wound_effect(severity: SeverityRules) -> str:
     return "; ".join(parts) or "none"
 
 
-def _columns(items: Sequence[str], count: int) -> list[list[str]]:
+def _columns(items: Sequence[SkillLine], count: int) -> list[list[SkillLine]]:
     """Items split top to bottom into ``count`` columns, the first ones the longest."""
     per_column = max(1, -(-len(items) // count))
     return [list(items[i * per_column : (i + 1) * per_column]) for i in range(count)]
 
 
-def _trait_row(trait: TraitLine) -> str:
+def _trait_row(trait: TraitLine) -> tuple[str, str]:
     details = []
     if trait.control_score is not None:
         details.append(f"control score {trait.control_score}")
     if trait.source == "package":
         details.append("species package")
-    name = _one_line(trait.name)
-    return _row(trait.notation, f"{name} ({', '.join(details)})" if details else name)
+    return (trait.notation, f"{trait.name} ({', '.join(details)})" if details else trait.name)
 
 
-def _roll_rows(sheet: Sheet) -> list[str]:
+def _roll_rows(sheet: Sheet) -> list[tuple[Any, ...]]:
     rows = []
     for index, roll in enumerate(sheet.report.mustering_out.rolls):
         record = sheet.rolls[index] if index < len(sheet.rolls) else {}
         rows.append(
-            _row(
+            (
                 index + 1,
                 roll.die,
                 _signed(roll.modifier),
@@ -836,18 +856,26 @@ def _rolled_at(value: Any) -> str:
 
 
 def _summary_row(sheet: Sheet) -> dict[str, Any]:
-    """A character's line on the party summary: who, UPP, derived attributes, best skills, and
-    the weapons and armor it carries."""
+    """A character's line on the party summary: who, UPP, derived attributes, best skills, the
+    weapons it carries with the damage each does a point of effect, and the AV of its armor."""
     report = sheet.report
-    lines = _equipment_now(sheet).lines
+    equipment = _equipment_now(sheet)
+    str_dv = report.attribute("STR").dv
+    weapons = []
+    for line in equipment.lines:
+        item = _catalog_item(line)
+        if item is not None and item.table in ("melee", "ranged"):
+            damage = weapon_from_item(item).damage_per_effect(str_dv)
+            weapons.append(f"{line.item} DMG {damage}")
+    worn = f" {equipment.armor_worn}" if equipment.armor_worn else ""
     return {
         "name": report.name,
         "player": sheet.player or "",
         "upp": report.upp,
         "derived": _derived_now(sheet),
         "skills": ", ".join(key_skills(report)),
-        "weapons": ", ".join(line.item for line in lines if line.table in ("melee", "ranged")),
-        "armor": ", ".join(line.item for line in lines if line.table == "armor"),
+        "weapons": weapons,
+        "armor": f"AV {equipment.armor_av}{worn}",
     }
 
 
@@ -967,39 +995,30 @@ def weapon_lines(equipment: Equipment) -> list[WeaponLine]:
     return lines
 
 
-def _weapon_rows(equipment: Equipment) -> list[str]:
-    """TL, DMG, type, ACC, Rmod, range, RoF and ammunition, then the weapon, skill and notes."""
-    return [
-        _row(w.tl, w.dmg, w.damage_type, w.acc, w.rmod, w.reach, w.rof, w.ammo, w.label)
-        for w in weapon_lines(equipment)
-    ]
-
-
-def _armor_rows(equipment: Equipment) -> list[str]:
-    """TL, AV, STR minimum and weight, then the armor and its notes."""
-    rows = []
+def _armor_rows(equipment: Equipment) -> list[tuple[str, ...]]:
+    """The armor, then its TL, AV, STR minimum, weight and notes."""
+    rows: list[tuple[str, ...]] = []
     for line in equipment.lines:
         item = _catalog_item(line)
         if item is None or item.table != "armor":
             continue
         figures = item.row
-        notes = figures.get("notes")
-        label = f"{_item_label(line)} · {notes}" if notes else _item_label(line)
         rows.append(
-            _row(
+            (
+                _item_label(line),
                 _figure(item.tl),
                 _figure(figures.get("av")),
                 _figure(figures.get("str_min")),
                 _kg(item.weight_kg),
-                label,
+                _figure(figures.get("notes")),
             )
         )
     return rows
 
 
-def _possession_row(line: EquipmentLine) -> str:
+def _possession_row(line: EquipmentLine) -> tuple[str, ...]:
     name = line.item if line.table is not None else f"{line.item} (not in the catalog)"
-    return _row(line.quantity, _figure(line.tl), _kg(line.weight_kg), _credits(line.cost), name)
+    return (str(line.quantity), _figure(line.tl), _kg(line.weight_kg), _credits(line.cost), name)
 
 
 def _load_row(equipment: Equipment) -> str:

@@ -194,15 +194,18 @@ class TestPlanForm(forms.Form):
 
     def plan(self) -> services.TestPlan:
         data = self.cleaned_data
-        skill, _, cascade = data["skill"].partition("::")
+        # "skill::cascade", or "skill::cascade::specialty" for a test the specialty is in.
+        skill, _, rest = data["skill"].partition("::")
+        cascade, _, specialty = rest.partition("::")
         if data["skill"] == "other":
-            skill, cascade = data["other_skill"].strip(), ""
+            skill, cascade, specialty = data["other_skill"].strip(), "", ""
         return services.TestPlan(
             attribute=data["attribute"],
             tn=data["tn"],
             dm=data["dm"],
             skill=skill or None,
             cascade=cascade or None,
+            specialty=specialty or None,
         )
 
 
@@ -350,11 +353,39 @@ class CreditsForm(forms.Form):
         return data
 
     def item_and_tl(self) -> tuple[str, int | None]:
-        name, _, tl = self.cleaned_data["item"].partition("|")
-        tl_field = WholeNumberField(
-            label="Tech level", minimum=0, maximum=MAX_TECH_LEVEL, required=False
-        )
-        return name, tl_field.read(tl)
+        return item_and_tl(self.cleaned_data["item"])
+
+
+def item_and_tl(key: str) -> tuple[str, int | None]:
+    """An item as a form names it (``item_key``: "name|tl")."""
+    name, _, tl = key.partition("|")
+    tl_field = WholeNumberField(
+        label="Tech level", minimum=0, maximum=MAX_TECH_LEVEL, required=False
+    )
+    return name, tl_field.read(tl)
+
+
+class WearForm(forms.Form):
+    """The armor the character wears now: ``worn`` holds each piece ticked (of ``pieces``, the
+    armor it carries, named as forms name an item); ``action`` "wear" wears them, "as_marked"
+    goes back to what the character document marks worn."""
+
+    play_version = VersionField()
+    action = _action_field(("wear", "as_marked"))
+    worn = forms.MultipleChoiceField(
+        required=False,
+        error_messages={"invalid_choice": "Armor worn: choose armor the character carries."},
+    )
+
+    def __init__(self, *args: Any, pieces: list[str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.MultipleChoiceField, self.fields["worn"]).choices = [(p, p) for p in pieces]
+
+    def pieces(self) -> list[tuple[str, int | None]] | None:
+        """The pieces to wear (None: as the character document marks them)."""
+        if self.cleaned_data["action"] == "as_marked":
+            return None
+        return [item_and_tl(key) for key in self.cleaned_data["worn"]]
 
 
 # The heaviest gravity the sheet takes, in g: far past any world a character walks on.

@@ -32,8 +32,11 @@ def condition_of(character: Character, report: Report | None = None) -> tuple[Co
 
 def play_state(character: Character) -> PlayState | None:
     """The character's play state as stored now (None while nothing is): read afresh, never
-    from a copy cached on the instance, so a page drawn after a change sees the change."""
-    return PlayState.objects.filter(character=character).first()
+    from a copy cached on the instance, so a page drawn after a change sees the change. What is
+    read is kept on the instance for the rest of the page (``stored_state``)."""
+    state = PlayState.objects.filter(character=character).first()
+    Character.play_state.related.set_cached_value(character, state)
+    return state
 
 
 def condition_in(state: PlayState | None, report: Report) -> tuple[Condition, int]:
@@ -129,9 +132,32 @@ def gear_key(item: str, tl: int | None) -> tuple[str, int | None]:
     return (found.name, found.tl) if found is not None else (item, tl)
 
 
-def carried_equipment(character: Character) -> list[EquipmentEntry]:
+def worn_in_play(character: Character) -> set[tuple[str, int | None]] | None:
+    """The armor the play sheet says the character wears now, as ``gear_key``s; None while
+    nothing was chosen there (the document's ``worn`` marks hold). Read with the character
+    (``select_related("play_state")``) where many are."""
+    state = stored_state(character)
+    if state is None or state.worn is None:
+        return None
+    return {gear_key(name, tl) for name, tl in state.worn}
+
+
+def worn_marked(character: Character) -> set[tuple[str, int | None]]:
+    """The armor the character document marks worn, as ``gear_key``s."""
+    return {
+        gear_key(entry["item"], entry.get("tl"))
+        for entry in character.document.get("equipment") or ()
+        if entry.get("worn")
+    }
+
+
+def carried_equipment(
+    character: Character, *, worn: set[tuple[str, int | None]] | None = None
+) -> list[EquipmentEntry]:
     """What the character carries now: the document's equipment, then every item the credits
-    ledger added or took away, by item; items given up entirely are left out."""
+    ledger added or took away, by item; items given up entirely are left out. Each is marked
+    worn as ``worn`` says (``gear_key``s), by default as the play sheet chose
+    (``worn_in_play``), else as the document marks it."""
     counts: dict[tuple[str, int | None], int] = {}
     for entry in character.document.get("equipment") or ():
         key = gear_key(entry["item"], entry.get("tl"))
@@ -140,29 +166,40 @@ def carried_equipment(character: Character) -> list[EquipmentEntry]:
         if entry.quantity:
             key = gear_key(entry.item, entry.tl)
             counts[key] = counts.get(key, 0) + entry.quantity
+    if worn is None:
+        worn = worn_in_play(character)
+    if worn is None:
+        worn = worn_marked(character)
     return [
         EquipmentEntry(
-            item, quantity, tl if len(rules.catalog().equipment_named(item)) > 1 else None
+            item,
+            quantity,
+            tl if len(rules.catalog().equipment_named(item)) > 1 else None,
+            worn=(item, tl) in worn,
         )
         for (item, tl), quantity in counts.items()
         if quantity > 0
     ]
 
 
-def gear_moved(character: Character) -> bool:
-    """Whether the credits ledger bought, sold or used up gear: if not, the character carries
-    its document's equipment still."""
-    return any(entry.quantity for entry in character.credit_entries.all())
+def gear_changed_in_play(character: Character) -> bool:
+    """Whether the credits ledger bought, sold or used up gear, or the play sheet chose the
+    armor worn: if not, the character carries and wears its document's equipment still."""
+    return (
+        any(entry.quantity for entry in character.credit_entries.all())
+        or worn_in_play(character) is not None
+    )
 
 
 def carried_load(character: Character, report: Report | None = None) -> Equipment:
-    """The engine's load figures for what the character carries now (``carried_equipment``).
+    """The engine's load figures for what the character carries now (``carried_equipment``),
+    with the armor it wears now.
 
-    Given the report on the stored document, a ledger that never moved gear costs no second
-    check: the report's own equipment is what is carried. House rules change no equipment
-    figure, so the carried load is checked without them.
+    Given the report on the stored document, a ledger that never moved gear and armor never
+    chosen in play cost no second check: the report's own equipment is what is carried. House
+    rules change no equipment figure, so the carried load is checked without them.
     """
-    if report is not None and not gear_moved(character):
+    if report is not None and not gear_changed_in_play(character):
         return report.equipment
     return rules.carried_load(parse_document(character.document), carried_equipment(character))
 

@@ -60,6 +60,7 @@ from characters.play.selectors import (
     ip_balance,
     stored_condition,
     undoable_change,
+    worn_marked,
 )
 from characters.templatetags.ffa_format import signed_credits
 from rules import (
@@ -72,6 +73,7 @@ from rules import (
 )
 from rules.catalog import EquipmentItem
 from rules.play import Purchase, injury_rules, severity_rules
+from rules.report import Equipment
 
 MEDICAL, SURGERY = "Medical", "Surgery"
 MEDICAL_SKILLS = (MEDICAL, SURGERY)
@@ -137,16 +139,7 @@ def _change_condition(
     the result with the next version and log ``what`` and the engine's events."""
     locked = lock_character(character)
     report = character_report(locked)
-    state, _ = PlayState.objects.select_for_update().get_or_create(
-        character=locked,
-        defaults={"condition": rules.condition_as_dict(rules.condition_for(report))},
-    )
-    if expected_version is not None and state.version != expected_version:
-        raise PlayConflict(
-            f"{locked.name}'s condition changed since this page was loaded (another tab or the "
-            "referee recorded something): nothing was recorded. Here it is as it stands now; "
-            "do it again if it still applies."
-        )
+    state = _locked_state(locked, report, expected_version)
     before = stored_condition(state, report)
     after, events = change(locked, before, report)
     events = tuple(events)
@@ -159,6 +152,22 @@ def _change_condition(
     detail = f"{what}. " + " ".join(event.message for event in events)
     log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=detail.strip())
     return PlayResult(condition=after, version=state.version + 1, events=events, change=recorded)
+
+
+def _locked_state(locked: Character, report: Report, expected_version: int | None) -> PlayState:
+    """The (locked) character's play state, locked too (made, unhurt, when there is none yet),
+    at the version the page showed: PlayConflict when it moved on since."""
+    state, _ = PlayState.objects.select_for_update().get_or_create(
+        character=locked,
+        defaults={"condition": rules.condition_as_dict(rules.condition_for(report))},
+    )
+    if expected_version is not None and state.version != expected_version:
+        raise PlayConflict(
+            f"{locked.name}'s sheet changed since this page was loaded (another tab or the "
+            "referee recorded something): nothing was recorded. Here it is as it stands now; "
+            "do it again if it still applies."
+        )
+    return state
 
 
 @dataclass(frozen=True, slots=True)
@@ -711,13 +720,15 @@ class TestPlan:
     """An action test as the sheet offers it: a skill (with its cascade) or none, the
     governing attribute, every other DM summed, and the TN. The skill level comes from the
     character's report (a skill it lacks is thrown unskilled, 2DL); without a skill it is an
-    attribute test (2DH)."""
+    attribute test (2DH). ``specialty``: one of the skill's specialties the player says the test
+    involves, which adds its DM (+1)."""
 
     attribute: str
     tn: int
     dm: int = 0
     skill: str | None = None
     cascade: str | None = None
+    specialty: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -730,6 +741,7 @@ class PlannedTest:
     kind: str
     chance: Fraction
     automatic: bool
+    dm: int = 0  # every other DM: the sheet's and the specialty's
 
     @property
     def dice(self) -> str:
@@ -755,10 +767,13 @@ def plan_test(
         raise Refused(f"Choose the governing attribute ({', '.join(cat.attribute_order)}).")
     _refuse_off_the_dice(tn=plan.tn, dm=plan.dm)
     attribute_dm = rules.effective(report, condition).test_dm(plan.attribute)
+    dm = plan.dm
     if plan.skill:
         line = skill_line(report, plan.skill, plan.cascade)
         if line is not None:
             level, label = line.level, f"{line.name} {plan.attribute}"
+            if plan.specialty is not None:
+                label, dm = _with_specialty(line, plan.specialty, plan.attribute, dm)
         else:
             if cat.find_skill(plan.skill) is None:
                 raise Refused(f"{plan.skill!r} is not a skill in the rulebook's list.")
@@ -767,9 +782,9 @@ def plan_test(
         kind = rules.dice.kind_of_test(level)
     else:
         level, label, kind = None, plan.attribute, rules.dice.ATTRIBUTE
-    _refuse_off_the_dice(tn=plan.tn, dm=plan.dm, skill_level=level)
+    _refuse_off_the_dice(tn=plan.tn, dm=dm, skill_level=level)
     count = level if kind == rules.dice.SKILL else None
-    modifier = attribute_dm + plan.dm
+    modifier = attribute_dm + dm
     return PlannedTest(
         label=label,
         skill_level=level,
@@ -777,7 +792,20 @@ def plan_test(
         kind=kind,
         chance=rules.success_chance(kind, count, modifier=modifier, tn=plan.tn),
         automatic=rules.automatic_success(modifier=modifier, tn=plan.tn),
+        dm=dm,
     )
+
+
+def _with_specialty(line, specialty: str, attribute: str, dm: int) -> tuple[str, int]:
+    """The label and DM of a test the player says one of the skill's specialties is involved
+    in: "A +1 DM is applied to the result of the action tests involving the specialty"."""
+    found = next((s for s in line.specialties if s.casefold() == specialty.casefold()), None)
+    if found is None:
+        has = f"has {', '.join(line.specialties)}" if line.specialties else "has no specialty"
+        raise Refused(f"{line.name} {has}, not {specialty}.")
+    bonus = rules.catalog().limits.specialty_dm
+    plain = rules.format_skill(line.skill, line.level, line.cascade)
+    return f"{plain} ({found}, {bonus:+d}) {attribute}", dm + bonus
 
 
 @transaction.atomic
@@ -801,7 +829,7 @@ def roll_action_test(
         rng=rng or dice_source(),
         skill_level=planned.skill_level,
         attribute_dm=planned.attribute_dm,
-        dm=plan.dm,
+        dm=planned.dm,
         tn=plan.tn,
         attribute_test=planned.kind == rules.dice.ATTRIBUTE,
     )
@@ -1169,3 +1197,55 @@ def give_up_gear(
         tl=found.tl,
         quantity=-quantity,
     )
+
+
+# What a play sheet may say about the armor worn; the engine's problems with it refuse it.
+WORN_PROBLEMS = ("worn_not_armor", "armor_worn_twice")
+
+
+def _worn_words(equipment: Equipment) -> str:
+    """The armor worn in words: "Combat armor (TL 11), with Reflec (TL 10) under it, and a
+    Helmet (TL 5)"."""
+    if equipment.armor_worn is None and equipment.helmet_worn is None:
+        return "no armor"
+    parts = [equipment.armor_worn or "no body armor"]
+    if equipment.armor_under:
+        parts[0] += f", with {equipment.armor_under} under it"
+    if equipment.helmet_worn:
+        parts.append(f"a {equipment.helmet_worn}")
+    return " and ".join(parts)
+
+
+@transaction.atomic
+def wear_armor(
+    *,
+    character: Character,
+    by: User | None,
+    worn: Sequence[tuple[str, int | None]] | None,
+    expected_version: int | None = None,
+) -> str:
+    """The armor the character wears now, chosen on the play sheet: ``worn`` holds the
+    catalog's (name, TL) of each piece worn (empty: none); None goes back to what the character
+    document marks worn. Refused when it does not carry a piece, or the engine refuses the
+    choice (two body armors at once, a mark on what is not armor). The play state's version
+    rises: a damage form shown with the armor worn before is refused, as for a blow. Returns
+    what the character wears now, in words."""
+    locked = lock_character(character)
+    state = _locked_state(locked, character_report(locked), expected_version)
+    keys = None if worn is None else [gear_key(name, tl) for name, tl in worn]
+    carried = carried_equipment(locked, worn=worn_marked(locked) if keys is None else set(keys))
+    carried_keys = {gear_key(entry.item, entry.tl) for entry in carried}
+    for name, _tl in keys or ():
+        if (name, _tl) not in carried_keys:
+            raise Refused(f"{locked.name} does not carry {name}.")
+    checked = rules.check(replace(parse_document(locked.document), equipment=tuple(carried)))
+    refused = [p.message for p in checked.problems if p.code in WORN_PROBLEMS]
+    if refused:
+        raise Refused(" ".join(refused))
+    PlayState.objects.filter(pk=state.pk).update(
+        worn=None if keys is None else [list(key) for key in keys], version=F("version") + 1
+    )
+    now = _worn_words(checked.equipment)
+    told = f"Wears {now}, as the character sheet marks it." if keys is None else f"Wears {now}."
+    log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=told)
+    return told

@@ -33,6 +33,7 @@ urlpatterns = [
         views.character_ip_decide,
         name="character_ip_decide",
     ),
+    path("characters/<id:pk>/play/wear/", views.character_wear, name="character_wear"),
     path(
         "characters/<id:pk>/play/credits/",
         views.character_credits,

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_POST
 import rules
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
-from characters.core.equipment import equipment_choices
+from characters.core.equipment import equipment_choices, item_key
 from characters.core.forms import first_problem, natural_number
 from characters.core.refused import keep_refused_form, refused_form
 from characters.core.requests import AuthenticatedHttpRequest
@@ -43,6 +43,7 @@ from characters.play import forms as play_forms
 from characters.play import selectors, services
 from characters.templatetags.ffa_format import signed_credits
 from rules import parse_document
+from rules.catalog import EquipmentItem
 
 PLAY_EVENTS = (
     CharacterEvent.Kind.PLAY,
@@ -221,7 +222,7 @@ class Outcome:
 # Where an outcome shows on the play sheet, by the form that asked: the undo button, the wounds
 # table (bleeding and medical care), the damage, recovery and turns forms, the dice roller, the
 # improvement points and the credits.
-PLACES = ("life", "wounds", "damage", "recover", "turns", "dice", "ip", "credits")
+PLACES = ("life", "wounds", "damage", "recover", "turns", "dice", "ip", "credits", "armor")
 CONDITION_PLACES = {
     "damage": "damage",
     "recover": "recover",
@@ -282,14 +283,22 @@ def _roller(
             return last_chosen
         return rules.governing_attribute(skill)
 
-    skills = [
-        {
-            "value": (value := f"{line.skill}::{line.cascade or ''}"),
-            "name": line.name,
-            "attribute": suggested(line.skill, value),
-        }
-        for line in report.skills.lines
-    ]
+    # Each skill, then each of its specialties as a test of its own: the player says the
+    # specialty is involved by choosing it, and the test takes its +1.
+    bonus = cat.limits.specialty_dm
+    skills = []
+    for line in report.skills.lines:
+        value = f"{line.skill}::{line.cascade or ''}"
+        plain = rules.format_skill(line.skill, line.level, line.cascade)
+        skills.append({"value": value, "name": plain, "attribute": suggested(line.skill, value)})
+        skills.extend(
+            {
+                "value": (with_specialty := f"{value}::{specialty}"),
+                "name": f"{plain}, {specialty} ({bonus:+d})",
+                "attribute": suggested(line.skill, with_specialty),
+            }
+            for specialty in line.specialties
+        )
     values = {skill["value"] for skill in skills} | {"", "other"}
     skill = last.get("skill") if last.get("skill") in values else None
     if skill is None:
@@ -479,6 +488,7 @@ def _play_context(
         "equipment_choices": equipment_choices(),
         "carried": load.lines,
         "load": load,
+        "armor": _armor_pieces(load, character),
         "weapons": weapon_lines(load),
         # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
         "carry": carry,
@@ -496,6 +506,30 @@ def _play_context(
         ),
     }
     return context
+
+
+def _armor_pieces(load, character: Character) -> dict[str, Any]:
+    """The armor the character carries, each piece with its form key, its AV and whether it is
+    worn now, for the play sheet's armor form; and whether the play sheet chose what is worn
+    (else the character document's marks hold)."""
+    cat = rules.catalog()
+    worn = {load.armor_worn, load.armor_under, load.helmet_worn} - {None}
+    pieces = []
+    for line in load.lines:
+        item = cat.equipment_item(line.item, line.tl)
+        if item is None or not item.is_worn_armor:
+            continue
+        pieces.append(
+            {
+                "key": item_key(item.name, item.tl),
+                "label": item.label,
+                "av": item.av,
+                "worn": item.label in worn,
+                "head": item.is_head_armor,
+                "under": item.worn_under,
+            }
+        )
+    return {"pieces": pieces, "in_play": selectors.worn_in_play(character) is not None}
 
 
 def _supplies() -> list[tuple[str, str]]:
@@ -785,6 +819,33 @@ def _credits_action(request: AuthenticatedHttpRequest, character: Character) -> 
         note=note,
     )
     return Outcome(message=f"{entry.note}.")
+
+
+@login_required
+@require_POST
+def character_wear(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The armor the character wears now: the owner and the referee choose it."""
+    character = character_for_user(request, pk)
+
+    def wear() -> Outcome:
+        pieces = [item_key(item.name, item.tl) for item in _carried_armor(character)]
+        form = _read(play_forms.WearForm(request.POST, pieces=pieces))
+        told = services.wear_armor(
+            character=character,
+            by=request.user,
+            worn=form.pieces(),
+            expected_version=form.cleaned_data["play_version"],
+        )
+        return Outcome(message=told)
+
+    return _attempt(request, character, wear, "armor")
+
+
+def _carried_armor(character: Character) -> list[EquipmentItem]:
+    """The catalog's item of each piece of armor the character carries now."""
+    cat = rules.catalog()
+    items = (cat.equipment_item(e.item, e.tl) for e in selectors.carried_equipment(character))
+    return [item for item in items if item is not None and item.is_worn_armor]
 
 
 @login_required

@@ -1,4 +1,4 @@
-"""The PDF's options: its page size, when no campaign sets it, and pencil or pen."""
+"""The PDF's options: its page size and pencil or pen, each over the campaign's default."""
 
 from django import forms
 
@@ -16,11 +16,12 @@ class PdfForm(forms.Form):
         required=False,
     )
 
-    def page_size(self) -> str:
-        """The size asked for, or US Letter when none (or none we print) is."""
+    def page_size(self, campaign: Campaign | None) -> str:
+        """The size asked for (a player in a Letter campaign may still want A4), else the
+        campaign's, else US Letter."""
         if self.is_valid() and self.cleaned_data["size"]:
             return str(self.cleaned_data["size"])
-        return Campaign.PageSize.LETTER
+        return campaign.page_size if campaign else Campaign.PageSize.LETTER
 
     def for_pencil(self, campaign: Campaign | None) -> bool:
         """Pencil when asked, else as the campaign prints by default."""

@@ -15,38 +15,60 @@ is listed in the actor's notes, so nothing is dropped without a word.
 
 from __future__ import annotations
 
+import hashlib
+import string
+from collections import Counter
 from html import escape
 from typing import Any
 
-from rules import Report, catalog
-from rules.catalog import EquipmentItem
+from rules import Report, catalog, governing_attribute
+from rules.catalog import EquipmentItem, match_key
+from rules.fighters import weapon_from_item
 from rules.report import EquipmentLine, SkillLine, TraitLine
 
 TWODSIX_VERSION = "7.5.2"
 ACTOR_IMAGE = "icons/svg/mystery-man.svg"
 
 # FFA's attributes by Twodsix characteristic key. Twodsix has no Presence, Awareness or
-# Experience, but it has three relabelable "alternative" characteristics: they carry the three,
-# under FFA's names, so all nine attributes stand on the sheet.
-CHARACTERISTICS: tuple[tuple[str, str, str], ...] = (
-    # (Twodsix key, FFA attribute, label)
-    ("strength", "STR", "Strength"),
-    ("dexterity", "DEX", "Dexterity"),
-    ("endurance", "END", "Endurance"),
-    ("intelligence", "INT", "Intelligence"),
-    ("education", "EDU", "Education"),
-    ("socialStanding", "SOC", "Social Standing"),
-    ("alternative1", "PRE", "Presence"),
-    ("alternative2", "AWA", "Awareness"),
-    ("alternative3", "EXP", "Experience"),
+# Experience, but it has three "alternative" characteristics: they carry the three. Twodsix finds
+# a characteristic by its short label (its CHARACTERISTICS table in src/module/config.js: ALT1
+# for alternative1...), so the short label stays Twodsix's own and FFA's code is the label the
+# sheet displays.
+CHARACTERISTICS: tuple[tuple[str, str, str, str], ...] = (
+    # (Twodsix key, Twodsix short label, FFA attribute, label)
+    ("strength", "STR", "STR", "Strength"),
+    ("dexterity", "DEX", "DEX", "Dexterity"),
+    ("endurance", "END", "END", "Endurance"),
+    ("intelligence", "INT", "INT", "Intelligence"),
+    ("education", "EDU", "EDU", "Education"),
+    ("socialStanding", "SOC", "SOC", "Social Standing"),
+    ("alternative1", "ALT1", "PRE", "Presence"),
+    ("alternative2", "ALT2", "AWA", "Awareness"),
+    ("alternative3", "ALT3", "EXP", "Experience"),
 )
-# Twodsix characteristics FFA has no attribute for: written at 0 so that no invented figure
-# reaches the table (psionic strength is filled in for a psionic character).
-UNUSED_CHARACTERISTICS: tuple[tuple[str, str, str], ...] = (
-    ("psionicStrength", "PSI", "Psionic Strength"),
-    ("stamina", "STA", "Stamina"),
-    ("lifeblood", "LFB", "Lifeblood"),
+# What a skill item names as its characteristic: Twodsix's short label of the FFA attribute.
+SHORT_LABELS = {code: short for _key, short, code, _label in CHARACTERISTICS}
+# Twodsix characteristics FFA has no attribute for: psionic strength is filled in for a psionic
+# character, and lifeblood holds FFA's LIF, so that under Twodsix's "Show Lifeblood and Stamina"
+# setting its hits (stamina + lifeblood) are the character's LIF. Stamina stays 0: no invented
+# figure reaches the table.
+OTHER_CHARACTERISTICS: tuple[tuple[str, str, str, str], ...] = (
+    # (Twodsix key, Twodsix short label, label displayed, label)
+    ("psionicStrength", "PSI", "PSI", "Psionic Strength"),
+    ("stamina", "STA", "STA", "Stamina"),
+    ("lifeblood", "LFB", "LIF", "Life"),
 )
+
+# The skill Twodsix rolls with when a character has none fitting: Twodsix makes one (flagged
+# twodsix.untrainedSkill) for a new actor, but "Import Data" replaces the actor's items, so the
+# export brings its own. Its level is the skill schema's initial value, -3, which is also the
+# unskilled DM this app's 2D6 reading uses.
+UNTRAINED_SKILL = "Untrained"
+UNTRAINED_LEVEL = -3
+
+# Foundry's document ids: 16 letters and digits (foundry.utils.randomID).
+ID_ALPHABET = string.ascii_letters + string.digits
+ID_LENGTH = 16
 
 DERIVED_NAMES = {
     "DEF": "Defense",
@@ -58,19 +80,33 @@ DERIVED_NAMES = {
 }
 
 
-def actor_for(report: Report, document: dict[str, Any]) -> dict[str, Any]:
+def actor_for(report: Report, document: dict[str, Any], *, seed: str = "") -> dict[str, Any]:
     """The Twodsix ``traveller`` actor of a character: ``report`` is the engine's report on
-    ``document`` (with the equipment and credits the character has now, if it is in play)."""
+    ``document`` (with the equipment and credits the character has now, if it is in play).
+
+    Every item has an ``_id`` made from ``seed`` (the character's own key; its name when none is
+    given) and the item, so a character exported again keeps its items' ids. Each weapon's
+    ``skill`` is the ``_id`` of its skill item, or of the Untrained skill when the character
+    lacks the weapon's skill."""
+    ids = _Ids(seed or report.name)
+    untrained = _untrained_item(ids)
+    skills = [_skill_item(line, ids) for line in report.skills.lines]
+    skill_ids = {match_key(item["name"]): item["_id"] for item in skills}
+    str_dv = report.attribute("STR").dv
     items = [
-        *(_skill_item(line) for line in report.skills.lines),
-        *(_gear_item(line) for line in report.equipment.lines),
-        *(_trait_item(trait) for trait in report.traits),
+        untrained,
+        *skills,
+        *(
+            _gear_item(line, ids, skill_ids, untrained["_id"], str_dv)
+            for line in report.equipment.lines
+        ),
+        *(_trait_item(trait, ids) for trait in report.traits),
     ]
     return {
         "name": report.name,
         "type": "traveller",
         "img": ACTOR_IMAGE,
-        "system": _actor_system(report, document),
+        "system": _actor_system(report, document, untrained["_id"]),
         "items": items,
         "effects": [],
         "prototypeToken": {
@@ -85,29 +121,54 @@ def actor_for(report: Report, document: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _characteristic(key: str, short_label: str, label: str, value: int) -> dict[str, Any]:
+class _Ids:
+    """Foundry ids for a character's items, the same every time the character is exported."""
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+        self.seen: Counter[tuple[str, str]] = Counter()
+
+    def __call__(self, item_type: str, name: str) -> str:
+        # The same name twice (two lines of one item at different TLs) gets two ids.
+        self.seen[item_type, name] += 1
+        key = f"{self.seed}\0{item_type}\0{name}\0{self.seen[item_type, name]}"
+        number = int.from_bytes(hashlib.sha256(key.encode()).digest(), "big")
+        letters = []
+        for _ in range(ID_LENGTH):
+            number, index = divmod(number, len(ID_ALPHABET))
+            letters.append(ID_ALPHABET[index])
+        return "".join(letters)
+
+
+def _characteristic(
+    key: str, short_label: str, display: str, label: str, value: int
+) -> dict[str, Any]:
     return {
         "key": key,
         "value": value,
         "damage": 0,
         "label": label,
         "shortLabel": short_label,
-        "displayShortLabel": short_label,
+        "displayShortLabel": display,
     }
 
 
 def _characteristics(report: Report) -> dict[str, dict[str, Any]]:
     found = {
-        key: _characteristic(key, code, label, report.attribute(code).level)
-        for key, code, label in CHARACTERISTICS
+        key: _characteristic(key, short, code, label, report.attribute(code).level)
+        for key, short, code, label in CHARACTERISTICS
     }
-    for key, short_label, label in UNUSED_CHARACTERISTICS:
-        value = report.psionics.strength if key == "psionicStrength" and report.psionics else 0
-        found[key] = _characteristic(key, short_label, label, value)
+    values = {
+        "psionicStrength": report.psionics.strength if report.psionics else 0,
+        "stamina": 0,
+        "lifeblood": report.derived.LIF,
+    }
+    for key, short, display, label in OTHER_CHARACTERISTICS:
+        found[key] = _characteristic(key, short, display, label, values[key])
     return found
 
 
-def _actor_system(report: Report, document: dict[str, Any]) -> dict[str, Any]:
+def _actor_system(report: Report, document: dict[str, Any], untrained_id: str) -> dict[str, Any]:
     credits = report.equipment.credits_remaining
     return {
         "name": report.name,
@@ -132,15 +193,16 @@ def _actor_system(report: Report, document: dict[str, Any]) -> dict[str, Any]:
         "pdfReference": {"type": "", "href": "", "label": ""},
         "radiationDose": {"value": 0, "max": 0, "min": 0, "label": ""},
         "encumbrance": {"value": 0, "max": 0, "min": 0, "offset": 0},
-        # FFA's LIF is what Twodsix's hits are; Twodsix may recompute hits from characteristics
-        # under its own settings, so LIF and WND are in the notes as well.
+        # FFA's LIF is what Twodsix's hits are. Twodsix recomputes hits from characteristics
+        # (STR + DEX + END, or stamina + lifeblood under "Show Lifeblood and Stamina", which
+        # gives LIF: docs/features/exports.md), so LIF and WND are in the notes as well.
         "hits": {
             "value": report.derived.LIF,
             "max": report.derived.LIF,
             "min": 0,
             "lastDelta": 0,
         },
-        "untrainedSkill": "",
+        "untrainedSkill": untrained_id,
         "description": "",
         "notes": _notes(report),
         "bio": _paragraphs(document.get("notes") or ""),
@@ -191,36 +253,63 @@ def _item_base(item_type: str, name: str, description: str) -> dict[str, Any]:
     }
 
 
-def _item(item_type: str, name: str, system: dict[str, Any]) -> dict[str, Any]:
-    return {"name": name, "type": item_type, "system": system, "effects": [], "flags": {}}
+def _item(
+    ids: _Ids,
+    item_type: str,
+    name: str,
+    system: dict[str, Any],
+    flags: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    return {
+        "_id": ids(item_type, name),
+        "name": name,
+        "type": item_type,
+        "system": system,
+        "effects": [],
+        "flags": flags or {},
+    }
 
 
-def _skill_item(line: SkillLine) -> dict[str, Any]:
-    name = f"{line.skill} ({line.cascade})" if line.cascade else line.skill
-    specialties = ", ".join(line.specialties)
-    description = f"FFA: {line.name}" + (f". Specialties: {specialties}." if specialties else "")
+def _skill_system(name: str, level: int, characteristic: str, description: str) -> dict[str, Any]:
+    return {
+        **_item_base("skills", name, f"<p>{escape(description)}</p>" if description else ""),
+        "value": level,
+        "shortdescr": "",
+        "subtype": "",
+        "prereq": "",
+        "key": _key(name),
+        "characteristic": characteristic,
+        "difficulty": "Average",
+        "rolltype": "Normal",
+        "trainingNotes": "",
+        "groupLabel": "",
+    }
+
+
+def _untrained_item(ids: _Ids) -> dict[str, Any]:
     return _item(
+        ids,
         "skills",
-        name,
-        {
-            **_item_base("skills", name, f"<p>{escape(description)}</p>"),
-            "value": line.level,
-            "shortdescr": f"Specialties: {specialties}" if specialties else "",
-            "subtype": "",
-            "prereq": "",
-            "key": _key(name),
-            # FFA skills are rolled with whichever attribute the situation calls for.
-            "characteristic": "NONE",
-            "difficulty": "Average",
-            "rolltype": "Normal",
-            "trainingNotes": "",
-            "groupLabel": "",
-        },
+        UNTRAINED_SKILL,
+        _skill_system(UNTRAINED_SKILL, UNTRAINED_LEVEL, "NONE", ""),
+        flags={"twodsix": {"untrainedSkill": True}},
     )
 
 
-def _trait_item(trait: TraitLine) -> dict[str, Any]:
+def _skill_item(line: SkillLine, ids: _Ids) -> dict[str, Any]:
+    name = f"{line.skill} ({line.cascade})" if line.cascade else line.skill
+    specialties = ", ".join(line.specialties)
+    description = f"FFA: {line.name}" + (f". Specialties: {specialties}." if specialties else "")
+    # Rolled with the attribute FFA suggests for the skill (the player may choose another).
+    characteristic = SHORT_LABELS[governing_attribute(line.skill)]
+    system = _skill_system(name, line.level, characteristic, description)
+    system["shortdescr"] = f"Specialties: {specialties}" if specialties else ""
+    return _item(ids, "skills", name, system)
+
+
+def _trait_item(trait: TraitLine, ids: _Ids) -> dict[str, Any]:
     return _item(
+        ids,
         "trait",
         trait.name,
         {
@@ -263,49 +352,55 @@ def _gear_system(
     }
 
 
-def _gear_item(line: EquipmentLine) -> dict[str, Any]:
+def _gear_item(
+    line: EquipmentLine, ids: _Ids, skill_ids: dict[str, str], untrained_id: str, str_dv: int
+) -> dict[str, Any]:
     item = _catalog_item(line)
     if item is None:
-        return _item(
-            "equipment", line.item, _gear_system("equipment", line, ["not in the catalog"])
-        )
+        system = _gear_system("equipment", line, ["not in the catalog"])
+        return _item(ids, "equipment", line.item, system)
     row = item.row
     if item.table == "armor":
-        return _armor_item(line, row)
+        return _item(ids, "armor", line.item, _armor_system(line, row))
     if item.table in ("melee", "ranged"):
-        return _weapon_item(line, item.table, row)
+        system = _weapon_system(line, item, str_dv)
+        skill = match_key(system["associatedSkillName"])
+        system["skill"] = skill_ids.get(skill, untrained_id)
+        return _item(ids, "weapon", line.item, system)
     notes = [str(row["notes"])] if row.get("notes") else []
-    return _item("equipment", line.item, _gear_system("equipment", line, notes))
+    return _item(ids, "equipment", line.item, _gear_system("equipment", line, notes))
 
 
-def _armor_item(line: EquipmentLine, row: Any) -> dict[str, Any]:
+def _armor_system(line: EquipmentLine, row: Any) -> dict[str, Any]:
     figures = [f"AV {_figure(row.get('av'))}", f"STR minimum {_figure(row.get('str_min'))}"]
     if row.get("notes"):
         figures.append(str(row["notes"]))
-    return _item(
-        "armor",
-        line.item,
-        {
-            **_gear_system("armor", line, figures),
-            "armor": row.get("av") or 0,
-            "armorDM": 0,
-            "secondaryArmor": {"value": 0, "protectionTypes": []},
-            "radiationProtection": {"value": 0},
-            "isPowered": False,
-            "nonstackable": False,
-            "armorType": "nothing",
-        },
-    )
+    return {
+        **_gear_system("armor", line, figures),
+        "armor": row.get("av") or 0,
+        "armorDM": 0,
+        "secondaryArmor": {"value": 0, "protectionTypes": []},
+        "radiationProtection": {"value": 0},
+        "isPowered": False,
+        "nonstackable": False,
+        "armorType": "nothing",
+    }
 
 
-def _weapon_item(line: EquipmentLine, table: str, row: Any) -> dict[str, Any]:
-    if table == "melee":
-        # FFA's melee weapons add a bonus to the wielder's damage rather than roll their own.
-        damage, bonus = "", int(row.get("dmg_bonus") or 0)
+def _weapon_system(line: EquipmentLine, item: EquipmentItem, str_dv: int) -> dict[str, Any]:
+    """A weapon's fields, ``skill`` left for the caller to link. ``damage`` is FFA's damage per
+    point of effect, which Twodsix rolls as the formula: a ranged weapon's DMG, a melee weapon's
+    DMG bonus plus the wielder's STR DV."""
+    row = item.row
+    damage = str(weapon_from_item(item).damage_per_effect(str_dv))
+    if item.table == "melee":
+        bonus = int(row.get("dmg_bonus") or 0)
         reach, magazine = "Melee", 0
-        figures = [f"DMG {_signed(bonus)}", f"size {_figure(row.get('size'))}"]
+        figures = [
+            f"DMG {_signed(bonus)} + STR DV {str_dv} = {damage} a point of effect",
+            f"size {_figure(row.get('size'))}",
+        ]
     else:
-        damage, bonus = str(row.get("dmg")), 0
         if row.get("max_range_m") is not None:
             reach = f"{row['max_range_m']} m"
         else:
@@ -324,42 +419,39 @@ def _weapon_item(line: EquipmentLine, table: str, row: Any) -> dict[str, Any]:
     figures += [f"STR minimum {_figure(row.get('str_min'))}", f"skill {_figure(row.get('skill'))}"]
     if row.get("notes"):
         figures.append(str(row["notes"]))
-    return _item(
-        "weapon",
-        line.item,
-        {
-            # FFA's ACC is a DM to the attack roll, which is what Twodsix's skill modifier is.
-            **_gear_system("weapon", line, figures, str(row.get("skill") or ""), accuracy),
-            "target": {"value": None, "width": None, "units": "m", "type": "none"},
-            "range": reach,
-            "damage": damage,
-            "damageBonus": bonus,
-            "magazineSize": magazine,
-            "ammo": magazine,
-            "magazineCost": float(row.get("ammo_cost") or 0),
-            "lawLevel": "",
-            "rangeBand": "none",
-            "weaponType": "",
-            # Twodsix's damage types are its own keys; FFA's (P/L, B/S…) is in the description.
-            "damageType": "NONE",
-            "rateOfFire": str(row.get("rof") or ""),
-            "doubleTap": False,
-            "isSingleAction": False,
-            "recoil": False,
-            "features": str(row.get("notes") or ""),
-            "armorPiercing": "0",
-            "parryAV": 0,
-            "isShield": False,
-            "handlingModifiers": "",
-            "meleeRangeModifier": "0",
-            "customCT": {
-                "armor": dict.fromkeys(
-                    ("nothing", "jack", "mesh", "cloth", "reflec", "ablat", "combat"), "0"
-                ),
-                "range": dict.fromkeys(("close", "short", "medium", "long", "veryLong"), "0"),
-            },
+    return {
+        # FFA's ACC is a DM to the attack roll, which is what Twodsix's skill modifier is.
+        **_gear_system("weapon", line, figures, str(row.get("skill") or ""), accuracy),
+        "target": {"value": None, "width": None, "units": "m", "type": "none"},
+        "range": reach,
+        "damage": damage,
+        # Twodsix never reads it: the whole per-point damage is the formula above.
+        "damageBonus": 0,
+        "magazineSize": magazine,
+        "ammo": magazine,
+        "magazineCost": float(row.get("ammo_cost") or 0),
+        "lawLevel": "",
+        "rangeBand": "none",
+        "weaponType": "",
+        # Twodsix's damage types are its own keys; FFA's (P/L, B/S…) is in the description.
+        "damageType": "NONE",
+        "rateOfFire": str(row.get("rof") or ""),
+        "doubleTap": False,
+        "isSingleAction": False,
+        "recoil": False,
+        "features": str(row.get("notes") or ""),
+        "armorPiercing": "0",
+        "parryAV": 0,
+        "isShield": False,
+        "handlingModifiers": "",
+        "meleeRangeModifier": "0",
+        "customCT": {
+            "armor": dict.fromkeys(
+                ("nothing", "jack", "mesh", "cloth", "reflec", "ablat", "combat"), "0"
+            ),
+            "range": dict.fromkeys(("close", "short", "medium", "long", "veryLong"), "0"),
         },
-    )
+    }
 
 
 def _notes(report: Report) -> str:

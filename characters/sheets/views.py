@@ -75,7 +75,8 @@ def character_export_foundry(request: AuthenticatedHttpRequest, pk: int) -> Http
     # taken to the table mid-campaign brings what it bought and spent in play.
     report = report._replace(equipment=play_selectors.equipment_now(character, report))
     response = JsonResponse(
-        foundry.actor_for(report, character.document),
+        # The character's own key: its items keep their ids from one export to the next.
+        foundry.actor_for(report, character.document, seed=f"ffa-character-{character.pk}"),
         json_dumps_params={"indent": 2, "ensure_ascii": False},
     )
     filename = f"{download_stem(character.name, 'character')}-twodsix.json"
@@ -86,12 +87,12 @@ def character_export_foundry(request: AuthenticatedHttpRequest, pk: int) -> Http
 @login_required
 @require_GET
 def character_pdf(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The TAS Form 2 style sheet. The campaign's page size wins; else ``?size=a4``.
-    ``?pencil=1`` leaves what changes in play blank (``0``: prints it; by default, as the
-    campaign prints)."""
+    """The TAS Form 2 style sheet, on the page size ``?size=`` asks for (``a4`` or ``letter``),
+    else the campaign's. ``?pencil=1`` leaves what changes in play blank (``0``: prints it; by
+    default, as the campaign prints)."""
     character = character_for_user(request, pk)
     options = PdfForm(request.GET)
-    page_size = character.campaign.page_size if character.campaign else options.page_size()
+    page_size = options.page_size(character.campaign)
     sheet = sheet_for_character(character, pencil=options.for_pencil(character.campaign))
     return pdf_rendering.pdf_response(
         request,

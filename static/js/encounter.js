@@ -1,8 +1,11 @@
 // The attack form's bursts follow the weapon chosen: each weapon chip names the bursts its
 // weapon fires (data-bursts), and the other burst chips are hidden and switched off, so they
 // are neither offered nor posted; a weapon without autofire hides the whole autofire part.
-// Without JavaScript every burst shows, named by the weapons that fire it, and the server
-// refuses one the chosen weapon does not fire. The range follows the weapon too, until chosen.
+// Further targets follow the burst: one target for each data-rounds-per-target rounds, so a
+// single shot or a burst too short for a second target hides them. Without JavaScript every
+// burst shows, named by the weapons that fire it, and the server refuses one the chosen weapon
+// does not fire, or further targets its burst does not reach. The range follows the weapon
+// too, until chosen.
 (() => {
   "use strict";
 
@@ -22,6 +25,19 @@
       if (!offered && burst.checked) lost = true;
     }
     if (lost) autofire.querySelector('input[name="autofire_rounds"][value="0"]').checked = true;
+    followBurst(form);
+  };
+
+  // How many targets the chosen burst reaches: one per so many rounds (or part of them).
+  const targetsReached = (rounds, perTarget) => (rounds > 0 ? Math.ceil(rounds / perTarget) : 1);
+
+  const followBurst = (form) => {
+    const further = form.querySelector("[data-further]");
+    if (!further) return;
+    const burst = form.querySelector('input[name="autofire_rounds"]:checked:not(:disabled)');
+    const rounds = burst ? Number(burst.value) : 0;
+    further.hidden = targetsReached(rounds, Number(further.dataset.roundsPerTarget)) < 2;
+    for (const input of further.querySelectorAll("input")) input.disabled = further.hidden;
   };
 
   const followAll = (root) => {
@@ -50,6 +66,7 @@
         follow(form);
         followBand(form, field);
       }
+      if (field.name === "autofire_rounds") followBurst(form);
     },
     true,
   );

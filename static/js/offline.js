@@ -71,21 +71,37 @@
     }
   }
 
-  function show() {
+  // A kept copy is shown when the page could not be fetched: the device was offline, or the
+  // server did not answer. The browser counting itself online says nothing about the server,
+  // so the banner asks it (/healthz) before it says the connection is back.
+  async function serverAnswers() {
+    try {
+      return (await fetch("/healthz", { cache: "no-store" })).ok;
+    } catch {
+      return false;
+    }
+  }
+
+  async function show() {
     const offline = !navigator.onLine;
     const readOnly = offline || isCopy;
     document.documentElement.toggleAttribute("data-offline", readOnly);
     shut(readOnly);
     if (!banner) return;
     banner.hidden = !readOnly;
+    reload.hidden = offline || !isCopy;
     if (offline) {
       bannerText.textContent = isCopy
         ? "Offline — read-only. This is the copy kept when you last opened this page."
         : "Offline — read-only. Nothing can be saved until the connection returns; what you typed stays on this page.";
     } else if (isCopy) {
-      bannerText.textContent = "Back online. This is an offline copy: reload to see the latest and to make changes.";
+      bannerText.textContent = "Read-only. This is the copy kept when you last opened this page.";
+      const answered = await serverAnswers();
+      if (!navigator.onLine) return; // gone offline meanwhile: that event has its own banner
+      bannerText.textContent = answered
+        ? "Back online. This is an offline copy: reload to see the latest and to make changes."
+        : "The server cannot be reached — read-only. This is the copy kept when you last opened this page.";
     }
-    reload.hidden = offline || !isCopy;
   }
 
   // -- An action that got no answer ----------------------------------------------------------

@@ -5,11 +5,15 @@
 // it is an offline copy and keeps its forms shut. Static files are served from the cache first
 // (in production their names change with their content). Nothing else is kept: no POST ever,
 // no other page, nothing under /accounts/. The kept pages are one person's: offline.js deletes
-// them on logout and when someone else logs in (caches are shared by the page and the worker).
+// them on logout and when someone else logs in (caches are shared by the page and the worker),
+// and the worker deletes them when the server says the session is gone (a page asked for lands
+// on the login page: the session expired, the browser was closed, the password was changed
+// elsewhere), so they never outlive the session they were read in.
 const VERSION = "1";
 const PAGES = `ffa-pages-v${VERSION}`;
 const STATIC = `ffa-static-v${VERSION}`;
 const SHEET = /^\/characters\/\d+\/(play\/)?$/;
+const LOGIN = "/accounts/login/";
 // What marks a kept copy: an attribute on <body>, read by offline.js (no script: the CSP).
 const COPY_MARK = "data-offline-copy";
 
@@ -36,14 +40,23 @@ self.addEventListener("fetch", (event) => {
   } else if (request.mode === "navigate" && SHEET.test(url.pathname)) {
     event.respondWith(networkFirst(request));
   } else if (request.mode === "navigate") {
-    event.respondWith(fetch(request).catch(() => notKept()));
+    event.respondWith(fetch(request).then(forgetIfLoggedOut, () => notKept()));
   }
 });
+
+// A page that lands on the login page: the server no longer knows the session, so nobody may
+// read the kept sheets on this device any more.
+async function forgetIfLoggedOut(response) {
+  if (new URL(response.url || self.location.href).pathname === LOGIN) {
+    await caches.delete(PAGES);
+  }
+  return response;
+}
 
 async function networkFirst(request) {
   let response;
   try {
-    response = await fetch(request);
+    response = await forgetIfLoggedOut(await fetch(request));
   } catch {
     const kept = await caches.match(request, { cacheName: PAGES });
     return kept ? markedCopy(kept) : notKept();

@@ -23,6 +23,11 @@ from tests.browser.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.ci import running_in_ci
 
 
+@pytest.fixture(autouse=True)
+def _django_defaults(django_test_defaults):
+    """Every test here goes through Django: tests/conftest.py's defaults for that."""
+
+
 @pytest.fixture(scope="session")
 def playwright_session() -> Iterator["object"]:
     """One Playwright for the run: its sync API runs one per thread."""

@@ -7,6 +7,11 @@ from characters.campaigns import services as campaigns_services
 from tests.factories import PASSWORD, UserFactory
 
 
+@pytest.fixture(autouse=True)
+def _django_defaults(django_test_defaults):
+    """Every test here goes through Django: tests/conftest.py's defaults for that."""
+
+
 @pytest.fixture
 def referee():
     return UserFactory(username="referee")

@@ -210,7 +210,7 @@ def largest_legal() -> dict[str, Any]:
             {
                 "skill": "Knowledge",
                 "cascade": f"Topic {n} ".ljust(bounds.label_length, "k"),
-                "level": bounds.level,
+                "level": bounds.skill_level,
             }
             for n in range(bounds.skills)
         ],

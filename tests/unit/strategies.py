@@ -1,5 +1,6 @@
 """Generated character documents for the engine's properties (hypothesis): every field,
-entries of every kind, and values the rules refuse (negative levels, off-table traits)."""
+entries of every kind, and values the rules refuse (levels above the maximum, off-table
+traits)."""
 
 from hypothesis import strategies as st
 
@@ -14,7 +15,7 @@ TRAIT_TYPES = (*CAT.perk_types, *CAT.flaw_types)
 @st.composite
 def skill_entries(draw):
     skill = draw(st.sampled_from(SKILLS))
-    entry = {"skill": skill.name, "level": draw(st.integers(-1, 6))}
+    entry = {"skill": skill.name, "level": draw(st.integers(0, 6))}
     if skill.is_cascade:
         choices = list(skill.cascades) or ["Regina", "Anglic", "history"]
         entry["cascade"] = draw(st.sampled_from([*choices, "Zhodani"]))
@@ -77,7 +78,8 @@ documents = st.fixed_dictionaries(
                 ),
             }
         ),
-        "mustering_out": st.fixed_dictionaries({"rolls": st.lists(st.integers(0, 7), max_size=4)}),
+        "mustering_out": st.fixed_dictionaries({"rolls": st.lists(st.integers(0, 7), max_size=4)})
+        | st.fixed_dictionaries({"credits": st.integers(0, 10**6)}),
         "equipment": st.lists(equipment_entries, max_size=4),
     },
 )

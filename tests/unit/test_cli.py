@@ -8,25 +8,32 @@ from pathlib import Path
 import pytest
 
 from .builders import document
+from .command import Finished, run_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "rules", "check", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        cwd=ROOT,
-        check=False,
-    )
+def run(*args: str, stdin: str = "") -> Finished:
+    return run_rules("check", *args, stdin=stdin)
 
 
 def write(tmp_path: Path, name: str, doc) -> str:
     path = tmp_path / name
     path.write_text(doc if isinstance(doc, str) else json.dumps(doc))
     return str(path)
+
+
+def test_the_command_runs_in_its_own_interpreter_and_exits_with_the_verdict(tmp_path):
+    # The one run through `python -m rules` itself; the other tests call its main() in-process.
+    result = subprocess.run(
+        [sys.executable, "-m", "rules", "check", write(tmp_path, "ok.json", document())],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
+    assert json.loads(result.stdout)["valid"] is True
 
 
 def test_a_valid_document_prints_its_report_and_exits_zero(tmp_path):
@@ -120,17 +127,6 @@ def test_reads_stdin_and_prints_text_or_a_stat_block():
     assert lines[0] == "Kim, 0 terms no service"
     assert lines[1].startswith("Age 30  777-777-777  Cr0  DEF 3")
     assert "Area Knowledge (Regina)-3" in lines[2]
-
-
-def test_the_rules_package_imports_nothing_from_django():
-    probe = (
-        "import sys, rules; rules.check_document; "
-        "print(sorted(m for m in sys.modules if m.startswith('django')))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT, check=True
-    )
-    assert result.stdout.strip() == "[]"
 
 
 def test_a_file_windows_notepad_saved_with_a_byte_order_mark_is_checked(tmp_path):

@@ -243,7 +243,6 @@ def test_every_burst_offered_for_a_weapon_is_one_it_can_fire(name):
         ("Rifle", {"autofire_rounds": 4}, "situation.autofire_rounds"),  # no AF
         ("SMG", {"autofire_rounds": 5}, "situation.autofire_rounds"),  # RoF 1:4
         ("SMG", {"autofire_rounds": 4, "targets": 2}, "situation.targets"),  # 1 per 4 rounds
-        ("SMG", {"autofire_rounds": 4, "aim_turns": 1}, "situation.aim_turns"),
         ("SMG", {"targets": 2}, "situation.targets"),  # a single shot has one target
     ],
 )

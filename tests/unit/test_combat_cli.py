@@ -2,9 +2,8 @@
 name their field, and any JSON at all read or refused without a traceback."""
 
 import copy
+import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 from random import Random
 
@@ -12,11 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import CombatRefused, InputRefused, resolve_attack
+from rules import CombatRefused, InputRefused, cli, resolve_attack
 from rules.attack_input import read_attack
 from rules.combat import attack_result_as_dict, throw_dice
+from tests.ci import examples
 
 from .builders import document
+from .command import Finished, run_rules
 from .test_hostile_documents import json_values
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,15 +28,8 @@ CASE_NAMES = sorted(
 COMPARED = ("tn", "dms", "total", "hit", "effect", "fumble", "wound", "chance")
 
 
-def attack(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "rules", "attack", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        cwd=ROOT,
-        check=False,
-    )
+def attack(*args: str, stdin: str = "") -> Finished:
+    return run_rules("attack", *args, stdin=stdin)
 
 
 def test_there_are_hand_worked_cases():
@@ -193,7 +187,7 @@ def spoiled_attacks(draw):
     return request
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spoiled_attacks())
 def test_any_json_value_anywhere_is_resolved_or_refused_by_field(request):
     try:
@@ -206,3 +200,124 @@ def test_any_json_value_anywhere_is_resolved_or_refused_by_field(request):
         json.dumps(attack_result_as_dict(result))
     if message is not None:
         assert message.isprintable(), message
+
+
+# -- the whole command, in process: no input gives a traceback ----------------------------------
+
+# Every figure the input may hold, and the optional ones it may add: an animal's body, a
+# character's skills (with a specialty), armor worn, a thrown spear.
+RICH = json.loads(json.dumps(FULL))
+RICH["attacker"]["skills"].append(
+    {"skill": "Rifleman", "level": 3, "specialties": ["assault rifle"]}
+)
+RICH["attacker"]["skills"] = RICH["attacker"]["skills"][1:]
+RICH["attacker"]["equipment"].append({"item": "Assault rifle", "quantity": 1})
+RICH["target"]["equipment"] = [
+    {"item": "Combat armor", "tl": 11, "quantity": 1, "worn": True},
+    {"item": "Reflec", "quantity": 1, "worn": True},
+    {"item": "Helmet", "quantity": 1},
+]
+RICH["weapon"] = "Assault rifle"
+RICH["situation"] = {"aim_turns": 1, "autofire_rounds": 4, "dm": 0, "def_dm": 0}
+RICH_ANIMAL = {
+    **RICH,
+    "target": {
+        "animal": {
+            "type": "hunter",
+            "weight_kg": 40,
+            "speed": 1,
+            "weapons": ["Teeth"],
+            "lif": 20,
+            "wnd": 4,
+            "tgh": 2,
+            "damage": 5,
+            "av": 3,
+            "armor_modifier": 1,
+        }
+    },
+}
+THROWN = {**FULL, "weapon": "Spear (thrown)", "range": "medium", "dice": [4, 6]}
+FIGURES = st.integers(-30, 30) | st.sampled_from([-(10**6), -21, -1, 0, 1, 20, 21, 10**6, 2**63])
+
+
+def _figures(value, prefix=()):
+    """The paths of every whole number in ``value``."""
+    for path in _paths(value, prefix):
+        found = value
+        for step in path:
+            found = found[step]
+        if isinstance(found, int) and not isinstance(found, bool):
+            yield path
+
+
+@st.composite
+def attacks_with_any_figures(draw):
+    request = copy.deepcopy(draw(st.sampled_from([FULL, FULL_ANIMAL, RICH, RICH_ANIMAL, THROWN])))
+    paths = list(_figures(request))
+    for _ in range(draw(st.integers(1, 4))):
+        request = _put(request, draw(st.sampled_from(paths)), draw(FIGURES))
+    if draw(st.booleans()):
+        request = _put(request, draw(st.sampled_from(tuple(_paths(request)))), draw(json_values))
+    return request
+
+
+def _run(attack_input, capsys, monkeypatch) -> tuple[int, str, str]:
+    sent = json.dumps(attack_input).encode()
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(sent)))
+    status = cli.main(["attack", "-"])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@settings(
+    max_examples=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(attacks_with_any_figures())
+def test_the_command_answers_any_figure_anywhere_with_a_result_or_one_line(
+    capsys, monkeypatch, attack_input
+):
+    status, out, err = _run(attack_input, capsys, monkeypatch)
+    if status == 0:
+        assert err == ""
+        json.loads(out)
+    else:
+        assert status == 2
+        assert out == ""
+        assert err.count("\n") == 1, err
+        assert err.startswith("<stdin>: ")
+
+
+@pytest.mark.parametrize(
+    ("change", "line"),
+    [
+        (
+            ("attacker", "skills", 0, "level"),
+            25,
+        ),
+        (("attacker", "skills", 0, "level"), -2),
+    ],
+)
+def test_a_skill_level_above_20_or_below_0_is_one_line_naming_the_field(
+    change, line, capsys, monkeypatch
+):
+    request = _put(copy.deepcopy(FULL), change, line)
+    status, out, err = _run(request, capsys, monkeypatch)
+    assert (status, out) == (2, "")
+    assert err == (
+        "<stdin>: attacker.skills[0].level: expected a whole number from 0 to 20, got the "
+        f"number {line}\n"
+    )
+
+
+@pytest.mark.parametrize(("key", "value"), [("lif", 0), ("lif", -5), ("wnd", 0), ("tgh", -1)])
+def test_an_animal_without_a_lif_track_is_one_line_naming_the_field(
+    key, value, capsys, monkeypatch
+):
+    request = copy.deepcopy(FULL_ANIMAL)
+    request["target"]["animal"][key] = value
+    status, out, err = _run(request, capsys, monkeypatch)
+    assert (status, out) == (2, "")
+    assert err.startswith(f"<stdin>: target.animal.{key}: an animal's ")
+    assert err.count("\n") == 1

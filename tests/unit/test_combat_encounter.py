@@ -23,9 +23,9 @@ from rules.combat import (
     leader_killed,
     leader_present,
     morale_dms,
-    morale_leader,
+    morale_thrower,
+    side_leader,
     spotter,
-    surprise_lasts,
     takes_turn,
 )
 
@@ -130,20 +130,15 @@ def test_a_side_spots_with_its_best_awa_dm_among_those_not_out_of_action():
     assert spotter(side[:1]) is None
 
 
-def test_surprise_lasts_until_the_first_round_is_over():
-    assert [surprise_lasts(n) for n in range(4)] == [True, True, False, False]
-
-
 def test_a_fighter_takes_its_turn_unless_out_of_action_or_its_side_is_still_surprised():
-    assert takes_turn(UNHURT, side_surprised=False, round_number=1) is True
+    assert takes_turn(UNHURT, side_surprised=False) is True
     # A stunned fighter's turn comes, to recover; one knocked out or killed passes.
-    assert takes_turn(STUNNED, side_surprised=False, round_number=1) is True
-    assert takes_turn(KNOCKED_OUT, side_surprised=False, round_number=1) is False
-    assert takes_turn(KILLED, side_surprised=False, round_number=3) is False
-    # A surprised side loses the first round, and acts from the second on.
-    assert takes_turn(UNHURT, side_surprised=True, round_number=1) is False
-    assert takes_turn(UNHURT, side_surprised=True, round_number=2) is True
-    assert takes_turn(KNOCKED_OUT, side_surprised=True, round_number=2) is False
+    assert takes_turn(STUNNED, side_surprised=False) is True
+    assert takes_turn(KNOCKED_OUT, side_surprised=False) is False
+    assert takes_turn(KILLED, side_surprised=False) is False
+    # A surprised side loses its turns while surprise lasts, in any round.
+    assert takes_turn(UNHURT, side_surprised=True) is False
+    assert takes_turn(KNOCKED_OUT, side_surprised=True) is False
 
 
 def test_a_fifth_out_of_action_calls_for_a_morale_test():
@@ -168,35 +163,37 @@ def test_the_morale_dms_are_the_chapters():
     assert [m.dm for m in killed] == [-2]  # 50% is not more than half
 
 
-def test_a_side_is_led_in_its_morale_test_by_its_best_exp_dm_among_those_standing():
+def test_with_its_leader_fallen_a_side_throws_the_best_exp_dm_among_those_standing():
     wolf = fighter_from_animal(animal("hunter", 40))
     side = [
         ("Ann", replace(AVERAGE, exp_dm=2), KILLED),
         ("Bo", replace(AVERAGE, exp_dm=-1), UNHURT),
         ("Wolf", wolf, UNHURT),
     ]
-    # Ann is dead; the wolf has no EXP, which counts as DM 0, above Bo's -1.
-    assert morale_leader(side) == "Wolf"
-    assert morale_leader(side[:1]) is None
+    # Ann leads and is dead; the wolf has no EXP, which counts as DM 0, above Bo's -1.
+    assert side_leader(side) == "Ann"
+    assert morale_thrower(side, "Ann") == "Wolf"
+    assert morale_thrower(side, "Bo") == "Bo"
+    assert morale_thrower(side[:1], "Ann") is None
 
 
-def test_a_side_s_leader_is_killed_once_its_best_exp_dm_is_dead():
+def test_a_side_s_leader_is_killed_once_it_is_dead_or_out_of_action():
     ann = ("Ann", replace(AVERAGE, exp_dm=2), KILLED)
     bo = ("Bo", replace(AVERAGE, exp_dm=-1), UNHURT)
-    assert leader_killed([bo, ann]) is True
-    # Knocked out, Ann is out of action but not killed; Bo's death is not the leader's.
-    assert leader_killed([bo, (*ann[:2], KNOCKED_OUT)]) is False
-    assert leader_killed([(*bo[:2], KILLED), (*ann[:2], UNHURT)]) is False
-    assert leader_killed([]) is False
+    assert leader_killed([bo, ann], "Ann") is True
+    assert leader_killed([bo, (*ann[:2], KNOCKED_OUT)], "Ann") is True
+    # Bo's death is not the leader's; a side without a leader has none killed.
+    assert leader_killed([(*bo[:2], KILLED), (*ann[:2], UNHURT)], "Ann") is False
+    assert leader_killed([], None) is False
 
 
 def test_of_leaders_alike_the_first_leads_and_one_better_who_joins_takes_over():
     first = ("Ann", AVERAGE, KILLED)
     second = ("Bo", AVERAGE, UNHURT)
-    assert leader_killed([first, second]) is True
-    assert leader_killed([second, first]) is False
+    assert side_leader([first, second]) == "Ann"
+    assert side_leader([second, first]) == "Bo"
     newcomer = ("Cy", replace(AVERAGE, exp_dm=AVERAGE.exp_dm + 1), UNHURT)
-    assert leader_killed([first, second, newcomer]) is False
+    assert side_leader([first, second, newcomer]) == "Cy"
 
 
 def test_tactics_in_either_cascade_is_a_tactical_skill_and_strategy_is_not():
@@ -206,13 +203,14 @@ def test_tactics_in_either_cascade_is_a_tactical_skill_and_strategy_is_not():
     assert AVERAGE.tactical_skill is False
 
 
-def test_a_leader_is_present_while_one_of_leadership_skill_stands():
+def test_a_leader_is_present_while_the_side_s_leader_of_leadership_skill_stands():
     captain = ("Cap", skilled("Leadership", 0), UNHURT)
     crew = ("Bo", AVERAGE, UNHURT)
     assert skilled("Leadership", 0).leadership_skill is True
-    assert leader_present([crew, captain]) is True
-    assert leader_present([crew, (*captain[:2], KNOCKED_OUT)]) is False
-    assert leader_present([crew]) is False
+    assert leader_present([crew, captain], "Cap") is True
+    assert leader_present([crew, (*captain[:2], KNOCKED_OUT)], "Cap") is False
+    # A leader without the skill leads, but is no "leader (leader skill)".
+    assert leader_present([crew], "Bo") is False
 
 
 def test_a_leader_s_tactics_count_without_a_leader_skill_present():

@@ -21,6 +21,7 @@ from rules import (
     resolve_attack,
 )
 from rules.combat import dice_needed, throw_dice, weapon_from_item
+from tests.ci import examples
 
 from .combat_builders import fighter, skilled
 
@@ -74,7 +75,7 @@ def plans(draw):
     return attack
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(plans(), st.randoms(use_true_random=False))
 def test_every_attack_resolves_consistently(attack, rng):
     assert Fraction(0) <= attack.chance <= Fraction(1)
@@ -97,7 +98,7 @@ def test_every_attack_resolves_consistently(attack, rng):
         assert result.condition_after.lethal == 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(plans(), st.integers(-3, 3))
 def test_the_chance_rises_with_the_dm_and_falls_with_the_def(attack, change):
     situation = attack.situation
@@ -109,7 +110,7 @@ def test_the_chance_rises_with_the_dm_and_falls_with_the_def(attack, change):
     assert tougher.chance <= attack.chance
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(plans())
 def test_the_chance_is_the_share_of_dice_that_hit(attack):
     # Every outcome of the dice, weighted equally, hits in the plan's share of them.

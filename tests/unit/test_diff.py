@@ -82,3 +82,16 @@ def test_a_package_flaw_bought_off_is_a_change_of_the_details():
     assert changes(old, new) == [
         ("Details", "added", "Package flaws bought off — → Racial pride, Fur?"),
     ]
+
+
+def test_armor_put_on_or_taken_off_is_a_change_of_its_line():
+    carried = document(equipment=[{"item": "Jack", "quantity": 1}])
+    worn = document(equipment=[{"item": "Jack", "quantity": 1, "worn": True}])
+    assert changes(carried, worn) == [("Equipment", "changed", "Jack → Jack, worn")]
+
+
+def test_an_npc_s_credits_given_are_compared_too():
+    old = document(kind="npc", mustering_out={"credits": 500})
+    new = document(kind="npc", mustering_out={"credits": 1_250})
+
+    assert changes(old, new) == [("Mustering out", "changed", "Credits given Cr500 → Cr1,250")]

@@ -76,6 +76,21 @@ from .builders import document
         ),
         (document(mustering_out={"rolls": ["six"]}), "mustering_out.rolls[0]", "whole number"),
         (
+            document(kind="npc", mustering_out={"credits": -1}),
+            "mustering_out.credits",
+            "from 0 to 1000000000, got the number -1",
+        ),
+        (
+            document(kind="npc", mustering_out={"credits": "Cr500"}),
+            "mustering_out.credits",
+            "whole number",
+        ),
+        (
+            document(kind="npc", mustering_out={"rolls": [3], "credits": 500}),
+            "mustering_out",
+            "the rolls or the credits, not both",
+        ),
+        (
             document(equipment=[{"item": "Dagger", "quantity": 0}]),
             "equipment[0].quantity",
             "from 1 to 9999, got the number 0",
@@ -462,3 +477,13 @@ def test_a_whole_number_written_with_a_point_or_an_exponent_is_still_read():
     text = json.dumps(document()).replace('"name"', '"age": 3.0e1, "terms": 2.0, "name"', 1)
     character = parse_document(decode_json(text))
     assert (character.age, character.terms) == (30, 2)
+
+
+def test_an_npc_s_given_credits_are_read_and_written_back():
+    doc = document(kind="npc", mustering_out={"credits": 1_500.0})
+
+    character = parse_document(doc)
+
+    assert (character.mustering_credits, character.mustering_rolls) == (1500, ())
+    assert normalise_document(doc)["mustering_out"] == {"credits": 1500}
+    assert "mustering_out" not in normalise_document(document(mustering_out={"rolls": []}))

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from rules import MalformedDocument, check, decode_json, normalise_document, parse_document
 from rules.cli import text_summary
 from rules.statblock import stat_block
+from tests.ci import examples
 
 from .builders import document
 
@@ -119,13 +120,13 @@ def _report_everything(doc) -> None:
     assert normalise_document(normalise_document(doc)) == normalise_document(doc)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spoiled_documents())
 def test_any_json_value_anywhere_is_read_or_refused_as_malformed(doc):
     _report_everything(doc)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(spoiled_documents())
 def test_any_json_text_is_decoded_and_read_or_refused_as_malformed(doc):
     try:
@@ -139,7 +140,7 @@ def test_any_json_text_is_decoded_and_read_or_refused_as_malformed(doc):
     _report_everything(decoded)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.sampled_from(PATHS[1:]), json_values)
 def test_each_field_on_its_own_takes_any_json_value(path, value):
     _report_everything(_put(copy.deepcopy(FULL), path, value))

@@ -214,3 +214,37 @@ def test_a_load_above_str_squared_is_over_capacity():
     assert result.equipment.over_capacity
     assert result.equipment.as_dict()["over_capacity"] is True
     assert not report(equipment=[{"item": "Vacc suit", "tl": 8}]).equipment.over_capacity
+
+
+# -- an NPC's credits, given rather than rolled ----------------------------------------------
+
+
+def test_an_npc_s_credits_are_given_and_its_belongings_bought_from_them():
+    result = report(
+        kind="npc",
+        mustering_out={"credits": 800},
+        equipment=[{"item": "Cutlass"}, {"item": "Revolver"}],
+    )
+
+    assert (result.mustering_out.credits, result.mustering_out.rolls) == (800, ())
+    assert (result.equipment.cost, result.equipment.credits_remaining) == (250, 550)
+    assert result.valid
+
+
+def test_an_npc_given_too_few_credits_for_its_belongings_has_overspent_them():
+    result = report(kind="npc", mustering_out={"credits": 5}, equipment=[{"item": "Dagger"}])
+
+    assert problem(result, "credits_overspent").message == (
+        "Equipment costs Cr10, Cr5 more than the Cr5 from mustering out."
+    )
+
+
+def test_a_player_character_s_credits_are_rolled_not_given():
+    result = report(mustering_out={"credits": 800})
+
+    assert problem(result, "credits_given_to_pc").message == (
+        "Cr800 of credits are given, but a player character rolls for its mustering-out "
+        "cash: only an NPC's credits are given."
+    )
+    assert problem(result, "credits_given_to_pc").path == "mustering_out.credits"
+    assert result.mustering_out.credits == 0

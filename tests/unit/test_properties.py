@@ -15,6 +15,7 @@ from rules import (
     parse_trait,
 )
 from rules.notation import derived_trait_points
+from tests.ci import examples
 
 from .strategies import documents, skill_entries, trait_entries
 
@@ -22,7 +23,7 @@ CAT = catalog()
 CODES = CAT.attribute_order
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(documents)
 def test_the_total_is_the_sum_of_the_parts_and_remaining_is_what_is_left(doc):
     points = check_document(doc).points
@@ -39,7 +40,7 @@ def test_the_total_is_the_sum_of_the_parts_and_remaining_is_what_is_left(doc):
     assert points.remaining == points.budget - points.total
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(documents)
 def test_normalising_twice_gives_the_same_document_and_the_same_report(doc):
     once = normalise_document(doc)
@@ -47,7 +48,7 @@ def test_normalising_twice_gives_the_same_document_and_the_same_report(doc):
     assert check_document(once) == check_document(doc)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(documents, st.sampled_from(CODES), st.integers(1, 3))
 def test_raising_an_attribute_never_lowers_a_derived_attribute(doc, code, raise_by):
     higher = dict(
@@ -83,7 +84,7 @@ NUMBERS = {
 }
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(documents)
 def test_every_problem_message_is_a_sentence_that_names_its_numbers(doc):
     result = check_document(doc)

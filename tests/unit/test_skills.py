@@ -4,7 +4,14 @@ from dataclasses import replace
 
 import pytest
 
-from rules import SkillEntry, catalog, check, governing_attribute, parse_document
+from rules import (
+    MalformedDocument,
+    SkillEntry,
+    catalog,
+    check,
+    governing_attribute,
+    parse_document,
+)
 
 from .builders import codes, document, problem, report
 
@@ -84,9 +91,29 @@ def test_levels_bought_above_an_automatic_skill_cost_one_each_and_count():
     assert (higher.points.skills, higher.skills.total_used) == (1, 1)
 
 
+def at_level(level: int, **changes):
+    """The report of a character whose first skill is at ``level``, which a document cannot
+    hold when it is negative: only a Character made in Python carries one to the engine."""
+    character = parse_document(document(**changes))
+    first, *others = character.skills
+    return check(replace(character, skills=(replace(first, level=level), *others)))
+
+
+def test_a_document_refuses_a_skill_level_below_0_or_above_the_dice_the_odds_count():
+    for level in (-1, catalog().bounds.skill_level + 1):
+        with pytest.raises(MalformedDocument) as refused:
+            parse_document(document(skills=[{"skill": "Pilot", "level": level}]))
+        assert refused.value.path == "skills[0].level"
+        assert refused.value.message == (
+            f"expected a whole number from 0 to 20, got the number {level}"
+        )
+
+
 def test_a_negative_level_of_an_automatic_skill_is_an_error_and_the_skill_stays_free():
-    result = report(
-        homeworld="Regina", skills=[{"skill": "Area Knowledge", "cascade": "Regina", "level": -1}]
+    result = at_level(
+        -1,
+        homeworld="Regina",
+        skills=[{"skill": "Area Knowledge", "cascade": "Regina", "level": 0}],
     )
     assert codes(result) == ["skill_level_out_of_range"]
     listed, automatic = (line for line in result.skills.lines if line.skill == "Area Knowledge")
@@ -96,7 +123,7 @@ def test_a_negative_level_of_an_automatic_skill_is_an_error_and_the_skill_stays_
 
 
 def test_the_specialties_of_a_skill_at_a_negative_level_still_cost_their_points():
-    result = report(skills=[{"skill": "Pilot", "level": -1, "specialties": ["small craft"]}])
+    result = at_level(-1, skills=[{"skill": "Pilot", "level": 2, "specialties": ["small craft"]}])
     assert "skill_level_out_of_range" in codes(result)
     assert result.points.skills == result.skills.lines[0].cost == 1
     assert result.skills.total_used == 0
@@ -189,11 +216,16 @@ def test_specialties_are_matched_without_their_explanations_and_by_abbreviation(
         ({"skill": "Pilot", "cascade": "fast", "level": 1}, "unknown_cascade"),
         ({"skill": "Brawling", "level": 2, "specialties": ["kicks"]}, "specialty_not_allowed"),
         ({"skill": "Pilot", "level": 2, "specialties": ["submarines"]}, "unknown_specialty"),
-        ({"skill": "Pilot", "level": -1}, "skill_level_out_of_range"),
     ],
 )
 def test_skill_entries_that_do_not_fit_the_catalog_are_errors(skill, code):
     assert codes(report(skills=[skill])) == [code]
+
+
+def test_a_negative_level_given_to_the_engine_in_python_is_an_error():
+    assert codes(at_level(-1, skills=[{"skill": "Pilot", "level": 1}])) == [
+        "skill_level_out_of_range"
+    ]
 
 
 @pytest.mark.parametrize(

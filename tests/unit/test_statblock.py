@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from rules import check, check_document, parse_document
 from rules.statblock import parse_stat_block, stat_block
+from tests.ci import examples
 
 from .builders import document
 from .strategies import documents
@@ -77,9 +78,12 @@ def round_trips(doc) -> bool:
     """Whether a document's stat block says all the draft needs: a skill below level 0, a
     trait off the tables and an attribute below 0 are written so that they cannot be read
     back (they are named instead); a skill listed twice is read back twice, for the rules to
-    name, but its two lines may merge with the automatic skill differently."""
+    name, but its two lines may merge with the automatic skill differently; an NPC is given
+    no credits below Cr0."""
     character = parse_document(doc)
     block = stat_block(character, check(character))
+    if character.kind == "npc" and check(character).equipment.credits_remaining < 0:
+        return False
     skills = [(s.skill, (s.cascade or "").lower()) for s in character.skills]
     return (
         len(set(skills)) == len(skills)
@@ -89,13 +93,13 @@ def round_trips(doc) -> bool:
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents)
 def test_any_document_s_stat_block_pasted_back_gives_the_same_stat_block(doc):
     assume(round_trips(doc))
     block = block_of(doc)
 
-    parsed = parse_stat_block(block)
+    parsed = parse_stat_block(block, kind=doc.get("kind", "pc"))
 
     assert parsed.unread == (), reasons(parsed)
     assert block_of(parsed.document) == block
@@ -121,7 +125,7 @@ def test_a_skill_written_twice_is_read_twice_for_the_rules_to_name():
     assert "duplicate_skill" in codes
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(max_size=400))
 def test_no_text_makes_the_parser_raise(text):
     parsed = parse_stat_block(text)
@@ -129,7 +133,7 @@ def test_no_text_makes_the_parser_raise(text):
         check_document(parsed.document)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents, st.data())
 def test_a_stat_block_spoiled_anywhere_still_reads_or_says_why(doc, data):
     block = block_of(doc)
@@ -203,8 +207,8 @@ def test_an_npc_is_budgeted_what_it_spends_and_a_player_character_the_rulebook_s
     assert pc["budget"] == 100
 
 
-def test_the_credits_are_found_as_mustering_out_rolls_that_leave_them():
-    parsed = parse_stat_block(MERCENARY, kind="npc")
+def test_a_player_character_s_credits_are_found_as_mustering_out_rolls_that_leave_them():
+    parsed = parse_stat_block(MERCENARY)
 
     report = check_document(parsed.document)
     assert report.equipment.credits_remaining == 6900
@@ -214,7 +218,7 @@ def test_the_credits_are_found_as_mustering_out_rolls_that_leave_them():
 def test_figures_the_draft_does_not_come_to_are_named_with_both_numbers():
     block = MERCENARY.replace("DEF 4", "DEF 6").replace("Cr6,900", "Cr6,901")
 
-    parsed = parse_stat_block(block, kind="npc")
+    parsed = parse_stat_block(block)
 
     text = reasons(parsed)
     assert "2: DEF 6 is written, but the draft's attributes and traits give DEF 4." in text
@@ -254,11 +258,13 @@ def test_every_unreadable_part_is_named_with_its_line_and_the_rest_is_read():
 
 def test_a_trait_off_the_tables_and_a_negative_skill_level_are_named_not_guessed():
     doc = document(
-        skills=[{"skill": "Pilot", "level": -1}],
+        skills=[{"skill": "Pilot", "level": 1}],
         traits=[{"type": "PP", "level": "X", "frequency": "R", "name": "Odd"}],
     )
+    # A document holds no negative level: one typed into a stat block by hand.
+    block = block_of(doc).replace("Pilot-1", "Pilot--1")
 
-    parsed = parse_stat_block(block_of(doc))
+    parsed = parse_stat_block(block)
 
     text = reasons(parsed)
     assert "'Pilot--1' is not a skill" in text
@@ -342,3 +348,128 @@ def test_the_first_line_is_the_name_even_when_it_reads_like_a_later_section(name
     assert parsed.unread == (), reasons(parsed)
     assert parsed.document["name"] == name
     assert block_of(parsed.document) == block
+
+
+CORSAIR = """\
+Vargr corsair, 2 terms Army
+Age 26  787-777-777
+Skills: Brawling-1, Rifleman-1
+Cloth armor, SMG, 2 SMG magazines, grav belt
+A scarred veteran.
+"""
+
+
+def test_belongings_in_ordinary_words_are_read_and_what_is_not_is_listed():
+    parsed = parse_stat_block(CORSAIR, kind="npc")
+
+    assert parsed.document["equipment"] == [
+        {"item": "Cloth (ballistic cloth)", "quantity": 1},
+        {"item": "SMG", "quantity": 1},
+        {"item": "SMG ammunition", "quantity": 2},
+    ]
+    assert [(u.line_no, u.reason) for u in parsed.unread if u.line_no == 4] == [
+        (
+            4,
+            "'grav belt' is not an item of the catalog; write it after 'Belongings:' to keep "
+            "it as an item of its own.",
+        )
+    ]
+    assert "SMG" not in parsed.document.get("notes", "")
+
+
+@pytest.mark.parametrize(
+    ("written", "name"),
+    [
+        ("Daggers", "Dagger"),
+        ("SMG magazines", "SMG ammunition"),
+        ("Cloth armor", "Cloth (ballistic cloth)"),
+        ("Combat armor", "Combat armor"),
+        ("Grav belt", None),
+    ],
+)
+def test_the_catalog_knows_items_by_their_ordinary_names(written, name):
+    from rules.statblock import catalog_item_name
+
+    assert catalog_item_name(written) == name
+
+
+def test_no_line_goes_into_the_notes_without_a_word():
+    parsed = parse_stat_block(CORSAIR, kind="npc")
+
+    assert parsed.document["notes"] == "A scarred veteran."
+    assert (5, "Not read as figures: kept, as written, in the draft's notes.") in [
+        (u.line_no, u.reason) for u in parsed.unread
+    ]
+
+
+@pytest.mark.parametrize(
+    "traits",
+    [
+        "Traits: exceptional hearing [PP-C-S 2] and sight [PP-C-S 2]",
+        "Traits: exceptional hearing [PP-C-S 2], sight [PP-C-S 2].",
+        "Traits: [exceptional hearing PP-C-S 2]; [sight PP-C-S 2]",
+    ],
+)
+def test_traits_written_in_the_rulebooks_own_forms_are_read(traits):
+    parsed = parse_stat_block(f"Kim, 1 term Navy\nAge 22  777-777-777\n{traits}")
+
+    assert parsed.unread == (), reasons(parsed)
+    assert [
+        (t["name"], t["type"], t["level"], t["frequency"]) for t in parsed.document["traits"]
+    ] == [
+        ("exceptional hearing", "PP", "C", "S"),
+        ("sight", "PP", "C", "S"),
+    ]
+
+
+# -- an NPC's credits ---------------------------------------------------------------------------
+
+
+def test_an_npc_keeps_the_credits_its_stat_block_gives_its_belongings_besides():
+    """Cr6,901 is no sum of the army's cash rolls less an autorifle and a flak jacket: an NPC
+    is given it, its belongings bought on top."""
+    block = MERCENARY.replace("Cr6,900", "Cr6,901")
+
+    parsed = parse_stat_block(block, kind="npc")
+
+    report = check_document(parsed.document)
+    assert "Cr" not in reasons(parsed)
+    assert parsed.document["mustering_out"] == {"credits": 6901 + report.equipment.cost}
+    assert report.equipment.credits_remaining == 6901
+    assert "credits_overspent" not in {p.code for p in report.problems}
+    assert "Cr6,901" in block_of(parsed.document)
+
+
+def test_an_npc_whose_stat_block_gives_no_credits_has_its_belongings_and_cr0():
+    parsed = parse_stat_block(CORSAIR, kind="npc")
+
+    report = check_document(parsed.document)
+    assert report.equipment.cost > 0
+    assert report.equipment.credits_remaining == 0
+    assert "credits_overspent" not in {p.code for p in report.problems}
+
+
+def test_an_npc_without_belongings_or_credits_has_no_mustering_out():
+    parsed = parse_stat_block("Kim, 0 terms\nAge 18  777-777-777", kind="npc")
+
+    assert "mustering_out" not in parsed.document
+
+
+@pytest.mark.parametrize("path", DEMO, ids=lambda p: p.stem)
+def test_an_npc_pasted_back_gives_the_same_stat_block(path):
+    block = block_of(json.loads(path.read_text()))
+
+    parsed = parse_stat_block(block, kind="npc")
+
+    assert parsed.unread == (), reasons(parsed)
+    assert block_of(parsed.document) == block
+
+
+def test_credits_no_npc_is_given_are_named_and_the_npc_is_left_cr0():
+    parsed = parse_stat_block(CORSAIR.replace("787-777-777", "787-777-777  Cr-50"), kind="npc")
+
+    assert check_document(parsed.document).equipment.credits_remaining == 0
+    assert (
+        "Cr-50 is written, but an NPC is given Cr0 to Cr1,000,000,000 besides its belongings; "
+        "the draft has Cr0."
+    ) in reasons(parsed)

@@ -11,11 +11,12 @@ from rules import (
     effective,
     encumbrance_penalty,
     over_capacity,
+    parse_document,
     world_gravity,
     worn_armor,
 )
 
-from .builders import codes, problem, report
+from .builders import codes, document, problem, report
 
 CAT = catalog()
 UNHURT = Condition(maximum=21, wnd=6)
@@ -80,15 +81,17 @@ def test_def_and_ini_stop_at_one_under_armor_too_heavy():
     assert (weak.equipment.encumbered_derived.DEF, weak.equipment.encumbered_derived.INI) == (1, 1)
 
 
-def test_the_armor_worn_is_the_best_armor_carried():
+def test_with_nothing_marked_worn_the_armor_worn_is_the_best_body_armor_carried():
     carried = [item("Jack"), item("Combat armor", 11), item("Cloth (ballistic cloth)")]
     equipment = report(equipment=carried).equipment
     assert equipment.armor_worn == "Combat armor (TL 11)"
     assert equipment.armor_av == CAT.equipment_item("Combat armor", 11).av
     assert equipment.as_dict()["armor_av"] == equipment.armor_av
-    found = [CAT.equipment_item(entry["item"], entry.get("tl")) for entry in carried]
-    assert worn_armor(found).name == "Combat armor"
-    assert worn_armor([CAT.equipment_item("Dagger"), None]) is None
+    character = parse_document(document(equipment=carried))
+    found = [CAT.equipment_item(entry.item, entry.tl) for entry in character.equipment]
+    assert worn_armor(character.equipment, found).body.name == "Combat armor"
+    dagger = parse_document(document(equipment=[item("Dagger"), item("Phaser")])).equipment
+    assert worn_armor(dagger, [CAT.equipment_item("Dagger"), None]).pieces == ()
 
 
 def test_without_armor_the_armor_worn_has_av_0():

@@ -98,8 +98,11 @@ def test_surprise_a_chosen_delay_reinforcements_and_the_end(phone, referee_page,
     expect(ref.locator("[data-now]")).to_contain_text("Kira Valen")
     expect(phone.locator("[data-combatant]")).to_have_count(7, timeout=10_000)
 
-    # The referee ends it: the summary, read-only, and a past encounter on the campaign page.
+    # The referee ends it, confirmed: the summary, read-only, and a past encounter on the
+    # campaign page.
     ref.locator('[data-action="end"]').click()
+    expect(ref.locator("[data-summary]")).to_have_count(0)
+    ref.locator('[data-action="end-confirmed"]').click()
     expect(ref.locator("[data-summary]")).to_be_visible()
     expect(ref.locator("[data-summary] tbody tr")).to_have_count(7)
     expect(ref.locator('[data-action="attack"]')).to_have_count(0)

@@ -221,3 +221,33 @@ def test_only_the_sheets_opened_are_kept_never_account_pages_or_answers_to_posts
         page.goto(url)
 
     assert page.evaluate(KEPT_URLS) == [play]
+
+
+def test_the_worker_forgets_the_kept_sheets_when_the_server_says_the_session_is_gone(page, mara):
+    log_in(page, "player1")
+    sheet = f"/characters/{mara.pk}/"
+    open_under_the_worker(page, sheet)
+    assert page.evaluate(KEPT_URLS) == [sheet]
+    page.context.clear_cookies()  # the session ended without the logout button
+    # The pages' script cannot delete them (as where its storage is refused): the worker must.
+    page.add_init_script("window.caches.delete = async () => false;")
+
+    page.goto(sheet)
+
+    expect(page).to_have_url(re.compile(r"/accounts/login/"))
+    assert kept_once_settled(page) == []
+
+
+def test_a_kept_copy_does_not_say_back_online_while_the_server_does_not_answer(page, mara):
+    log_in(page, "player1")
+    sheet = f"/characters/{mara.pk}/"
+    open_under_the_worker(page, sheet)
+    page.context.set_offline(True)
+    page.goto(sheet)
+    page.context.route("**/healthz", lambda route: route.abort())
+
+    page.context.set_offline(False)
+
+    expect(page.locator(BANNER)).to_contain_text("The server cannot be reached")
+    expect(page.locator(BANNER)).not_to_contain_text("Back online")
+    expect(page.locator("main button").first).to_be_disabled()

@@ -1,5 +1,6 @@
 import pytest
 from django.contrib.auth import get_user_model
+from django.core import mail
 from django.urls import reverse
 
 from tests.factories import PASSWORD, UserFactory
@@ -144,3 +145,93 @@ def test_an_htmx_request_from_another_site_s_page_is_sent_to_the_login_alone(cli
     )
 
     assert response["HX-Redirect"] == "/accounts/login/"
+
+
+def change_password(client, new: str, *, old: str = PASSWORD, address: str = "192.0.2.10"):
+    data = {"old_password": old, "new_password1": new, "new_password2": new}
+    return client.post("/accounts/password/", data, REMOTE_ADDR=address)
+
+
+def test_a_password_change_sends_the_owner_a_notice_with_when_and_from_where(client):
+    user = UserFactory(username="player1", email="player1@example.com")
+    client.force_login(user)
+
+    response = change_password(client, "a-new-high-passage")
+
+    assert response.status_code == 302
+    [notice] = mail.outbox
+    assert notice.to == ["player1@example.com"]
+    assert "password was changed" in notice.subject
+    assert '"player1"' in notice.body
+    assert "192.0.2.10" in notice.body
+    assert "If you did not" in notice.body
+    assert "A notice of the change went to your e-mail address" in (
+        client.get(response["Location"]).content.decode()
+    )
+
+
+def test_a_refused_password_change_sends_no_notice(client):
+    client.force_login(UserFactory(email="player1@example.com"))
+
+    change_password(client, "a-new-high-passage", old="not-it")
+
+    assert mail.outbox == []
+
+
+def test_an_account_without_an_e_mail_address_changes_its_password_without_a_notice(client):
+    user = UserFactory(email="")
+    client.force_login(user)
+
+    assert change_password(client, "a-new-high-passage").status_code == 302
+    assert mail.outbox == []
+    user.refresh_from_db()
+    assert user.check_password("a-new-high-passage")
+
+
+def test_the_notice_goes_to_the_console_unless_configured_otherwise():
+    from ffa_site import settings as site_settings
+
+    assert site_settings.EMAIL_BACKEND == "django.core.mail.backends.console.EmailBackend"
+
+
+@pytest.mark.parametrize("password", ["eleven-char", "short"])
+def test_a_password_shorter_than_twelve_characters_is_refused_at_signup(client, password):
+    response = client.post(
+        "/accounts/signup/", {"username": "newcomer", "password1": password, "password2": password}
+    )
+
+    assert response.status_code == 200
+    assert "at least 12 characters" in str(response.context["form"].errors["password2"])
+    assert not get_user_model().objects.filter(username="newcomer").exists()
+
+
+def test_a_password_shorter_than_twelve_characters_is_refused_on_change(client):
+    user = UserFactory()
+    client.force_login(user)
+
+    response = change_password(client, "eleven-char")
+
+    assert response.status_code == 200
+    assert "at least 12 characters" in str(response.context["form"].errors["new_password2"])
+    user.refresh_from_db()
+    assert user.check_password(PASSWORD)
+
+
+def test_twelve_characters_are_enough(client):
+    client.force_login(UserFactory())
+
+    assert change_password(client, "twelve-chars").status_code == 302
+
+
+def test_sign_up_keeps_an_optional_e_mail_address_for_notices(client):
+    client.post(
+        "/accounts/signup/",
+        {
+            "username": "newcomer",
+            "email": "newcomer@example.com",
+            "password1": "jump-2-to-regina",
+            "password2": "jump-2-to-regina",
+        },
+    )
+
+    assert get_user_model().objects.get(username="newcomer").email == "newcomer@example.com"

@@ -200,7 +200,9 @@ def test_add_with_an_empty_box_adds_no_nameless_row_and_says_what_it_needs(
     # A row without a name has no box to type one into, and is never stored.
     assert "data-skill-row" not in html
     message = html.partition('id="new-skill-message"')[2].partition("</div>")[0]
-    assert '<p class="errorlist">Type a skill&#x27;s name or pick one from the list first.' in message
+    assert '<p class="errorlist">Type a skill&#x27;s name or pick one from the list first.' in (
+        message
+    )
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from characters.builder import services as builder_services
 from characters.builder.buttons import resolve_skill
 from rules import parse_trait
+from tests.ci import examples
 from tests.factories import UserFactory, character_document
 
 pytestmark = pytest.mark.django_db
@@ -281,7 +282,9 @@ _player = iter(range(10**6))
 
 
 @settings(
-    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(50),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(edits=st.lists(_edits(), min_size=1, max_size=3))
 def test_after_any_edits_every_figure_on_the_page_is_what_a_fresh_page_shows(client, edits):

@@ -1,6 +1,7 @@
 """Paste a stat block: read it, see what was and was not read, then create the draft."""
 
 import hashlib
+import io
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ from django.urls import reverse
 from characters.builder.services import create_character
 from characters.models import Character
 from rules import check, parse_document, stat_block
-from tests.factories import UserFactory
+from tests.factories import UserFactory, builder_post
 
 pytestmark = pytest.mark.django_db
 
@@ -176,3 +177,52 @@ def test_the_draft_belongs_to_whoever_pasted_it(client):
 
     assert Character.objects.get().owner == someone
     assert not Character.objects.filter(owner=other).exists()
+
+
+ARMED_NPC = """\
+Raider, 0 terms
+Age 22  987-777-771  Cr1,250  DEF 4 INI 3 MOV 7 TGH 3 LIF 24 WND 7
+Skills: Brawling-1, Rifleman-1
+Belongings: Cloth armor, SMG, 2 SMG magazines.
+"""
+
+
+def test_a_pasted_npc_keeps_its_credits_through_its_sheet_an_export_and_the_builder(
+    owner_client, owner
+):
+    """The stat block's Cr1,250 is what the NPC has once armed, on its sheet, in its JSON
+    (the belongings' price on top, given rather than rolled), imported back, and after a save
+    from the builder."""
+    owner_client.post(
+        URL,
+        {
+            "text": ARMED_NPC,
+            "kind": "npc",
+            "action": "create",
+            "previewed": fingerprint(ARMED_NPC, "npc"),
+        },
+    )
+    npc = Character.objects.get()
+    report = check(parse_document(npc.document))
+    assert (report.equipment.credits_remaining, report.valid) == (1250, True)
+    assert npc.document["mustering_out"] == {"credits": 1250 + report.equipment.cost}
+
+    sheet = owner_client.get(reverse("character_detail", args=[npc.pk])).content.decode()
+    assert f"spent Cr{report.equipment.cost:,}, left Cr1,250." in sheet
+    assert "Cr1,250  DEF 4" in sheet
+
+    exported = owner_client.get(reverse("character_export", args=[npc.pk]))
+    upload = io.BytesIO(exported.content)
+    upload.name = "raider.json"
+    owner_client.post(reverse("character_import"), {"document": upload})
+    imported = Character.objects.exclude(pk=npc.pk).get()
+    assert imported.document["mustering_out"] == npc.document["mustering_out"]
+
+    owner_client.post(
+        reverse("character_edit", args=[npc.pk]), builder_post(npc, DEX="8", action="save")
+    )
+    npc.refresh_from_db()
+    assert (npc.document["attributes"]["DEX"], npc.document["mustering_out"]) == (
+        8,
+        imported.document["mustering_out"],
+    )

@@ -968,7 +968,7 @@ def test_the_party_pdf_holds_the_approved_sheets_or_every_one(
     campaigns_services.update_campaign_rules(campaign=campaign, page_size="a4", max_former_rank=0)
     calls = []
 
-    def fake_response(request, sheets, *, page_size, filename, summary=False):
+    def fake_response(request, sheets, *, page_size, filename, summary=False, title=""):
         calls.append(([s.document["name"] for s in sheets], sheets, page_size, filename, summary))
         return HttpResponse(b"%PDF-fake", content_type="application/pdf")
 

@@ -488,7 +488,9 @@ def test_a_side_whose_leader_was_killed_tests_its_morale_at_minus_2(fight, refer
 
     entry = corsairs_morale(fight, referee)
 
-    assert entry.summary.startswith("Morale of the opposition (Vargr corsair 2 leads): ")
+    assert entry.summary.startswith(
+        "Morale of the opposition (its leader Vargr corsair 1 is dead; Vargr corsair 2 throws): "
+    )
     assert "the leader is killed -2" in entry.summary
     # The +1 of a leader present lapses with the leader.
     assert [dm["dm"] for dm in entry.detail["dms"][1:]] == [-2]

@@ -42,7 +42,7 @@ def dice(monkeypatch, faces):
 PARTY_SURPRISES = [6, 1, 1, 1]
 
 
-def test_the_referee_throws_for_surprise_and_the_surprised_corsairs_lose_the_first_round(
+def test_the_surprised_corsairs_lose_their_turns_until_the_referee_says_surprise_is_lost(
     client, encounter, referee, monkeypatch
 ):
     as_user(client, referee)
@@ -70,9 +70,20 @@ def test_the_referee_throws_for_surprise_and_the_surprised_corsairs_lose_the_fir
         services.take_turn(encounter=encounter, by=referee, action="pass")
     services.take_turn(encounter=encounter, by=referee, action="next_round")
     encounter.refresh_from_db()
+    # Surprise lasts until it is lost: round 2 passes the corsairs by too.
     state = board(encounter)
-    assert not any(row.surprised for row in state.rows)
+    assert [row.combatant.name for row in state.rows if row.surprised][:1] == ["Vargr corsair 1"]
     assert state.current.combatant.name == "Kira Valen"
+    response = client.post(
+        reverse("encounter_alarm", args=[encounter.pk]),
+        {"version": encounter.version},
+        follow=True,
+    )
+    assert 'data-state="surprised"' not in response.content.decode()
+    entry = EncounterEntry.objects.get(kind="alarm")
+    assert entry.summary == "Surprise is lost: the opposition is no longer surprised."
+    encounter.refresh_from_db()
+    assert not any(row.surprised for row in board(encounter).rows)
 
 
 @pytest.mark.parametrize(
@@ -138,7 +149,9 @@ def test_no_surprise_throw_is_offered_or_thrown_while_a_side_has_no_fighters(
     assert not EncounterEntry.objects.filter(kind="surprise").exists()
 
 
-def test_a_surprised_side_first_in_the_order_acts_first_in_the_second_round(encounter, referee):
+def test_surprise_lost_before_a_round_begins_lets_the_side_first_in_the_order_act_first(
+    encounter, referee
+):
     # The corsairs surprise the party, which then throws the higher initiative.
     services.throw_surprise(
         encounter=encounter, by=referee, may_be_surprised="party", rng=Scripted([1, 1, 6, 1])
@@ -150,6 +163,10 @@ def test_a_surprised_side_first_in_the_order_acts_first_in_the_second_round(enco
         services.take_turn(encounter=encounter, by=referee, action="pass")
 
     services.take_turn(encounter=encounter, by=referee, action="next_round")
+    encounter.refresh_from_db()
+    assert board(encounter).current.combatant.name == "Vargr corsair 1"
+
+    services.end_surprise(encounter=encounter, by=referee)
 
     encounter.refresh_from_db()
     assert board(encounter).current.combatant.name == "Kira Valen"
@@ -351,7 +368,9 @@ def test_the_referee_ends_the_encounter_with_its_summary_and_it_becomes_read_onl
     as_user(client, referee)
 
     response = client.post(
-        reverse("encounter_end", args=[fight.pk]), {"version": fight.version}, follow=True
+        reverse("encounter_end", args=[fight.pk]),
+        {"version": fight.version, "confirm": "on"},
+        follow=True,
     )
 
     html = response.content.decode()
@@ -548,7 +567,16 @@ def test_a_corsair_with_an_empty_pistol_and_no_magazine_is_refused(armed_corsair
 # -- access -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["encounter_surprise", "encounter_join", "encounter_end"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "encounter_surprise",
+        "encounter_join",
+        "encounter_end",
+        "encounter_alarm",
+        "encounter_leader",
+    ],
+)
 def test_an_outsider_gets_404_for_the_new_actions(client, fight, name):
     as_user(client, UserFactory(username="outsider"))
     version = fight.version
@@ -565,5 +593,5 @@ def test_a_player_gets_404_for_the_reinforcements_page(client, fight, player1):
 def test_a_player_is_not_offered_surprise_join_or_end(client, encounter, player1):
     as_user(client, player1)
     html = client.get(reverse("encounter_detail", args=[encounter.pk])).content.decode()
-    for action in ("surprise", "join", "end"):
+    for action in ("surprise", "join", "end", "alarm", "leader"):
         assert f'data-action="{action}"' not in html

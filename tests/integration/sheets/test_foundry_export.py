@@ -1,18 +1,18 @@
 """The Foundry VTT export: a character as a Twodsix ``traveller`` actor for "Import Data".
 
-The checker below follows Twodsix 7.5.2 (github.com/xdy/twodsix-foundryvtt, commit
-bddb68eac389f199027f41f5ca77af0c1631b907): the persisted fields of
-``src/module/data/actors/character-base.js`` and ``travellerData.js`` for the actor, of
-``src/module/data/items/item-base.js``, ``gear-data.js``, ``traitData.js``, ``skillData.js``,
-``weaponData.js`` and ``armorData.js`` for the items, and the item type names ``src/twodsix.js``
-registers (a skill is of type ``skills``). Fields the schemas mark ``persisted: false`` (a
-characteristic's ``current`` and ``mod``, armor totals) are derived by Twodsix and not expected.
-A key the schema lacks is a problem too: Foundry would drop it without a word.
+Every export is checked against Twodsix 7.5.2's data model, written down from its source in
+tests/fixtures/twodsix/ (tests/twodsix.py reads it): the persisted fields and their types, and
+the links Twodsix follows when a character rolls. Fields the schemas mark ``persisted: false``
+(a characteristic's ``current`` and ``mod``, armor totals) are derived by Twodsix and not
+expected. A key the schema lacks is a problem too: Foundry would drop it without a word.
 """
 
+import copy
+import io
 import json
 import re
 from html import unescape
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,204 +20,14 @@ from django.urls import reverse
 
 from characters.builder import services as builder_services
 from characters.core.selectors import character_report
+from characters.models import Character
 from characters.play import services as play_services
 from rules import catalog
 from tests.factories import PASSWORD, UserFactory, character_in_campaign, medic_document
 from tests.integration import sheet_documents
+from tests.twodsix import twodsix_problems
 
 pytestmark = pytest.mark.django_db
-
-# -- Twodsix's fields ------------------------------------------------------------------------
-# A field's type: a Python type (or tuple of them), a dict for a SchemaField, a one-element
-# list for an ArrayField of that type.
-STRING, BOOLEAN, OBJECT = str, bool, dict
-INTEGER = int
-NUMBER = (int, float)
-NULLABLE_STRING = (str, type(None))
-NULLABLE_INTEGER = (int, type(None))
-NULLABLE_NUMBER = (int, float, type(None))
-
-PDF_REFERENCE = {"type": STRING, "href": STRING, "label": STRING}
-CHARACTERISTIC = {
-    "key": STRING,
-    "value": INTEGER,
-    "damage": INTEGER,
-    "label": STRING,
-    "shortLabel": STRING,
-    "displayShortLabel": STRING,
-}
-CHARACTERISTIC_KEYS = (
-    "strength", "dexterity", "endurance", "intelligence", "education", "socialStanding",
-    "psionicStrength", "stamina", "lifeblood", "alternative1", "alternative2", "alternative3",
-)  # fmt: skip
-TRAVELLER = {
-    # character-base.js
-    "name": STRING,
-    "characteristics": dict.fromkeys(CHARACTERISTIC_KEYS, CHARACTERISTIC),
-    "characteristicEdit": BOOLEAN,
-    "primaryArmor": {"value": NUMBER},
-    "radiationProtection": {"value": NUMBER},
-    "armorType": STRING,
-    "armorDM": INTEGER,
-    "conditions": {"woundedEffect": INTEGER, "encumberedEffect": INTEGER},
-    "movement": {
-        **dict.fromkeys(("burrow", "climb", "fly", "swim", "walk"), NULLABLE_NUMBER),
-        "units": NULLABLE_STRING,
-        "hover": BOOLEAN,
-    },
-    "docReference": [STRING],
-    "pdfReference": PDF_REFERENCE,
-    "radiationDose": {"value": INTEGER, "max": INTEGER, "min": INTEGER, "label": STRING},
-    "encumbrance": dict.fromkeys(("value", "max", "min", "offset"), NUMBER),
-    "hits": dict.fromkeys(("value", "max", "min", "lastDelta"), INTEGER),
-    "untrainedSkill": STRING,
-    "description": STRING,
-    "notes": STRING,
-    "bio": STRING,
-    # travellerData.js
-    "homeWorld": STRING,
-    "nationality": STRING,
-    "primaryLanguage": STRING,
-    "species": STRING,
-    "age": {"value": NULLABLE_NUMBER, "min": NULLABLE_NUMBER},
-    "gender": STRING,
-    "heroPoints": INTEGER,
-    "contacts": STRING,
-    "secondaryArmor": {"value": NUMBER},
-    "finances": dict.fromkeys(
-        ("cash", "pension", "payments", "debt", "livingCosts", "financial-notes"), STRING
-    ),
-    "financeValues": dict.fromkeys(("cash", "pension", "payment", "debt", "livingCosts"), NUMBER),
-    "hideStoredItems": dict.fromkeys(
-        ("weapon", "armor", "augment", "equipment", "consumable", "attachment", "junk"), BOOLEAN
-    ),
-    "experience": {"value": INTEGER, "totalEarned": INTEGER},
-    "xpNotes": STRING,
-    "displaySkillGroup": OBJECT,
-}
-ITEM_BASE = {
-    "name": NULLABLE_STRING,
-    "description": STRING,
-    "type": STRING,
-    "docReference": [STRING],
-    "pdfReference": PDF_REFERENCE,
-    "priorType": STRING,
-}
-GEAR = ITEM_BASE | {
-    "techLevel": INTEGER,
-    "shortdescr": STRING,
-    "quantity": INTEGER,
-    "weight": NUMBER,
-    "price": NUMBER,
-    "traits": [STRING],
-    "consumables": [STRING],
-    "useConsumableForAttack": STRING,
-    "skillModifier": INTEGER,
-    "skill": STRING,
-    "associatedSkillName": STRING,
-    "equipped": STRING,
-}
-TRAIT = ITEM_BASE | {
-    "value": INTEGER,
-    "shortdescr": STRING,
-    "subtype": STRING,
-    "prereq": STRING,
-    "key": STRING,
-}
-SKILL = TRAIT | dict.fromkeys(
-    ("characteristic", "difficulty", "rolltype", "trainingNotes", "groupLabel"), STRING
-)
-WEAPON = GEAR | {
-    "target": {
-        "value": NULLABLE_NUMBER,
-        "width": NULLABLE_NUMBER,
-        "units": STRING,
-        "type": STRING,
-    },
-    "range": STRING,
-    "damage": STRING,
-    "damageBonus": NULLABLE_INTEGER,
-    "magazineSize": INTEGER,
-    "ammo": INTEGER,
-    "magazineCost": NUMBER,
-    "lawLevel": STRING,
-    "rangeBand": STRING,
-    "weaponType": STRING,
-    "damageType": STRING,
-    "rateOfFire": STRING,
-    "doubleTap": BOOLEAN,
-    "isSingleAction": BOOLEAN,
-    "recoil": BOOLEAN,
-    "features": STRING,
-    "armorPiercing": STRING,
-    "parryAV": INTEGER,
-    "isShield": BOOLEAN,
-    "handlingModifiers": STRING,
-    "meleeRangeModifier": STRING,
-    "customCT": {
-        "armor": dict.fromkeys(
-            ("nothing", "jack", "mesh", "cloth", "reflec", "ablat", "combat"), STRING
-        ),
-        "range": dict.fromkeys(("close", "short", "medium", "long", "veryLong"), STRING),
-    },
-}
-ARMOR = GEAR | {
-    "armor": NUMBER,
-    "armorDM": INTEGER,
-    "secondaryArmor": {"value": NUMBER, "protectionTypes": [STRING]},
-    "radiationProtection": {"value": NUMBER},
-    "isPowered": BOOLEAN,
-    "nonstackable": BOOLEAN,
-    "armorType": STRING,
-}
-ITEM_SYSTEMS = {
-    "skills": SKILL,
-    "trait": TRAIT,
-    "weapon": WEAPON,
-    "armor": ARMOR,
-    "equipment": GEAR,
-}
-ACTOR_KEYS = {"name", "type", "img", "system", "items", "effects", "prototypeToken", "flags"}
-ITEM_KEYS = {"name", "type", "system", "effects", "flags"}
-
-
-def field_problems(value: Any, field: Any, path: str) -> list[str]:
-    """Where ``value`` departs from a Twodsix field: missing or unknown keys, wrong types."""
-    if isinstance(field, dict):
-        if not isinstance(value, dict):
-            return [f"{path}: an object expected, got {value!r}"]
-        problems = [f"{path}.{key}: missing" for key in field if key not in value]
-        problems += [f"{path}.{key}: not a Twodsix field" for key in value if key not in field]
-        for key in field.keys() & value.keys():
-            problems += field_problems(value[key], field[key], f"{path}.{key}")
-        return problems
-    if isinstance(field, list):
-        if not isinstance(value, list):
-            return [f"{path}: a list expected, got {value!r}"]
-        return [p for i, v in enumerate(value) for p in field_problems(v, field[0], f"{path}[{i}]")]
-    # A bool is an int to Python, never a number to Foundry's NumberField.
-    wrong_bool = isinstance(value, bool) and field is not BOOLEAN
-    if wrong_bool or not isinstance(value, field):
-        return [f"{path}: {field} expected, got {value!r}"]
-    return []
-
-
-def twodsix_problems(actor: dict[str, Any]) -> list[str]:
-    problems = [f"{key}: missing" for key in ACTOR_KEYS - actor.keys()]
-    if actor.get("type") != "traveller":
-        problems.append(f"type: traveller expected, got {actor.get('type')!r}")
-    problems += field_problems(actor["system"], TRAVELLER, "system")
-    for index, item in enumerate(actor["items"]):
-        path = f"items[{index}] {item.get('name')!r}"
-        problems += [f"{path}.{key}: missing" for key in ITEM_KEYS - item.keys()]
-        schema = ITEM_SYSTEMS.get(item.get("type"))
-        if schema is None:
-            problems.append(f"{path}: item type {item.get('type')!r} is not one exported")
-            continue
-        problems += field_problems(item["system"], schema, f"{path}.system")
-        if item["system"]["type"] != item["type"]:
-            problems.append(f"{path}.system.type: {item['system']['type']!r}")
-    return problems
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -309,10 +119,133 @@ def test_the_checker_catches_a_missing_field_an_unknown_one_and_a_wrong_type(own
     assert sorted(twodsix_problems(actor)) == sorted(
         [
             "system.finances.cash: missing",
-            "system.characteristics.strength.value: <class 'int'> expected, got '7'",
+            "system.characteristics.strength.value: integer expected, got '7'",
             f"items[0] {actor['items'][0]['name']!r}.system.level: not a Twodsix field",
         ]
     )
+
+
+@pytest.mark.parametrize(
+    ("break_it", "problem"),
+    [
+        (
+            lambda actor: actor["system"]["characteristics"]["alternative1"].update(
+                shortLabel="PRE"
+            ),
+            "system.characteristics.alternative1.shortLabel: Twodsix finds it as 'ALT1', got 'PRE'",
+        ),
+        (
+            lambda actor: actor["system"].update(untrainedSkill=""),
+            "system.untrainedSkill: names no skill item of the actor",
+        ),
+        (lambda actor: _first(actor, "weapon").update(skill=""), "is no skill _id"),
+        (lambda actor: _first(actor, "weapon").update(damage=""), "is no formula to roll"),
+        (lambda actor: actor["items"][1].update(_id="short"), "is not a Foundry id"),
+    ],
+)
+def test_the_checker_catches_a_broken_link(owner_client, owner, break_it, problem):
+    character = builder_services.create_character(owner=owner, document=sheet_documents.longest())
+    actor = download(owner_client, character)
+    broken = copy.deepcopy(actor)
+    break_it(broken)
+    assert twodsix_problems(actor) == []
+    assert any(problem in found for found in twodsix_problems(broken)), twodsix_problems(broken)
+
+
+def _first(actor: dict[str, Any], item_type: str) -> dict[str, Any]:
+    return next(item["system"] for item in actor["items"] if item["type"] == item_type)
+
+
+# -- what Twodsix needs to roll ----------------------------------------------------------------
+def test_presence_awareness_and_experience_roll_as_twodsixs_alternative_characteristics(
+    owner_client, stored
+):
+    characteristics = download(owner_client, stored)["system"]["characteristics"]
+    shown = {
+        key: (c["shortLabel"], c["displayShortLabel"], c["label"])
+        for key, c in characteristics.items()
+        if key.startswith("alternative")
+    }
+    assert shown == {
+        "alternative1": ("ALT1", "PRE", "Presence"),
+        "alternative2": ("ALT2", "AWA", "Awareness"),
+        "alternative3": ("ALT3", "EXP", "Experience"),
+    }
+
+
+def test_every_weapon_is_linked_to_the_skill_item_it_attacks_with(owner_client, owner):
+    character = builder_services.create_character(owner=owner, document=sheet_documents.longest())
+    actor = download(owner_client, character)
+    by_id = {item["_id"]: item for item in actor["items"]}
+    linked = {
+        item["name"]: by_id[item["system"]["skill"]]["name"]
+        for item in actor["items"]
+        if item["type"] == "weapon"
+    }
+    assert linked["Cutlass"] == "Blade Combat (swords)"
+    assert linked["Automatic pistol"] == "Handgun"
+    assert linked["Laser carbine"] == "Untrained"  # she has no Laser skill
+
+
+def test_a_weapon_whose_skill_the_character_lacks_attacks_untrained(owner_client, owner):
+    document = medic_document(equipment=[{"item": "Cutlass", "quantity": 1}])
+    character = builder_services.create_character(owner=owner, document=document)
+    actor = download(owner_client, character)
+    untrained = next(item for item in actor["items"] if item["name"] == "Untrained")
+    assert _first(actor, "weapon")["skill"] == untrained["_id"]
+    assert _first(actor, "weapon")["associatedSkillName"] == "Blade Combat (swords)"
+
+
+def test_the_untrained_skill_comes_along_and_the_actor_points_at_it(owner_client, stored):
+    actor = download(owner_client, stored)
+    untrained = [item for item in actor["items"] if item["name"] == "Untrained"]
+    assert len(untrained) == 1
+    assert untrained[0]["type"] == "skills"
+    assert untrained[0]["flags"] == {"twodsix": {"untrainedSkill": True}}
+    assert untrained[0]["system"]["value"] == -3
+    assert actor["system"]["untrainedSkill"] == untrained[0]["_id"]
+
+
+def test_item_ids_are_foundry_ids_and_the_same_on_every_export(owner_client, stored):
+    first, again = download(owner_client, stored), download(owner_client, stored)
+    ids = [item["_id"] for item in first["items"]]
+    assert all(re.fullmatch(r"[A-Za-z0-9]{16}", item_id) for item_id in ids)
+    assert len(set(ids)) == len(ids)
+    assert ids == [item["_id"] for item in again["items"]]
+
+
+def test_a_melee_weapon_rolls_its_bonus_plus_the_wielders_str_dv(owner_client, owner):
+    character = builder_services.create_character(owner=owner, document=sheet_documents.longest())
+    str_dv = character_report(character).attribute("STR").dv
+    cutlass = items_of(download(owner_client, character), "weapon")["Cutlass"]
+    assert cutlass["damage"] == str(1 + str_dv)
+    assert cutlass["damageBonus"] == 0
+    assert f"DMG +1 + STR DV {str_dv}" in cutlass["description"]
+
+
+def test_skills_roll_with_the_attribute_ffa_suggests_under_twodsixs_short_label(
+    owner_client, owner
+):
+    character = builder_services.create_character(owner=owner, document=sheet_documents.longest())
+    skills = items_of(download(owner_client, character), "skills")
+    assert skills["Handgun"]["characteristic"] == "DEX"
+    presence_skills = [
+        line.skill
+        for line in character_report(character).skills.lines
+        if catalog().find_skill(line.skill).governing == "PRE"
+    ]
+    assert presence_skills
+    for name in presence_skills:
+        assert skills[name]["characteristic"] == "ALT1", name
+
+
+def test_lifeblood_holds_life_so_twodsixs_lifeblood_hits_are_lif(owner_client, stored):
+    actor = download(owner_client, stored)
+    lif = character_report(stored).derived.LIF
+    characteristics = actor["system"]["characteristics"]
+    assert characteristics["lifeblood"]["value"] == lif
+    assert characteristics["lifeblood"]["displayShortLabel"] == "LIF"
+    assert characteristics["stamina"]["value"] == 0
 
 
 # -- names and figures -------------------------------------------------------------------------
@@ -320,7 +253,7 @@ def test_the_nine_attributes_are_characteristics_under_ffas_names(owner_client, 
     actor = download(owner_client, stored)
     report = character_report(stored)
     characteristics = actor["system"]["characteristics"]
-    shown = {c["shortLabel"]: c["value"] for c in characteristics.values()}
+    shown = {c["displayShortLabel"]: c["value"] for c in characteristics.values()}
     for attribute in report.attributes:
         assert shown[attribute.code] == attribute.level, attribute.code
     assert characteristics["socialStanding"]["shortLabel"] == "SOC"
@@ -329,7 +262,7 @@ def test_the_nine_attributes_are_characteristics_under_ffas_names(owner_client, 
         "value": 0,
         "damage": 0,
         "label": "Presence",
-        "shortLabel": "PRE",
+        "shortLabel": "ALT1",
         "displayShortLabel": "PRE",
     }
 
@@ -348,7 +281,7 @@ def test_every_skill_is_a_skill_item_at_its_level(owner_client, stored):
     actor = download(owner_client, stored)
     report = character_report(stored)
     skills = items_of(actor, "skills")
-    assert len(skills) == len(report.skills.lines)
+    assert len(skills) == len(report.skills.lines) + 1  # and Twodsix's Untrained skill
     for line in report.skills.lines:
         name = f"{line.skill} ({line.cascade})" if line.cascade else line.skill
         assert skills[name]["value"] == line.level, name
@@ -367,7 +300,7 @@ def test_weapons_carry_their_ffa_figures(owner_client, owner):
     assert "type P/L" in carbine["description"]
     assert "Rmod +3" in carbine["description"]
     cutlass = weapons["Cutlass"]
-    assert (cutlass["range"], cutlass["damageBonus"]) == ("Melee", 1)
+    assert (cutlass["range"], cutlass["damage"]) == ("Melee", "5")
     assert cutlass["associatedSkillName"] == "Blade Combat (swords)"
     # Two daggers are one item of quantity 2, each at its own price and weight.
     dagger = weapons["Dagger"]
@@ -386,7 +319,8 @@ def test_every_weapon_and_armor_is_an_item_with_its_catalog_figures(owner_client
         elif line.table == "ranged":
             assert weapons[line.item]["damage"] == str(row["dmg"]), line.item
         elif line.table == "melee":
-            assert weapons[line.item]["damageBonus"] == row["dmg_bonus"], line.item
+            str_dv = report.attribute("STR").dv
+            assert weapons[line.item]["damage"] == str(row["dmg_bonus"] + str_dv), line.item
     counted = {"armor": len(armor), "weapons": len(weapons)}
     assert counted == {
         "armor": sum(line.table == "armor" for line in report.equipment.lines),
@@ -473,3 +407,45 @@ def test_markup_in_a_name_or_the_notes_is_text_in_foundry(owner_client, owner):
     assert "<script>" not in system["bio"]
     assert "&lt;script&gt;" in system["bio"]
     assert "<b>" not in system["notes"]
+
+
+# -- back into the app -------------------------------------------------------------------------
+def _import(client, content: bytes, name: str):
+    upload = io.BytesIO(content)
+    upload.name = name
+    return client.post(reverse("character_import"), {"document": upload})
+
+
+def test_the_foundry_export_imports_back_as_the_character_it_was_made_from(owner_client, owner):
+    original = builder_services.create_character(owner=owner, document=sheet_documents.longest())
+    exported = owner_client.get(reverse("character_export_foundry", args=[original.pk]))
+
+    response = _import(owner_client, exported.content, "dame-aurelia-twodsix.json")
+
+    assert response.status_code == 302
+    imported = Character.objects.exclude(pk=original.pk).get(owner=owner)
+    assert imported.document == original.document
+
+
+def test_a_foundry_actor_of_another_origin_is_refused_naming_the_file_to_use(owner_client, owner):
+    actor = {"name": "Jamison", "type": "traveller", "system": {}, "items": [], "flags": {}}
+
+    response = _import(owner_client, json.dumps(actor).encode(), "jamison.json")
+
+    assert response.status_code == 400
+    page = unescape(response.content.decode())
+    assert "jamison.json: is a Foundry VTT actor, not a character document" in page
+    assert '"Export JSON" on the character\'s sheet (<name>.json)' in page
+    assert not Character.objects.filter(owner=owner).exists()
+
+
+def test_the_setup_page_says_exactly_what_the_referee_sets_and_the_readme_points_there():
+    root = Path(__file__).resolve().parents[3]
+    setup = (root / "docs" / "features" / "exports.md").read_text()
+    readme = (root / "README.md").read_text()
+
+    assert "(`showAlternativeCharacteristics`):\n   **All**" in setup
+    assert "(`showLifebloodStamina`): **on**" in setup
+    assert "(`addEffectToDamage`): **off**" in setup
+    assert "docs/features/exports.md" in readme
+    assert "may recompute" not in setup + readme

@@ -116,6 +116,8 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("character_odds", "post"):         (405, 405, 405, 405, LOGIN),
     ("character_credits", "get"):       (405, 405, 405, 405, LOGIN),
     ("character_credits", "post"):      (302, 302, 404, 404, LOGIN),
+    ("character_wear", "get"):          (405, 405, 405, 405, LOGIN),
+    ("character_wear", "post"):         (302, 302, 404, 404, LOGIN),
     # Improvement points: the referee awards, the owner spends; a request is decided by the
     # referee (or withdrawn by its player).
     ("character_ip_award", "get"):      (405, 405, 405, 405, LOGIN),
@@ -167,6 +169,10 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("encounter_surprise", "post"):     (302, 302, 302, 404, LOGIN),
     ("encounter_end", "get"):           (405, 405, 405, 405, LOGIN),
     ("encounter_end", "post"):          (302, 302, 302, 404, LOGIN),
+    ("encounter_alarm", "get"):         (405, 405, 405, 405, LOGIN),
+    ("encounter_alarm", "post"):        (302, 302, 302, 404, LOGIN),
+    ("encounter_leader", "get"):        (405, 405, 405, 405, LOGIN),
+    ("encounter_leader", "post"):       (302, 302, 302, 404, LOGIN),
     # Reinforcements are the referee's page; an empty post names the missing version.
     ("encounter_join", "get"):          (404, 200, 404, 404, LOGIN),
     ("encounter_join", "post"):         (404, 400, 404, 404, LOGIN),
@@ -284,14 +290,8 @@ class World:
             }
         if name == "campaign_npc_new":
             return {"name": "Pirate captain", "budget": "60", "species": "human"}
-        if name == "character_condition":
-            return {"action": "damage", "amount": "3", "form": "L", "play_version": "2"}
-        if name == "character_condition_undo":
-            return {"play_version": "2"}
-        if name in ("character_roll", "character_odds"):
-            return {"skill": "", "attribute": "STR", "tn": "4"}
-        if name == "character_credits":
-            return {"action": "income", "amount": "100", "note": "Pay"}
+        if name in PLAY_POSTS:
+            return PLAY_POSTS[name]
         if name in ("character_ip_award", "campaign_award"):
             return {"amount": "1", "reason": "A session", "character": [str(character.pk)]}
         if name == "character_ip_spend":
@@ -305,6 +305,17 @@ class World:
             party = [str(pk) for pk in self.campaign.characters.values_list("pk", flat=True)]
             return {"name": "Another fight", "party": party}
         return {"version": str(self.encounter.version), "action": "pass", "side": "party"}
+
+
+# What each action of the play sheet posts.
+PLAY_POSTS = {
+    "character_condition": {"action": "damage", "amount": "3", "form": "L", "play_version": "2"},
+    "character_condition_undo": {"play_version": "2"},
+    "character_roll": {"skill": "", "attribute": "STR", "tn": "4"},
+    "character_odds": {"skill": "", "attribute": "STR", "tn": "4"},
+    "character_credits": {"action": "income", "amount": "100", "note": "Pay"},
+    "character_wear": {"action": "as_marked", "play_version": "1"},
+}
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import rules
 from characters.builder import services as builder_services
 from characters.models import Character
+from tests.ci import examples
 from tests.factories import builder_post, character_document
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +44,7 @@ JSON_VALUES = st.recursive(
 )
 FIELDS = ["name", "homeworld", "notes", "terms", "age", "rank", "skills", "traits", "equipment"]
 HYPOTHESIS = settings(
-    max_examples=40,
+    max_examples=examples(40),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

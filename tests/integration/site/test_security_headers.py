@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
+from characters.encounters import services as encounters_services
 from characters.history import services as history_services
 from characters.review import services as review_services
 from tests.factories import UserFactory, medic_document
@@ -210,14 +211,45 @@ def cache_control(response) -> set[str]:
     return {d.strip() for d in response.get("Cache-Control", "").split(",") if d.strip()}
 
 
-def test_every_page_for_a_logged_in_user_is_private(world):
+def test_every_page_for_a_logged_in_user_is_private_and_never_stored(world):
     for who, url in pages(world):
         if who is None:
             continue
         response = get_as(who, url)
 
-        assert "private" in cache_control(response), (who, url)
+        assert {"private", "no-store"} <= cache_control(response), (who, url)
         assert "public" not in cache_control(response), (who, url)
+
+
+def test_the_dashboard_exports_history_and_encounter_poll_are_never_stored(world):
+    # The pages the attack found kept in the browser's cache, and the answers scripts get.
+    corsair = builder_services.create_character(
+        owner=world.referee, document=medic_document(name="Corsair"), campaign=world.campaign
+    )
+    encounter = encounters_services.start_encounter(
+        campaign=world.campaign,
+        by=world.referee,
+        name="Ambush",
+        groups=[
+            encounters_services.Group(1, "party", character=world.approved),
+            encounters_services.Group(1, "opposition", character=corsair),
+        ],
+    )
+    client = Client()
+    client.force_login(world.referee)
+    urls = [
+        reverse("home"),
+        reverse("campaign_detail", args=[world.campaign.pk]),
+        reverse("character_history", args=[world.approved.pk]),
+        reverse("character_export", args=[world.approved.pk]),
+        reverse("character_export_foundry", args=[world.approved.pk]),
+        reverse("encounter_live", args=[encounter.pk]),
+    ]
+    for url in urls:
+        response = client.get(url)
+
+        assert response.status_code == 200, url
+        assert {"private", "no-store"} <= cache_control(response), url
 
 
 def test_the_builder_stays_no_store_as_well_as_private(world):
@@ -240,6 +272,20 @@ def test_downloads_and_answers_to_scripts_are_private_too(world):
     assert autosave.status_code == 200, autosave.content
     assert "private" in cache_control(export)
     assert "private" in cache_control(autosave)
+
+
+def test_the_builders_own_saves_are_private_but_not_no_store_so_back_can_keep_the_page(world):
+    """A browser keeps no page for Back whose own requests were answered no-store; no cache
+    keeps the answer to a post anyway."""
+    client = Client()
+    client.force_login(world.player)
+    saved = client.post(
+        reverse("character_edit", args=[world.draft.pk]),
+        {"version": world.draft.version, "name": "Draft Dana"},
+        HTTP_HX_REQUEST="true",
+    )
+
+    assert cache_control(saved) == {"private"}
 
 
 def test_the_answer_to_a_login_is_private_since_it_sets_the_users_session(world):
@@ -274,3 +320,21 @@ def test_static_files_are_not_marked_private_for_a_logged_in_user(world, setting
     assert response.status_code == 200
     assert "private" not in cache_control(response)
     assert b"".join(response.streaming_content).startswith(b"/*")
+
+
+# -- Permissions-Policy ----------------------------------------------------------------------
+
+
+def permissions(response) -> dict[str, str]:
+    policy = response.get("Permissions-Policy", "")
+    return dict(part.strip().split("=", 1) for part in policy.split(",") if part.strip())
+
+
+def test_every_page_refuses_the_browser_features_the_site_never_uses(world, client):
+    answers = [get_as(who, url) for who, url in pages(world)]
+    answers.append(client.post("/accounts/login/", {"username": "x", "password": "y"}))
+
+    for response in answers:
+        granted = permissions(response)
+        for feature in ("camera", "microphone", "geolocation", "payment", "usb"):
+            assert granted.get(feature) == "()", (response.wsgi_request.path, feature)

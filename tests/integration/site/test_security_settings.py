@@ -38,6 +38,7 @@ def manage_check(env: dict[str, str], tmp_path: Path) -> subprocess.CompletedPro
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("value", ["Production", "prod", "staging", "Development", ""])
 def test_an_unknown_django_env_refuses_to_start_and_names_the_value(tmp_path, value):
     result = manage_check({"DJANGO_ENV": value}, tmp_path)
@@ -47,6 +48,7 @@ def test_an_unknown_django_env_refuses_to_start_and_names_the_value(tmp_path, va
     assert f"got {value!r}" in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env", [{}, {"DJANGO_ENV": "development"}], ids=["unset", "development"])
 def test_development_starts_when_named_or_when_nothing_is_named(tmp_path, env):
     result = manage_check(env, tmp_path)
@@ -55,6 +57,7 @@ def test_development_starts_when_named_or_when_nothing_is_named(tmp_path, env):
     assert "System check identified no issues" in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("key", "reason"),
     [
@@ -74,6 +77,7 @@ def test_production_refuses_a_secret_key_that_check_deploy_calls_weak(tmp_path, 
     assert key not in result.stderr  # a refused key is still a secret: never printed
 
 
+@pytest.mark.slow
 def test_production_starts_with_a_strong_secret_key(tmp_path):
     result = manage_check(PRODUCTION_ENV, tmp_path)
 

@@ -1,11 +1,16 @@
-"""Logins are throttled per account and per address (django-axes), the admin's as well; signups
-per address. A lockout says so on the login page, and an admin can lift it."""
+"""Logins are throttled per account and address, per address (django-axes) and, slowed rather than
+locked, per account over every address; the admin's as well. Signups per address. A lockout
+says so on the login page, and an admin can lift it."""
+
+import itertools
+from datetime import timedelta
 
 import pytest
 from axes.models import AccessAttempt
 from django.contrib.auth import get_user_model
 from django.core.cache import caches
 from django.core.management import call_command
+from django.db.models import F
 from django.test import RequestFactory
 from django.utils import timezone
 
@@ -56,15 +61,83 @@ def test_five_wrong_passwords_lock_the_account_and_the_login_page_says_why(clien
     assert not is_logged_in(client)
 
 
-def test_an_account_is_locked_however_many_addresses_the_guesses_come_from(client):
+def test_a_strangers_guesses_from_one_address_never_lock_the_owner_out_at_another(client):
+    UserFactory(username="player1")
+    refused = [log_in(client, "player1", "wrong", address="203.0.113.9") for _ in range(12)]
+    # The stranger's own address is locked out at the fifth...
+    assert [r.status_code for r in refused] == [200] * 4 + [429] * 8
+
+    # ...and the owner, at home, logs in as usual, at once.
+    response = log_in(client, "player1", PASSWORD, address="192.0.2.200")
+
+    assert response.status_code == 302
+    assert is_logged_in(client)
+
+
+def test_guesses_at_one_account_from_many_addresses_never_lock_its_owner_out(client):
     UserFactory(username="player1")
     for n in range(5):
         log_in(client, "player1", "wrong", address=f"203.0.113.{n + 1}")
 
     response = log_in(client, "player1", PASSWORD, address="192.0.2.200")
 
-    assert response.status_code == 429
+    assert response.status_code == 302
+    assert is_logged_in(client)
+
+
+def time_passes(seconds: float) -> None:
+    """Every recorded failure moves ``seconds`` into the past, as if the clock had run on."""
+    AccessAttempt.objects.update(attempt_time=F("attempt_time") - timedelta(seconds=seconds))
+
+
+def test_guesses_from_many_addresses_are_slowed_past_ten_each_wait_twice_the_last(client):
+    UserFactory(username="player1")
+    botnet = (f"203.0.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+    checked = [log_in(client, "player1", "wrong", address=next(botnet)) for _ in range(10)]
+    assert {r.status_code for r in checked} == {200}
+
+    slowed = log_in(client, "player1", PASSWORD, address=next(botnet))
+
+    # Not checked, right password or not, and not counted: the page says how long to wait.
+    assert slowed.status_code == 429
+    assert slowed["Retry-After"] == "2"
+    assert "try again in 2 seconds" in slowed.content.decode()
     assert not is_logged_in(client)
+    time_passes(2)
+    assert log_in(client, "player1", "wrong", address=next(botnet)).status_code == 200
+    assert log_in(client, "player1", "wrong", address=next(botnet))["Retry-After"] == "4"
+    time_passes(4)
+    assert log_in(client, "player1", "wrong", address=next(botnet)).status_code == 200
+    assert log_in(client, "player1", "wrong", address=next(botnet))["Retry-After"] == "8"
+
+
+def test_guessing_from_any_number_of_addresses_stays_capped_under_a_hundred_an_hour(client):
+    UserFactory(username="player1")
+    botnet = (f"203.0.{n // 250}.{n % 250 + 1}" for n in itertools.count())
+    checked, elapsed = 0, 0
+    # A guess from a fresh address every second for an hour (the clock moved by hand).
+    while elapsed < 3600:
+        response = log_in(client, "player1", "wrong", address=next(botnet))
+        checked += response.status_code == 200
+        step = int(response.get("Retry-After", 1)) if response.status_code == 429 else 1
+        time_passes(step)
+        elapsed += step
+
+    assert checked < 100  # ASVS 2.2.1: at most 100 failed attempts an hour on one account
+
+
+def test_the_owner_logs_in_from_a_known_address_while_many_addresses_guess(client):
+    UserFactory(username="player1")
+    assert log_in(client, "player1", PASSWORD, address="192.0.2.200").status_code == 302
+    client.logout()
+    for n in range(30):
+        log_in(client, "player1", "wrong", address=f"203.0.113.{n + 1}")
+    assert log_in(client, "player1", PASSWORD, address="198.51.100.1").status_code == 429
+
+    response = log_in(client, "player1", PASSWORD, address="192.0.2.200")
+
+    assert response.status_code == 302
+    assert is_logged_in(client)
 
 
 def test_an_address_is_locked_however_many_accounts_it_guesses_at(client):

@@ -39,6 +39,7 @@ def manage(*args: str, env: dict[str, str], tmp_path: Path) -> subprocess.Comple
     )
 
 
+@pytest.mark.slow
 def test_production_settings_pass_check_deploy_without_any_warning(tmp_path):
     result = manage(
         "check", "--deploy", "--fail-level", "DEBUG", env=PRODUCTION_ENV, tmp_path=tmp_path
@@ -48,6 +49,7 @@ def test_production_settings_pass_check_deploy_without_any_warning(tmp_path):
     assert "System check identified no issues (0 silenced)." in result.stdout
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("missing", ["DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"])
 def test_production_refuses_to_start_without_its_secret_and_hosts(tmp_path, missing):
     env = {k: v for k, v in PRODUCTION_ENV.items() if k != missing}
@@ -59,6 +61,7 @@ def test_production_refuses_to_start_without_its_secret_and_hosts(tmp_path, miss
     assert missing in result.stderr
 
 
+@pytest.mark.slow
 def test_production_collects_static_files_into_a_compressed_manifest(tmp_path):
     env = PRODUCTION_ENV | {"DJANGO_STATIC_ROOT": str(tmp_path / "static")}
 
@@ -108,6 +111,7 @@ def test_env_helpers_reject_values_they_cannot_read(monkeypatch, helper, value):
         helper("FFA_T_BAD", 0) if helper is env_int else helper("FFA_T_BAD")
 
 
+@pytest.mark.slow
 def test_a_redis_url_puts_the_pdf_cache_in_redis_for_every_app_server(tmp_path):
     result = manage(
         "shell",
@@ -121,6 +125,49 @@ def test_a_redis_url_puts_the_pdf_cache_in_redis_for_every_app_server(tmp_path):
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
+        "ffa_site.cache.FailSoftRedisCache",
         "redis://127.0.0.1:6379/3",
     ]
+
+
+def test_production_names_every_cookie_with_the_host_prefix(tmp_path):
+    result = manage(
+        "shell",
+        "--verbosity",
+        "0",
+        "-c",
+        "from django.conf import settings as s; print(s.SESSION_COOKIE_NAME, s.CSRF_COOKIE_NAME, "
+        "s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, s.SESSION_COOKIE_DOMAIN, "
+        "s.CSRF_COOKIE_DOMAIN, s.SESSION_COOKIE_PATH, s.CSRF_COOKIE_PATH, s.MESSAGE_STORAGE)",
+        env=PRODUCTION_ENV,
+        tmp_path=tmp_path,
+    )
+
+    assert result.returncode == 0, result.stderr
+    # A __Host- cookie is kept only when secure, for the path /, without a Domain; messages
+    # wait in the session rather than in a cookie of their own.
+    assert result.stdout.split() == [
+        "__Host-sessionid",
+        "__Host-csrftoken",
+        "True",
+        "True",
+        "None",
+        "None",
+        "/",
+        "/",
+        "django.contrib.messages.storage.session.SessionStorage",
+    ]
+
+
+@pytest.mark.django_db
+def test_a_message_sets_no_cookie_of_its_own(client):
+    password = "jump-2-to-regina"
+    data = {"username": "newcomer", "password1": password, "password2": password}
+    response = client.post("/accounts/signup/", data)  # "Welcome aboard, newcomer."
+
+    assert response.status_code == 302
+    assert set(response.cookies) == {
+        django_settings.SESSION_COOKIE_NAME,
+        django_settings.CSRF_COOKIE_NAME,  # a login rotates the CSRF secret
+    }
+    assert "Welcome aboard" in client.get(response["Location"]).content.decode()

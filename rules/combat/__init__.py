@@ -13,14 +13,21 @@ Every table lives in ``data/combat.json``; where the chapter is unclear the code
     plan.chance                                          # exact odds of a hit
     result = resolve_attack(plan, [rng.randint(1, 6) for _ in range(dice_needed(plan))])
     result.condition_after                               # the target's LIF track now
+
+The other combat systems a campaign may choose live beside FFA's: :mod:`rules.combat.t4` (T4
+basic combat, docs/combat-t4.md) and :mod:`rules.combat.twod6` (2D6 combat, docs/combat-2d6.md),
+with what they share (:mod:`rules.combat.sheet`, the FFA character as they read it, and
+:mod:`rules.combat.conversion`, the catalog's figures in them).
 """
 
-from .animals import ANIMAL_TYPES, NATURAL_WEAPONS, Animal, animal, fighter_from_animal
-from .attack import (
+from ..animals import ANIMAL_TYPES, NATURAL_WEAPONS, Animal, animal, fighter_from_animal
+from ..attack import (
     SITUATION_KEYS,
+    ArmorMet,
     AttackPlan,
     AttackResult,
     Damage,
+    DamageParts,
     FiguresNow,
     Modifier,
     Situation,
@@ -30,8 +37,10 @@ from .attack import (
     autofire_bursts,
     chance_percent,
     dice_needed,
+    dice_reading,
     figures_now,
     hit_chance,
+    max_range_m,
     plan_attack,
     read_dice,
     resolve_attack,
@@ -39,27 +48,30 @@ from .attack import (
     throw_dice,
     usual_band,
 )
-from .encounter import (
+from ..encounter import (
     InitiativeRoll,
     MoraleResult,
     SideFighters,
+    SideMorale,
     SurpriseResult,
     delay,
     delay_keys,
+    encounter_range_dms,
     join_initiative,
     leader_killed,
     leader_present,
     morale_check,
     morale_dms,
-    morale_leader,
     morale_test,
+    morale_thrower,
+    side_leader,
+    side_morale,
     spotter,
     surprise,
-    surprise_lasts,
     takes_turn,
     throw_initiative,
 )
-from .fighters import (
+from ..fighters import (
     COVER,
     FACINGS,
     LIGHTING,
@@ -76,10 +88,11 @@ from .fighters import (
     Weapon,
     combat_tables,
     fighter_from_document,
+    has_combat_experience,
     weapon_from_item,
     weapon_named,
 )
-from .magazines import Fired, ammunition_for, fire_rounds
+from ..magazines import Fired, ammunition_for, fire_rounds
 
 __all__ = [
     "ANIMAL_TYPES",
@@ -96,10 +109,12 @@ __all__ = [
     "VISIBILITY",
     "Animal",
     "Armor",
+    "ArmorMet",
     "AttackPlan",
     "AttackResult",
     "CombatRefused",
     "Damage",
+    "DamageParts",
     "Fighter",
     "FiguresNow",
     "Fired",
@@ -108,6 +123,7 @@ __all__ = [
     "Modifier",
     "MoraleResult",
     "SideFighters",
+    "SideMorale",
     "Situation",
     "SurpriseResult",
     "Weapon",
@@ -122,25 +138,30 @@ __all__ = [
     "delay",
     "delay_keys",
     "dice_needed",
+    "dice_reading",
+    "encounter_range_dms",
     "fighter_from_animal",
     "fighter_from_document",
     "figures_now",
     "fire_rounds",
+    "has_combat_experience",
     "hit_chance",
     "join_initiative",
     "leader_killed",
     "leader_present",
+    "max_range_m",
     "morale_check",
     "morale_dms",
-    "morale_leader",
     "morale_test",
+    "morale_thrower",
     "plan_attack",
     "read_dice",
     "resolve_attack",
+    "side_leader",
+    "side_morale",
     "situation_from_mapping",
     "spotter",
     "surprise",
-    "surprise_lasts",
     "takes_turn",
     "throw_dice",
     "throw_initiative",
