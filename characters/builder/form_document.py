@@ -62,15 +62,18 @@ class FieldBounds:
     terms: int
     rank: int
     age: int
-    # A derived trait's amount, of either sign. Skill levels are read within it too, though
-    # their inputs show the engine's limit for the character.
+    # A derived trait's amount, of either sign.
     amount: int
+    # A skill's level, which a document holds from 0 (the engine's limit for the character is
+    # lower, and it names the rule a level past it breaks).
+    skill_level: int
     psi: int  # PSI strength and each talent's level
     quantity: int
     name: int
     label: int  # a background field's text, or a cascade typed for a skill
     trait_name: int
     notes: int
+    credits: int  # an NPC's starting credits, given rather than rolled
 
 
 def field_bounds() -> FieldBounds:
@@ -83,12 +86,14 @@ def field_bounds() -> FieldBounds:
         rank=limits.rank_max,
         age=bounds.age,
         amount=bounds.level,
+        skill_level=bounds.skill_level,
         psi=limits.psi_max_cap,
         quantity=bounds.quantity,
         name=bounds.name_length,
         label=bounds.label_length,
         trait_name=bounds.trait_name_length,
         notes=bounds.notes_length,
+        credits=bounds.credits,
     )
 
 
@@ -117,6 +122,7 @@ class ItemRow:
     key: str
     item: str = ""  # "<name>|<tl>", the key of an equipment choice
     quantity: str = "1"
+    worn: bool = False
 
 
 @dataclass
@@ -132,6 +138,8 @@ class BuilderForm:
     psi_strength: str
     talents: dict[str, str]
     one_trait_per_term: bool
+    # An NPC's starting credits, given rather than rolled ("" when rolled, or none).
+    npc_credits: str = ""
     new_skill: str = ""
     trait_notation: str = ""
     errors: dict[str, str] = field(default_factory=dict)
@@ -194,6 +202,7 @@ def form_from_document(document: dict[str, Any]) -> BuilderForm:
                 key=str(key),
                 item=item_key(e["item"], _resolved_tl(e)),
                 quantity=_text(e.get("quantity", 1)),
+                worn=e.get("worn") is True,
             )
             for key, e in enumerate(document.get("equipment", []))
         ],
@@ -201,6 +210,7 @@ def form_from_document(document: dict[str, Any]) -> BuilderForm:
         psi_strength=_text(psionics["strength"]) if psionics else "",
         talents={k: str(v) for k, v in (psionics or {}).get("talents", {}).items()},
         one_trait_per_term=(document.get("house_rules") or {}).get("one_trait_per_term", True),
+        npc_credits=_text((document.get("mustering_out") or {}).get("credits")),
     )
 
 
@@ -270,7 +280,12 @@ def form_from_post(post: QueryDict) -> BuilderForm:
         for key, r in rows["trait"].items()
     ]
     items = [
-        ItemRow(key=key, item=r.get("item", ""), quantity=r.get("quantity", "1").strip())
+        ItemRow(
+            key=key,
+            item=r.get("item", ""),
+            quantity=r.get("quantity", "1").strip(),
+            worn=r.get("worn") == "on",
+        )
         for key, r in rows["item"].items()
     ]
     return BuilderForm(
@@ -290,6 +305,7 @@ def form_from_post(post: QueryDict) -> BuilderForm:
             if post.get(f"talent-{t}", "").strip()
         },
         one_trait_per_term=post.get("one_trait_per_term") == "on",
+        npc_credits=post.get("npc-credits", "").strip(),
         new_skill=post.get("new-skill", "").strip(),
         trait_notation=post.get("trait-notation", "").strip(),
     )
@@ -343,8 +359,9 @@ def document_from_form(form: BuilderForm, *, base: dict[str, Any]) -> FormDocume
     doc["traits"], trait_rows = _read_traits(form, errors)
     if form.psionics_trained:
         doc["psionics"] = _read_psionics(form, base, errors)
-    if base.get("mustering_out"):
-        doc["mustering_out"] = base["mustering_out"]
+    mustering_out = _read_mustering_out(form, base, doc["kind"], errors)
+    if mustering_out:
+        doc["mustering_out"] = mustering_out
     # Bought off with improvement points in play; the builder does not edit them.
     if base.get("package_flaws_bought_off"):
         doc["package_flaws_bought_off"] = base["package_flaws_bought_off"]
@@ -394,6 +411,22 @@ def _read_identity(
     age = _whole(values.get("age", ""), "age", "Age", errors, maximum=bounds.age, optional=True)
     if age is not None:
         doc["age"] = age
+
+
+def _read_mustering_out(
+    form: BuilderForm, base: dict[str, Any], kind: str, errors: dict[str, str]
+) -> dict[str, Any]:
+    """The cash rolls as stored (dice are rolled on the server, never typed), or an NPC's
+    starting credits, given rather than rolled; an unreadable figure keeps the stored one."""
+    stored = base.get("mustering_out") or {}
+    if stored.get("rolls") or kind != "npc" or not form.npc_credits:
+        return stored if stored.get("rolls") else {}
+    credits = _whole(
+        form.npc_credits, "npc-credits", "Starting credits", errors, maximum=field_bounds().credits
+    )
+    if credits is None:
+        return stored
+    return {"credits": credits}
 
 
 def _read_attributes(
@@ -451,8 +484,7 @@ def _read_skills(
             f"skill-{row_key}-level",
             f"{skill_row.skill} level",
             errors,
-            minimum=-bounds.amount,
-            maximum=bounds.amount,
+            maximum=bounds.skill_level,
         )
         if level is None:
             level = _stored_entry(
@@ -572,9 +604,11 @@ def _read_equipment(
                 lambda stored: item_key(stored["item"], _resolved_tl(stored)),
                 item_row.item,
             ).get("quantity", 1)
-        entry = {"item": item, "quantity": quantity}
+        entry: dict[str, Any] = {"item": item, "quantity": quantity}
         if (tl_number := natural_number(tl)) is not None:
             entry["tl"] = tl_number
+        if item_row.worn:
+            entry["worn"] = True
         equipment.append(entry)
         item_rows.append(row_key)
     return equipment, tuple(item_rows)
@@ -611,7 +645,11 @@ def field_for_problem(path: str, form_document: FormDocument) -> str:
                 form_document.trait_rows,
                 {"level": "level", "frequency": "frequency", "type": "type", "name": "name"},
             ),
-            "equipment": ("item", form_document.item_rows, {}),
+            "equipment": (
+                "item",
+                form_document.item_rows,
+                {"worn": "worn", "quantity": "quantity"},
+            ),
         }[collection]
         if index < len(rows):
             default = "skill" if prefix == "skill" else ("name" if prefix == "trait" else "item")

@@ -26,7 +26,7 @@ from characters.builder.form_document import (
 )
 from characters.builder.services import SAVED_ONLY_BY_SAVE
 from characters.core import selectors as core_selectors
-from characters.core.equipment import equipment_choices
+from characters.core.equipment import equipment_choices, item_key
 from characters.models import Character, MusteringRoll
 from characters.review.selectors import review_context
 from rules import MalformedDocument, Report, check, format_trait, parse_document
@@ -162,6 +162,7 @@ def builder_page(
     item_keys = {key for _table, items in context["equipment_choices"] for key, _label in items}
     for row in context["item_rows"]:
         row["off_list"] = bool(row["form"].item) and row["form"].item not in item_keys
+        row["wearable"] = row["form"].item in context["wearable_items"]
     species_key, service_key = form.values["species"], form.values["service"]
     context.update(
         save_state=save_state or initial_save_state(character),
@@ -340,6 +341,10 @@ def catalog_choices() -> dict[str, Any]:
         "species_choices": list(cat.species.items()),
         "service_choices": list(services_by_source.items()),
         "equipment_choices": equipment_choices(),
+        # What may be marked worn: armor, as armor (an add-on goes with the armor it fits).
+        "wearable_items": frozenset(
+            item_key(item.name, item.tl) for item in cat.equipment if item.is_worn_armor
+        ),
         "trait_grids": _trait_grids(frequencies),
         "example_traits": _example_traits(),
         # What a row's type brings: a flaw's row shows its control-score box, ticked by default

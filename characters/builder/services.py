@@ -108,9 +108,14 @@ def save_character(
     ):
         return character
     document = dict(document)
-    stored_rolls = character.document.get("mustering_out")
-    if stored_rolls:
-        document["mustering_out"] = stored_rolls
+    # A player cannot edit dice: the rolls recorded win over the document's. An NPC's credits
+    # are given, not rolled, and are the builder's to set.
+    stored = character.document.get("mustering_out") or {}
+    given = (document.get("mustering_out") or {}).get("credits")
+    if stored.get("rolls"):
+        document["mustering_out"] = stored
+    elif given is not None:
+        document["mustering_out"] = {"credits": given}
     else:
         document.pop("mustering_out", None)
     if rules.normalise_document(document) == character.document:
@@ -286,7 +291,12 @@ def roll_mustering_out(
         raise MusteringOutRefused(
             f"{locked.name} is approved: the referee has to reopen it before anything changes."
         )
-    if locked.mustering_rolls.exists() or locked.document.get("mustering_out"):
+    mustering_out = locked.document.get("mustering_out") or {}
+    if "credits" in mustering_out:
+        raise MusteringOutRefused(
+            f"{locked.name}'s starting credits are given, not rolled: empty them to roll instead."
+        )
+    if locked.mustering_rolls.exists() or mustering_out:
         raise MusteringOutRefused("Mustering-out cash has already been rolled for this character.")
     parsed = parse_document(locked.document)
     try:

@@ -195,7 +195,12 @@ function keepRowHooks(control) {
   const row = control.closest("[data-row-key]");
   if (!row) return;
   if (control.name.endsWith("-cascade")) row.dataset.cascade = control.value;
-  if (control.name.endsWith("-item")) row.dataset.itemRow = control.value.split("|")[0];
+  if (control.name.endsWith("-item")) {
+    row.dataset.itemRow = control.value.split("|")[0];
+    const wearable = Boolean(control.selectedOptions[0]?.hasAttribute("data-wearable"));
+    row.querySelector("[data-worn]").hidden = !wearable;
+    row.querySelector("[data-worn] input").disabled = !wearable;
+  }
   if (control.name.endsWith("-type")) showControlScore(row, control.selectedOptions[0]);
 }
 // A flaw's row shows its control-score box: as a type becomes a flaw's, ticked if that type has

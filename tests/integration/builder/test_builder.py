@@ -941,3 +941,81 @@ def test_a_save_that_changes_nothing_keeps_the_version_so_the_sittings_next_save
     assert json.loads(second["HX-Trigger-After-Settle"])["builder:saved"]["state"] == "saved"
     character.refresh_from_db()
     assert [entry["item"] for entry in character.document["equipment"]] == ["Dagger"]
+
+
+def test_armor_marked_worn_is_stored_worn_and_shown_so(owner_client, owner):
+    character = builder_services.create_character(
+        owner=owner,
+        document=character_document(
+            name="Wearer",
+            equipment=[{"item": "Jack", "quantity": 1}, {"item": "Dagger", "quantity": 1}],
+        ),
+    )
+    jack, dagger = (_equipment_key(character, position) for position in (0, 1))
+    data = builder_post(
+        character,
+        **{"item-0-item": jack, "item-0-worn": "on", "item-1-item": dagger},
+    )
+
+    _saved_as_you_go(owner_client, character, data)
+
+    character.refresh_from_db()
+    assert character.document["equipment"][0]["worn"] is True
+    assert "worn" not in character.document["equipment"][1]
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    assert re.search(r'<input [^>]*name="item-0-worn" checked aria-label="Item 1: worn">', page)
+    assert re.search(r'<input [^>]*name="item-1-worn" disabled aria-label="Item 2: worn">', page)
+    assert "<p data-armor-worn>Wearing Jack (TL 1): AV 3</p>" in page
+
+
+def _equipment_key(character, position: int) -> str:
+    entry = character.document["equipment"][position]
+    return item_key(entry["item"], rules.catalog().equipment_item(entry["item"]).tl)
+
+
+def test_a_skill_level_past_what_a_document_holds_is_named_and_the_rest_saved(
+    owner_client, character
+):
+    data = builder_post(character, DEX="9", **{"skill-0-skill": "Pilot", "skill-0-level": "25"})
+
+    response = _saved_as_you_go(owner_client, character, data)
+
+    answer = json.loads(response["HX-Trigger-After-Settle"])["builder:saved"]
+
+    assert answer["state"] == "partial"
+    assert answer["message"] == "all but one field: Pilot level: enter a whole number from 0 to 20."
+    character.refresh_from_db()
+    assert character.document["attributes"]["DEX"] == 9
+
+
+def test_an_npcs_starting_credits_are_given_in_the_builder_and_not_rolled(owner_client, owner):
+    npc = builder_services.create_character(
+        owner=owner,
+        document=character_document(name="Guard", kind="npc", budget=25, service="army", terms=1),
+    )
+    page = owner_client.get(reverse("character_edit", args=[npc.pk])).content.decode()
+    assert 'name="npc-credits"' in page
+    assert "Save and roll mustering-out cash" in page
+
+    _saved_as_you_go(owner_client, npc, builder_post(npc, kind="npc", **{"npc-credits": "750"}))
+
+    npc.refresh_from_db()
+    assert npc.document["mustering_out"] == {"credits": 750}
+    page = owner_client.get(reverse("character_edit", args=[npc.pk])).content.decode()
+    assert "Given, not rolled: Cr750." in page
+    assert "Save and roll mustering-out cash" not in page
+    rolled = owner_client.post(
+        reverse("character_edit", args=[npc.pk]),
+        builder_post(npc, kind="npc", action="roll", **{"npc-credits": "750"}),
+        follow=True,
+    )
+    assert "starting credits are given, not rolled" in rolled.content.decode()
+
+
+def test_a_player_characters_form_gives_no_credits(owner_client, character):
+    _saved_as_you_go(owner_client, character, builder_post(character, **{"npc-credits": "9000"}))
+
+    character.refresh_from_db()
+    assert "mustering_out" not in character.document
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    assert 'name="npc-credits"' not in page

@@ -423,7 +423,7 @@ def test_an_emptied_skill_level_keeps_its_stored_level_as_the_save_state_says(ow
 
     answer = _autosave(owner_client, character, **post)
 
-    _saved_all_but(answer, "Pilot level: enter a whole number from -99 to 99.")
+    _saved_all_but(answer, "Pilot level: enter a whole number from 0 to 20.")
     stored = Character.objects.get(pk=character.pk).document
     assert stored["attributes"]["DEX"] == 9
     assert [(skill["skill"], skill["level"]) for skill in stored["skills"]] == [
