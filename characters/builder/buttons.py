@@ -10,8 +10,9 @@ the same way (static/js/builder/names.js), and both are held to one table of exa
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import count
+from typing import TypeVar
 
 from characters.builder.form_document import BuilderForm, ItemRow, SkillRow, TraitRow
 from characters.core.forms import whole_number
@@ -224,14 +225,14 @@ def _step_attribute(form: BuilderForm, code: str, delta: str) -> None:
     form.attributes[code] = str(level + step)
 
 
-def _remove(rows: list[SkillRow] | list[TraitRow] | list[ItemRow], key: str) -> None:
-    for position, row in enumerate(rows):
-        if row.key == key:
-            del rows[position]
-            return
+Row = TypeVar("Row", SkillRow, TraitRow, ItemRow)
 
 
-def new_key(rows: list[SkillRow] | list[TraitRow] | list[ItemRow]) -> str:
+def _remove(rows: list[Row], key: str) -> None:
+    rows[:] = [row for row in rows if row.key != key]
+
+
+def new_key(rows: Sequence[SkillRow | TraitRow | ItemRow]) -> str:
     """A key no row of the section has: the page's own keys, and the positions the server gives
     the rows of a stored document, are other keys."""
     taken = {row.key for row in rows}

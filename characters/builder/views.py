@@ -320,13 +320,15 @@ def _save_pressed(
     if post.action == "roll":
         _roll(request, saved)
         return redirect("character_edit", saved.pk)
-    state = "valid" if saved.is_valid else "saved as a draft with rule errors"
+    verdict = "valid" if saved.is_valid else "saved as a draft with rule errors"
     withdrawn = (
         " It was withdrawn from review: submit it again when it is ready."
         if character.status == Character.Status.SUBMITTED and saved.status == Character.Status.DRAFT
         else ""
     )
-    messages.success(request, f"{saved.name} saved (version {saved.version}), {state}.{withdrawn}")
+    messages.success(
+        request, f"{saved.name} saved (version {saved.version}), {verdict}.{withdrawn}"
+    )
     return redirect("character_edit", saved.pk)
 
 
