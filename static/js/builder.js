@@ -268,7 +268,7 @@ const firstControlIn = (row) =>
   row.querySelector("[name$='-name']") ?? row.querySelector("input:not([type=hidden]), select");
 function added(row, focus = "row") {
   edited();
-  announce(`${row.dataset.skill ?? "Row"} added.`);
+  announce(`${row.dataset.skill ?? "Row"} added.`, { withFigures: true });
   focusInView(focus === "row" ? firstControlIn(row) : focus);
 }
 function removeRow(button) {
@@ -278,7 +278,7 @@ function removeRow(button) {
   row.remove();
   rowsChanged(section);
   focusInView(stays ? firstControlIn(stays) : section.querySelector("[data-add], [data-action=add-item]"));
-  announce("Row removed.");
+  announce("Row removed.", { withFigures: true });
   edited();
 }
 // What the page can read is added at once. The rest stays in its box, selected, so the next name
@@ -349,13 +349,15 @@ function step(button) {
 }
 
 // -- What a screen reader hears ------------------------------------------------------------------
-// What one save brings back (the points, each new problem) is said as one message: a second so
-// soon would cut the first off.
+// What one save brings back (the points, each new problem) is said as one message, with the row
+// added or removed that moved them: a second message so soon would cut the first off.
 const announcer = document.getElementById("announcer");
 const news = [];
-function announce(message) {
-  if (!news.length) setTimeout(() => (announcer.textContent = news.splice(0).join(" ")), 50);
+let flush = null;
+function announce(message, { withFigures = false } = {}) {
   news.push(/[.!?]$/.test(message) ? message : `${message}.`);
+  clearTimeout(flush);
+  flush = setTimeout(() => (announcer.textContent = news.splice(0).join(" ")), withFigures ? 1500 : 50);
 }
 const problems = () =>
   [...document.querySelectorAll("#problems [data-problem]")].map((p) => p.textContent.trim());
