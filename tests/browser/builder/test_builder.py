@@ -177,3 +177,18 @@ def test_every_row_control_of_the_builder_is_readable_and_inside_its_section(pag
     frequency_header = page.locator(".traits thead th").nth(3).bounding_box()
     derived_box = derived.bounding_box()
     assert derived_box["width"] >= level_header["width"] + frequency_header["width"] - 1
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_sections_empty_line_shows_only_while_it_has_no_rows(page, width):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Kim")
+    page.set_viewport_size({"width": width, "height": 800})
+    empty = page.get_by_text("Nothing bought yet.")
+    expect(empty).to_be_visible()
+
+    page.get_by_role("button", name="Add an item").click()
+    expect(empty).to_be_hidden()
+    page.locator("[data-item-row] [data-action=remove]").click()
+    expect(empty).to_be_visible()
