@@ -165,7 +165,9 @@ window.addEventListener("pageshow", (event) => event.persisted && location.reloa
 // -- Edits ---------------------------------------------------------------------------------------
 // Typing is saved once the player pauses for a moment; a choice (a select, a box) at once.
 builder.addEventListener("input", (event) => {
-  if (event.target.matches("input.live:not([type=checkbox]), textarea.live")) edited({ now: false });
+  if (!event.target.matches("input.live:not([type=checkbox]), textarea.live")) return;
+  keepRowHooks(event.target);
+  edited({ now: false });
 });
 builder.addEventListener("change", (event) => {
   if (!event.target.matches("select.live, input.live[type=checkbox]")) return;
@@ -175,6 +177,7 @@ builder.addEventListener("change", (event) => {
 // The rows' hooks name what the row holds now; armor chosen may be marked worn.
 function keepRowHooks(control) {
   const row = control.closest("[data-row-key]");
+  if (!row) return;
   const chosen = control.selectedOptions?.[0];
   if (control.name.endsWith("-cascade")) row.dataset.cascade = control.value;
   if (control.name.endsWith("-type")) showControlScore(row, chosen);
