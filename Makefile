@@ -11,18 +11,19 @@ INDENTED_TEMPLATES = $(shell find templates -name '*.html' -not -path 'templates
 # Extra arguments for pytest, e.g. `make test PYTEST_ARGS="-k healthz -x"`.
 PYTEST_ARGS ?=
 
-.PHONY: help install install-test install-lint run test test-fast lint format migrations-check bench serve clean
+.PHONY: help install install-test install-lint run test test-fast lint format migrations-check bench serve vendor clean
 
 help:
 	@echo "make run               set up, migrate, load demo data, serve http://127.0.0.1:$(PORT)/"
 	@echo "make test              set up with the test tools and run the whole suite"
 	@echo "make test-fast         unit and integration tests, no browser or slow ones, on every core"
 	@echo "make install           set up .venv only"
-	@echo "make lint              ruff, mypy (django-stubs; --strict on rules/), djhtml --check"
+	@echo "make lint              ruff, mypy (django-stubs; --strict on rules/), djhtml, ESLint"
 	@echo "make format            ruff format + ruff check --fix"
 	@echo "make migrations-check  fail when models and migrations disagree"
 	@echo "make bench             run the benchmarks and print their figures"
 	@echo "make serve             production: collectstatic and gunicorn on 0.0.0.0:$(PORT)"
+	@echo "make vendor            copy the front-end libraries of package-lock.json into static/vendor"
 
 install:
 	@scripts/bootstrap
@@ -39,11 +40,13 @@ run: install
 	DJANGO_DEBUG=1 $(PY) manage.py runserver 127.0.0.1:$(PORT)
 
 test: install-test
+	node --test tests/js/
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # While working: the tiers without Chromium and without the tests marked slow, spread over the
 # cores (pytest-xdist), with few hypothesis examples outside CI (tests/conftest.py).
 test-fast: install-test
+	node --test tests/js/
 	$(PY) -m pytest -n auto -m "not browser and not slow" $(PYTEST_ARGS)
 
 lint: install-lint
@@ -52,6 +55,9 @@ lint: install-lint
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict rules
 	$(VENV)/bin/djhtml --check $(INDENTED_TEMPLATES)
+	node_modules/.bin/eslint .
+	@for file in $(VENDORED); do cmp -s node_modules/$$file static/vendor/$${file%%/*}/$$(basename $$file) \
+	  || { echo "static/vendor is not what package-lock.json installs ($$file): make vendor"; exit 1; }; done
 
 format: install-lint
 	$(VENV)/bin/ruff format .
@@ -71,6 +77,12 @@ serve: export DJANGO_ENV ?= production
 serve: install
 	$(PY) manage.py collectstatic --noinput
 	exec $(VENV)/bin/gunicorn ffa_site.wsgi --config gunicorn.conf.py --bind 0.0.0.0:$(PORT) --access-logfile -
+
+# The front-end libraries the pages load, copied from npm (package-lock.json pins them): the
+# site never links a CDN.
+VENDORED = idiomorph/dist/idiomorph-ext.min.js idiomorph/LICENSE
+vendor: install-lint
+	@for file in $(VENDORED); do mkdir -p static/vendor/$${file%%/*}; cp node_modules/$$file static/vendor/$${file%%/*}/; done
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -56,12 +56,14 @@ def _read_response(sock: socket.socket) -> tuple[bytes, bool]:
 
 def run(
     port: int,
-    request: bytes,
+    request: bytes | tuple[bytes, ...],
     *,
     connections: int,
     seconds: float,
     expect: bytes = b"200",
 ) -> Load:
+    """Load the server with ``request`` (several: each client sends them in turn)."""
+    requests = (request,) if isinstance(request, bytes) else request
     deadline = time.perf_counter() + seconds
     completed = [0] * connections
     failed = [0] * connections
@@ -71,7 +73,7 @@ def run(
         while time.perf_counter() < deadline:
             if sock is None:
                 sock = socket.create_connection(("127.0.0.1", port))
-            sock.sendall(request)
+            sock.sendall(requests[(completed[index] + failed[index]) % len(requests)])
             status, keep_open = _read_response(sock)
             if status.split(b" ")[1:2] == [expect]:
                 completed[index] += 1

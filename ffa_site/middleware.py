@@ -71,14 +71,20 @@ def private_for_users(get_response: Callable[[HttpRequest], HttpResponse]):
     cache (a proxy, a CDN) keeps one person's page for another, and no browser keeps it on disk
     for the next person at a shared computer. What else the view said is kept (a PDF's
     `no-cache` and ETag); anonymous pages are left as they were, and static files never get
-    here (WhiteNoise, before this, answers them)."""
+    here (WhiteNoise, before this, answers them).
+
+    An answer to a post is only private: no cache keeps it anyway, and a browser keeps no page
+    for Back whose own requests were answered no-store (the builder saves with posts)."""
 
     def middleware(request: HttpRequest) -> HttpResponse:
         response = get_response(request)
         # After the view: a login has just made the user someone, a logout no one.
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            patch_cache_control(response, private=True, no_store=True)
+            if request.method == "POST":
+                patch_cache_control(response, private=True)
+            else:
+                patch_cache_control(response, private=True, no_store=True)
         return response
 
     return middleware

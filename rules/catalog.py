@@ -512,7 +512,13 @@ class Catalog:
             }
         )
 
-        self.skills: tuple[SkillDef, ...] = tuple(_skill(s) for s in load("skills.json")["skills"])
+        skills = load("skills.json")
+        self.skills: tuple[SkillDef, ...] = tuple(_skill(s) for s in skills["skills"])
+        # Names of classic Traveller's skills that FFA splits or renames ("Gun Combat"): a name
+        # typed from an older sheet is offered the skills it became.
+        self._classic_names = {
+            _plain_key(name): tuple(became) for name, became in skills["classic_names"].items()
+        }
         self._skill_index = {_plain_key(s.name): s for s in self.skills}
         self._skill_name_words = _words_of((s.name, s.name) for s in self.skills)
         # A short word of a summary ("of", "and", "the") says nothing of its skill.
@@ -603,14 +609,18 @@ class Catalog:
         return found if found is not None else self._skill_index.get(_plain_key(name))
 
     def skills_like(self, name: str) -> tuple[str, ...]:
-        """The catalog's names for a skill it does not know as written: those the name begins
+        """The catalog's names for a skill it does not know as written: the skills a classic
+        Traveller name became ("Gun Combat": the gun skills); else those the name begins
         ("Medic" for Medical), then the closest spellings ("Streetwize"), best first, at most
         three; failing those, the names with a word close to it ("Animals" for Animal
         Handling), then those whose summary has one ("Pistol" for Handgun, whose summary says
-        pistols); none when nothing is near."""
+        pistols); none when nothing is near. The builder's script reads names the same way,
+        from :meth:`typed_names_index`."""
         key = _plain_key(name)
         if not key:
             return ()
+        if key in self._classic_names:
+            return self._classic_names[key]
         # A letter or two begins too many names to be a guess at one.
         begun = [s.name for s in self.skills if len(key) > 2 and s.name.lower().startswith(key)]
         close = difflib.get_close_matches(key, self._skill_index, n=3, cutoff=0.75)
@@ -622,6 +632,40 @@ class Catalog:
             near = difflib.get_close_matches(key, words, n=3, cutoff=cutoff)
             found = dict.fromkeys(skill for word in near for skill in words[word])
         return tuple(found)[:3]
+
+    def typed_names_index(self) -> dict[str, Any]:
+        """What the builder's script needs to read a typed skill or trait notation as this
+        catalog does, without asking the server: every key a skill, cascade or specialty is
+        known by, the words :meth:`skills_like` compares, the classic names, and the trait
+        tables a notation is checked against. Plain data, for JSON."""
+        return {
+            "skills": {
+                s.name: {
+                    "kind": s.kind,
+                    "open": s.open,
+                    "cascades": dict(s._cascade_index),
+                    "specialties": dict(s._specialty_index),
+                    "first_specialty": s.specialties[0].name if s.specialties else "",
+                }
+                for s in self.skills
+            },
+            "keys": {key: skill.name for key, skill in self._skill_index.items()},
+            "name_words": self._skill_name_words,
+            "summary_words": self._skill_summary_words,
+            "classic_names": {key: list(names) for key, names in self._classic_names.items()},
+            "traits": {
+                "perk_types": list(self.perk_types),
+                "flaw_types": list(self.flaw_types),
+                "points": {
+                    "-".join(key): points for key, (points, _cs) in self.trait_table.items()
+                },
+                "control_scores": {
+                    level: row["control_score"] for level, row in self.flaw_levels.items()
+                },
+                "frequency_aliases": dict(self.frequency_aliases),
+                "derived_points": dict(self.derived_trait_points),
+            },
+        }
 
     def find_talent(self, name: str) -> str | None:
         return self._talent_index.get(name.strip().lower())

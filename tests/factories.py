@@ -74,6 +74,8 @@ def builder_post(character: Character, **changes: str) -> dict[str, str | list[s
         data[f"skill-{index}-level"] = str(skill["level"])
         if skill.get("specialties"):
             data[f"skill-{index}-specialties"] = list(skill["specialties"])
+    if "credits" in (document.get("mustering_out") or {}):
+        data["npc-credits"] = str(document["mustering_out"]["credits"])
     for index, trait in enumerate(document.get("traits", [])):
         for field in ("type", "name", "level", "frequency"):
             if field in trait:

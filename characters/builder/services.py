@@ -5,6 +5,7 @@ Each function takes keyword arguments only and runs in one transaction, so a fai
 changes nothing."""
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -15,6 +16,7 @@ import rules
 from characters.core.services import (
     CharacterLocked,
     Refused,
+    VersionConflict,
     checked_document,
     listing_columns,
     lock_character,
@@ -106,20 +108,32 @@ def save_character(
     ):
         return character
     document = dict(document)
-    stored_rolls = character.document.get("mustering_out")
-    if stored_rolls:
-        document["mustering_out"] = stored_rolls
+    # A player cannot edit dice: the rolls recorded win over the document's. An NPC's credits
+    # are given, not rolled, and are the builder's to set.
+    stored = character.document.get("mustering_out") or {}
+    given = (document.get("mustering_out") or {}).get("credits")
+    if stored.get("rolls"):
+        document["mustering_out"] = stored
+    elif given is not None:
+        document["mustering_out"] = {"credits": given}
     else:
         document.pop("mustering_out", None)
-    moved_on_by_this_sitting = _moved_on_only_by(character, editing_session, by, expected_version)
-    current, _revision = store_document(
-        character,
-        document,
-        by=by,
-        action="Saved in the builder",
-        expected_version=None if moved_on_by_this_sitting else expected_version,
-        editing_session=editing_session,
-    )
+    if rules.normalise_document(document) == character.document:
+        # Nothing to store (a row added empty, an edit undone): the version stays, so that no
+        # save of this sitting finds it moved on by a save that left no revision to tell.
+        current = character
+    else:
+        moved_on_by_this_sitting = _moved_on_only_by(
+            character, editing_session, by, expected_version
+        )
+        current, _revision = store_document(
+            character,
+            document,
+            by=by,
+            action="Saved in the builder",
+            expected_version=None if moved_on_by_this_sitting else expected_version,
+            editing_session=editing_session,
+        )
     if editing_session:
         Character.objects.filter(pk=current.pk).update(
             builder_sitting=editing_session, builder_stamp=edit_stamp
@@ -143,6 +157,68 @@ def _moved_on_only_by(
         and last.editing_session == editing_session
         and last.author_id == getattr(by, "pk", None)
     )
+
+
+# Why a character is not saved as the player edits; the page says so before the first edit.
+SAVED_ONLY_BY_SAVE: dict[str, str] = {
+    Character.Status.SUBMITTED: "it is submitted for review. Press Save to withdraw it and save.",
+    Character.Status.APPROVED: "it is approved and locked. Ask the referee to reopen it.",
+}
+
+
+@dataclass(frozen=True)
+class SaveOutcome:
+    """What became of a save the builder page made by itself: ``state`` is "saved", "partial"
+    (saved, keeping the stored value of the fields it could not read, which ``message``
+    names), "conflict" (another tab saved first: nothing written), "paused" (a submitted or
+    approved character is saved only by Save: nothing written) or "unreadable" (nothing
+    written; ``message`` says why). ``character`` is the character as it stands now."""
+
+    state: str
+    message: str
+    character: Character
+
+
+@transaction.atomic
+def save_as_you_go(
+    *,
+    character: Character,
+    document: dict[str, Any],
+    unread: dict[str, str],
+    expected_version: int,
+    by: User,
+    editing_session: str,
+    edit_stamp: int,
+) -> SaveOutcome:
+    """Store the builder's form as it stands, as the page does shortly after each edit and
+    once more as it is left. ``unread`` names the fields the form could not read (the
+    document keeps their stored values): one bad field never holds back the rest."""
+    paused = SAVED_ONLY_BY_SAVE.get(character.status)
+    if paused:
+        return SaveOutcome("paused", paused, character)
+    try:
+        saved = save_character(
+            character=character,
+            document=document,
+            expected_version=expected_version,
+            by=by,
+            editing_session=editing_session,
+            edit_stamp=edit_stamp,
+        )
+    except VersionConflict as conflict:
+        message = (
+            f"this character was saved elsewhere (version {conflict.current.version}). "
+            "Press Save to compare the two."
+        )
+        return SaveOutcome("conflict", message, conflict.current)
+    except CharacterLocked:
+        return SaveOutcome("paused", SAVED_ONLY_BY_SAVE[Character.Status.APPROVED], character)
+    except rules.MalformedDocument as malformed:
+        return SaveOutcome("unreadable", str(malformed), character)
+    if unread:
+        fields = "one field" if len(unread) == 1 else f"{len(unread)} fields"
+        return SaveOutcome("partial", f"all but {fields}: {next(iter(unread.values()))}", saved)
+    return SaveOutcome("saved", "", saved)
 
 
 @transaction.atomic
@@ -215,7 +291,12 @@ def roll_mustering_out(
         raise MusteringOutRefused(
             f"{locked.name} is approved: the referee has to reopen it before anything changes."
         )
-    if locked.mustering_rolls.exists() or locked.document.get("mustering_out"):
+    mustering_out = locked.document.get("mustering_out") or {}
+    if "credits" in mustering_out:
+        raise MusteringOutRefused(
+            f"{locked.name}'s starting credits are given, not rolled: empty them to roll instead."
+        )
+    if locked.mustering_rolls.exists() or mustering_out:
         raise MusteringOutRefused("Mustering-out cash has already been rolled for this character.")
     parsed = parse_document(locked.document)
     try:

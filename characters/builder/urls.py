@@ -10,12 +10,7 @@ urlpatterns = [
     path("characters/import/", views.character_import, name="character_import"),
     path("characters/import/stat-block/", views.character_paste, name="character_paste"),
     path("characters/<id:pk>/edit/", views.character_edit, name="character_edit"),
-    path("characters/<id:pk>/preview/", views.character_preview, name="character_preview"),
-    path(
-        "characters/<id:pk>/autosave/",
-        views.character_autosave,
-        name="character_autosave",
-    ),
+    path("characters/names/explained/", views.typed_name_explained, name="typed_name_explained"),
     path(
         "characters/<id:pk>/duplicate/",
         views.character_duplicate,

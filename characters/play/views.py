@@ -25,9 +25,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 import rules
-from characters.builder.forms import equipment_choices, item_key
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
+from characters.core.equipment import equipment_choices, item_key
 from characters.core.forms import first_problem, natural_number
 from characters.core.refused import keep_refused_form, refused_form
 from characters.core.requests import AuthenticatedHttpRequest

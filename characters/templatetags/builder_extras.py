@@ -2,7 +2,7 @@ from typing import Any
 
 from django import template
 
-from characters.builder import forms as builder_forms
+from characters.core import equipment
 
 register = template.Library()
 
@@ -22,4 +22,4 @@ def get_hex(catalog: Any, level: int) -> str:
 @register.filter
 def item_key(line: Any) -> str:
     """``line|item_key``: how a form names an equipment line's item ("name|tl")."""
-    return builder_forms.item_key(line.item, line.tl)
+    return equipment.item_key(line.item, line.tl)

@@ -28,7 +28,7 @@
   // on a live page: forget them. A kept copy is the reader's own page and says nothing new.
   if (!isCopy) {
     const reader = body.dataset.reader || "";
-    let last = null;
+    let last;
     try {
       last = localStorage.getItem(USER_KEY);
     } catch {

@@ -94,7 +94,7 @@ async function notKept() {
   for (const request of await cache.keys()) {
     const path = new URL(request.url).pathname;
     const page = await cache.match(request);
-    const title = ((await page.text()).match(/<title>([^<]*)<\/title>/) || [, path])[1];
+    const title = ((await page.text()).match(/<title>([^<]*)<\/title>/) || [null, path])[1];
     links.push(`<li><a href="${path}">${title}</a></li>`);
   }
   const list = links.length

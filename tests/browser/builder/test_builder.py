@@ -6,7 +6,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from characters.builder import forms as builder_forms
+from characters.builder import views as builder_views
 from tests.browser.pages import log_in, start_building
 from tests.factories import UserFactory
 
@@ -88,25 +88,25 @@ def test_attribute_figures_follow_quick_edits_to_several_attributes(page):
 
 
 @pytest.fixture
-def slow_previews(monkeypatch):
-    """Every preview takes 0.2 s more on the server, as on a slow network: a second edit or
-    click lands while the first preview is still on its way."""
-    read = builder_forms.form_from_post
+def slow_saves(monkeypatch):
+    """Every save takes 0.2 s more on the server, as on a slow network: a second edit or click
+    lands while the first save is still on its way."""
+    read = builder_views.form_from_post
 
     def slowly(post):
         time.sleep(0.2)
         return read(post)
 
-    monkeypatch.setattr(builder_forms, "form_from_post", slowly)
+    monkeypatch.setattr(builder_views, "form_from_post", slowly)
 
 
-def test_an_attribute_edited_again_while_its_preview_is_on_the_way_is_shown_as_last_typed(page):
+def test_an_attribute_edited_again_while_its_save_is_on_the_way_is_shown_as_last_typed(page):
     UserFactory(username="player1")
     log_in(page, "player1")
     start_building(page, "Kim")
 
-    # DEX is typed again as the preview of its first value comes back, just before it is
-    # applied: the next preview must still send DEX's figures.
+    # DEX is typed again as the answer to the save of its first value comes back, just before
+    # it is applied: the next save's answer must still bring DEX's figures.
     page.evaluate("""() => {
         const dex = document.querySelector("input[name=DEX]");
         document.body.addEventListener("htmx:beforeSwap", () => {
@@ -121,7 +121,7 @@ def test_an_attribute_edited_again_while_its_preview_is_on_the_way_is_shown_as_l
     expect(page.locator('[data-dm="DEX"]')).to_have_text("DM +2")
 
 
-def test_section_buttons_clicked_quickly_on_a_slow_network_keep_every_row(page, slow_previews):
+def test_section_buttons_clicked_quickly_on_a_slow_network_keep_every_row(page, slow_saves):
     UserFactory(username="player1")
     log_in(page, "player1")
     start_building(page, "Kim")
@@ -177,3 +177,18 @@ def test_every_row_control_of_the_builder_is_readable_and_inside_its_section(pag
     frequency_header = page.locator(".traits thead th").nth(3).bounding_box()
     derived_box = derived.bounding_box()
     assert derived_box["width"] >= level_header["width"] + frequency_header["width"] - 1
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_sections_empty_line_shows_only_while_it_has_no_rows(page, width):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Kim")
+    page.set_viewport_size({"width": width, "height": 800})
+    empty = page.get_by_text("Nothing bought yet.")
+    expect(empty).to_be_visible()
+
+    page.get_by_role("button", name="Add an item").click()
+    expect(empty).to_be_hidden()
+    page.locator("[data-item-row] [data-action=remove]").click()
+    expect(empty).to_be_visible()

@@ -9,12 +9,14 @@ takes. A few seeds run in CI; ``FFA_JOURNEY_SEEDS=200`` runs many locally (and
 ``FFA_JOURNEY_FIRST_SEED`` picks where to start).
 """
 
+import contextlib
 import os
 import random
 import re
 from dataclasses import dataclass, field
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 import rules
@@ -112,19 +114,19 @@ class Journey:
         expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
 
     def add_skills_in_a_hurry(self) -> None:
-        """Two or three names, each typed and entered before the first one's row is in, on a
-        network slow enough that the player's typing is done first. (Filled as a row lands,
-        a name can go where the page moves focus as the script's fill is half done: to the new
-        row, as the page's focus order asks.)"""
+        """Two or three names, each typed and entered at once, on a network slow enough that
+        the page's save of the first is still on its way when the last is entered: each row
+        comes at once, and the saves hold them all."""
         held: list = []
 
-        def hold_the_first(route) -> None:
-            if held:
+        def hold_the_first_save(route) -> None:
+            request = route.request
+            if held or request.method != "POST" or "hx-request" not in request.headers:
                 route.continue_()
             else:
                 held.append(route)
 
-        self.page.route("**/preview/", hold_the_first)
+        self.page.route("**/edit/", hold_the_first_save)
         box = self.page.locator("[data-add=skill]")
         for _ in range(self.random.randint(2, 3)):
             name = self._new_skill()
@@ -133,9 +135,11 @@ class Journey:
             box.fill(name)
             box.press("Enter")
             self.model.skills.append(Skill(name))
+            expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
+        self.page.unroute("**/edit/")
         for route in held:
-            route.continue_()
-        self.page.unroute("**/preview/")
+            with contextlib.suppress(PlaywrightError):  # replaced by a newer save meanwhile
+                route.continue_()
         expect(self.page.locator("[data-skill-row]")).to_have_count(len(self.model.skills))
 
     def add_skill_from_the_list(self) -> None:

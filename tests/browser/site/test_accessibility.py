@@ -128,7 +128,11 @@ def test_focus_goes_to_the_new_row_and_then_to_the_removed_ones_neighbour(page, 
 
     page.locator("[data-add=skill]").fill("Streetwise")
     page.locator("[data-add=skill]").press("Enter")
+    expect(page.locator("[data-add=skill]")).to_be_focused()  # for the next name, if any
+    page.locator("summary", has_text="Browse the skill list").click()
+    page.get_by_role("button", name=re.compile(r"^Add Carousing")).click()
     expect(page.locator("[data-skill-row]").last.locator("[data-field=level]")).to_be_focused()
+    page.locator("[data-skill-row]").last.locator("[data-action=remove]").click()
 
     page.locator("[data-skill-row]").nth(1).locator("[data-action=remove]").click()
     expect(page.locator("[data-skill-row]")).to_have_count(3)
@@ -155,7 +159,7 @@ def test_a_row_added_or_removed_is_announced_with_the_points_it_moves(page, part
 
     page.locator("[data-add=skill]").fill("Streetwise")
     page.locator("[data-add=skill]").press("Enter")
-    expect(announcer).to_have_text(re.compile(r"^Row added\. \d+ of \d+ points? left"))
+    expect(announcer).to_have_text(re.compile(r"^Streetwise added\. \d+ of \d+ points? left"))
 
     page.locator("[data-skill-row]").last.locator("[data-action=remove]").click()
     expect(announcer).to_have_text(re.compile(r"^Row removed\. \d+ of \d+ points? left"))
@@ -168,7 +172,10 @@ def test_a_skill_name_that_adds_nothing_is_announced_with_why(page, party):
     page.locator("[data-add=skill]").fill("Streetwize")
     page.locator("[data-add=skill]").press("Enter")
 
-    expect(page.locator("#announcer")).to_have_text(
+    # Said where it is shown, beside the box: a live region of its own.
+    message = page.locator("#new-skill-message")
+    assert message.get_attribute("aria-live") == "polite"
+    expect(message).to_have_text(
         "'Streetwize' is not a skill in the catalog. Did you mean Streetwise?"
     )
 
@@ -264,11 +271,10 @@ def test_a_skill_s_specialty_boxes_are_one_size_however_their_labels_wrap(page, 
     page.goto(f"/characters/{character.pk}/edit/")
     page.locator("[data-add=skill]").fill("Gunnery")
     page.locator("[data-add=skill]").press("Enter")
-    # The section is back (focus is in the new row) before anything is measured.
-    expect(page.locator("[data-skill-row]").last.locator("[data-field=level]")).to_be_focused()
+    expect(page.locator('[data-skill-row][data-skill="Gunnery"]')).to_have_count(1)
 
     widths = page.evaluate(
-        """() => [...document.querySelectorAll("[data-skill-row]:last-of-type [data-specialty]")]
+        """() => [...document.querySelectorAll("[data-skill=Gunnery] [data-specialty]")]
              .map(box => Math.round(box.getBoundingClientRect().width))"""
     )
     assert len(widths) > 3

@@ -11,8 +11,8 @@ from django.urls import reverse
 from django.utils.html import escape
 
 import rules
-from characters.builder import forms as builder_forms
 from characters.builder import services as builder_services
+from characters.core.equipment import item_key
 from characters.models import Character, MusteringRoll
 from rules import check_document, normalise_document
 from tests.factories import (
@@ -37,7 +37,6 @@ CHARACTER_URLS = [
     ("get", "character_detail"),
     ("get", "character_edit"),
     ("post", "character_edit"),
-    ("post", "character_preview"),
     ("post", "character_duplicate"),
     ("get", "character_delete"),
     ("post", "character_delete"),
@@ -132,33 +131,98 @@ def test_the_derived_attributes_spell_out_what_their_abbreviations_stand_for(
         assert f'<abbr title="{escape(name)}">{code}</abbr>' in html
 
 
-def test_the_preview_checks_the_posted_form_and_never_writes(
-    owner_client, character, django_assert_max_num_queries
-):
-    url = reverse("character_preview", args=[character.pk])
+def test_an_edit_the_page_posts_is_stored_and_answered_with_its_figures(owner_client, character):
     data = builder_post(character, DEX="9", **{"skill-0-skill": "Pilot", "skill-0-level": "4"})
-    with django_assert_max_num_queries(4) as queries:
-        response = owner_client.post(url, data, HTTP_HX_REQUEST="true")
-    assert not [
-        q
-        for q in queries.captured_queries
-        if q["sql"].lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE"))
-    ]
+
+    response = _saved_as_you_go(owner_client, character, data)
+
     html = response.content.decode()
-    assert '<dd data-derived="DEF">4</dd>' in html
+    assert '<span data-derived="DEF">4</span>' in html
     assert 'data-problem="skill_level_above_max"' in html
     assert "Pilot-4 is above the maximum skill level 3" in html
     assert 'href="#id_skill-0-level"' in html
+    assert json.loads(response["HX-Trigger-After-Settle"])["builder:saved"] == {
+        "state": "saved",
+        "message": "",
+        "version": 2,
+        "stamp": 0,  # builder_post names no count: a page's first save
+    }
     character.refresh_from_db()
-    assert (character.version, character.document["attributes"]["DEX"]) == (1, 7)
+    assert (character.version, character.document["attributes"]["DEX"]) == (2, 9)
+
+
+def test_an_edit_saved_as_you_go_is_answered_with_figures_not_inputs(owner_client, character):
+    """The player may be typing: the answer never sends an input back to replace theirs."""
+    html = _saved_as_you_go(
+        owner_client, character, builder_post(character, DEX="9")
+    ).content.decode()
+
+    assert "<input" not in html.replace('<input type="hidden"', "")
+    assert "<select" not in html
+    assert "<textarea" not in html
+
+
+def test_a_later_save_of_the_sitting_is_kept_when_an_earlier_one_lands_after_it(
+    owner_client, character
+):
+    newer = builder_post(character, DEX="10") | {"editing_session": "tab", "edit_stamp": "2"}
+    older = builder_post(character, DEX="9") | {"editing_session": "tab", "edit_stamp": "1"}
+
+    _saved_as_you_go(owner_client, character, newer)
+    _saved_as_you_go(owner_client, character, older)
+
+    character.refresh_from_db()
+    assert character.document["attributes"]["DEX"] == 10
+
+
+def test_a_page_that_fell_behind_another_tab_is_told_and_overwrites_nothing(
+    owner_client, character
+):
+    first_tab = builder_post(character, DEX="9") | {"editing_session": "one", "edit_stamp": "1"}
+    second_tab = builder_post(character, STR="9") | {"editing_session": "two", "edit_stamp": "1"}
+
+    _saved_as_you_go(owner_client, character, first_tab)
+    response = _saved_as_you_go(owner_client, character, second_tab)
+
+    answer = json.loads(response["HX-Trigger-After-Settle"])["builder:saved"]
+    assert answer["state"] == "conflict"
+    assert "saved elsewhere (version 2). Press Save to compare the two." in answer["message"]
+    character.refresh_from_db()
+    assert character.document["attributes"]["STR"] == 7
+
+
+def test_the_last_save_of_a_page_being_left_is_stored_and_answered_with_nothing(
+    owner_client, character
+):
+    data = builder_post(character, DEX="9") | {"leaving": "on", "edit_stamp": "3"}
+
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
+
+    assert response.status_code == 204
+    character.refresh_from_db()
+    assert character.document["attributes"]["DEX"] == 9
+    assert not list(response.wsgi_request._messages)
+
+
+def test_a_page_that_asks_for_its_form_back_gets_it_drawn_from_what_it_posted(
+    owner_client, character
+):
+    data = builder_post(character, DEX="9") | {"redraw": "on", "editing_session": "old"}
+
+    html = _saved_as_you_go(owner_client, character, data).content.decode()
+
+    assert 'id="builder-page"' in html
+    assert re.search(r'<input [^>]*name="DEX" value="9"', html)
+    assert 'name="editing_session" value="old"' in html
+    assert 'data-state="saved">All changes saved<' in html
 
 
 @pytest.mark.parametrize("rank", ["lots", str(rules.catalog().limits.rank_max + 1)])
-def test_the_preview_lists_a_field_it_cannot_read_among_the_errors(owner_client, character, rank):
-    response = owner_client.post(
-        reverse("character_preview", args=[character.pk]),
-        builder_post(character, rank=rank),
-        HTTP_HX_REQUEST="true",
+def test_a_field_the_page_cannot_read_is_listed_among_the_errors_and_the_rest_is_saved(
+    owner_client, character, rank
+):
+    response = _saved_as_you_go(
+        owner_client, character, builder_post(character, rank=rank, DEX="9")
     )
 
     problems = response.content.decode().partition('id="problems"')[2].partition("</div>")[0]
@@ -168,36 +232,19 @@ def test_the_preview_lists_a_field_it_cannot_read_among_the_errors(owner_client,
         '<li class="problem problem--error" data-problem="unreadable_field"><a href="#id_rank">'
         f"Former rank: enter a whole number from 0 to {highest}.</a></li>"
     ) in problems
-
-
-def _refreshed_attribute_rows(client, character, **changes) -> set[str]:
-    response = client.post(
-        reverse("character_preview", args=[character.pk]),
-        builder_post(character, **changes),
-        HTTP_HX_REQUEST="true",
+    answer = json.loads(response["HX-Trigger-After-Settle"])["builder:saved"]
+    assert answer["state"] == "partial"
+    assert answer["message"] == (
+        f"all but one field: Former rank: enter a whole number from 0 to {highest}."
     )
-    html = response.content.decode()
-    return {code for code in ATTRIBUTE_CODES if f'id="figures-{code}"' in html}
+    character.refresh_from_db()
+    assert (character.document["attributes"]["DEX"], character.document.get("rank", 0)) == (9, 0)
 
 
-ATTRIBUTE_CODES = rules.catalog().attribute_order
-
-
-def test_the_preview_sends_the_figures_of_the_attribute_being_edited(owner_client, character):
-    refreshed = _refreshed_attribute_rows(owner_client, character, DEX="9", edited="DEX")
-    assert refreshed == {"DEX"}
-
-
-def test_editing_a_skill_sends_no_attribute_figures(owner_client, character):
-    edits = {"skill-0-skill": "Pilot", "skill-0-level": "2", "edited": "skill-0-level"}
-    assert _refreshed_attribute_rows(owner_client, character, **edits) == set()
-
-
-@pytest.mark.parametrize("edited", [None, "species", "kind DEX"])
-def test_species_kind_or_an_unknown_edit_sends_every_attribute_row(owner_client, character, edited):
-    changes = {"edited": edited} if edited is not None else {}
-    refreshed = _refreshed_attribute_rows(owner_client, character, species="vargr", **changes)
-    assert refreshed == set(ATTRIBUTE_CODES)
+def test_every_save_sends_every_attribute_rows_figures(owner_client, character):
+    html = _previewed(owner_client, character, {"DEX": "9"})
+    for code in rules.catalog().attribute_order:
+        assert f'id="figures-{code}"' in html
 
 
 # Bought Language (Anglic)-4 beside the automatic Language (Anglic), whose free level is EDU DV.
@@ -212,7 +259,7 @@ BOUGHT_NATIVE_LANGUAGE = {
 def test_editing_edu_sends_again_the_cost_of_a_skill_it_gives_free_levels_of(
     owner_client, character, edu, points
 ):
-    edits = BOUGHT_NATIVE_LANGUAGE | {"EDU": edu, "edited": "EDU"}
+    edits = BOUGHT_NATIVE_LANGUAGE | {"EDU": edu}
 
     html = _previewed(owner_client, character, edits)
 
@@ -220,9 +267,7 @@ def test_editing_edu_sends_again_the_cost_of_a_skill_it_gives_free_levels_of(
 
 
 def test_naming_a_bought_skills_cascade_sends_the_automatic_skills_again(owner_client, character):
-    edits = BOUGHT_NATIVE_LANGUAGE | {"edited": "skill-0-cascade"}
-
-    html = _previewed(owner_client, character, edits)
+    html = _previewed(owner_client, character, BOUGHT_NATIVE_LANGUAGE)
 
     automatic = re.search(
         r'<div class="automatic" id="automatic-skills"[^>]* hx-swap-oob="true">(.*?)</div>',
@@ -235,7 +280,7 @@ def test_naming_a_bought_skills_cascade_sends_the_automatic_skills_again(owner_c
 
 
 def test_choosing_a_species_sends_its_package_traits_again(owner_client, character):
-    html = _previewed(owner_client, character, {"species": "vargr", "edited": "species"})
+    html = _previewed(owner_client, character, {"species": "vargr"})
 
     sent = re.search(
         r'<p id="package-traits" class="hint" hx-swap-oob="true">(.*?)</p>', html, re.S
@@ -249,47 +294,55 @@ def test_going_back_to_human_empties_the_package_traits(owner_client, owner):
         owner=owner, document=character_document(name="Kfue", species="vargr")
     )
 
-    html = _previewed(owner_client, vargr, {"species": "human", "edited": "species"})
+    html = _previewed(owner_client, vargr, {"species": "human"})
 
     assert '<p id="package-traits" class="hint" hidden hx-swap-oob="true"></p>' in html
 
 
-def test_the_preview_sends_the_psi_strength_limit_again_when_exp_moves_it(owner_client, character):
+def test_the_save_sends_the_psi_strength_limit_again_when_exp_moves_it(owner_client, character):
     attributes = {**character.document["attributes"], "EXP": 12}
     report = check_document({**character.document, "attributes": attributes})
     limit = rules.psi_strength_limit(report.attribute("EXP").dv)
 
-    html = _previewed(owner_client, character, {"EXP": "12", "edited": "EXP"})
+    html = _previewed(owner_client, character, {"EXP": "12"})
 
     assert f'<span id="psi-strength-limit" hx-swap-oob="true">{limit}</span>' in html
 
 
+def _saved_as_you_go(client, character, data: dict):
+    """What the builder page posts by itself after an edit (htmx), and the answer."""
+    url = reverse("character_edit", args=[character.pk])
+    return client.post(url, data, HTTP_HX_REQUEST="true")
+
+
 def _previewed(client, character, fields: dict[str, str]) -> str:
-    """The builder's live preview of the character's form with ``fields`` changed (htmx)."""
-    data = builder_post(character, **fields)
-    url = reverse("character_preview", args=[character.pk])
-    return client.post(url, data, HTTP_HX_REQUEST="true").content.decode()
+    """The answer to the page's save of the character's form with ``fields`` changed."""
+    return _saved_as_you_go(client, character, builder_post(character, **fields)).content.decode()
 
 
-def test_a_preview_button_adds_a_skill_row_and_returns_the_section(owner_client, character):
-    html = _previewed(owner_client, character, {"new-skill": "pilot", "action": "add_skill"})
-    assert 'id="section-skills"' in html
+def test_without_javascript_add_puts_a_skill_row_on_the_page_unsaved(owner_client, character):
+    data = builder_post(character, **{"new-skill": "pilot", "action": "add_skill"})
+    html = owner_client.post(reverse("character_edit", args=[character.pk]), data).content.decode()
     assert 'name="skill-0-skill" value="Pilot"' in html
     assert "small craft (under 100 tons)" in html
+    assert "Not saved: press Save to keep these changes" in html
+    character.refresh_from_db()
+    assert character.version == 1
 
 
 def test_a_misspelt_skill_is_not_added_and_the_player_is_offered_the_catalogs_name(
     owner_client, character
 ):
-    html = _previewed(owner_client, character, {"new-skill": "Medic", "action": "add_skill"})
+    data = builder_post(character, **{"new-skill": "Medic", "action": "add_skill"})
+    html = owner_client.post(reverse("character_edit", args=[character.pk]), data).content.decode()
     assert "&#x27;Medic&#x27; is not a skill in the catalog. Did you mean <button" in html
     assert re.search(r'<button [^>]*value="add_skill:Medical"[^>]*>Medical</button>\?', html)
     assert 'name="skill-0-skill"' not in html
 
 
 def test_the_offered_name_adds_that_skill_and_empties_the_box(owner_client, character):
-    offered = {"new-skill": "Medic", "action": "add_skill:Medical"}
-    html = _previewed(owner_client, character, offered)
+    data = builder_post(character, **{"new-skill": "Medic", "action": "add_skill:Medical"})
+    html = owner_client.post(reverse("character_edit", args=[character.pk]), data).content.decode()
     assert 'name="skill-0-skill" value="Medical"' in html
     assert re.search(r'<input [^>]*name="new-skill"[^>]*value=""', html)
     assert "Did you mean" not in html
@@ -362,7 +415,7 @@ def test_without_javascript_a_button_re_renders_the_form_without_saving(owner_cl
     response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
     assert response.status_code == 200
     assert b'name="item-0-item"' in response.content
-    assert b'<dd data-derived="DEF">5</dd>' in response.content
+    assert b'<span data-derived="DEF">5</span>' in response.content
     character.refresh_from_db()
     assert character.version == 1
 
@@ -428,37 +481,33 @@ def _imported_scout(owner) -> Character:
     return builder_services.create_character(owner=owner, document=document)
 
 
-def test_the_preview_says_which_rolls_count_when_fewer_terms_allow_fewer(owner_client, owner):
+def test_the_figures_say_which_rolls_count_when_fewer_terms_allow_fewer(owner_client, owner):
     character = _imported_scout(owner)
     first = check_document(character.document).mustering_out.rolls[0]
 
-    html = _previewed(
-        owner_client, character, {"service": "scouts", "terms": "1", "edited": "terms"}
-    )
+    html = _previewed(owner_client, character, {"service": "scouts", "terms": "1"})
 
     assert f"Cash: <strong>Cr{first.credits:,}</strong>" in html
     assert "(1 of the 2 rolls count now)" in html
     assert '<span id="roll-1-now" hx-swap-oob="true">does not count now</span>' in html
 
 
-def test_the_preview_sends_the_cash_again_when_no_roll_counts_any_more(owner_client, owner):
+def test_the_figures_send_the_cash_again_when_no_roll_counts_any_more(owner_client, owner):
     character = _imported_scout(owner)
 
-    html = _previewed(
-        owner_client, character, {"service": "scouts", "terms": "0", "edited": "terms"}
-    )
+    html = _previewed(owner_client, character, {"service": "scouts", "terms": "0"})
 
     assert "Cash: <strong>Cr0</strong>" in html
     assert 'id="mustering-status"' not in html  # the page shows the rolls, not the roll button
 
 
-def test_each_rolls_reading_follows_the_gambling_skill_in_the_preview(owner_client, character):
+def test_each_rolls_reading_follows_the_gambling_skill_as_it_is_edited(owner_client, character):
     owner_client.post(
         reverse("character_edit", args=[character.pk]),
         builder_post(character, service="navy", terms="2", action="roll"),
     )
     character.refresh_from_db()
-    gambling = {"skill-0-skill": "Gambling", "skill-0-level": "1", "edited": "skill-0-level"}
+    gambling = {"skill-0-skill": "Gambling", "skill-0-level": "1"}
     gambling |= {"service": "navy", "terms": "2"}
     now = check_document({**character.document, "skills": [{"skill": "Gambling", "level": 1}]})
 
@@ -471,12 +520,12 @@ def test_each_rolls_reading_follows_the_gambling_skill_in_the_preview(owner_clie
 
 def test_adding_gambling_sends_the_cash_rolls_again(owner_client, owner):
     character = _imported_scout(owner)
-    added = {"service": "scouts", "new-skill": "Gambling", "action": "add_skill", "edited": ""}
+    added = {"service": "scouts", "skill-n1-skill": "Gambling", "skill-n1-level": "1"}
     now = check_document({**character.document, "skills": [{"skill": "Gambling", "level": 1}]})
 
     html = _previewed(owner_client, character, added)
 
-    assert 'name="skill-0-skill" value="Gambling"' in html
+    assert '<span id="skill-n1-points" data-row-points hx-swap-oob="true">1 pt</span>' in html
     assert f"Cash: <strong>Cr{now.mustering_out.credits:,}</strong>" in html
     assert '<span id="roll-0-now" hx-swap-oob="true">DM +1, ' in html
 
@@ -624,7 +673,7 @@ ROWS_POSTED = {
     "psi-trained": "on",
     "psi-strength": "2",
     "talent-Telepathy": "1",
-    "item-0-item": builder_forms.item_key(DAGGER.name, DAGGER.tl),
+    "item-0-item": item_key(DAGGER.name, DAGGER.tl),
     "item-0-quantity": "1",
 }
 
@@ -873,3 +922,100 @@ def test_a_flaws_control_score_box_is_named_for_its_row(owner_client, owner):
         assert box is not None
         assert f'id="id_trait-{index}-control"' in box.group()
         assert f'aria-label="Trait {index + 1}: control score"' in box.group()
+
+
+def test_a_save_that_changes_nothing_keeps_the_version_so_the_sittings_next_save_lands(
+    owner_client, character
+):
+    """An empty row added, then the item chosen in it: the page's first save changed nothing
+    and its answer never came back (a newer save replaced it on the page), so the second save
+    carries the version the page was drawn with."""
+    sitting = {"editing_session": "tab", "version": str(character.version)}
+    unchanged = builder_post(character, **{"item-0-item": "", "item-0-quantity": "1"})
+    chosen = builder_post(character, **{"item-0-item": "Dagger|1", "item-0-quantity": "1"})
+
+    first = _saved_as_you_go(owner_client, character, unchanged | sitting | {"edit_stamp": "1"})
+    second = _saved_as_you_go(owner_client, character, chosen | sitting | {"edit_stamp": "2"})
+
+    assert json.loads(first["HX-Trigger-After-Settle"])["builder:saved"]["version"] == 1
+    assert json.loads(second["HX-Trigger-After-Settle"])["builder:saved"]["state"] == "saved"
+    character.refresh_from_db()
+    assert [entry["item"] for entry in character.document["equipment"]] == ["Dagger"]
+
+
+def test_armor_marked_worn_is_stored_worn_and_shown_so(owner_client, owner):
+    character = builder_services.create_character(
+        owner=owner,
+        document=character_document(
+            name="Wearer",
+            equipment=[{"item": "Jack", "quantity": 1}, {"item": "Dagger", "quantity": 1}],
+        ),
+    )
+    jack, dagger = (_equipment_key(character, position) for position in (0, 1))
+    data = builder_post(
+        character,
+        **{"item-0-item": jack, "item-0-worn": "on", "item-1-item": dagger},
+    )
+
+    _saved_as_you_go(owner_client, character, data)
+
+    character.refresh_from_db()
+    assert character.document["equipment"][0]["worn"] is True
+    assert "worn" not in character.document["equipment"][1]
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    assert re.search(r'<input [^>]*name="item-0-worn" checked aria-label="Item 1: worn">', page)
+    assert re.search(r'<input [^>]*name="item-1-worn" disabled aria-label="Item 2: worn">', page)
+    assert "<p data-armor-worn>Wearing Jack (TL 1): AV 3</p>" in page
+
+
+def _equipment_key(character, position: int) -> str:
+    entry = character.document["equipment"][position]
+    return item_key(entry["item"], rules.catalog().equipment_item(entry["item"]).tl)
+
+
+def test_a_skill_level_past_what_a_document_holds_is_named_and_the_rest_saved(
+    owner_client, character
+):
+    data = builder_post(character, DEX="9", **{"skill-0-skill": "Pilot", "skill-0-level": "25"})
+
+    response = _saved_as_you_go(owner_client, character, data)
+
+    answer = json.loads(response["HX-Trigger-After-Settle"])["builder:saved"]
+
+    assert answer["state"] == "partial"
+    assert answer["message"] == "all but one field: Pilot level: enter a whole number from 0 to 20."
+    character.refresh_from_db()
+    assert character.document["attributes"]["DEX"] == 9
+
+
+def test_an_npcs_starting_credits_are_given_in_the_builder_and_not_rolled(owner_client, owner):
+    npc = builder_services.create_character(
+        owner=owner,
+        document=character_document(name="Guard", kind="npc", budget=25, service="army", terms=1),
+    )
+    page = owner_client.get(reverse("character_edit", args=[npc.pk])).content.decode()
+    assert 'name="npc-credits"' in page
+    assert "Save and roll mustering-out cash" in page
+
+    _saved_as_you_go(owner_client, npc, builder_post(npc, kind="npc", **{"npc-credits": "750"}))
+
+    npc.refresh_from_db()
+    assert npc.document["mustering_out"] == {"credits": 750}
+    page = owner_client.get(reverse("character_edit", args=[npc.pk])).content.decode()
+    assert "Given, not rolled: Cr750." in page
+    assert "Save and roll mustering-out cash" not in page
+    rolled = owner_client.post(
+        reverse("character_edit", args=[npc.pk]),
+        builder_post(npc, kind="npc", action="roll", **{"npc-credits": "750"}),
+        follow=True,
+    )
+    assert "starting credits are given, not rolled" in rolled.content.decode()
+
+
+def test_a_player_characters_form_gives_no_credits(owner_client, character):
+    _saved_as_you_go(owner_client, character, builder_post(character, **{"npc-credits": "9000"}))
+
+    character.refresh_from_db()
+    assert "mustering_out" not in character.document
+    page = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+    assert 'name="npc-credits"' not in page

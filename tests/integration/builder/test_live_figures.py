@@ -1,8 +1,10 @@
-"""Live means everything: after any run of edits, each answered by the live preview as the page
-applies it (the regions it sends, in place of those on the page), every part of the page shows
-what a fresh page of the same character shows. The preview sends again only the figures the
-edits can move; a figure it leaves out that did move is a stale figure on the player's screen."""
+"""Live means everything: after any run of edits, each saved as the page saves it and answered
+with the figures it sends (in place of those on the page), every part of the page shows what a
+fresh page of the same character shows. A figure the answer leaves out that did move is a stale
+figure on the player's screen. Rows are added and removed as the page's script does: in the
+form, by a key of their own, with the fields the typed name stands for."""
 
+import json
 import re
 from difflib import SequenceMatcher
 from html.parser import HTMLParser
@@ -13,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from characters.builder import services as builder_services
+from characters.builder.buttons import resolve_skill
+from rules import parse_trait
 from tests.ci import examples
 from tests.factories import UserFactory, character_document
 
@@ -33,17 +37,27 @@ class _Page(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: dict[str, str] = {}
+        self.rows: dict[str, list[str]] = {"skill": [], "trait": [], "item": []}  # keys, in order
+        self._template = 0
         self.fields: list[tuple[str, str]] = []
         self._open: list[tuple[str, str | None, list[str]]] = []  # tag, id, text
         self._select: dict | None = None
 
     def handle_starttag(self, tag, attrs):
         found = dict(attrs)
+        if tag == "template":
+            self._template += 1
+        if self._template:
+            return  # what the page's script makes rows from: no row until it does
+        row = _ROW.match(found.get("id") or "")
+        if row:
+            self.rows[row["kind"]].append(row["key"])
         if tag == "input" and found.get("name") and found.get("type") != "submit":
             if "disabled" not in found and (
                 found.get("type") not in ("checkbox", "radio") or "checked" in found
             ):
-                self.fields.append((found["name"], found.get("value") or ""))
+                default = "on" if found.get("type") in ("checkbox", "radio") else ""
+                self.fields.append((found["name"], found.get("value") or default))
         elif tag == "select" and found.get("name"):
             self._select = {"name": found["name"], "chosen": None, "first": None}
         elif tag == "option" and self._select is not None:
@@ -56,6 +70,11 @@ class _Page(HTMLParser):
             self._open.append((tag, found.get("id"), []))
 
     def handle_endtag(self, tag):
+        if tag == "template":
+            self._template -= 1
+            return
+        if self._template:
+            return
         if tag == "select" and self._select is not None:
             chosen = self._select["chosen"]
             value = chosen if chosen is not None else self._select["first"]
@@ -76,8 +95,14 @@ class _Page(HTMLParser):
                 break
 
     def handle_data(self, data):
-        if self._open:
+        if self._open and not self._template:
             self._open[-1][2].append(data)
+
+
+_ROW = re.compile(r"^(?P<kind>skill|trait|item)-row-(?P<key>[a-z0-9]+)$")
+_IN_A_ROW = re.compile(
+    r"^(?:id_)?(?P<kind>skill|trait|item)-(?:row-)?(?P<key>[a-z0-9]+)(?P<rest>-.*)?$"
+)
 
 
 def _read(html: str) -> _Page:
@@ -87,10 +112,26 @@ def _read(html: str) -> _Page:
     return page
 
 
+def _by_place(texts: dict[str, str], rows: dict[str, list[str]]) -> dict[str, str]:
+    """The texts with each row's part named by the row's place, not its key: a fresh page gives
+    its rows keys of its own."""
+    placed = {}
+    for element, text in texts.items():
+        part = _IN_A_ROW.match(element)
+        if part and part["key"] in rows[part["kind"]]:
+            place = rows[part["kind"]].index(part["key"])
+            element = element.replace(f"-{part['key']}", f"-#{place}", 1)
+        placed[element] = text
+    return placed
+
+
 # Parts of the page that say when and in which sitting it was drawn, not what it shows; and
-# the rows' own controls, which stay as drawn while the player works in them (the script, not a
-# preview, shows a flaw's control-score box): a row's figures are parts of their own.
-_NOT_FIGURES = re.compile(r"^(save-state|builder-status|saved-at|(skill|trait|item)-row-\d+$)")
+# the rows, which the page's script adds and removes, with their own controls, which stay as
+# drawn while the player works in them: a row's figures are parts of their own.
+_NOT_FIGURES = re.compile(
+    r"^(save-state|builder-status|saved-at|(skill|trait|item)-row-#\d+$"
+    r"|section-(skills|traits|equipment)$)"
+)
 
 
 def _differences(shown: dict[str, str], fresh: dict[str, str]) -> dict[str, list[str]]:
@@ -147,7 +188,7 @@ def _set_in_row(template: str, rows: int, values: st.SearchStrategy) -> st.Searc
     )
 
 
-def _press(template: str, rows: int) -> st.SearchStrategy[dict]:
+def _pressing(template: str, rows: int) -> st.SearchStrategy[dict]:
     return st.integers(min_value=0, max_value=rows - 1).map(
         lambda row: {"action": template.format(row)}
     )
@@ -191,9 +232,9 @@ def _edits() -> st.SearchStrategy[dict]:
         ),
         _set("skill-2-cascade", st.sampled_from(("Regina", "Efate", ""))),
         _set("skill-0-specialties", st.lists(specialties, unique=True)),
-        _press("remove_skill:{}", 5),
-        _press("remove_trait:{}", 2),
-        _press("remove_item:{}", 2),
+        _pressing("remove_skill:{}", 5),
+        _pressing("remove_trait:{}", 2),
+        _pressing("remove_item:{}", 2),
         st.sampled_from(("Gambling", "Medical", "Area Knowledge", "Language", "Pilot")).map(
             lambda name: {"action": "add_skill", "new-skill": name}
         ),
@@ -211,13 +252,32 @@ def _posted(fields: list[tuple[str, str]]) -> dict[str, list[str]]:
     return posted
 
 
-_ROWS_OF_ACTION = {
-    "add_skill": "skill-",
-    "remove_skill": "skill-",
-    "add_trait_notation": "trait-",
-    "remove_trait": "trait-",
-    "remove_item": "item-",
-}
+def _press(fields: dict, rows: dict[str, list[str]], action: str, typed: str | None) -> None:
+    """A row's button, as the page's script presses it: the row's fields leave the form, or a
+    new row's fields join it (in the order a browser posts them: the new row's last)."""
+    verb, _, place = action.partition(":")
+    kind = {"add_skill": "skill", "add_trait_notation": "trait"}.get(verb, verb[7:])
+    if verb.startswith("remove_"):
+        if int(place) >= len(rows[kind]):
+            return
+        key = rows[kind].pop(int(place))
+        for name in [name for name in fields if name.startswith(f"{kind}-{key}-")]:
+            del fields[name]
+        return
+    key = f"n{next(_player)}"
+    if kind == "skill":
+        row = resolve_skill(typed or "")
+        added = {"skill": [row.skill], "level": [row.level], "cascade": [row.cascade]}
+        added["specialties"] = row.specialties
+    else:
+        trait = parse_trait(typed or "")
+        added = {"type": [trait.type], "name": [""], "level": [trait.level or ""]}
+        added |= {"frequency": [trait.frequency or ""]}
+        added |= {f"derived-{code}": [str(amount)] for code, amount in trait.derived}
+    fields |= {f"{kind}-{key}-{name}": values for name, values in added.items() if values}
+    rows[kind].append(key)
+
+
 _player = iter(range(10**6))
 
 
@@ -232,35 +292,47 @@ def test_after_any_edits_every_figure_on_the_page_is_what_a_fresh_page_shows(cli
     client.force_login(owner)
     character = builder_services.create_character(owner=owner, document=_base_document())
     edit_url = reverse("character_edit", args=[character.pk])
-    preview_url = reverse("character_preview", args=[character.pk])
     page = _read(client.get(edit_url).content.decode())
+    rows = page.rows
     shown, fields = dict(page.texts), _posted(page.fields)
-    for edit in edits:
+    for stamp, edit in enumerate(edits, start=1):
         edit = dict(edit)  # the strategy's own (st.just) must stay as it is
-        pressed = {name: edit.pop(name, None) for name in ("action", "new-skill", "trait-notation")}
-        changed = set()
+        action = edit.pop("action", None)
+        typed = edit.pop("new-skill", None) or edit.pop("trait-notation", None)
+        changed = False
         for name, value in edit.items():
             values = [] if value is None else value if isinstance(value, list) else [value]
-            known = name in fields or name.startswith(("psi-", "talent-", "one_trait", "skill-0-s"))
-            if known and fields.get(name, []) != values:
-                changed.add(name)
+            known = name in fields or name.startswith(("psi-", "talent-", "one_trait", "skill-"))
+            name = _named_by_key(name, rows)
+            if name and known and fields.get(name, []) != values:
+                changed = True
                 fields[name] = values
-        if not (changed or pressed["action"]):
+        if action:
+            _press(fields, rows, action, typed)
+        if not (changed or action):
             continue  # no change, or not an input this page has (a row it lacks)
-        posted = {**fields, **{k: v for k, v in pressed.items() if v}}
-        posted["edited"] = " ".join(sorted(changed))
-        answer = _read(client.post(preview_url, posted, HTTP_HX_REQUEST="true").content.decode())
-        shown |= answer.texts
-        if pressed["action"]:
-            # The section comes back whole: its rows' inputs are those it brings.
-            rows = _ROWS_OF_ACTION[pressed["action"].split(":")[0]]
-            fields = {name: v for name, v in fields.items() if not name.startswith(rows)}
-            fields |= _posted(answer.fields)
-        # The page stores the edits by itself; a page drawn afresh shows what is stored.
-        saved = client.post(edit_url, {**fields, "action": "save"})
+        fields["edit_stamp"] = [str(stamp)]
+        answer = client.post(edit_url, fields, HTTP_HX_REQUEST="true")
+        saved = json.loads(answer["HX-Trigger-After-Settle"])["builder:saved"]
+        assert saved["state"] in ("saved", "partial"), saved
+        shown |= _read(answer.content.decode()).texts
+        # The page stored the edits by itself; a page drawn afresh shows what is stored (all
+        # of it but a field the page could not read, which the page names and a fresh page
+        # cannot know of).
         fresh = _read(client.get(edit_url).content.decode())
-        if saved.status_code == 302:
-            assert _differences(shown, fresh.texts) == {}, edits
-        else:  # a field it could not read (PSI training without a strength): the page says so
-            assert saved.status_code == 400, saved.status_code
+        differences = _differences(_by_place(shown, rows), _by_place(fresh.texts, fresh.rows))
+        assert saved["state"] == "partial" or differences == {}, edits
+        rows = fresh.rows
         shown, fields = dict(fresh.texts), _posted(fresh.fields)
+
+
+def _named_by_key(name: str, rows: dict[str, list[str]]) -> str | None:
+    """A row's input named by the row's place (``skill-2-level``), by its key; None for a row
+    the page does not have."""
+    part = _IN_A_ROW.match(name)
+    if not part or not part["rest"]:
+        return name
+    place = int(part["key"])
+    if place >= len(rows[part["kind"]]):
+        return None
+    return f"{part['kind']}-{rows[part['kind']][place]}{part['rest']}"

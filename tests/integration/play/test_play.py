@@ -9,11 +9,12 @@ import pytest
 from django.urls import reverse
 
 import rules
-from characters.builder import forms as builder_forms
+from characters.builder import form_document
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
+from characters.core.equipment import item_key
 from characters.models import (
     Character,
     CharacterEvent,
@@ -592,8 +593,8 @@ def test_a_flaw_of_the_species_package_can_be_bought_off_from_the_play_sheet(
     assert vargr.document["budget"] == 102
     assert ip(vargr) == 3
     # The builder keeps what it does not edit.
-    form = builder_forms.form_from_document(vargr.document)
-    rebuilt = builder_forms.document_from_form(form, base=vargr.document).document
+    form = form_document.form_from_document(vargr.document)
+    rebuilt = form_document.document_from_form(form, base=vargr.document).document
     assert rebuilt["package_flaws_bought_off"] == ["Racial pride"]
 
 
@@ -990,7 +991,7 @@ def test_a_request_refused_without_javascript_comes_back_open_and_as_typed(
         assert field in html
 
 
-COLD_WEATHER_CLOTHING = builder_forms.item_key("Cold weather clothing", 1)
+COLD_WEATHER_CLOTHING = item_key("Cold weather clothing", 1)
 
 
 @pytest.mark.parametrize(
@@ -1172,14 +1173,14 @@ def test_the_credits_form_records_pay_buys_and_sells_gear(client, mara, player):
         client,
         mara,
         action="buy",
-        item=builder_forms.item_key("Cold weather clothing", 1),
+        item=item_key("Cold weather clothing", 1),
         quantity="3",
     )
     sold = post_credits(
         client,
         mara,
         action="give_up",
-        item=builder_forms.item_key("Cold weather clothing", 1),
+        item=item_key("Cold weather clothing", 1),
         quantity="1",
         price="150",
     )

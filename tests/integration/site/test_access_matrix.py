@@ -46,7 +46,8 @@ ROLES = ("owner", "referee", "member", "outsider", "anonymous")
 
 # fmt: off
 # (URL name, method): owner, referee, other member, outsider, anonymous.
-# "htmx" is a GET sent by htmx (the partial of the page). 302 = done, or refused with a message.
+# "htmx" is a GET sent by htmx (the partial of the page), "htmx-post" a POST sent by htmx. 302 =
+# done, or refused with a message.
 MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     # The character's pages: the sheet, export and PDF for the owner and the campaign's referee.
     ("character_detail", "get"):        (200, 200, 404, 404, LOGIN),
@@ -56,11 +57,9 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     # Changing it: the owner only (the referee reviews, never edits a player's character).
     ("character_edit", "get"):          (200, 404, 404, 404, LOGIN),
     ("character_edit", "post"):         (302, 404, 404, 404, LOGIN),
-    ("character_preview", "get"):       (405, 405, 405, 405, LOGIN),
-    ("character_preview", "post"):      (200, 404, 404, 404, LOGIN),
-    ("character_autosave", "get"):      (405, 405, 405, 405, LOGIN),
-    # The owner's character is submitted: it saves only when the player presses Save.
-    ("character_autosave", "post"):     (409, 404, 404, 404, LOGIN),
+    # The page's own save: the owner's character is submitted, so it is saved only when the
+    # player presses Save, which the answer says.
+    ("character_edit", "htmx-post"):    (200, 404, 404, 404, LOGIN),
     ("character_duplicate", "get"):     (405, 405, 405, 405, LOGIN),
     ("character_duplicate", "post"):    (302, 404, 404, 404, LOGIN),
     ("character_delete", "get"):        (200, 404, 404, 404, LOGIN),
@@ -281,7 +280,7 @@ class World:
 
     def post_data(self, name: str) -> dict:
         character = self.character
-        if name in ("character_edit", "character_preview", "character_autosave"):
+        if name == "character_edit":
             document = character.document
             return {
                 "version": str(character.version),
@@ -380,8 +379,9 @@ def test_access(client, world, name, method, role, expected):
     url = world.url(name)
     before = snapshot()
 
-    if method == "post":
-        response = client.post(url, world.post_data(name))
+    if method in ("post", "htmx-post"):
+        headers = {"HTTP_HX_REQUEST": "true"} if method == "htmx-post" else {}
+        response = client.post(url, world.post_data(name), **headers)
     elif name == "character_odds":
         response = client.get(url, world.post_data(name))
     else:
@@ -389,7 +389,7 @@ def test_access(client, world, name, method, role, expected):
         response = client.get(url, **headers)
 
     login = reverse("login")
-    if expected == LOGIN and method == "htmx":
+    if expected == LOGIN and method.startswith("htmx"):
         # The whole page is sent there (HX-Redirect), not the login swapped into a region.
         assert response.status_code == 200
         assert response["HX-Redirect"].startswith(login)

@@ -27,15 +27,15 @@ def _deleted_right_after_the_access_check(monkeypatch, views_module):
     monkeypatch.setattr(views_module, "character_for_user", find_then_lose)
 
 
-@pytest.mark.parametrize("url_name", ["character_edit", "character_autosave"])
-def test_a_save_of_a_character_deleted_meanwhile_is_a_404(
-    owner_client, owner, monkeypatch, url_name
-):
+@pytest.mark.parametrize("htmx", [{}, {"HTTP_HX_REQUEST": "true"}], ids=["save", "as-you-go"])
+def test_a_save_of_a_character_deleted_meanwhile_is_a_404(owner_client, owner, monkeypatch, htmx):
     character = builder_services.create_character(owner=owner, document=character_document())
     _deleted_right_after_the_access_check(monkeypatch, builder_views)
 
     response = owner_client.post(
-        reverse(url_name, args=[character.pk]), builder_post(character, action="save", DEX="8")
+        reverse("character_edit", args=[character.pk]),
+        builder_post(character, action="save", DEX="8"),
+        **htmx,
     )
 
     assert response.status_code == 404
