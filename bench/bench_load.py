@@ -94,14 +94,16 @@ def _play(player: Player, port: int, deadline: float) -> None:
     pk = player.character.pk
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
 
-    def request(method: str, path: str, body: dict | None = None, **extra) -> bytes | None:
+    def request(
+        method: str, path: str, body: dict | None = None, **extra
+    ) -> http.client.HTTPResponse | None:
         start = time.perf_counter()
         try:
             connection.request(
                 method, path, urlencode(body, doseq=True) if body else None, {**headers, **extra}
             )
             response = connection.getresponse()
-            content = response.read()
+            response.read()
         except (OSError, http.client.HTTPException) as failure:
             connection.close()  # a fresh connection for the next request
             player.errors.append(f"{method} {path}: {failure!r}")
@@ -110,37 +112,35 @@ def _play(player: Player, port: int, deadline: float) -> None:
         if response.status != 200:
             player.errors.append(f"{method} {path}: {response.status}")
             return None
-        return content
+        return response
 
     edit = 0
     while time.perf_counter() < deadline:
         edit += 1
         notes = f"edit {edit} of {player.editing_session}"
         request("GET", f"/characters/{pk}/")
+        # Two edits, each saved as the builder page saves them (htmx), the answer's version
+        # carried into the next, as the page does.
         for dex in (8, 9):
             form = builder_post(
                 player.character,
                 version=str(player.version),
                 editing_session=player.editing_session,
+                edit_stamp=str(2 * edit + dex),
                 DEX=str(dex),
                 notes=notes,
             )
-            request(
-                "POST",
-                f"/characters/{pk}/preview/",
-                {**form, "edited": "DEX notes"},
-                **{"HX-Request": "true"},
-            )
-        content = request("POST", f"/characters/{pk}/autosave/", form)
-        if content is None:
-            continue
-        answer = json.loads(content)
-        if answer.get("state") != "saved":
-            player.errors.append(f"autosave: {answer}")
-            continue
-        player.version = answer["version"]
-        player.acknowledged_notes = notes
-        player.saves += 1
+            response = request("POST", f"/characters/{pk}/edit/", form, **{"HX-Request": "true"})
+            if response is None:
+                break
+            answer = json.loads(response.getheader("HX-Trigger-After-Settle"))["builder:saved"]
+            if answer.get("state") != "saved":
+                player.errors.append(f"save: {answer}")
+                break
+            player.version = answer["version"]
+        else:
+            player.acknowledged_notes = notes
+            player.saves += 1
     connection.close()
 
 
