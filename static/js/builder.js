@@ -1,8 +1,6 @@
-// The builder page. Its rows live in the page: Add and Remove change it at once, from the
-// <template>s the server drew. Every edit is saved: htmx posts the whole form (debounced; a newer
-// post replaces one on its way), and the answer brings the figures back out of band with what
-// became of the save, which builder/save-state.js turns into the words shown. Without this
-// script the page is a plain form whose buttons post to the server, which draws it again.
+// The builder page. Rows live in the page (Add and Remove use the server's <template>s); every
+// edit posts the whole form (htmx, debounced), answered with the figures out of band and what
+// became of the save (builder/save-state.js). Without this script the buttons post the form.
 import { parseTrait, resolveSkill } from "./builder/names.js";
 import * as saveState from "./builder/save-state.js";
 
@@ -13,7 +11,6 @@ const shown = () => builder.querySelector("[data-save-state]");
 const fromPage = () => saveState.initialModel(shown().dataset.state, shown().textContent.trim());
 let model = fromPage();
 
-// -- The save state ------------------------------------------------------------------------------
 let retry = null;
 const waiting = []; // what goes once no save is pending: a link followed, another form sent
 const pending = () => ["dirty", "saving"].includes(model.state);
@@ -34,16 +31,14 @@ function edited({ now = true } = {}) {
   on("edit");
   if (saveState.sending(model)) htmx.trigger(builder, now ? "builder:save" : "builder:edit");
 }
-// Signing in again (in another tab) gives the session a new CSRF secret, in its cookie: the
-// token the page was drawn with would be refused, in the header and in the form's own field.
+// Signing in again in another tab renews the CSRF secret: the page's own token would be refused.
 function csrfToken() {
   const name = `${builder.dataset.csrfCookie}=`;
   const cookie = document.cookie.split("; ").find((pair) => pair.startsWith(name));
   if (cookie) field("csrfmiddlewaretoken").value = decodeURIComponent(cookie.slice(name.length));
   return field("csrfmiddlewaretoken").value;
 }
-// Each save carries the page's count of its saves: they may land out of order, and the server
-// keeps the latest.
+// Each save carries the page's count of its saves: they may land out of order; the latest wins.
 const nextStamp = () => (field("edit_stamp").value = Number(field("edit_stamp").value) + 1);
 
 builder.addEventListener("htmx:configRequest", (event) => {
@@ -66,8 +61,7 @@ for (const failure of ["htmx:sendError", "htmx:responseError", "htmx:timeout"]) 
     if (event.detail.elt === builder) on(navigator.onLine ? "failed" : "offline");
   });
 }
-// A session that ended is answered with a redirect to the login page: following it would leave
-// the edits behind. The page stays and says why it waits.
+// A session that ended answers with the login page: the page stays, with its edits, and says so.
 builder.addEventListener("htmx:beforeOnLoad", (event) => {
   if (event.detail.elt !== builder || !event.detail.xhr.getResponseHeader("HX-Redirect")) return;
   event.preventDefault();
@@ -78,10 +72,8 @@ document.addEventListener("ffa:online", () => on("online") || (saveState.unsaved
 document.addEventListener("visibilitychange", () => model.state === "signedOut" && save());
 if (!navigator.onLine) on("offline");
 
-// -- Leaving -------------------------------------------------------------------------------------
-// A link followed, or another form sent (submitting for review, logging out), right after an
-// edit goes once the edit is stored, so the next page shows it: a save sent as the page goes
-// would race the next page, and lose on a slow network. A save that hangs holds it back 3 s.
+// A link followed, or another form sent, right after an edit goes once the edit is stored (3 s at
+// most), so the next page shows it: a save sent as the page goes would race that page.
 function whenSaved(go) {
   if (!pending()) return go();
   waiting.push(go);
@@ -116,8 +108,7 @@ builder.addEventListener("submit", () => {
   nextStamp();
   leavingBySave = true;
 });
-// Reloaded, or gone, with edits not stored: the form goes once more, and this tab keeps it, for a
-// next page drawn before it lands to send it again.
+// Left with edits not stored: the form goes by beacon, and this tab keeps it (below).
 const leavingKey = `ffa-builder-leaving:${location.pathname}`;
 window.addEventListener("pagehide", () => {
   if (leavingBySave || !saveState.unsaved(model)) return;
@@ -132,9 +123,8 @@ window.addEventListener("beforeunload", (event) => {
   const kept = ["conflict", "paused", "signedOut", "offline"].includes(model.state);
   if (kept && saveState.unsaved(model)) event.preventDefault();
 });
-// A page drawn from the stored character before the last page's save had landed is older than
-// that save: the save goes again, and the form comes back drawn from it; again until stored, or
-// refused for a reason the page then shows (a conflict, a character under review).
+// A page drawn before the last page's save landed sends it again and is redrawn from it, until
+// it is stored or refused for a reason the page then shows (a conflict, a review).
 function sendAgainWhatWasLeft(asked = false) {
   const left = JSON.parse(sessionStorage.getItem(leavingKey) ?? "null");
   const sent = Object.fromEntries(left ?? []);
@@ -143,8 +133,7 @@ function sendAgainWhatWasLeft(asked = false) {
   const refused = asked && ["conflict", "paused", "unreadable"].includes(model.state);
   if (!left || landed || refused) return sessionStorage.removeItem(leavingKey);
   const values = {};
-  for (const [name, value] of left) (values[name] ??= []).push(value);
-  delete values.leaving;
+  for (const [name, value] of left) if (name !== "leaving") (values[name] ??= []).push(value);
   const stamp = Number(sent.edit_stamp) + 1;
   Object.assign(values, { edit_stamp: stamp, redraw: "on", csrfmiddlewaretoken: csrfToken() });
   const page = document.getElementById("builder-page");
@@ -162,7 +151,6 @@ document.body.addEventListener("htmx:afterSettle", (event) => {
 // Back (or Forward) to a page kept by the browser: what is stored may have moved on since.
 window.addEventListener("pageshow", (event) => event.persisted && location.reload());
 
-// -- Edits ---------------------------------------------------------------------------------------
 // Typing is saved once the player pauses for a moment; a choice (a select, a box) at once.
 builder.addEventListener("input", (event) => {
   if (!event.target.matches("input.live:not([type=checkbox]), textarea.live")) return;
@@ -190,8 +178,8 @@ function showBox(label, shown) {
   label.hidden = !shown;
   label.querySelector("input").disabled = !shown;
 }
-// A flaw's row shows its control-score box, ticked as the type becomes a flaw's if that type has
-// one by default; a flaw that becomes another keeps the box as the player sees it.
+// A flaw's row shows its control-score box (ticked if the type has one by default); a flaw that
+// becomes another keeps it as the player sees it.
 function showControlScore(row, chosen) {
   const label = row.querySelector("[data-control-score]");
   if (!label) return; // a derived-attribute trait's row
@@ -201,7 +189,6 @@ function showControlScore(row, chosen) {
   row.querySelector("[data-controlbox]").disabled = !flaw;
 }
 
-// -- Rows ----------------------------------------------------------------------------------------
 // A copy of a template's elements, their placeholders (__key__, __skill__…) filled in.
 function fromTemplate(template, values) {
   const copy = template.content.cloneNode(true);
@@ -261,8 +248,7 @@ function addTrait({ type, level = "", frequency = "", control, name = "", derive
   row.querySelector("[data-control-score] input").checked = control ?? chosen.hasAttribute("data-control");
   return row;
 }
-// Where focus goes: to the new row (a trait's description: its grid or notation gave the rest),
-// or to the box a name was typed in, for the next one.
+// Focus goes to the new row (a trait's description), or stays in the box, for the next name.
 function focusInView(control) {
   control?.focus();
   control?.scrollIntoView({ block: "nearest" });
@@ -284,8 +270,8 @@ function removeRow(button) {
   announce("Row removed.", { withFigures: true });
   edited();
 }
-// What the page can read is added at once. The rest stays in its box, selected, so the next name
-// typed replaces it; the server says beside it why, and what it may stand for.
+// What the page can read is added at once; the rest stays selected in its box (the next name
+// typed replaces it) while the server says why beside it, and what it may stand for.
 function addFromBox(box, focus) {
   const typed = box.value.trim();
   const row = box.dataset.add === "skill" ? resolveSkill(catalog, typed) : parseTrait(catalog, typed);
@@ -301,7 +287,6 @@ function addFromBox(box, focus) {
   box.select();
 }
 
-// -- Buttons and Enter ---------------------------------------------------------------------------
 // Without this script the buttons post to the server; with it, each does its work here.
 const ACTIONS = {
   add_skill: (name, button) => {
@@ -336,8 +321,7 @@ builder.addEventListener("keydown", (event) => {
   event.preventDefault();
   if (event.target.dataset.add) addFromBox(event.target, event.target);
 });
-// Within the purchase range a step stays inside it, from outside it only goes back towards it,
-// and a field that holds no level starts again at the average.
+// A step stays inside the purchase range, or goes back towards it; no level: the average.
 function step(button) {
   const input = button.parentElement.querySelector("input");
   const typed = input.value.trim().toUpperCase();
@@ -351,9 +335,8 @@ function step(button) {
   edited();
 }
 
-// -- What a screen reader hears ------------------------------------------------------------------
 // What one save brings back (the points, each new problem) is said as one message, with the row
-// added or removed that moved them: a second message so soon would cut the first off.
+// that moved them: a second message so soon would cut the first off.
 const announcer = document.getElementById("announcer");
 const news = [];
 let flush = null;

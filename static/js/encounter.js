@@ -1,11 +1,7 @@
-// The attack form's bursts follow the weapon chosen: each weapon chip names the bursts its
-// weapon fires (data-bursts), and the other burst chips are hidden and switched off, so they
-// are neither offered nor posted; a weapon without autofire hides the whole autofire part.
-// Further targets follow the burst: one target for each data-rounds-per-target rounds, so a
-// single shot or a burst too short for a second target hides them. Without JavaScript every
-// burst shows, named by the weapons that fire it, and the server refuses one the chosen weapon
-// does not fire, or further targets its burst does not reach. The range follows the weapon
-// too, until chosen.
+// The attack form follows the weapon chosen: only the bursts it fires (data-bursts) are offered
+// and posted, further targets only for a burst that reaches them, and the range its attack is
+// first offered at, until one is chosen. Without JavaScript everything shows and the server
+// refuses what the weapon cannot do.
 (() => {
   "use strict";
 
@@ -44,17 +40,14 @@
     for (const form of root.querySelectorAll("form.attack")) follow(form);
   };
 
-  // The range starts at the band the chosen weapon's attack is first offered at (data-band: a
-  // pistol's pistol range, a sword's optimal distance) and follows the weapon until the person
-  // chooses a range.
+  // The band the weapon's attack is first offered at (data-band), until the person chooses one.
   const followBand = (form, weapon) => {
     if ("rangeChosen" in form.dataset || !weapon.dataset.band) return;
     const band = form.querySelector(`input[name="range_band"][value="${weapon.dataset.band}"]`);
     if (band) band.checked = true;
   };
 
-  // Listened to while the event comes down (capture), so the bursts and the range are set
-  // before htmx, listening on the form as the event bubbles up, asks for the odds.
+  // In capture, so the bursts and the range are set before htmx asks for the odds.
   document.addEventListener(
     "change",
     (event) => {
@@ -73,11 +66,9 @@
   // A swapped action panel comes with the weapon it was filled in for.
   document.addEventListener("htmx:load", (event) => followAll(event.detail.elt));
 
-  // The turn can move on while a person fills in the action panel (a player acted from a phone,
-  // or another tab did), and the polling brings the next turn's panel. Swapped under their
-  // finger, the next tap would act for the next fighter with its defaults. A panel the person
-  // has changed is kept instead, saying so: its action, sent, is refused as the turn is over,
-  // and the answer shows the turn as it stands.
+  // The turn can move on (polled) while a person fills in the action panel: swapped under their
+  // finger, the next tap would act for the next fighter. A panel they changed is kept, saying
+  // so; its action is refused as the turn is over, and the answer shows the turn as it stands.
   const touch = (event) => {
     const panel = event.target instanceof Element && event.target.closest("#act");
     if (panel) panel.dataset.touched = "";
@@ -88,23 +79,13 @@
     const panel = event.detail.target;
     if (!panel || panel.id !== "act" || !("touched" in panel.dataset)) return;
     event.detail.shouldSwap = false;
-    if (panel.querySelector("[data-moved-on]")) return;
-    const notice = document.createElement("p");
-    notice.className = "play__notice play__notice--error";
-    notice.setAttribute("role", "status");
-    notice.dataset.movedOn = "";
-    notice.append("The turn has moved on since you began: this form is for a turn that is over. ");
-    const link = document.createElement("a");
-    link.href = window.location.pathname;
-    link.textContent = "Show the turn as it stands";
-    notice.append(link, ".");
-    panel.prepend(notice);
+    if (!panel.querySelector("[data-moved-on]")) {
+      panel.prepend(document.getElementById("moved-on").content.cloneNode(true));
+    }
   });
 
-  // An action (a POST) replaces the region its button was in, and the focus would fall back to
-  // the page: a keyboard user would start again at the skip link. The focus goes to the outcome
-  // at the top of the action panel instead, so the next Tab reaches the next action. The odds
-  // and the turn order's polling are GETs and leave the focus where it is.
+  // An action (a POST) replaces its region: focus goes to the outcome, not back to the skip
+  // link, so the next Tab reaches the next action. The odds and the polling leave it alone.
   document.addEventListener("htmx:afterSwap", (event) => {
     if (event.detail.requestConfig?.verb !== "post") return;
     const outcome = document.getElementById("outcome");

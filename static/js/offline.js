@@ -1,11 +1,7 @@
 // Offline: the service worker, the "Offline — read-only" banner, forms shut while offline, and
-// the kept sheets forgotten when their reader logs out or someone else logs in.
-//
-// A page is read-only when the browser is offline, or when it is a copy the service worker
-// kept (it marks <body data-offline-copy>). Then every form control and htmx control is
-// disabled, and htmx sends nothing but GETs: nothing is written. A control keeps its value
-// while disabled, so an edit typed in the builder before the connection went stays on the
-// page; when it returns the controls open again and "ffa:online" tells the builder to save.
+// the kept sheets forgotten when their reader logs out or someone else logs in. A page offline,
+// or a kept copy (<body data-offline-copy>), has every control disabled (values kept) and htmx
+// sends only GETs; back online the controls open and "ffa:online" tells the builder to save.
 (() => {
   const body = document.body;
   const KEPT_PAGES = "ffa-pages-";
@@ -23,26 +19,19 @@
     }
   }
 
-  // -- Whose sheets are kept -------------------------------------------------------------------
-  // The pages kept on this device are the last logged-in reader's. Someone else (or no one)
-  // on a live page: forget them. A kept copy is the reader's own page and says nothing new.
-  if (!isCopy) {
-    const reader = body.dataset.reader || "";
-    let last;
+  // The pages kept here are the last reader's: someone else (or no one) on a live page forgets
+  // them. Storage refused (private mode): they are forgotten on every logout only.
+  const remembered = (use) => {
     try {
-      last = localStorage.getItem(USER_KEY);
+      return use(localStorage);
     } catch {
-      last = null; // storage refused (private mode): forget on every logout only
+      return null;
     }
-    if (last !== reader) {
-      forgetKeptPages();
-      try {
-        if (reader) localStorage.setItem(USER_KEY, reader);
-        else localStorage.removeItem(USER_KEY);
-      } catch {
-        // nothing to remember then
-      }
-    }
+  };
+  const reader = body.dataset.reader || "";
+  if (!isCopy && remembered((storage) => storage.getItem(USER_KEY)) !== reader) {
+    forgetKeptPages();
+    remembered((storage) => (reader ? storage.setItem(USER_KEY, reader) : storage.removeItem(USER_KEY)));
   }
   // Logging out forgets them before the form goes: a shared device keeps nobody's sheets.
   for (const form of document.querySelectorAll("form[data-logout]")) {
@@ -57,7 +46,6 @@
     });
   }
 
-  // -- Read-only while offline ----------------------------------------------------------------
   function shut(readOnly) {
     for (const control of document.querySelectorAll(CONTROLS)) {
       if (control.closest("[data-offline-banner]")) continue;
@@ -71,9 +59,8 @@
     }
   }
 
-  // A kept copy is shown when the page could not be fetched: the device was offline, or the
-  // server did not answer. The browser counting itself online says nothing about the server,
-  // so the banner asks it (/healthz) before it says the connection is back.
+  // A kept copy was shown as the device was offline or the server did not answer: online says
+  // nothing of the server, so the banner asks it (/healthz) before saying the connection is back.
   async function serverAnswers() {
     try {
       return (await fetch("/healthz", { cache: "no-store" })).ok;
@@ -104,11 +91,8 @@
     }
   }
 
-  // -- An action that got no answer ----------------------------------------------------------
-  // A post from a region that records play (the play sheet, an encounter: data-records) that
-  // the server never answered, or answered with an error, leaves the page as it was, as if the
-  // tap had not been seen. It may have been recorded before the connection failed, so the page
-  // says so and offers a reload rather than inviting the same action again.
+  // A post recording play (data-records) that got no answer, or an error, may have been recorded
+  // all the same: the page says so and offers a reload rather than inviting the action again.
   function unanswered(event) {
     const verb = (event.detail.requestConfig?.verb || "get").toLowerCase();
     if (verb === "get" || !banner || !event.detail.elt.closest("[data-records]")) return;

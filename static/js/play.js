@@ -1,18 +1,13 @@
-// The play sheet: an action swaps the whole play region (#play) for the new one. The browser
-// would scroll on its own while the region is replaced (scroll anchoring follows the old nodes
-// as the new ones are inserted above them: thousands of pixels on a phone), leaving the player
-// far from the result. So the button that was clicked is kept where it was on the screen, the
-// outcome (shown beside that button's form) is brought into view if it is not, and the focus
-// goes back to the button (or, when it is gone, to the outcome) for keyboard users. An action
-// refused (a figure out of range, or another tab's action first) keeps what was typed in its
-// form, to send again.
+// The play sheet: an action swaps the whole play region (#play), and the browser's scroll
+// anchoring would carry the player far from the result on a phone. The clicked button stays where
+// it was on the screen, the outcome beside it comes into view, focus goes back to the button (or
+// the outcome), and a refused action keeps what was typed in its form.
 (() => {
   "use strict";
 
   let clicked = null; // {action, wound, top, typed}: the button the last action was sent with
 
-  // What the person typed and chose in a form: not its hidden fields, which the new region
-  // brings up to date (the play version above all).
+  // What was typed and chosen: not the hidden fields, which the new region brings up to date.
   const typed = (field) => field.name && field.type !== "hidden" && field.tagName !== "BUTTON";
   const ticked = (field) => field.type === "checkbox" || field.type === "radio";
   const typedIn = (form) =>
@@ -77,10 +72,8 @@
     if (focus) focus.focus({ preventScroll: true });
   });
 
-  // The dice roller: choosing a skill (or typing one the character lacks) picks the governing
-  // attribute suggested for it, the one the player last chose for that skill or the catalog's.
-  // Listened to while the event comes down (capture), so the attribute is set before htmx,
-  // listening on the form as the event bubbles up, asks for the odds.
+  // The dice roller: a skill chosen (or typed) picks the attribute suggested for it; in capture,
+  // so the attribute is set before htmx asks for the odds.
   document.addEventListener(
     "change",
     (event) => {

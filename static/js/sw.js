@@ -1,14 +1,9 @@
-// The service worker: the sheets and play sheets a person opened stay readable offline.
-//
-// Sheet pages (/characters/<id>/ and /characters/<id>/play/) are asked of the network first and
-// the answer is kept; without a network the kept copy is shown, marked so that offline.js says
-// it is an offline copy and keeps its forms shut. Static files are served from the cache first
-// (in production their names change with their content). Nothing else is kept: no POST ever,
-// no other page, nothing under /accounts/. The kept pages are one person's: offline.js deletes
-// them on logout and when someone else logs in (caches are shared by the page and the worker),
-// and the worker deletes them when the server says the session is gone (a page asked for lands
-// on the login page: the session expired, the browser was closed, the password was changed
-// elsewhere), so they never outlive the session they were read in.
+// The service worker: the sheets and play sheets a person opened stay readable offline. Those
+// pages are asked of the network first and kept; offline, the kept copy is shown, marked for
+// offline.js. Static files come from the cache first (their names change with their content).
+// Nothing else is kept, never a POST. The kept pages are one person's: offline.js deletes them on
+// logout or another login, and the worker when a page lands on the login page (the session
+// ended), so they never outlive the session they were read in.
 const VERSION = "1";
 const PAGES = `ffa-pages-v${VERSION}`;
 const STATIC = `ffa-static-v${VERSION}`;

@@ -1,8 +1,6 @@
-// Typed names read in the page, as the server reads them (characters/builder/buttons.py,
-// rules.parse_trait), from the catalog the page carries: a skill by its name or in the rulebook's
-// notation, a trait in bracket notation. What this cannot read, the server explains (what the
-// catalog lacks, and the names it may stand for). Both sides are held to one table of examples:
-// tests/fixtures/typed_names.json.
+// Typed names read in the page as the server reads them (characters/builder/buttons.py), from the
+// catalog the page carries: a skill, or a trait in bracket notation; the server explains the
+// rest. Both are held to one table of examples: tests/fixtures/typed_names.json.
 
 const plain = (text) => text.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
 const matchKey = (text) => plain(text.replace(/\s*\([^)]*\)/g, ""));

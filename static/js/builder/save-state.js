@@ -9,16 +9,8 @@ export const TRANSITIONS = {
   unsaved: { edit: "dirty", send: "saving", offline: "offline" },
   unreadable: { edit: "dirty", send: "saving", offline: "offline" },
   dirty: { send: "saving", offline: "offline" },
-  saving: {
-    saved: "saved",
-    partial: "partial",
-    conflict: "conflict",
-    paused: "paused",
-    unreadable: "unreadable",
-    signedOut: "signedOut",
-    failed: "retrying",
-    offline: "offline",
-  },
+  saving: { saved: "saved", partial: "partial", conflict: "conflict", paused: "paused",
+    unreadable: "unreadable", signedOut: "signedOut", failed: "retrying", offline: "offline" },
   retrying: { send: "saving", offline: "offline" },
   offline: { online: "dirty" },
   signedOut: { send: "saving", offline: "offline" },
@@ -37,10 +29,8 @@ const TEXTS = {
   dirty: () => "Saving…",
   saving: () => "Saving…",
   retrying: () => "Not saved: the server could not be reached. Retrying…",
-  offline: () =>
-    "Not saved: offline. Your edits stay on this page and are saved when the connection returns.",
-  signedOut: () =>
-    "Not saved: you are signed out. Sign in again in another tab: your edits stay on this page and are saved then.",
+  offline: () => "Not saved: offline. Your edits stay on this page and are saved when the connection returns.",
+  signedOut: () => "Not saved: you are signed out. Sign in again in another tab: your edits stay on this page and are saved then.",
 };
 
 // A page as the server drew it: its state, and the message its text carries.
