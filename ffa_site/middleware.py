@@ -1,5 +1,6 @@
 """Middleware of the site as a whole."""
 
+import logging
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
@@ -11,6 +12,10 @@ from django.template.loader import render_to_string
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
 from django_htmx.http import HttpResponseClientRedirect
+
+from rules import MalformedDocument
+
+logger = logging.getLogger(__name__)
 
 HEALTHZ_PATH = "/healthz"
 
@@ -115,3 +120,27 @@ def htmx_to_the_login_page(get_response: Callable[[HttpRequest], HttpResponse]):
         return HttpResponseClientRedirect(redirect_to_login(back)["Location"])
 
     return middleware
+
+
+class UnreadableStoredDocument:
+    """A page of a character whose stored document the rules engine cannot read (left by an older
+    version of the site, or changed by hand in the database) says so and where to mend it, rather
+    than answering with a server error; the refusal is logged for the site's admins. Documents
+    coming in (an import, a save) are read, and refused with a message, by their own views."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, MalformedDocument):
+            return None
+        logger.error(
+            "A stored character document cannot be read at %s: %s", request.path, exception
+        )
+        body = render_to_string(
+            "unreadable_document.html", {"problem": str(exception)}, request=request
+        )
+        return HttpResponse(body, status=200)

@@ -158,6 +158,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "ffa_site.middleware.htmx_to_the_login_page",
+    # A stored document the engine cannot read is a page saying so, never a server error.
+    "ffa_site.middleware.UnreadableStoredDocument",
     # Last, as django-axes asks: it turns a locked-out login into the lockout page.
     "axes.middleware.AxesMiddleware",
 ]

@@ -202,6 +202,9 @@ def character_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     script, its buttons post here and the page is drawn again, saved only by Save."""
     character = character_for_user(request, pk, edit=True)
     if request.method == "GET":
+        # A stored document the engine cannot read is a page saying so (ffa_site.middleware),
+        # before the form reads it as one it can.
+        parse_document(character.document)
         context = selectors.builder_page(character, form_from_document(character.document))
         response = render(request, "characters/builder/builder.html", context)
         # Never shown from the browser's cache: after Back the page shows what is stored now (it
