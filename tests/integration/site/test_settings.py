@@ -171,3 +171,17 @@ def test_a_message_sets_no_cookie_of_its_own(client):
         django_settings.CSRF_COOKIE_NAME,  # a login rotates the CSRF secret
     }
     assert "Welcome aboard" in client.get(response["Location"]).content.decode()
+
+
+@pytest.mark.django_db
+def test_the_embedded_database_logs_ahead_and_syncs_at_checkpoints():
+    """The builder saves as the player edits: on SQLite a commit's own syncs were most of a
+    save's time (make bench). PostgreSQL keeps its own settings."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("PostgreSQL: nothing of SQLite's to check")
+    with connection.cursor() as cursor:
+        journal = cursor.execute("PRAGMA journal_mode").fetchone()[0]
+        synchronous = cursor.execute("PRAGMA synchronous").fetchone()[0]
+    assert (journal, synchronous) == ("wal", 1)  # 1: NORMAL
