@@ -103,14 +103,23 @@ _DERIVED_TRAIT = re.compile(
 _DERIVED_CHANGE = re.compile(r"([A-Za-z]{3})\s*([+-]\s*\d+)")
 
 
+# A description written before the brackets, as the rulebook lists traits: "Loud [PF-I-S -2]".
+_DESCRIBED = re.compile(r"^(?P<name>[^\[\]]*?\S)\s*(?P<notation>\[[^\[\]]*\])$")
+
+
 def parse_trait(text: str, name: str = "", *, cat: Catalog | None = None) -> TraitEntry:
     """Read a bracket notation, checking its points against the tables.
 
-    Raises :class:`NotationError` when the text is not a trait notation or when the points
-    written in it disagree with the perk cost, flaw value or derived-attribute tables.
+    A description before the brackets names the trait when ``name`` does not. Raises
+    :class:`NotationError` when the text is not a trait notation or when the points written in
+    it disagree with the perk cost, flaw value or derived-attribute tables.
     """
     cat = cat or catalog()
     stripped = text.replace("*", "").strip()  # the rulebook italicises some notations
+    described = _DESCRIBED.match(stripped)
+    if described is not None:
+        name = name or " ".join(described["name"].split())
+        stripped = described["notation"]
     match = _TRAIT.match(stripped)
     if match is not None:
         trait_type = match["type"].upper()

@@ -34,7 +34,8 @@ TRAITS_TYPED = [
     "[PF-H-R CS5 -2]", "[PP-C-S 3]", "[PP-C-0 5]", "[PP-X-S 2]", "[QQ-C-S 2]", "[HF-I-S -3]",
     "[PP INI+1 5]", "[PP INI + 1 DEF+1 10]", "[PF DEF-1 -5]", "[PF DEF+1 5]", "[PP INI+1 INI+1 10]",
     "[PP XYZ+1 5]", "[PP INI+1 4]", "nonsense", "", "*[PP-C-S 2]*", "[PP-C-S 99999999999999999]",
-    "[MP-E-O 10]", "[PF-P-O CS5 -25]",
+    "[MP-E-O 10]", "[PF-P-O CS5 -25]", "Loud [PF-I-S -2]", "Loud  voice [pf-i-s -2]",
+    "Quick [PP INI+1 5]", "Loud [PF-I-S 3]", "Loud PF-I-S -2", "[Loud] [PF-I-S -2]",
 ]  # fmt: skip
 
 
@@ -68,6 +69,7 @@ def typed_names() -> dict:
         else:
             case["trait"] = {
                 "type": trait.type,
+                "name": trait.name,
                 "level": trait.level or "",
                 "frequency": trait.frequency or "",
                 "control": trait.control,

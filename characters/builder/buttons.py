@@ -175,6 +175,7 @@ def _add_trait_notation(form: BuilderForm, argument: str) -> None:
         TraitRow(
             key=new_key(form.traits),
             type=trait.type,
+            name=trait.name,
             level=trait.level or "",
             frequency=trait.frequency or "",
             control=trait.control,

@@ -62,6 +62,17 @@ def test_trait_notation_typed_in_lower_case_reads_its_control_score_too():
     assert parse_trait("[pf-h-r cs4 -2]") == TraitEntry("PF", "", "H", "R", control=True)
 
 
+def test_a_description_written_before_the_brackets_names_the_trait_as_the_rulebook_lists_it():
+    assert parse_trait("Loud  voice [PF-I-S -2]") == TraitEntry("PF", "Loud voice", "I", "S")
+    assert parse_trait("Quick [PP INI+1 5]").name == "Quick"
+    assert parse_trait("Loud [PF-I-S -2]", "Booming").name == "Booming"
+
+
+def test_a_description_does_not_excuse_a_notation_the_tables_refuse():
+    with pytest.raises(NotationError, match="written as 3 points, but the tables give -2"):
+        parse_trait("Loud [PF-I-S 3]")
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

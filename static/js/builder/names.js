@@ -2,7 +2,8 @@
 // catalog the page carries: a skill, or a trait in bracket notation; the server explains the
 // rest. Both are held to one table of examples: tests/fixtures/typed_names.json.
 
-const plain = (text) => text.toLowerCase().split(/\s+/).filter(Boolean).join(" ");
+const collapsed = (text) => text.split(/\s+/).filter(Boolean).join(" ");
+const plain = (text) => collapsed(text.toLowerCase());
 const matchKey = (text) => plain(text.replace(/\s*\([^)]*\)/g, ""));
 const lookupKey = (index, key) =>
   index[key] ?? index[`${key}s`] ?? (key.endsWith("s") ? index[key.slice(0, -1)] : undefined);
@@ -33,14 +34,18 @@ export function resolveSkill(catalog, text) {
   return { skill, cascade, level: String(whole(level)), specialties: known };
 }
 
+// A description written before the brackets, as the rulebook lists traits: "Loud [PF-I-S -2]".
+const DESCRIBED = /^([^[\]]*?\S)\s*(\[[^[\]]*\])$/;
 const TRAIT = /^\[?\s*([A-Z]{2})-([A-Z])-([A-Z0])(?:\s+CS\s*(\d+))?\s+([+-]?\d+)\s*\]?$/i;
 const DERIVED = /^\[?\s*([A-Za-z]{2})\s+((?:[A-Za-z]{3}\s*[+-]\s*\d+\s*)+?)\s*([+-]?\d+)\s*\]?$/;
 
-// A trait in bracket notation, { type, level, frequency, control, derived }, its points as the
-// tables give them, or null.
+// A trait in bracket notation, { type, name, level, frequency, control, derived }, its points as
+// the tables give them, or null.
 export function parseTrait(catalog, text) {
   const tables = catalog.traits;
-  const stripped = text.replaceAll("*", "").trim();
+  const unstarred = text.replaceAll("*", "").trim();
+  const [, described = "", stripped = unstarred] = unstarred.match(DESCRIBED) ?? [];
+  const name = collapsed(described);
   const levelled = stripped.match(TRAIT)?.map((part) => part?.toUpperCase());
   if (levelled) {
     const [, type, level, written, control, points] = levelled;
@@ -48,7 +53,7 @@ export function parseTrait(catalog, text) {
     const expected = tables.points[`${type}-${level}-${frequency}`];
     const score = control === undefined || whole(control) === tables.control_scores[level];
     if (expected === undefined || !score || whole(points) !== expected) return null;
-    return { type, level, frequency, control: control !== undefined, derived: {} };
+    return { type, name, level, frequency, control: control !== undefined, derived: {} };
   }
   const [, typed, changesWritten, points] = stripped.match(DERIVED) ?? [];
   if (!typed) return null;
@@ -63,5 +68,5 @@ export function parseTrait(catalog, text) {
     changes.every(([code, amount]) => tables.derived_points[code] && amount && amount > 0 === perk);
   const expected = changes.reduce((sum, [code, amount]) => sum + tables.derived_points[code] * amount, 0);
   if (!fits || whole(points) !== expected) return null;
-  return { type, level: "", frequency: "", control: false, derived: Object.fromEntries(changes) };
+  return { type, name, level: "", frequency: "", control: false, derived: Object.fromEntries(changes) };
 }

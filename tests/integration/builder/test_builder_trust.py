@@ -223,6 +223,17 @@ def test_a_skill_typed_in_the_rulebooks_notation_is_added_as_written(
     assert re.search(rf'name="skill-0-level" value="{level}"', html)
 
 
+def test_a_trait_typed_with_its_description_is_added_with_that_description(owner, owner_client):
+    character = _character(owner, name="Notation")
+    post = builder_post(character, action="add_trait_notation")
+    post["trait-notation"] = "Loud [PF-I-S -2]"
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), post)
+    html = _without_templates(response.content.decode())
+
+    assert re.search(r'name="trait-0-name"[^>]* value="Loud"', html)
+    assert '<span id="trait-0-notation" >[PF-I-S -2]</span>' in html
+
+
 def test_a_specialty_typed_after_the_level_is_ticked(owner, owner_client):
     character = _character(owner, name="Notation")
     html = _typed_into_the_add_box(owner_client, character, "Pilot-2 (small craft)")
