@@ -240,7 +240,8 @@ function addTrait({ type, level = "", frequency = "", control, name = "", derive
   const fields = { type, name, level, frequency };
   for (const input of row.querySelectorAll("[name]")) {
     const [, , named, code] = input.name.split("-");
-    input.value = (named === "derived" ? derived[code] : fields[named]) ?? input.value;
+    // The row template carries a default figure; a typed trait names every figure it moves.
+    input.value = named === "derived" ? (derived[code] ?? "") : (fields[named] ?? input.value);
   }
   if (derivedShape) return row;
   const chosen = row.querySelector("[name$='-type']").selectedOptions[0];

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from characters.builder import views as builder_views
-from tests.browser.pages import log_in, start_building
+from tests.browser.pages import PHONE, log_in, start_building
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -192,3 +192,48 @@ def test_a_sections_empty_line_shows_only_while_it_has_no_rows(page, width):
     expect(empty).to_be_hidden()
     page.locator("[data-item-row] [data-action=remove]").click()
     expect(empty).to_be_visible()
+
+
+def test_a_trait_typed_in_notation_brings_its_description_and_only_the_figures_it_names(page):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    start_building(page, "Kim")
+    box = page.locator("#id_trait-notation")
+
+    box.fill("[PP INI+1 5]")
+    box.press("Enter")
+    box.fill("Loud [PF-I-S -2]")
+    box.press("Enter")
+
+    quick, loud = page.locator("[data-trait-row]").all()
+    expect(quick.locator("[name$=-derived-INI]")).to_have_value("1")
+    expect(quick.locator("[name$=-derived-DEF]")).to_have_value("")  # not the template's own
+    expect(page.locator('[data-derived="DEF"]')).to_have_text("3")
+    expect(page.locator('[data-derived="INI"]')).to_have_text("4")
+    expect(loud.locator("[name$=-name]")).to_have_value("Loud")
+    expect(loud.locator(".notation")).to_have_text("[PF-I-S -2]")
+    expect(box).to_be_focused()
+
+
+def test_on_a_phone_focus_never_hides_under_the_status_bar_and_notations_wrap_beside_remove(
+    page,
+):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    page.set_viewport_size(PHONE)
+    start_building(page, "Kim")
+    page.locator("#id_trait-notation").fill("[PF DEF-1 INI-1 MOV-1 TGH-1 -20]")
+    page.locator("#id_trait-notation").press("Enter")
+    expect(page.locator("[data-trait-row]")).to_have_count(1)
+
+    # Backwards through the traits, as a player tabs back up the page: the bar, stuck to the
+    # top of the screen, covers no control that takes the focus.
+    bar = page.locator(".builder__status")
+    for _ in range(40):
+        page.keyboard.press("Shift+Tab")
+        focused = page.locator(":focus").bounding_box()
+        assert focused["y"] >= bar.bounding_box()["y"] + bar.bounding_box()["height"] - 1
+
+    notation = page.locator("[data-trait-row] td.notation")
+    expect(notation).to_have_text(re.compile(r"TGH-1 -20\]"))
+    assert notation.evaluate("(cell) => cell.scrollWidth <= cell.clientWidth")
