@@ -10,6 +10,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import trigger_client_event
@@ -321,8 +322,9 @@ def _save_pressed(
         messages.error(request, f"Nothing was saved: {malformed}.")
         return page_again(selectors.SaveState("unreadable", f"Not saved: {malformed}"), 400)
     if post.action == "roll":
-        _roll(request, saved)
-        return redirect("character_edit", saved.pk)
+        # The dice show in their own section, so the page opens there; a refusal shows at the top.
+        section = "#section-mustering" if _roll(request, saved) else ""
+        return redirect(reverse("character_edit", args=[saved.pk]) + section)
     verdict = "valid" if saved.is_valid else "saved as a draft with rule errors"
     withdrawn = (
         " It was withdrawn from review: submit it again when it is ready."
@@ -335,12 +337,14 @@ def _save_pressed(
     return redirect("character_edit", saved.pk)
 
 
-def _roll(request: AuthenticatedHttpRequest, character: Character) -> None:
+def _roll(request: AuthenticatedHttpRequest, character: Character) -> bool:
+    """Roll mustering out, with a message saying what came of it; whether the dice were rolled."""
     try:
         rolled = services.roll_mustering_out(character=character, by=request.user)
     except services.MusteringOutRefused as refused:
         messages.error(request, str(refused))
-        return
+        return False
     credits = sum(roll.credits for roll in rolled)
     dice = ", ".join(str(roll.die) for roll in rolled)
     messages.success(request, f"Saved and rolled {dice}: Cr{credits:,} to muster out with.")
+    return True

@@ -17,6 +17,7 @@ from characters.models import Character, MusteringRoll
 from rules import check_document, normalise_document
 from tests.factories import (
     PASSWORD,
+    CampaignFactory,
     CharacterFactory,
     UserFactory,
     builder_post,
@@ -437,7 +438,10 @@ def test_mustering_out_is_rolled_once_on_the_server_and_recorded(owner_client, c
             "trait-1-frequency": "R",
         },
     )
-    owner_client.post(reverse("character_edit", args=[character.pk]), data)
+    response = owner_client.post(reverse("character_edit", args=[character.pk]), data)
+
+    # The page opens at the section that shows the dice, not back at its top.
+    assert response.url == reverse("character_edit", args=[character.pk]) + "#section-mustering"
     rolls = list(MusteringRoll.objects.filter(character=character))
     assert len(rolls) == 2
     assert all(r.service == "navy" and r.terms == 2 and 1 <= r.die <= 6 for r in rolls)
@@ -636,6 +640,18 @@ def test_a_character_outside_a_campaign_offers_its_sheet_on_letter_and_a4(owner_
     pdf_url = reverse("character_pdf", args=[character.pk])
     assert f'href="{pdf_url}"' in html
     assert f'href="{pdf_url}?size=a4"' in html
+
+
+def test_the_builder_offers_letter_and_a4_sheets_even_when_the_campaign_prints_on_a4(
+    owner_client, character
+):
+    character.campaign = CampaignFactory(page_size="a4")
+    character.save()
+    html = owner_client.get(reverse("character_edit", args=[character.pk])).content.decode()
+
+    pdf_url = reverse("character_pdf", args=[character.pk])
+    assert f'<a href="{pdf_url}?size=letter" data-pdf="letter">Letter</a>' in html
+    assert f'<a href="{pdf_url}?size=a4" data-pdf="a4">A4</a>' in html
 
 
 def test_the_builder_explains_its_limits_with_the_catalogs_figures(owner_client, character):
