@@ -46,3 +46,11 @@ def ago(moment: datetime | None) -> str:
     if timezone.now() - moment < timedelta(minutes=1):
         return "just now"
     return f"{timesince(moment)} ago"
+
+
+@register.filter
+def kg(weight: float | None) -> str:
+    """``weight|kg``: "0.99 kg", "1.5 kg", "12 kg": to the gram, without trailing zeros."""
+    if weight is None:
+        return ""
+    return f"{round(weight, 3):.3f}".rstrip("0").rstrip(".") + " kg"

@@ -6,7 +6,7 @@ from fractions import Fraction
 import pytest
 from django.utils import timezone
 
-from characters.templatetags.ffa_format import ago, credits, percent
+from characters.templatetags.ffa_format import ago, credits, kg, percent
 
 
 @pytest.mark.parametrize(
@@ -23,6 +23,20 @@ from characters.templatetags.ffa_format import ago, credits, percent
 )
 def test_a_chance_reads_as_certain_or_hopeless_only_when_it_is(chance, shown):
     assert percent(chance) == shown
+
+
+@pytest.mark.parametrize(
+    ("weight", "shown"),
+    [
+        (0.99, "0.99 kg"),
+        (1.5, "1.5 kg"),
+        (12.0, "12 kg"),
+        (0.0004, "0 kg"),
+        (1234.25, "1234.25 kg"),
+    ],
+)
+def test_a_weight_reads_to_the_gram_without_trailing_zeros(weight, shown):
+    assert kg(weight) == shown
 
 
 def test_credits_have_thousands_separators_and_a_true_minus():
