@@ -61,13 +61,7 @@
 
   // A kept copy was shown as the device was offline or the server did not answer: online says
   // nothing of the server, so the banner asks it (/healthz) before saying the connection is back.
-  async function serverAnswers() {
-    try {
-      return (await fetch("/healthz", { cache: "no-store" })).ok;
-    } catch {
-      return false;
-    }
-  }
+  const serverAnswers = () => fetch("/healthz", { cache: "no-store" }).then((answer) => answer.ok, () => false);
 
   async function show() {
     const offline = !navigator.onLine;
