@@ -57,3 +57,22 @@ def test_the_player_wears_reflec_under_armor_and_throws_a_specialty_test(page, p
     expect(page.locator("#odds")).to_contain_text("Pilot-2 (small craft, +1) DEX")
     page.locator('[data-action="roll"]').click()
     expect(page.locator("[data-roll]").first).to_contain_text("Pilot-2 (small craft, +1) DEX")
+
+
+def test_a_choice_made_the_moment_the_sheet_is_redrawn_still_updates_the_odds(page, pilot):
+    log_in(page, "player1")
+    page.goto(f"/characters/{pilot.pk}/play/")
+    page.wait_for_load_state("load")
+    # As soon as the wear form's answer is in the page, before anything else runs, the player
+    # picks a skill in the redrawn roll form.
+    page.evaluate(
+        """() => document.body.addEventListener("htmx:afterSwap", () => setTimeout(() => {
+            const skill = document.getElementById("roll-skill");
+            skill.value = "Pilot::::small craft";
+            skill.dispatchEvent(new Event("change", { bubbles: true }));
+        }), { once: true })"""
+    )
+    page.locator("[data-wear] .chip-option", has_text="Helmet").click()
+    page.locator('[data-action="wear"]').click()
+
+    expect(page.locator("#odds")).to_contain_text("Pilot-2 (small craft, +1) DEX")
