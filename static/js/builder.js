@@ -11,6 +11,11 @@ const shown = () => builder.querySelector("[data-save-state]");
 const fromPage = () => saveState.initialModel(shown().dataset.state, shown().textContent.trim());
 let model = fromPage();
 
+// Each save stays in the tab until stored, for the next page to send again (below): written as
+// it is sent (a write as the page goes can be too late), and kept once the page is going.
+let goingAway = false;
+const leavingKey = `ffa-builder-leaving:${location.pathname}`;
+const keepInTab = (entries) => sessionStorage.setItem(leavingKey, JSON.stringify([...entries]));
 let retry = null;
 const waiting = []; // what goes once no save is pending: a link followed, another form sent
 const pending = () => ["dirty", "saving"].includes(model.state);
@@ -47,6 +52,7 @@ builder.addEventListener("htmx:configRequest", (event) => {
   event.detail.stamp = params.edit_stamp = nextStamp();
   event.detail.headers["X-CSRFToken"] = params.csrfmiddlewaretoken = csrfToken();
   for (const name of ["action", "new-skill", "trait-notation"]) delete params[name];
+  keepInTab(event.detail.formData);
 });
 builder.addEventListener("htmx:beforeSend", (event) => {
   if (event.detail.elt === builder) on("send", { stamp: event.detail.requestConfig.stamp });
@@ -54,6 +60,7 @@ builder.addEventListener("htmx:beforeSend", (event) => {
 builder.addEventListener("builder:saved", ({ detail: { state, message, version, stamp } }) => {
   if (["saved", "partial"].includes(state) && stamp === model.stamp) field("version").value = version;
   on(state, { message, stamp });
+  if (!saveState.unsaved(model) && !goingAway) sessionStorage.removeItem(leavingKey);
   newsOfTheFigures();
 });
 for (const failure of ["htmx:sendError", "htmx:responseError", "htmx:timeout"]) {
@@ -108,8 +115,7 @@ builder.addEventListener("submit", () => {
   nextStamp();
   leavingBySave = true;
 });
-// Left with edits not stored: the form goes by beacon, and this tab keeps it (below).
-const leavingKey = `ffa-builder-leaving:${location.pathname}`;
+// Left with edits not stored: the form goes by beacon, and this tab keeps it.
 window.addEventListener("pagehide", () => {
   if (leavingBySave || !saveState.unsaved(model)) return;
   const body = new FormData(builder);
@@ -117,20 +123,21 @@ window.addEventListener("pagehide", () => {
   body.set("csrfmiddlewaretoken", csrfToken());
   body.set("leaving", "on");
   navigator.sendBeacon(builder.getAttribute("action"), body);
-  sessionStorage.setItem(leavingKey, JSON.stringify([...body.entries()]));
+  keepInTab(body);
 });
 window.addEventListener("beforeunload", (event) => {
+  goingAway = true;
   const kept = ["conflict", "paused", "signedOut", "offline"].includes(model.state);
   if (kept && saveState.unsaved(model)) event.preventDefault();
 });
 // A page drawn before the last page's save landed sends it again and is redrawn from it, until
-// it is stored or refused for a reason the page then shows (a conflict, a review).
-function sendAgainWhatWasLeft(asked = false) {
+// it is stored or refused for a reason the page shows (a conflict, a review, Save's own answer).
+function sendAgainWhatWasLeft() {
   const left = JSON.parse(sessionStorage.getItem(leavingKey) ?? "null");
   const sent = Object.fromEntries(left ?? []);
   const { storedSitting, storedStamp } = builder.dataset;
   const landed = sent.editing_session === storedSitting && Number(sent.edit_stamp) <= Number(storedStamp);
-  const refused = asked && ["conflict", "paused", "unreadable"].includes(model.state);
+  const refused = ["conflict", "paused", "unreadable"].includes(model.state);
   if (!left || landed || refused) return sessionStorage.removeItem(leavingKey);
   const values = {};
   for (const [name, value] of left) if (name !== "leaving") (values[name] ??= []).push(value);
@@ -138,11 +145,10 @@ function sendAgainWhatWasLeft(asked = false) {
   Object.assign(values, { edit_stamp: stamp, redraw: "on", csrfmiddlewaretoken: csrfToken() });
   const page = document.getElementById("builder-page");
   const redraw = { source: page, target: page, select: "#builder-page", swap: "morph:outerHTML" };
-  const headers = { "X-CSRFToken": csrfToken() };
   htmx
-    .ajax("POST", builder.getAttribute("action"), { ...redraw, values, headers })
+    .ajax("POST", builder.getAttribute("action"), { ...redraw, values }) // the token is in values
     .catch(() => {}) // lost on the network: sent again below
-    .finally(() => setTimeout(() => sendAgainWhatWasLeft(true), 1000));
+    .finally(() => setTimeout(sendAgainWhatWasLeft, 1000));
 }
 sendAgainWhatWasLeft();
 document.body.addEventListener("htmx:afterSettle", (event) => {

@@ -94,8 +94,7 @@
     reload.hidden = false;
     banner.hidden = false;
   }
-  body.addEventListener("htmx:sendError", unanswered);
-  body.addEventListener("htmx:responseError", unanswered);
+  for (const failure of ["htmx:sendError", "htmx:responseError"]) body.addEventListener(failure, unanswered);
 
   window.addEventListener("offline", show);
   window.addEventListener("online", () => {
@@ -106,9 +105,7 @@
   // htmx writes nothing while the page is read-only, whatever asks it to.
   body.addEventListener("htmx:beforeRequest", (event) => {
     const verb = (event.detail.requestConfig?.verb || "get").toLowerCase();
-    if (verb !== "get" && document.documentElement.hasAttribute("data-offline")) {
-      event.preventDefault();
-    }
+    if (verb !== "get" && document.documentElement.hasAttribute("data-offline")) event.preventDefault();
   });
   show();
 

@@ -42,9 +42,7 @@ self.addEventListener("fetch", (event) => {
 // A page that lands on the login page: the server no longer knows the session, so nobody may
 // read the kept sheets on this device any more.
 async function forgetIfLoggedOut(response) {
-  if (new URL(response.url || self.location.href).pathname === LOGIN) {
-    await caches.delete(PAGES);
-  }
+  if (new URL(response.url || self.location.href).pathname === LOGIN) await caches.delete(PAGES);
   return response;
 }
 
