@@ -973,7 +973,7 @@ def _bleeds_for_a_time(severity: str) -> bool:
     return severity_rules(severity).bleed_lasts is not None
 
 
-def chance_percent(chance: Fraction) -> float:
+def chance_percent(chance: Fraction | float) -> float:
     """A chance as a percentage to one decimal, never shown as 0 or 100 unless it is."""
     shown = round(float(chance) * 100, 1)
     if 0 < chance < 1:

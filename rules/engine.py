@@ -17,6 +17,7 @@ from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from . import wording
 from .catalog import Catalog, EquipmentItem, Limits, Service, SkillDef, Species, catalog
 from .document import cascade_name, parse_document
 from .model import Character, EquipmentEntry, HouseRules, SkillEntry, TraitEntry
@@ -41,10 +42,6 @@ from .report import (
     TraitLine,
 )
 from .wording import any_of, did_you_mean, plural, verb
-
-
-def _credits(amount: int) -> str:
-    return f"Cr{amount:,}"
 
 
 @dataclass(slots=True)
@@ -1358,7 +1355,7 @@ def _mustering_out(ctx: _Context, effective: Mapping[str, int]) -> MusteringOut:
         ctx.problems.error(
             "credits_given_to_pc",
             "mustering_out.credits",
-            f"{_credits(given)} of credits are given, but a player character rolls for its "
+            f"{wording.credits(given)} of credits are given, but a player character rolls for its "
             "mustering-out cash: only an NPC's credits are given.",
         )
         return mustering
@@ -1609,8 +1606,8 @@ def _equipment(
         ctx.problems.error(
             "credits_overspent",
             "equipment",
-            f"Equipment costs {_credits(cost)}, {_credits(-remaining)} more than the "
-            f"{_credits(credits)} from mustering out.",
+            f"Equipment costs {wording.credits(cost)}, {wording.credits(-remaining)} more than the "
+            f"{wording.credits(credits)} from mustering out.",
         )
     # The worn piece its wearer is weakest for (reflec under combat armor: combat armor's).
     heaviest = max(worn.pieces, key=lambda piece: piece.str_min or 0, default=None)

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 
 import rules
 from characters.core.services import Refused
+from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
     Side,
@@ -36,7 +37,6 @@ from characters.encounters.recording import (
 from characters.encounters.selectors import Board, Row, side_fighters
 from characters.models import EncounterEntry
 from characters.play import services as play_services
-from characters.templatetags.ffa_format import percent
 from rules.combat import AttackPlan, AttackResult, CombatRefused, Situation, Weapon
 
 # Who the referee says may be surprised: a side, or either.

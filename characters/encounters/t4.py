@@ -25,6 +25,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from characters.core.services import Refused
+from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
     Side,
@@ -43,7 +44,6 @@ from characters.encounters.recording import (
 )
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.models import EncounterEntry
-from characters.templatetags.ffa_format import percent
 from rules.attack import Modifier
 from rules.combat import CombatRefused, Weapon, ammunition_for
 from rules.combat.figures import weapon_figures

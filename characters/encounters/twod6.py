@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth.models import User
 
 from characters.core.services import Refused
+from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
     Side,
@@ -41,7 +42,6 @@ from characters.encounters.recording import (
 )
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.models import EncounterEntry
-from characters.templatetags.ffa_format import percent
 from rules.attack import Modifier
 from rules.combat import CombatRefused, Weapon, ammunition_for
 from rules.combat.throws import RandomDice, chance_at_least

@@ -61,11 +61,21 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from characters.core.downloads import content_disposition
 from characters.core.selectors import key_skills
+from characters.core.wording import (
+    MINUS,
+    STATE_WORDS,
+    TIMES,
+    catalog_item,
+    credits_figure,
+    figure,
+    item_label,
+    kg,
+    signed,
+    weapon_lines,
+)
 from characters.models import Campaign
 from characters.pdf import guard, structure
-from characters.play.selectors import STATE_WORDS
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
-from rules.catalog import EquipmentItem
 from rules.engine import ENCUMBERED
 from rules.fighters import weapon_from_item
 from rules.play import Condition, SeverityRules
@@ -475,9 +485,7 @@ def _assets_digest() -> str:
     return digest.hexdigest()
 
 
-MINUS: Final = "\u2212"
 BOX: Final = "\u25a1"  # □, a life box
-TIMES: Final = "\u00d7"  # the multiplication sign
 DASH: Final = "\u2013"  # the en dash of ranges
 ZERO_WIDTH_SPACE: Final = "\u200b"
 PILCROW: Final = "\u00b6"  # ¶, where a line of long notes ended
@@ -531,7 +539,7 @@ def _sheet_context(sheet: Sheet) -> dict[str, Any]:
             ("5. Species", species.name if species else report.species),
             ("6. Service", service.name if service else (report.service or "—")),
             ("7. Terms served", report.terms),
-            ("8. Age", _figure(report.age)),
+            ("8. Age", figure(report.age)),
             ("9. Homeworld", document.get("homeworld") or "—"),
         ],
         "attributes": _attribute_table(report),
@@ -655,24 +663,6 @@ def _one_line(text: Any) -> str:
     return _breakable(" ".join(str(text).split()))
 
 
-def _figure(value: Any) -> str:
-    return "—" if value is None or value == "" else str(value)
-
-
-def _signed(value: int | None) -> str:
-    if value is None:
-        return "—"
-    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
-
-
-def _credits(amount: int | None) -> str:
-    return "—" if amount is None else f"Cr{amount:,}"
-
-
-def _kg(weight: float) -> str:
-    return f"{weight:.2f}".rstrip("0").rstrip(".") if weight else "0"
-
-
 def _byline(sheet: Sheet) -> str:
     report = sheet.report
     parts = [
@@ -705,7 +695,7 @@ def _attribute_table(report: Report) -> dict[str, Any]:
             gaps.add(len(rows))
         for code in cat.attribute_groups[group]:
             a = values[code]
-            rows.append((code, a.level, a.hex, _signed(a.dm), a.dv, cat.attribute_names[code]))
+            rows.append((code, a.level, a.hex, signed(a.dm), a.dv, cat.attribute_names[code]))
     return _table(
         "t-attr", ("Attr", "Level", "Hex", "DM", "DV", "Attribute"), rows, gaps=sorted(gaps)
     )
@@ -802,11 +792,11 @@ def _wound_effect(severity: SeverityRules) -> str:
     parts = []
     stabilised, treated = severity.body_until_stabilised, severity.body_until_treated
     if stabilised != treated:
-        parts.append(f"body {_signed(stabilised)}, {_signed(treated)} once stabilised")
+        parts.append(f"body {signed(stabilised)}, {signed(treated)} once stabilised")
     elif treated:
-        parts.append(f"body {_signed(treated)} until treated")
+        parts.append(f"body {signed(treated)} until treated")
     if severity.mind_until_treated:
-        parts.append(f"mind tests {_signed(severity.mind_until_treated)}")
+        parts.append(f"mind tests {signed(severity.mind_until_treated)}")
     if severity.bleed_points and severity.bleed_every is not None:
         every = severity.bleed_every
         per = f"per {every.unit}" if every.count == 1 else f"per {every}"
@@ -838,9 +828,9 @@ def _roll_rows(sheet: Sheet) -> list[tuple[Any, ...]]:
             (
                 index + 1,
                 roll.die,
-                _signed(roll.modifier),
+                signed(roll.modifier),
                 roll.row,
-                _credits(roll.credits),
+                credits_figure(roll.credits),
                 _rolled_at(record.get("rolled_at")),
             )
         )
@@ -863,7 +853,7 @@ def _summary_row(sheet: Sheet) -> dict[str, Any]:
     str_dv = report.attribute("STR").dv
     weapons = []
     for line in equipment.lines:
-        item = _catalog_item(line)
+        item = catalog_item(line)
         if item is not None and item.table in ("melee", "ranged"):
             damage = weapon_from_item(item).damage_per_effect(str_dv)
             weapons.append(f"{line.item} DMG {damage}")
@@ -900,15 +890,6 @@ def _derived_now(sheet: Sheet) -> list[str]:
     return figures
 
 
-def _catalog_item(line: EquipmentLine) -> EquipmentItem | None:
-    item = catalog().equipment_item(line.item, line.tl)
-    return item if item is not None and item.table == line.table else None
-
-
-def _item_label(line: EquipmentLine) -> str:
-    return line.item if line.quantity == 1 else f"{line.item} {TIMES}{line.quantity}"
-
-
 def _equipment_now(sheet: Sheet) -> Equipment:
     """The equipment the character has now: what it carries, and the credits it has as the
     credits remaining (gear bought in play is paid from the ledger, not from the cash that
@@ -922,95 +903,35 @@ def _equipment_now(sheet: Sheet) -> Equipment:
 def _money_row(sheet: Sheet) -> str:
     mustering, equipment = sheet.report.mustering_out, sheet.report.equipment
     creation = (
-        f"Mustering-out cash {_credits(mustering.credits)} · spent on equipment "
-        f"{_credits(equipment.cost)}"
+        f"Mustering-out cash {credits_figure(mustering.credits)} · spent on equipment "
+        f"{credits_figure(equipment.cost)}"
     )
     if sheet.pencil:
         return f"{creation} · credits {PENCIL_BLANK}"
     if sheet.credits_now is None:
-        return f"{creation} · credits {_credits(equipment.credits_remaining)}"
+        return f"{creation} · credits {credits_figure(equipment.credits_remaining)}"
     return (
-        f"{creation} · credits after creation {_credits(equipment.credits_remaining)} · "
-        f"credits now {_credits(sheet.credits_now)}"
+        f"{creation} · credits after creation {credits_figure(equipment.credits_remaining)} · "
+        f"credits now {credits_figure(sheet.credits_now)}"
     )
-
-
-@dataclass(frozen=True, slots=True)
-class WeaponLine:
-    """One weapon the character carries as the sheets print it: its figures as text ("—" where
-    the table gives none), then the weapon and its notes (skill, size, the table's notes)."""
-
-    tl: str
-    dmg: str
-    damage_type: str
-    acc: str
-    rmod: str
-    reach: str
-    rof: str
-    ammo: str
-    weapon: str
-    notes: tuple[str, ...]
-
-    @property
-    def label(self) -> str:
-        return " · ".join((self.weapon, *self.notes))
-
-
-def weapon_lines(equipment: Equipment) -> list[WeaponLine]:
-    """The weapons among ``equipment``'s lines, in its order, with the catalog's figures: the
-    PDF's weapons box and the play sheet's weapon table."""
-    lines = []
-    for line in equipment.lines:
-        item = _catalog_item(line)
-        if item is None or item.table not in ("melee", "ranged"):
-            continue
-        figures = item.row
-        notes = [figures.get("skill"), figures.get("notes")]
-        if item.table == "melee":
-            notes.insert(1, f"size {figures['size']}" if figures.get("size") else None)
-            dmg, reach, rmod, rof, ammo = _signed(figures.get("dmg_bonus")), "melee", "—", "—", "—"
-        else:
-            dmg = _figure(figures.get("dmg"))
-            if figures.get("max_range_m") is not None:
-                reach = f"{figures['max_range_m']:,} m"
-            else:
-                reach = _figure(figures.get("max_range_text"))
-            rmod = _signed(figures.get("rmod"))
-            rof = _figure(figures.get("rof"))
-            ammo = "∞" if figures.get("ammo_unlimited") else _figure(figures.get("ammo"))
-        lines.append(
-            WeaponLine(
-                tl=_figure(item.tl),
-                dmg=dmg,
-                damage_type=_figure(figures.get("damage_type")),
-                acc=_signed(figures.get("acc")),
-                rmod=rmod,
-                reach=reach,
-                rof=rof,
-                ammo=ammo,
-                weapon=_item_label(line),
-                notes=tuple(str(note) for note in notes if note),
-            )
-        )
-    return lines
 
 
 def _armor_rows(equipment: Equipment) -> list[tuple[str, ...]]:
     """The armor, then its TL, AV, STR minimum, weight and notes."""
     rows: list[tuple[str, ...]] = []
     for line in equipment.lines:
-        item = _catalog_item(line)
+        item = catalog_item(line)
         if item is None or item.table != "armor":
             continue
         figures = item.row
         rows.append(
             (
-                _item_label(line),
-                _figure(item.tl),
-                _figure(figures.get("av")),
-                _figure(figures.get("str_min")),
-                _kg(item.weight_kg),
-                _figure(figures.get("notes")),
+                item_label(line),
+                figure(item.tl),
+                figure(figures.get("av")),
+                figure(figures.get("str_min")),
+                kg(item.weight_kg),
+                figure(figures.get("notes")),
             )
         )
     return rows
@@ -1018,7 +939,13 @@ def _armor_rows(equipment: Equipment) -> list[tuple[str, ...]]:
 
 def _possession_row(line: EquipmentLine) -> tuple[str, ...]:
     name = line.item if line.table is not None else f"{line.item} (not in the catalog)"
-    return (str(line.quantity), _figure(line.tl), _kg(line.weight_kg), _credits(line.cost), name)
+    return (
+        str(line.quantity),
+        figure(line.tl),
+        kg(line.weight_kg),
+        credits_figure(line.cost),
+        name,
+    )
 
 
 def _load_row(equipment: Equipment) -> str:
@@ -1034,7 +961,7 @@ def _load_row(equipment: Equipment) -> str:
     multiple = catalog().limits.unencumbered_str_multiple
     over = " · OVER CAPACITY" if equipment.over_capacity else ""
     return (
-        f"Total {_credits(equipment.cost)}, {_kg(equipment.load_kg)} kg · unencumbered up to "
+        f"Total {credits_figure(equipment.cost)}, {kg(equipment.load_kg)} kg · unencumbered up to "
         f"{equipment.unencumbered_kg} kg ({multiple} {TIMES} STR) · capacity "
         f"{equipment.capacity_kg} kg (STR²){over} · encumbrance {encumbrance}"
     )

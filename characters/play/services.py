@@ -62,7 +62,6 @@ from characters.play.selectors import (
     undoable_change,
     worn_marked,
 )
-from characters.templatetags.ffa_format import signed_credits
 from rules import (
     ActionTest,
     Condition,
@@ -74,6 +73,7 @@ from rules import (
 from rules.catalog import EquipmentItem
 from rules.play import Purchase, injury_rules, severity_rules
 from rules.report import Equipment
+from rules.wording import signed_credits
 
 MEDICAL, SURGERY = "Medical", "Surgery"
 MEDICAL_SKILLS = (MEDICAL, SURGERY)

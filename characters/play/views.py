@@ -32,18 +32,18 @@ from characters.core.forms import first_problem, natural_number
 from characters.core.refused import keep_refused_form, refused_form
 from characters.core.requests import AuthenticatedHttpRequest
 from characters.core.selectors import character_for_user
+from characters.core.wording import weapon_lines
 from characters.models import (
     Character,
     CharacterEvent,
     CreditEntry,
     ImprovementEntry,
 )
-from characters.pdf.rendering import weapon_lines
 from characters.play import forms as play_forms
 from characters.play import selectors, services
-from characters.templatetags.ffa_format import signed_credits
 from rules import parse_document
 from rules.catalog import EquipmentItem
+from rules.wording import signed_credits
 
 PLAY_EVENTS = (
     CharacterEvent.Kind.PLAY,
