@@ -15,7 +15,8 @@ from typing import Any
 from django.contrib.auth.models import User
 
 import rules
-from characters.core.services import Refused
+from characters.core.selectors import is_referee
+from characters.core.services import Refused, require_referee
 from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
@@ -24,11 +25,9 @@ from characters.encounters.recording import (
     advance,
     fire,
     form_refusal,
-    is_referee,
     log,
     mark,
     next_able,
-    require_referee,
     save_order,
     snapshot,
     target_of,
@@ -310,7 +309,7 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
     ammunition counted, and the turn passed on."""
     locked = state.encounter
     attacker = acting(state, by, "attack")
-    if order.coup_de_grace and not is_referee(locked, by):
+    if order.coup_de_grace and not is_referee(locked.campaign, by.pk):
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order)
     weapon = planned.weapon
@@ -357,7 +356,7 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
 def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
     """The referee starts the next round: every dying fighter loses its turn's LIF first."""
     encounter = state.encounter
-    require_referee(encounter, by, "start the next round")
+    require_referee(encounter.campaign, by, "start the next round")
     news = []
     for row in state.rows:
         if row.condition.dying:

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User
 from django.db.models import F
 
 import rules
+from characters.core.selectors import is_referee
 from characters.core.services import Refused
 from characters.encounters.selectors import Board, Row, magazine_key, weapon_key
 from characters.models import Character, Combatant, Encounter, EncounterEntry
@@ -62,15 +63,6 @@ def refuse_if_stale(encounter: Encounter, expected_version: int | None) -> None:
             "another tab did): nothing was done. Here it is as it stands now; do it again if it "
             "still applies."
         )
-
-
-def is_referee(encounter: Encounter, user: User) -> bool:
-    return encounter.campaign.referee_id == user.pk
-
-
-def require_referee(encounter: Encounter, user: User, doing: str) -> None:
-    if not is_referee(encounter, user):
-        raise Refused(f"Only the referee can {doing}.")
 
 
 def snapshot(state: Board) -> dict[str, Any]:
@@ -172,7 +164,7 @@ def acting(state: Board, by: User, doing: str) -> Row:
             if state.encounter.round == 0
             else "The round is over: start the next round."
         )
-    if not is_referee(state.encounter, by) and not current.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not current.owned_by(by.pk):
         raise Refused(
             f"It is {current.combatant.name}'s turn: only its player or the referee can {doing}."
         )

@@ -31,8 +31,8 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
-from characters.core.selectors import character_report
-from characters.core.services import Refused
+from characters.core.selectors import character_report, is_referee
+from characters.core.services import Refused, require_referee
 from characters.encounters import ffa, t4, twod6
 from characters.encounters.ffa import (
     EITHER,
@@ -50,12 +50,10 @@ from characters.encounters.recording import (
     Side,
     acting,
     firing,
-    is_referee,
     lock,
     log,
     next_able,
     refuse_if_stale,
-    require_referee,
     snapshot,
 )
 from characters.encounters.selectors import (
@@ -266,7 +264,7 @@ def throw_surprise(
     what the sheets cannot say of each, ``t4.throw_surprise``). 2D6 has none: its ambushers
     are marked prepared when initiative is thrown."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "throw for surprise")
+    require_referee(locked.campaign, by, "throw for surprise")
     if locked.round:
         raise Refused("Surprise: it is thrown before initiative, and the fight has begun.")
     if locked.entries.filter(kind=Kind.SURPRISE, undone_at__isnull=True).exists():
@@ -298,7 +296,7 @@ def throw_initiative(
     under T4 every round (``tactics_kept`` at a fighter's first throw, ``quick_draw`` this
     round); under 2D6 once (``prepared``: the ambushers)."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "throw initiative")
+    require_referee(locked.campaign, by, "throw initiative")
     state = board(locked, entries=0)
     rng = rng or dice_source()
     if locked.combat_system == CombatSystem.T4:
@@ -468,7 +466,7 @@ def throw_morale(
     standing. ``combat_experience``: the referee's word (None: the leader's trait); ``dm``: any
     DM the referee adds. The log line names the leader, whose EXP is thrown and every DM."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "test morale")
+    require_referee(locked.campaign, by, "test morale")
     state = board(locked, entries=0)
     if side not in morale_due(state):
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
@@ -535,7 +533,7 @@ def name_leader(
     the leader's Tactics and "the leader is killed" refer to; a new leader who takes control
     after the last fell ends the -2."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "name a side's leader")
+    require_referee(locked.campaign, by, "name a side's leader")
     state = board(locked, entries=0)
     row = state.row(combatant)
     if row is None or row.combatant.side != side:
@@ -554,7 +552,7 @@ def end_surprise(
     fighter attacked and left standing): the surprised side takes its turns and its own DEF
     from now on; one still to act this round acts in its place in the order."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "end surprise")
+    require_referee(locked.campaign, by, "end surprise")
     if not locked.surprised_side:
         raise Refused("Surprise: nobody is surprised.")
     state = board(locked, entries=0)
@@ -585,7 +583,7 @@ def add_combatants(
     Once initiative is thrown they throw theirs as they join and take their places by it (the
     system's ``join``); the fighter acting now keeps the turn."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "add combatants")
+    require_referee(locked.campaign, by, "add combatants")
     state = board(locked, entries=0)
     joining = sum(group.count for group in groups)
     if not joining:
@@ -638,7 +636,7 @@ def end_encounter(
     fired) is logged, and the encounter becomes read-only and leaves the campaign's active
     list for its past encounters. Undo reopens it."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "end the encounter")
+    require_referee(locked.campaign, by, "end the encounter")
     state = board(locked, entries=0)
     before = snapshot(state)
     fired = _rounds_fired(locked)
@@ -686,7 +684,7 @@ def undo_last(
     )
     if last is None:
         raise Refused("Nothing to undo.")
-    if not is_referee(locked, by) and last.by_id != by.pk:
+    if not is_referee(locked.campaign, by.pk) and last.by_id != by.pk:
         raise Refused("Only the referee can undo what someone else did.")
     before = last.before
     for change in ConditionChange.objects.filter(pk__in=before.get("changes", ())):

@@ -24,7 +24,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from characters.core.services import Refused
+from characters.core.selectors import is_referee
+from characters.core.services import Refused, require_referee
 from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
@@ -32,11 +33,9 @@ from characters.encounters.recording import (
     acting,
     fire,
     form_refusal,
-    is_referee,
     log,
     mark_record,
     next_able,
-    require_referee,
     save_order,
     snapshot,
     target_of,
@@ -314,7 +313,7 @@ def set_status(
     row = state.row(combatant)
     if row is None:
         raise Refused("Movement: that combatant is not in this encounter.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee sets its status.")
     if movement not in MOVEMENTS or action not in ACTIONS:
         raise Refused(f"Movement: choose one of {', '.join(MOVEMENTS)} and an action.")
@@ -329,7 +328,7 @@ def set_status(
 
 
 def _done_moving(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
-    require_referee(state.encounter, by, "end the movement phase")
+    require_referee(state.encounter.campaign, by, "end the movement phase")
     if phase(state) != MOVEMENT:
         raise Refused("Movement: it is not the movement phase.")
     _fight(state, phase=COMBAT, group=None, interrupt=None)
@@ -414,7 +413,7 @@ def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> 
     row = next((row for row in held(state) if row.pk == pk), None)
     if row is None:
         raise Refused("Act now: only a fighter holding its action acts now.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee says it acts now.")
     _fight(state, interrupt=row.pk)
     summary = f"{row.combatant.name} acts now, its action held."
@@ -561,7 +560,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     kept or lost (II.3-4), the turn passed on unless it attacks another target this round."""
     encounter = state.encounter
     attacker = acting(state, by, "attack")
-    if order.coup_de_grace and not is_referee(encounter, by):
+    if order.coup_de_grace and not is_referee(encounter.campaign, by.pk):
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order)
     before = snapshot(state)
@@ -666,7 +665,7 @@ def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntr
     """The referee ends the round (III, VI): each fighter's bleeding, stun countdown and
     fatigue (reading T4-8), its statuses cleared; the next round starts with its initiative."""
     encounter = state.encounter
-    require_referee(encounter, by, "start the next round")
+    require_referee(encounter.campaign, by, "start the next round")
     if phase(state) == INITIATIVE:
         raise Refused("Next round: throw this round's initiative first.")
     news = []

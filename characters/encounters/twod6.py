@@ -23,7 +23,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from characters.core.services import Refused
+from characters.core.selectors import is_referee
+from characters.core.services import Refused, require_referee
 from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
@@ -31,10 +32,8 @@ from characters.encounters.recording import (
     acting,
     fire,
     form_refusal,
-    is_referee,
     log,
     mark_record,
-    require_referee,
     save_order,
     snapshot,
     target_of,
@@ -237,7 +236,7 @@ def tactics_preview(state: Board, side: str) -> tuple[Row, tuple[Modifier, ...]]
 def tactics(state: Board, *, by: User, side: str, rng: random.Random) -> EncounterEntry:
     """A side's unit commander throws 2D6 + Tactics + INT DM (reading 2D-3) once, at the start:
     a success adds its Effect to every fighter of the side for the fight."""
-    require_referee(state.encounter, by, "throw a side's Tactics")
+    require_referee(state.encounter.campaign, by, "throw a side's Tactics")
     if side not in tactics_open(state):
         raise Refused("Tactics: each side's is thrown once, at the start, before anyone acts.")
     leader = commander(state, side)
@@ -275,7 +274,7 @@ def hasten(state: Board, *, by: User, combatant: int) -> EncounterEntry:
     row = state.row(combatant)
     if row is None or initiative_of(row) is None:
         raise Refused("Hasten: that combatant has no initiative in this fight.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee hastens it.")
     if round_begun(state):
         raise Refused("Hasten: it is declared at the start of the round, before anyone acts.")
@@ -374,7 +373,7 @@ def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> 
     row = next((row for row in delaying(state) if row.pk == pk), None)
     if row is None:
         raise Refused("Act now: only a delaying fighter acts now.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee says it acts now.")
     # The count it acts on: that of the fighter whose turn it is, else (the round's turns are
     # over) the lowest of those who acted.
@@ -390,7 +389,7 @@ def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> 
 def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
     """The referee ends the round: a fighter still delaying takes the first place next round
     (reading 2D-17), and each fighter's next-round changes become this round's."""
-    require_referee(state.encounter, by, "start the next round")
+    require_referee(state.encounter.campaign, by, "start the next round")
     if pending(state):
         raise Refused("An attack waits for its target's reaction: answer it first.")
     everyone = [(row, i) for row in state.rows if (i := initiative_of(row)) is not None]
@@ -480,7 +479,7 @@ FORM_LABELS = {
 
 def controls(encounter: Any, user: User, row: Row) -> bool:
     """Whether ``user`` chooses for the fighter: its player, or the referee for anyone."""
-    return is_referee(encounter, user) or row.owned_by(user.pk)
+    return is_referee(encounter.campaign, user.pk) or row.owned_by(user.pk)
 
 
 def chooser(encounter: Any, target: Row) -> int:
@@ -565,7 +564,7 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
         raise Refused("An attack waits for its target's reaction: answer it first.")
     attacker = acting(state, by, "attack")
     _budget(attacker, significant=True)
-    if order.coup_de_grace and not is_referee(state.encounter, by):
+    if order.coup_de_grace and not is_referee(state.encounter.campaign, by.pk):
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order, reaction=NO_REACTION)  # refused before any ask
     target = planned.target

@@ -34,7 +34,7 @@ from django.db.models import F
 from django.utils import timezone
 
 import rules
-from characters.core.selectors import character_report
+from characters.core.selectors import character_report, is_referee
 from characters.core.services import (
     Refused,
     lock_character,
@@ -853,7 +853,7 @@ def award_improvement_points(
 ) -> ImprovementEntry:
     """The referee of the character's campaign awards IP, saying what for."""
     locked = lock_character(character)
-    require_referee(locked, by, "award improvement points")
+    require_referee(locked.campaign, by, "award improvement points", character=locked)
     reason = reason.strip()
     if not reason:
         raise Refused("Say what the improvement points are for.")
@@ -1033,15 +1033,14 @@ def decide_request(
     request = ImprovementEntry.objects.select_for_update().get(pk=entry.pk, character=locked)
     if request.kind != ImprovementEntry.Kind.REQUEST or request.state != request.State.PENDING:
         raise Refused("That request was already decided.")
-    is_referee = locked.campaign is not None and locked.campaign.referee_id == by.pk
-    if not approve and not is_referee and locked.owner_id == by.pk:
+    if not approve and not is_referee(locked.campaign, by.pk) and locked.owner_id == by.pk:
         request.state, request.reason = request.State.DECLINED, "Withdrawn by the player."
         request.save(update_fields=["state", "reason"])
         log_event(
             locked, kind=CharacterEvent.Kind.IP, by=by, detail=f"Withdrew: {request.description}."
         )
         return request
-    require_referee(locked, by, "decide on improvement requests")
+    require_referee(locked.campaign, by, "decide on improvement requests", character=locked)
     comment = comment.strip()
     if not approve:
         request.state = request.State.DECLINED

@@ -56,8 +56,10 @@ RECENT_EVENTS = 12
 
 
 def _roles(request: AuthenticatedHttpRequest, character: Character) -> dict[str, bool]:
-    is_referee = character.campaign is not None and character.campaign.referee_id == request.user.pk
-    return {"is_owner": character.owner_id == request.user.pk, "is_referee": is_referee}
+    return {
+        "is_owner": character.owner_id == request.user.pk,
+        "is_referee": core_selectors.is_referee(character.campaign, request.user.pk),
+    }
 
 
 def _attribute_rows(report, effective) -> list[dict[str, Any]]:
