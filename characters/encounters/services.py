@@ -14,8 +14,8 @@ condition in the encounter, changed by the same rules functions.
 
 Concurrency. Every write locks the encounter's row and names the ``Encounter.version`` its
 page showed; when the encounter moved on since (another tab, the referee), ``EncounterConflict``
-refuses the action instead of applying it twice. Dice are thrown on the server with the play
-services' ``dice_source``; every function that throws takes ``rng`` for tests.
+refuses the action instead of applying it twice. Dice are thrown on the server with
+``characters.core.dice``; every function that throws takes ``rng`` for tests.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
+from characters.core import dice
 from characters.core.selectors import character_report, is_referee
 from characters.core.services import Refused, require_referee
 from characters.encounters import ffa, t4, twod6
@@ -86,7 +87,6 @@ __all__ = [
     "acting",
     "add_combatants",
     "attack",
-    "dice_source",
     "end_encounter",
     "end_surprise",
     "firing",
@@ -121,11 +121,6 @@ ROUNDS: Mapping[str, ModuleType] = {
 # Guards against slips, not rules: the most one group or one herd may field.
 MAX_GROUP = 20
 MAX_COMBATANTS = 40
-
-
-def dice_source() -> random.Random:
-    """The play services' dice: the operating system's randomness (tests pass ``rng``)."""
-    return play_services.dice_source()
 
 
 @dataclass(frozen=True)
@@ -270,7 +265,7 @@ def throw_surprise(
     if locked.entries.filter(kind=Kind.SURPRISE, undone_at__isnull=True).exists():
         raise Refused("Surprise: it was thrown already (undo it to throw again).")
     state = board(locked, entries=0)
-    rng = rng or dice_source()
+    rng = rng or dice.dice_source()
     if locked.combat_system == CombatSystem.T4:
         return t4.throw_surprise(state, by=by, rng=rng, sides=sides)
     if locked.combat_system == CombatSystem.TWOD6:
@@ -298,7 +293,7 @@ def throw_initiative(
     locked = lock(encounter, expected_version)
     require_referee(locked.campaign, by, "throw initiative")
     state = board(locked, entries=0)
-    rng = rng or dice_source()
+    rng = rng or dice.dice_source()
     if locked.combat_system == CombatSystem.T4:
         return t4.throw_initiative(
             state, by=by, rng=rng, tactics_kept=tactics_kept, quick_draw=quick_draw
@@ -327,7 +322,7 @@ def attack(
     }
     if not isinstance(order, orders[locked.combat_system]):
         raise Refused(f"Attack: {locked.name} fights under {locked.get_combat_system_display()}.")
-    return round_of(locked).attack(state, by=by, order=order, rng=rng or dice_source())
+    return round_of(locked).attack(state, by=by, order=order, rng=rng or dice.dice_source())
 
 
 @transaction.atomic
@@ -388,7 +383,9 @@ def react(
     """2D6: the target's player (or the referee) answers an attack waiting for its reaction."""
     locked = lock(encounter, expected_version)
     _only(locked, CombatSystem.TWOD6, "a reaction")
-    return twod6.react(board(locked, entries=0), by=by, reaction=reaction, rng=rng or dice_source())
+    return twod6.react(
+        board(locked, entries=0), by=by, reaction=reaction, rng=rng or dice.dice_source()
+    )
 
 
 @transaction.atomic
@@ -403,7 +400,7 @@ def tactics(
     """2D6: a side's unit commander throws Tactics, once, at the start of the fight."""
     locked = lock(encounter, expected_version)
     _only(locked, CombatSystem.TWOD6, "a Tactics check")
-    return twod6.tactics(board(locked, entries=0), by=by, side=side, rng=rng or dice_source())
+    return twod6.tactics(board(locked, entries=0), by=by, side=side, rng=rng or dice.dice_source())
 
 
 @transaction.atomic
@@ -430,7 +427,9 @@ def leadership(
     """2D6: the fighter acting now spends its turn leading an ally."""
     locked = lock(encounter, expected_version)
     _only(locked, CombatSystem.TWOD6, "Leadership")
-    return twod6.leadership(board(locked, entries=0), by=by, ally=ally, rng=rng or dice_source())
+    return twod6.leadership(
+        board(locked, entries=0), by=by, ally=ally, rng=rng or dice.dice_source()
+    )
 
 
 def morale_due(state: Board) -> list[str]:
@@ -472,10 +471,10 @@ def throw_morale(
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
     rows = state.fielded(side)
     leader = state.leader(side)
-    dice = rules.dice.throw_attribute_test(rng or dice_source())
+    thrown = rules.dice.throw_attribute_test(rng or dice.dice_source())
     try:
         test = rules.combat.side_morale(
-            dice,
+            thrown,
             side_fighters(rows),
             leader=str(leader.pk) if leader else None,
             combat_experience=combat_experience,
@@ -497,7 +496,7 @@ def throw_morale(
         led = f"{leader.combatant.name} leads"
     summary = (
         f"Morale of {Side(side).label.lower()} ({led}): {result.total} vs TN {result.tn} "
-        f"(dice {', '.join(map(str, dice))}{told}): it {verdict}."
+        f"(dice {', '.join(map(str, thrown))}{told}): it {verdict}."
     )
     detail = {
         "side": side,
@@ -609,7 +608,7 @@ def add_combatants(
     if locked.round:
         newcomers = [row for row in state.rows if row.pk in before["added"]]
         joined = round_of(locked).join(
-            state, newcomers=newcomers, present=len(present), rng=rng or dice_source()
+            state, newcomers=newcomers, present=len(present), rng=rng or dice.dice_source()
         )
         summary = f"Joining the fight: {names}. {joined['words']}".strip()
         detail["rolls"] = joined["rolls"]

@@ -12,8 +12,8 @@ the other's record. Actions on the condition also name the ``PlayState.version``
 showed; when the condition moved on since (another tab recorded a blow, healed a wound),
 ``PlayConflict`` refuses the action instead of applying it to a condition nobody saw.
 
-Dice. Every test is thrown on the server with ``dice_source()`` (the operating system's
-randomness); every function that throws takes ``rng`` so tests can pass a seeded one.
+Dice. Every test is thrown on the server with ``characters.core.dice`` (the operating
+system's randomness); every function that throws takes ``rng`` so tests can pass a seeded one.
 
 Every action appends a line to the character's log (``CharacterEvent``). Every change of the
 condition is kept as a ``ConditionChange`` (before and after), so the last one can be undone
@@ -34,6 +34,7 @@ from django.db.models import F
 from django.utils import timezone
 
 import rules
+from characters.core import dice
 from characters.core.selectors import character_report, is_referee
 from characters.core.services import (
     Refused,
@@ -103,12 +104,6 @@ INPUT_MAXIMA = {
 
 class PlayConflict(Refused):
     """The condition changed since the page was loaded (another tab): nothing was recorded."""
-
-
-def dice_source() -> random.Random:
-    """Where the dice come from: the operating system's randomness, never a seed a player
-    could predict. Tests pass their own ``rng`` to the services instead."""
-    return random.SystemRandom()
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +269,7 @@ def take_damage(
         raise Refused("Mark stunning (S) or lethal (L) damage.")
     if amount < 0 or armor < 0:
         raise Refused("Damage and armor are 0 or more.")
-    rng = rng or dice_source()
+    rng = rng or dice.dice_source()
 
     def change(_, condition, report):
         if damage_type is None:
@@ -490,7 +485,7 @@ def _medical_action(
     tn_for: Callable[[str], int],
     apply: Callable[[Condition, int, ActionTest], tuple[Condition, Iterable[Event]]],
 ) -> PlayResult:
-    rng = rng or dice_source()
+    rng = rng or dice.dice_source()
     thrown: dict[str, DiceRoll] = {}
 
     def change(locked, condition, report):
@@ -829,7 +824,7 @@ def roll_action_test(
     _refuse_if_cannot_act(locked.name, condition, "act")
     planned = plan_test(locked, plan, report=report, condition=condition)
     test = rules.action_test(
-        rng=rng or dice_source(),
+        rng=rng or dice.dice_source(),
         skill_level=planned.skill_level,
         attribute_dm=planned.attribute_dm,
         dm=planned.dm,

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 import rules
+from characters.core import dice as server_dice
 from characters.encounters import services
 from characters.encounters.forms import AttackForm
 from characters.encounters.selectors import board
@@ -186,7 +187,7 @@ def test_kiras_hit_on_a_corsair_marks_the_corsairs_own_condition_and_counts_a_ro
     target = combatant(fight, "Vargr corsair 1")
     as_user(client, player1)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(services, "dice_source", lambda: Scripted([6, 6, 6, 6]))
+        patch.setattr(server_dice, "dice_source", lambda: Scripted([6, 6, 6, 6]))
         response = client.post(
             reverse("encounter_attack", args=[fight.pk]), attack_post(fight, target)
         )
@@ -633,7 +634,7 @@ def test_without_javascript_an_action_redirects_back_with_its_outcome(client, fi
 def test_without_javascript_an_attack_shows_its_dice_where_the_button_was(
     client, fight, player1, monkeypatch
 ):
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted([6, 6, 6, 2]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([6, 6, 6, 2]))
     as_user(client, player1)
     target = combatant(fight, "Vargr corsair 1")
     response = client.post(

@@ -12,6 +12,7 @@ import rules
 from characters.builder import form_document
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
+from characters.core import dice as server_dice
 from characters.core import selectors as core_selectors
 from characters.core import services as core_services
 from characters.core.equipment import item_key
@@ -195,7 +196,7 @@ def test_a_light_wound_bleeds_on_the_days_thrown_and_then_the_sheet_offers_no_bl
 def test_a_blow_on_the_sheet_throws_the_light_wounds_days_with_the_servers_dice(
     client, mara, player, monkeypatch
 ):
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([5]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([5]))
     client.force_login(player)
     client.post(
         reverse("character_condition", args=[mara.pk]),
@@ -913,7 +914,7 @@ def test_a_bad_number_is_refused_in_words(client, mara, player, amount):
 
 
 def test_the_roller_shows_the_odds_and_the_result(client, mara, player, monkeypatch):
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([4]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([4]))
     client.force_login(player)
     form = {"skill": "Pilot::", "attribute": "DEX", "tn": "5", "dm": "0"}
 
