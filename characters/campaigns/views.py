@@ -38,7 +38,12 @@ from characters.core import services as core_services
 from characters.core.downloads import download_stem
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
-from characters.core.selectors import campaign_for_user, character_report, key_skills
+from characters.core.selectors import (
+    campaign_for_user,
+    character_for_user,
+    character_report,
+    key_skills,
+)
 from characters.encounters.selectors import encounters_of, running_encounters_with
 from characters.models import (
     Campaign,
@@ -500,6 +505,22 @@ def campaign_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_for_user(request, pk)
     get_object_or_404(campaign.memberships, user=request.user)
     return _confirm_and_remove(request, campaign, request.user)
+
+
+@login_required
+@require_POST
+def character_detach(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The owner takes a character out of its campaign (from the character's review panel)."""
+    character = character_for_user(request, pk, edit=True)
+    campaign_name = str(character.campaign or "")
+    try:
+        services.detach_character(character=character, by=request.user)
+    except core_services.Refused as refused:
+        messages.error(request, str(refused))
+    else:
+        if campaign_name:
+            messages.success(request, f"{character.name} left {campaign_name}.")
+    return redirect("character_detail", character.pk)
 
 
 @login_required
