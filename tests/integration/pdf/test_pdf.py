@@ -31,8 +31,10 @@ from PIL import Image
 
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
+from characters.core import wording
 from characters.models import Character
 from characters.pdf import rendering as pdf_rendering
+from characters.pdf import sheet as pdf_sheet
 from characters.pdf.selectors import sheet_for_character
 from characters.play import selectors as play_selectors
 from characters.play import services as play_services
@@ -82,7 +84,7 @@ def page_count(content: bytes, tmp_path: Path) -> int:
 
 def render(*documents: dict, page_size: str = "letter", **extras) -> pdf_rendering.RenderedPdf:
     return pdf_rendering.render_sheets(
-        [pdf_rendering.sheet_for_document(document, **extras) for document in documents],
+        [pdf_sheet.sheet_for_document(document, **extras) for document in documents],
         page_size=page_size,
     )
 
@@ -193,7 +195,7 @@ def test_the_sheet_of_a_character_hurt_in_play_shows_the_marks_and_wounds(tmp_pa
 def test_the_in_play_box_takes_encumbrance_off_def_after_the_wounds(tmp_path):
     report = check_document(docs.navy_pilot())
     condition, _events = play.take_damage(play.condition_for(report), amount=9, form="L")
-    wounded = pdf_rendering.sheet_for_document(docs.navy_pilot(), condition=condition)
+    wounded = pdf_sheet.sheet_for_document(docs.navy_pilot(), condition=condition)
     laden = dataclasses.replace(wounded, encumbrance_penalty=1)
 
     text = pdf_text(pdf_rendering.render_sheets([laden]).content, tmp_path)
@@ -412,7 +414,7 @@ def test_no_table_of_a_sheet_is_laid_out_by_measuring_its_cells(monkeypatch):
         return automatic(context, wrapper, containing_block)
 
     monkeypatch.setattr(table_layout, "auto_table_layout", spy)
-    sheets = [pdf_rendering.sheet_for_document(d) for d in (docs.largest_legal(), docs.longest())]
+    sheets = [pdf_sheet.sheet_for_document(d) for d in (docs.largest_legal(), docs.longest())]
     pdf_rendering.clear_cache()
 
     pdf_rendering.render_sheets(sheets, summary=True)
@@ -476,7 +478,7 @@ def test_page_size(tmp_path, page_size, expected):
 
 
 def test_an_unknown_page_size_is_refused():
-    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
+    sheet = pdf_sheet.sheet_for_document(docs.navy_pilot())
 
     with pytest.raises(ValueError, match="page size"):
         pdf_rendering.render_sheets([sheet], page_size="legal; } body { display: none")
@@ -554,7 +556,7 @@ def test_the_pdf_lists_the_weapons_armor_and_possessions_carried_now(
     assert "Rifle 5 8 P/L +2 +3 900 m 1 20 Rifleman · SA" in text  # the catalog's figures
     assert "Vacc suit 8 " in text
     assert "may carry any <1kg communicator" in text
-    assert f"Cold weather clothing {pdf_rendering.TIMES}2 1 " in text
+    assert f"Cold weather clothing {wording.TIMES}2 1 " in text
     assert "protection from frigid weather" in text
     assert "1 8 10 Cr10,000 Vacc suit" in text  # a possession row: Qty, TL, kg, cost
     # The stat block; a vacc suit is made at several TLs, so it says which.
@@ -568,8 +570,8 @@ def test_the_pdf_weighs_the_gear_carried_now(client, pilot_in_play, tmp_path):
 
     # 22 kg is 10 kg over 2 x STR 6: one whole STR over, so DEF, INI and MOV lose 1.
     assert (
-        f"Total Cr10,620, 22 kg · unencumbered up to 12 kg (2 {pdf_rendering.TIMES} STR) · "
-        f"capacity 36 kg (STR²) · encumbrance {pdf_rendering.MINUS}1 (DEF 4, INI 3, MOV 7)"
+        f"Total Cr10,620, 22 kg · unencumbered up to 12 kg (2 {wording.TIMES} STR) · "
+        f"capacity 36 kg (STR²) · encumbrance {wording.MINUS}1 (DEF 4, INI 3, MOV 7)"
     ) in text
 
 
@@ -620,9 +622,7 @@ def test_a_character_with_an_empty_ledger_prints_its_creation_equipment_and_cred
 def test_credits_received_in_play_change_the_credits_printed_but_not_the_gear():
     def sheet_context(character: Character) -> dict:
         # Loaded afresh, as each request loads it.
-        return pdf_rendering._sheet_context(
-            sheet_for_character(Character.objects.get(pk=character.pk))
-        )
+        return pdf_sheet.sheet_context(sheet_for_character(Character.objects.get(pk=character.pk)))
 
     pilot = stored_pilot()
     before = sheet_context(pilot)
@@ -688,11 +688,11 @@ def test_the_party_pdf_reads_the_ledgers_with_the_party(client):
 
 
 def test_an_unchanged_sheet_comes_from_the_cache():
-    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
+    sheet = pdf_sheet.sheet_for_document(docs.navy_pilot())
     first = pdf_rendering.render_sheets([sheet])
 
     start = time.perf_counter()
-    again = pdf_rendering.render_sheets([pdf_rendering.sheet_for_document(docs.navy_pilot())])
+    again = pdf_rendering.render_sheets([pdf_sheet.sheet_for_document(docs.navy_pilot())])
     elapsed = time.perf_counter() - start
 
     assert not first.from_cache
@@ -706,7 +706,7 @@ def test_an_unchanged_sheet_comes_from_the_cache():
 def test_the_etag_follows_everything_that_shapes_the_pdf():
     def etag(document, *, page_size="letter", **extras):
         return pdf_rendering.sheets_etag(
-            [pdf_rendering.sheet_for_document(document, **extras)], page_size=page_size
+            [pdf_sheet.sheet_for_document(document, **extras)], page_size=page_size
         )
 
     base = etag(docs.navy_pilot())
@@ -721,13 +721,12 @@ def test_the_etag_follows_everything_that_shapes_the_pdf():
     assert base != etag(docs.navy_pilot(), status="Approved")
     assert base != etag(docs.navy_pilot(), rolls=[{"die": 6, "rolled_at": "2026-01-02T03:04"}])
     assert (
-        base
-        == pdf_rendering.render_sheets([pdf_rendering.sheet_for_document(docs.navy_pilot())]).etag
+        base == pdf_rendering.render_sheets([pdf_sheet.sheet_for_document(docs.navy_pilot())]).etag
     )
 
 
 def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
-    sheets = [pdf_rendering.sheet_for_document(docs.navy_pilot())]
+    sheets = [pdf_sheet.sheet_for_document(docs.navy_pilot())]
     factory = RequestFactory()
 
     response = pdf_rendering.pdf_response(
@@ -749,7 +748,7 @@ def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
 def test_a_sheet_rendered_by_one_worker_is_served_from_the_cache_by_every_other():
     # Without Redis the cache is files under FFA_VAR_DIR: another cache connection, as another
     # worker process holds, reads the same store.
-    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
+    sheet = pdf_sheet.sheet_for_document(docs.navy_pilot())
     first_worker = pdf_rendering.render_sheets([sheet])
 
     other_worker = caches.create_connection("pdf")
@@ -760,7 +759,7 @@ def test_a_sheet_rendered_by_one_worker_is_served_from_the_cache_by_every_other(
 
 def test_a_pdf_larger_than_a_cache_entry_is_not_cached(monkeypatch):
     monkeypatch.setattr(pdf_rendering, "CACHE_MAX_BYTES", 10)
-    sheet = pdf_rendering.sheet_for_document(docs.navy_pilot())
+    sheet = pdf_sheet.sheet_for_document(docs.navy_pilot())
     pdf_rendering.render_sheets([sheet])
     assert not pdf_rendering.render_sheets([sheet]).from_cache
 
@@ -846,10 +845,8 @@ class _Markup(HTMLParser):
         self.attributes.extend(attrs)
 
 
-def _markup(sheet: pdf_rendering.Sheet) -> tuple[_Markup, str]:
-    html = render_to_string(
-        pdf_rendering.TEMPLATE, {"sheets": [pdf_rendering._sheet_context(sheet)]}
-    )
+def _markup(sheet: pdf_sheet.Sheet) -> tuple[_Markup, str]:
+    html = render_to_string(pdf_rendering.TEMPLATE, {"sheets": [pdf_sheet.sheet_context(sheet)]})
     markup = _Markup()
     markup.feed(html)
     return markup, html
@@ -860,10 +857,10 @@ def test_user_text_never_reaches_markup_an_attribute_or_css():
     document["name"] = '"><style>*{}</style><p style="x'
     document["notes"] = "</div><img src=x onerror=y>"
     document["traits"][0]["name"] = "<link rel=stylesheet href=x>"
-    baited = pdf_rendering.sheet_for_document(document, player="<b>p</b>", status="' style='x")
+    baited = pdf_sheet.sheet_for_document(document, player="<b>p</b>", status="' style='x")
     harmless = docs.navy_pilot()
     harmless["notes"] = "Notes."
-    plain = pdf_rendering.sheet_for_document(harmless, player="p", status="x")
+    plain = pdf_sheet.sheet_for_document(harmless, player="p", status="x")
 
     markup, html = _markup(baited)
 
@@ -1036,7 +1033,7 @@ def test_a_row_of_figures_reads_cell_by_cell(tmp_path):
     attributes = structure(content).find("Table")[2]  # after the two tables of fields
 
     strength = report.attribute("STR")
-    dm = f"{pdf_rendering.MINUS}{-strength.dm}" if strength.dm < 0 else f"+{strength.dm}"
+    dm = f"{wording.MINUS}{-strength.dm}" if strength.dm < 0 else f"+{strength.dm}"
     assert f"STR {strength.level} {strength.hex} {dm} {strength.dv} Strength" in text
     first_row = attributes.kids("TBody")[0].kids("TR")[0]
     assert [cell.tag for cell in first_row.children] == ["TH", "TD", "TD", "TD", "TD", "TD"]
@@ -1047,7 +1044,7 @@ def test_a_row_of_figures_reads_cell_by_cell(tmp_path):
 def test_the_running_footer_and_continued_headings_are_artifacts(summary):
     document = docs.navy_pilot()
     document["notes"] = "\n".join(f"Log entry {day}: patrol, no contacts." for day in range(150))
-    sheets = [pdf_rendering.sheet_for_document(document)]
+    sheets = [pdf_sheet.sheet_for_document(document)]
 
     content = pdf_rendering.render_sheets(sheets, summary=summary).content
 
@@ -1070,7 +1067,7 @@ def test_a_pdf_for_pencil_leaves_marks_wounds_and_credits_blank(client, pilot_in
     assert "LIF now" not in pencil
     assert "wound (9 damage" not in pencil
     assert "credits now" not in pencil
-    assert f"Cr200 · credits {pdf_rendering.PENCIL_BLANK}" in pencil
+    assert f"Cr200 · credits {pdf_sheet.PENCIL_BLANK}" in pencil
 
 
 @pytest.mark.usefixtures("poppler")
@@ -1098,9 +1095,7 @@ def test_a_campaign_that_prints_for_pencil_does_so_unless_a_download_asks_for_pe
 @pytest.mark.usefixtures("poppler")
 def test_a_party_pdf_opens_with_a_one_page_summary_of_the_party(tmp_path):
     documents = [docs.navy_pilot(), docs.marine(), docs.vargr_scout()]
-    sheets = [
-        pdf_rendering.sheet_for_document(d, player=f"player{n}") for n, d in enumerate(documents)
-    ]
+    sheets = [pdf_sheet.sheet_for_document(d, player=f"player{n}") for n, d in enumerate(documents)]
     reports = [check_document(document) for document in documents]
 
     with_summary = pdf_rendering.render_sheets(sheets, summary=True).content
@@ -1123,7 +1118,7 @@ def test_a_party_pdf_opens_with_a_one_page_summary_of_the_party(tmp_path):
 
 @pytest.mark.usefixtures("poppler")
 def test_the_party_summary_table_keeps_within_the_rules_of_its_masthead(tmp_path):
-    sheets = [pdf_rendering.sheet_for_document(d) for d in (docs.navy_pilot(), docs.marine())]
+    sheets = [pdf_sheet.sheet_for_document(d) for d in (docs.navy_pilot(), docs.marine())]
     pdf = tmp_path / "party.pdf"
     pdf.write_bytes(pdf_rendering.render_sheets(sheets, summary=True).content)
     subprocess.run(
@@ -1146,8 +1141,8 @@ def test_the_party_summary_table_keeps_within_the_rules_of_its_masthead(tmp_path
 def test_the_party_summary_gives_a_hurt_characters_life_and_defence_as_they_stand(tmp_path):
     report = check_document(docs.navy_pilot())
     condition, _events = play.take_damage(play.condition_for(report), amount=9, form="L")
-    hurt = pdf_rendering.sheet_for_document(docs.navy_pilot(), condition=condition)
-    unhurt = pdf_rendering.sheet_for_document(docs.marine())
+    hurt = pdf_sheet.sheet_for_document(docs.navy_pilot(), condition=condition)
+    unhurt = pdf_sheet.sheet_for_document(docs.marine())
 
     pdf = pdf_rendering.render_sheets([hurt, unhurt], summary=True).content
     raw = poppler_tool("pdftotext", "-f", "1", "-l", "1", "-raw", content=pdf, tmp_path=tmp_path)
@@ -1166,7 +1161,7 @@ def test_no_figure_of_the_party_summary_is_split_across_two_lines(tmp_path):
     # 'LIF 11' at the end of one line and 'of 26' on the next read as two figures.
     report = check_document(docs.navy_pilot())
     condition, _events = play.take_damage(play.condition_for(report), amount=15, form="L")
-    hurt = pdf_rendering.sheet_for_document(docs.navy_pilot(), condition=condition)
+    hurt = pdf_sheet.sheet_for_document(docs.navy_pilot(), condition=condition)
 
     pdf = pdf_rendering.render_sheets([hurt], summary=True).content
     lines = poppler_tool(
@@ -1185,7 +1180,7 @@ def test_no_figure_of_the_party_summary_is_split_across_two_lines(tmp_path):
 
 @pytest.mark.usefixtures("poppler")
 def test_the_party_pdf_is_titled_after_its_campaign_whose_name_heads_the_summary(tmp_path):
-    sheets = [pdf_rendering.sheet_for_document(d) for d in (docs.navy_pilot(), docs.marine())]
+    sheets = [pdf_sheet.sheet_for_document(d) for d in (docs.navy_pilot(), docs.marine())]
 
     content = pdf_rendering.render_sheets(sheets, summary=True, title="Spinward Run").content
     info = poppler_tool("pdfinfo", content=content, tmp_path=tmp_path)
@@ -1202,7 +1197,7 @@ def test_the_party_pdf_is_titled_after_its_campaign_whose_name_heads_the_summary
 @pytest.mark.usefixtures("poppler")
 def test_the_party_summary_gives_each_characters_armor_and_weapon_damage(tmp_path):
     marine = docs.marine()
-    sheets = [pdf_rendering.sheet_for_document(d) for d in (docs.longest(), marine)]
+    sheets = [pdf_sheet.sheet_for_document(d) for d in (docs.longest(), marine)]
     report = check_document(docs.longest())
     str_dv = report.attribute("STR").dv
 
@@ -1248,7 +1243,7 @@ def test_a_pencil_sheet_prints_no_running_credits_in_its_stat_block(
 
     upp = check_document(pilot_in_play.document).upp
     assert re.search(rf"{upp} Cr[\d,]+ DEF", pen)
-    assert f"{upp} Cr{pdf_rendering.PENCIL_BLANK} DEF" in pencil
+    assert f"{upp} Cr{pdf_sheet.PENCIL_BLANK} DEF" in pencil
     assert not re.search(r"Cr\d[\d,]* DEF", pencil)
 
 
