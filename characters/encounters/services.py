@@ -49,13 +49,13 @@ from characters.encounters.recording import (
     EncounterConflict,
     Kind,
     Side,
+    UndoRecord,
     acting,
     firing,
     lock,
     log,
     next_able,
     refuse_if_stale,
-    snapshot,
 )
 from characters.encounters.selectors import (
     Board,
@@ -513,7 +513,7 @@ def throw_morale(
         kind=Kind.MORALE,
         by=by,
         summary=summary,
-        before=snapshot(state),
+        before=UndoRecord.of(state),
         actor=thrower,
         detail=detail,
     )
@@ -537,7 +537,7 @@ def name_leader(
     row = state.row(combatant)
     if row is None or row.combatant.side != side:
         raise Refused(f"Leader: choose one of {Side(side).label.lower()}.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     locked.leaders = {**locked.leaders, side: row.pk}
     summary = f"{row.combatant.name} leads {Side(side).label.lower()}."
     return log(state, kind=Kind.LEADER, by=by, summary=summary, before=before, actor=row)
@@ -555,7 +555,7 @@ def end_surprise(
     if not locked.surprised_side:
         raise Refused("Surprise: nobody is surprised.")
     state = board(locked, entries=0)
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     side = Side(locked.surprised_side).label.lower()
     locked.surprised_side = ""
     if locked.round:
@@ -592,7 +592,7 @@ def add_combatants(
             f"Combatants: at most {MAX_COMBATANTS} in one encounter, "
             f"not {len(state.rows) + joining}."
         )
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     present = [row.combatant for row in state.rows]
     added: list[Combatant] = []
     for group in groups:
@@ -600,13 +600,13 @@ def add_combatants(
             combatant.position = len(present) + len(added)
             combatant.save()
             added.append(combatant)
-    before["added"] = [combatant.pk for combatant in added]
+    before.added = [combatant.pk for combatant in added]
     state = board(locked, entries=0)
     names = ", ".join(combatant.name for combatant in added)
     summary = f"Joining the fight: {names}."
     detail: dict[str, Any] = {"added": [combatant.name for combatant in added]}
     if locked.round:
-        newcomers = [row for row in state.rows if row.pk in before["added"]]
+        newcomers = [row for row in state.rows if row.pk in before.added]
         joined = round_of(locked).join(
             state, newcomers=newcomers, present=len(present), rng=rng or dice.dice_source()
         )
@@ -637,7 +637,7 @@ def end_encounter(
     locked = lock(encounter, expected_version)
     require_referee(locked.campaign, by, "end the encounter")
     state = board(locked, entries=0)
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     fired = _rounds_fired(locked)
     fighters = [
         {
@@ -685,42 +685,49 @@ def undo_last(
         raise Refused("Nothing to undo.")
     if not is_referee(locked.campaign, by.pk) and last.by_id != by.pk:
         raise Refused("Only the referee can undo what someone else did.")
-    before = last.before
-    for change in ConditionChange.objects.filter(pk__in=before.get("changes", ())):
+    before = UndoRecord.stored(last.before)
+    _undo_on_play_sheets(locked, before, by)
+    _restore_combatants(locked, before)
+    before.restore(locked)
+    if last.kind == Kind.END:
+        locked.ended_at = None
+    EncounterEntry.objects.filter(pk=last.pk).update(undone_at=timezone.now())
+    state = Board(locked, [])
+    return log(state, kind=Kind.UNDO, by=by, summary=f"Undone: {last.summary}", before=None)
+
+
+def _undo_on_play_sheets(encounter: Encounter, before: UndoRecord, by: User) -> None:
+    """Take back what the action did on the characters' play sheets: their condition changes
+    (through the play undo service) and the magazines taken from what they carry."""
+    for change in ConditionChange.objects.filter(pk__in=before.changes):
         play_services.undo_condition_change(change=change, by=by)
-    # Entries logged before their changes were kept name the characters only.
-    for character_id in before.get("sheets", ()):
+    for character_id in before.sheets:
         play_services.undo_last_condition_change(
             character=Character.objects.get(pk=character_id), by=by
         )
-    for magazine in before.get("magazines", ()):
+    for magazine in before.magazines:
         play_services.buy_gear(
             character=Character.objects.get(pk=magazine["character"]),
             by=by,
             item=magazine["item"],
             tl=magazine["tl"],
             price=0,
-            note=f"{magazine['item']} back from an undone attack in {locked.name}",
+            note=f"{magazine['item']} back from an undone attack in {encounter.name}",
         )
-    for pk, condition in before.get("conditions", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(condition=condition)
-    for pk, ammunition in before.get("ammunition", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(ammunition=ammunition)
-    for pk, spares in before.get("spares", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(magazines=spares)
-    Combatant.objects.filter(pk__in=before.get("added", ()), encounter=locked).delete()
-    for pk, (position, initiative) in before.get("order", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(
-            position=position, initiative=initiative
-        )
-    for pk, kept in before.get("states", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(system_state=kept)
-    locked.system_state = before.get("system", locked.system_state)
-    locked.round, locked.turn = before["round"], before["turn"]
-    locked.surprised_side = before.get("surprised", locked.surprised_side)
-    locked.leaders = before.get("leaders", locked.leaders)
-    if last.kind == Kind.END:
-        locked.ended_at = None
-    EncounterEntry.objects.filter(pk=last.pk).update(undone_at=timezone.now())
-    state = Board(locked, [])
-    return log(state, kind=Kind.UNDO, by=by, summary=f"Undone: {last.summary}", before={})
+
+
+def _restore_combatants(encounter: Encounter, before: UndoRecord) -> None:
+    """Each fighter as it was: the conditions kept in the encounter, the rounds loaded, the
+    spare magazines, the place and initiative and what the system keeps; newcomers leave."""
+    combatants = Combatant.objects.filter(encounter=encounter)
+    for pk, condition in before.conditions.items():
+        combatants.filter(pk=pk).update(condition=condition)
+    for pk, ammunition in before.ammunition.items():
+        combatants.filter(pk=pk).update(ammunition=ammunition)
+    for pk, spares in before.spares.items():
+        combatants.filter(pk=pk).update(magazines=spares)
+    combatants.filter(pk__in=before.added).delete()
+    for pk, (position, initiative) in before.order.items():
+        combatants.filter(pk=pk).update(position=position, initiative=initiative)
+    for pk, kept in before.states.items():
+        combatants.filter(pk=pk).update(system_state=kept)

@@ -29,13 +29,13 @@ from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
     Side,
+    UndoRecord,
     acting,
     fire,
     form_refusal,
     log,
     mark_record,
     save_order,
-    snapshot,
     target_of,
     weapon_of,
 )
@@ -149,7 +149,7 @@ def throw_initiative(
     encounter = state.encounter
     if encounter.round:
         raise Refused(f"Initiative was thrown for {encounter.name}: it is round {encounter.round}.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     told = []
     rolls = []
     for row in state.rows:
@@ -242,7 +242,7 @@ def tactics(state: Board, *, by: User, side: str, rng: random.Random) -> Encount
     leader = commander(state, side)
     assert leader is not None
     assert leader.sheet is not None
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     check = twod6_initiative.tactics_check(leader.sheet, dice)
     for row in state.side(side):
@@ -284,7 +284,7 @@ def hasten(state: Board, *, by: User, combatant: int) -> EncounterEntry:
         hurried = twod6_initiative.hasten(initiative)
     except CombatRefused:
         raise Refused(f"Hasten: {row.combatant.name} hastens this round already.") from None
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     _store(row, hurried)
     _resort(state)
     summary = (
@@ -326,7 +326,7 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     now, at the count of the fighter whose turn it is), and for the referee ``next_round``."""
     if pending(state) and action != "next_round":
         raise Refused("An attack waits for its target's reaction: answer it first.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     if action == "next_round":
         return _next_round(state, by, before)
     if action == "act_now":
@@ -369,7 +369,7 @@ def delaying(state: Board) -> list[Row]:
     return [row for row in state.rows if row.state.get("delaying") and not row.out_of_action]
 
 
-def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> EncounterEntry:
+def _act_now(state: Board, by: User, before: UndoRecord, pk: int | None) -> EncounterEntry:
     row = next((row for row in delaying(state) if row.pk == pk), None)
     if row is None:
         raise Refused("Act now: only a delaying fighter acts now.")
@@ -386,7 +386,7 @@ def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> 
     return log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=row)
 
 
-def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
+def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     """The referee ends the round: a fighter still delaying takes the first place next round
     (reading 2D-17), and each fighter's next-round changes become this round's."""
     require_referee(state.encounter.campaign, by, "start the next round")
@@ -570,7 +570,7 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
     target = planned.target
     asked = chooser(state.encounter, target) != by.pk
     if order.reaction == ASK and can_react(target) and asked:
-        before = snapshot(state)
+        before = UndoRecord.of(state)
         _fight(state, pending={"attacker": attacker.pk, "by": by.pk, "order": order.as_dict()})
         who = (
             f"{target.combatant.name}'s player"
@@ -592,7 +592,9 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
             target=target,
         )
     reaction = NO_REACTION if order.reaction == ASK else order.reaction
-    return _resolve(state, by, attacker, replace(order, reaction=reaction), rng, snapshot(state))
+    return _resolve(
+        state, by, attacker, replace(order, reaction=reaction), rng, UndoRecord.of(state)
+    )
 
 
 def react(state: Board, *, by: User, reaction: str, rng: random.Random) -> EncounterEntry:
@@ -610,7 +612,7 @@ def react(state: Board, *, by: User, reaction: str, rng: random.Random) -> Encou
         raise Refused(f"Only {target.combatant.name}'s player or the referee chooses its reaction.")
     if reaction != NO_REACTION and reaction not in REACTIONS:
         raise Refused(f"Reaction: choose none or one of {', '.join(REACTIONS)}.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     _fight(state, pending=None)
     declarer = User.objects.filter(pk=waiting["by"]).first() or by
     return _resolve(state, declarer, attacker, order, rng, before)
@@ -622,7 +624,7 @@ def _resolve(
     attacker: Row,
     order: TwoD6Order,
     rng: random.Random,
-    before: dict[str, Any],
+    before: UndoRecord,
 ) -> EncounterEntry:
     planned = plan(state, attacker, order)
     encounter = state.encounter
@@ -724,7 +726,7 @@ def leadership(state: Board, *, by: User, ally: int, rng: random.Random) -> Enco
     if other is None or other.pk == leader.pk or other.combatant.side != leader.combatant.side:
         raise Refused("Leadership: choose an ally of the same side.")
     assert leader.sheet is not None
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     check = twod6_initiative.leadership_check(leader.sheet, dice)
     boosted = initiative_of(other)
