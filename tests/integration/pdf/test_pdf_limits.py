@@ -28,7 +28,6 @@ from characters.pdf import sheet as pdf_sheet
 from ffa_site.workers import WORKER_TIMEOUT_SECONDS
 from tests.factories import UserFactory
 from tests.integration import sheet_documents as docs
-from tests.integration.pdf.test_pdf import poppler  # noqa: F401 -- the fixture
 
 NOTES_LENGTH = rules.catalog().bounds.notes_length
 # The attack's notes: the most lines the length bound allows.
