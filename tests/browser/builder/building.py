@@ -7,12 +7,12 @@ from characters.models import Character
 SAVED = "All changes saved"
 
 
-def stored_document() -> dict:
+def stored() -> dict:
     return Character.objects.get(name="Mara").document
 
 
 def stored_skill_names() -> list[str]:
-    return [skill["skill"] for skill in stored_document().get("skills", [])]
+    return [skill["skill"] for skill in stored().get("skills", [])]
 
 
 def enter_in(page, box: str, text: str) -> None:

@@ -13,7 +13,7 @@ from tests.browser.builder.building import (
     SAVED,
     add_skills,
     enter_in,
-    stored_document,
+    stored,
     stored_skill_names,
 )
 from tests.browser.pages import log_in, log_out, start_building
@@ -54,7 +54,7 @@ def test_a_trait_made_a_flaw_in_place_shows_its_control_score_box_at_once(buildi
     page.reload()
 
     expect(box).not_to_be_checked()
-    assert stored_document()["traits"][0]["control"] is False
+    assert stored()["traits"][0]["control"] is False
     kind.select_option("HF")
     expect(box).not_to_be_checked()  # the box the player sees is what is stored
     kind.select_option("PP")
@@ -62,7 +62,7 @@ def test_a_trait_made_a_flaw_in_place_shows_its_control_score_box_at_once(buildi
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     page.reload()
     expect(box).to_be_hidden()
-    assert "control" not in stored_document()["traits"][0]
+    assert "control" not in stored()["traits"][0]
 
 
 def test_one_unreadable_field_holds_back_nothing_else_and_says_so(building):
@@ -74,7 +74,7 @@ def test_one_unreadable_field_holds_back_nothing_else_and_says_so(building):
 
     state = page.locator("[data-save-state]")
     expect(state).to_have_text(re.compile(r"^Saved all but one field: END: enter a level"))
-    assert (stored_document()["attributes"]["STR"], stored_document()["homeworld"]) == (9, "Regina")
+    assert (stored()["attributes"]["STR"], stored()["homeworld"]) == (9, "Regina")
     page.fill("input[name=END]", "8")
     expect(state).to_have_text(SAVED)
 
@@ -107,7 +107,7 @@ def test_the_steppers_stay_within_the_attributes_range(building):
     expect(page.locator("input[name=EDU]")).to_have_value("15")
     expect(page.locator('[data-hex="EDU"]')).to_have_text("F")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert stored_document()["attributes"]["EDU"] == 15
+    assert stored()["attributes"]["EDU"] == 15
 
 
 def test_the_native_language_and_culture_offer_the_chosen_species_defaults(building):
@@ -159,7 +159,7 @@ def test_remove_pressed_from_the_keyboard_keeps_focus_on_the_row_that_stays(
     page.keyboard.press("Backspace")
     page.keyboard.type("3")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert {"skill": "Navigation", "level": 3} in stored_document()["skills"]
+    assert {"skill": "Navigation", "level": 3} in stored()["skills"]
     assert removed not in stored_skill_names()
 
 
@@ -179,7 +179,7 @@ def test_the_only_trait_removed_from_the_keyboard_leaves_focus_in_the_notation_b
     page.keyboard.type("[HF-H-R -2]")
     page.keyboard.press("Enter")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert [(t["type"], t["level"], t["frequency"]) for t in stored_document()["traits"]] == [
+    assert [(t["type"], t["level"], t["frequency"]) for t in stored()["traits"]] == [
         ("HF", "H", "R")
     ]
 
@@ -209,17 +209,14 @@ def test_edits_made_while_signed_out_wait_on_the_page_and_are_saved_after_signin
     enter_in(page, "[data-add=skill]", "Pilot")
     expect(page.locator("[data-save-state]")).to_contain_text("you are signed out")
     expect(page).to_have_url(re.compile(r"/characters/\d+/edit/$"))  # not sent to the login
-    assert stored_document()["attributes"]["DEX"] == 7
+    assert stored()["attributes"]["DEX"] == 7
 
     log_in(other, "player1")  # a new CSRF secret: the page's own token is refused from now
     page.fill("input[name=STR]", "12")
 
     expect(page.locator("[data-upp]")).to_have_text("C97-777-777")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED, timeout=15_000)
-    assert (stored_document()["attributes"]["DEX"], stored_document()["attributes"]["STR"]) == (
-        9,
-        12,
-    )
+    assert (stored()["attributes"]["DEX"], stored()["attributes"]["STR"]) == (9, 12)
     assert stored_skill_names() == ["Pilot"]
 
 
@@ -272,7 +269,7 @@ def test_a_character_approved_while_its_builder_is_open_says_it_is_locked(buildi
 
     expect(page.locator("[data-save-state]")).to_contain_text("it is approved and locked")
     expect(page.locator("#announcer")).to_contain_text("it is approved and locked")
-    assert stored_document()["attributes"]["DEX"] == 7
+    assert stored()["attributes"]["DEX"] == 7
 
 
 def test_a_character_submitted_elsewhere_waits_and_saves_again_once_returned(building):
@@ -283,15 +280,12 @@ def test_a_character_submitted_elsewhere_waits_and_saves_again_once_returned(bui
 
     page.fill("input[name=DEX]", "10")
     expect(page.locator("[data-save-state]")).to_contain_text("it is submitted for review")
-    assert stored_document()["attributes"]["DEX"] == 9
+    assert stored()["attributes"]["DEX"] == 9
 
     Character.objects.filter(name="Mara").update(status=Character.Status.RETURNED)
     page.fill("input[name=STR]", "11")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert (stored_document()["attributes"]["DEX"], stored_document()["attributes"]["STR"]) == (
-        10,
-        11,
-    )
+    assert (stored()["attributes"]["DEX"], stored()["attributes"]["STR"]) == (10, 11)
 
 
 def test_without_javascript_enter_keeps_the_rows_and_save_stores_the_edits(browser, live_server):
@@ -317,7 +311,7 @@ def test_without_javascript_enter_keeps_the_rows_and_save_stores_the_edits(brows
     page.locator("[data-action=save]").click()
 
     expect(page.locator(".message--success")).to_contain_text("Mara saved")
-    assert stored_document()["attributes"]["STR"] == 9
+    assert stored()["attributes"]["STR"] == 9
     assert stored_skill_names() == ["Medical"]
     context.close()
 

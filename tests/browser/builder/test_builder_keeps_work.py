@@ -17,7 +17,7 @@ from tests.browser.builder.building import (
     SAVED,
     add_skills,
     enter_in,
-    stored_document,
+    stored,
     stored_skill_names,
 )
 from tests.browser.pages import log_in, start_building
@@ -69,7 +69,7 @@ def test_an_edit_is_stored_without_save_and_survives_a_reload_right_away(buildin
     expect(page.locator("input[name=DEX]")).to_have_value("9")
     expect(page.locator('[data-derived="DEF"]')).to_have_text("4")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert stored_document()["attributes"]["DEX"] == 9
+    assert stored()["attributes"]["DEX"] == 9
 
 
 def test_rows_added_and_removed_then_reloaded_at_once_are_all_kept(building):
@@ -87,7 +87,7 @@ def test_rows_added_and_removed_then_reloaded_at_once_are_all_kept(building):
     expect(page.locator('[data-item-row="Dagger"]')).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     assert stored_skill_names() == ["Pilot", "Medical"]
-    assert [entry["item"] for entry in stored_document()["equipment"]] == ["Dagger"]
+    assert [entry["item"] for entry in stored()["equipment"]] == ["Dagger"]
 
 
 def test_a_page_drawn_before_the_last_pages_save_landed_sends_it_again(building):
@@ -110,10 +110,10 @@ def test_a_page_drawn_before_the_last_pages_save_landed_sends_it_again(building)
     expect(page.locator("input[name=DEX]")).to_have_value("9")
     expect(page.locator('[data-skill-row][data-skill="Pilot"]')).to_have_count(1)
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert (stored_document()["attributes"]["DEX"], stored_skill_names()) == (9, ["Pilot"])
+    assert (stored()["attributes"]["DEX"], stored_skill_names()) == (9, ["Pilot"])
     page.fill("input[name=STR]", "8")  # the page goes on from there, in no conflict
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert stored_document()["attributes"]["STR"] == 8
+    assert stored()["attributes"]["STR"] == 8
 
 
 def test_an_edit_is_stored_when_the_tab_closes_without_asking_first(building):
@@ -124,9 +124,9 @@ def test_an_edit_is_stored_when_the_tab_closes_without_asking_first(building):
     page.close()  # at once, and without beforeunload
 
     deadline = time.monotonic() + 5  # the save outlives the page: give it time to land
-    while stored_document()["attributes"]["DEX"] != 9 and time.monotonic() < deadline:
+    while stored()["attributes"]["DEX"] != 9 and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert stored_document()["attributes"]["DEX"] == 9
+    assert stored()["attributes"]["DEX"] == 9
 
 
 def test_back_from_the_sheet_shows_the_figures_of_what_is_stored(building):
@@ -173,10 +173,7 @@ def test_a_page_restored_by_back_from_the_browsers_cache_shows_what_another_tab_
     assert page.evaluate("() => sessionStorage.restored") == "yes"  # from the cache indeed
     page.fill("input[name=DEX]", "10")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert (stored_document()["attributes"]["STR"], stored_document()["attributes"]["DEX"]) == (
-        11,
-        10,
-    )
+    assert (stored()["attributes"]["STR"], stored()["attributes"]["DEX"]) == (11, 10)
 
 
 def test_the_sheet_opened_right_after_an_edit_shows_that_edit(building):
@@ -248,7 +245,7 @@ def test_logging_out_right_after_an_edit_stores_it_first(building):
     held[0].continue_()
 
     expect(page.get_by_role("button", name="Log out")).to_have_count(0)
-    assert stored_document()["attributes"]["DEX"] == 9
+    assert stored()["attributes"]["DEX"] == 9
 
 
 def test_a_save_that_reaches_the_server_after_save_was_pressed_changes_nothing(building):
@@ -274,7 +271,7 @@ def test_a_save_that_reaches_the_server_after_save_was_pressed_changes_nothing(b
     assert json.loads(answer.headers["hx-trigger-after-settle"])["builder:saved"]["state"] == (
         "saved"
     )
-    assert stored_document()["attributes"]["DEX"] == 10
+    assert stored()["attributes"]["DEX"] == 10
     expect(page.locator("input[name=DEX]")).to_have_value("10")
 
 
@@ -293,10 +290,7 @@ def test_a_tab_that_fell_behind_says_so_and_save_shows_both_versions(building):
     )
     other.locator("[data-action=save]").click()
     expect(other.locator("#conflict")).to_contain_text("changed in another tab")
-    assert (stored_document()["attributes"]["DEX"], stored_document()["attributes"]["STR"]) == (
-        9,
-        7,
-    )
+    assert (stored()["attributes"]["DEX"], stored()["attributes"]["STR"]) == (9, 7)
 
 
 def test_rows_come_at_once_on_a_slow_network_and_are_all_stored_when_it_answers(building):
@@ -317,7 +311,7 @@ def test_rows_come_at_once_on_a_slow_network_and_are_all_stored_when_it_answers(
 
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     assert stored_skill_names() == ["Pilot", "Medical"]
-    assert [trait["name"] for trait in stored_document()["traits"]] == ["Combat experience"]
+    assert [trait["name"] for trait in stored()["traits"]] == ["Combat experience"]
 
 
 def test_an_edit_the_network_loses_is_saved_again_and_the_save_state_says_so(building):
@@ -352,7 +346,7 @@ def test_enter_in_the_add_skill_box_adds_it_and_enter_elsewhere_removes_nothing(
     expect(page.locator("[data-skill-row]")).to_have_count(1)
     expect(page.locator("[data-skill-row] [data-field=level]")).to_have_value("3")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
-    assert stored_document()["skills"] == [{"skill": "Pilot", "level": 3}]
+    assert stored()["skills"] == [{"skill": "Pilot", "level": 3}]
 
 
 def test_skills_filled_in_one_after_another_are_all_added(building):
@@ -378,7 +372,7 @@ def test_names_typed_as_fast_as_a_player_types_are_all_added_and_a_refused_one_i
     expect(box).to_have_value("")
     expect(page.locator("[data-save-state]")).to_have_text(SAVED)
     assert stored_skill_names() == ["Ground Vehicle", "Demolitions", "Pilot"]
-    assert stored_document()["skills"][0]["specialties"] == ["ATV"]
+    assert stored()["skills"][0]["specialties"] == ["ATV"]
 
 
 def test_a_name_not_in_the_catalog_stays_in_the_box_selected_with_what_it_may_be(building):
