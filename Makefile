@@ -18,7 +18,7 @@ help:
 	@echo "make test              set up with the test tools and run the whole suite"
 	@echo "make test-fast         unit and integration tests, no browser or slow ones, on every core"
 	@echo "make install           set up .venv only"
-	@echo "make lint              ruff, mypy (django-stubs; --strict on rules/), djhtml, ESLint"
+	@echo "make lint              ruff, mypy (django-stubs; --strict on rules/), import contracts, djhtml, ESLint"
 	@echo "make format            ruff format + ruff check --fix"
 	@echo "make migrations-check  fail when models and migrations disagree"
 	@echo "make bench             run the benchmarks and print their figures"
@@ -54,6 +54,7 @@ lint: install-lint
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
 	$(VENV)/bin/mypy --strict rules
+	$(VENV)/bin/lint-imports --no-logo --no-cache
 	$(VENV)/bin/djhtml --check $(INDENTED_TEMPLATES)
 	node_modules/.bin/eslint .
 	@for file in $(VENDORED); do cmp -s node_modules/$$file static/vendor/$${file%%/*}/$$(basename $$file) \

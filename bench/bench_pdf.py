@@ -38,12 +38,13 @@ def run(quick: bool) -> list[Figure]:
     import weasyprint
 
     from characters.pdf import rendering as pdf_rendering
+    from characters.pdf import sheet as pdf_sheet
     from tests.integration import sheet_documents
 
-    one = [pdf_rendering.sheet_for_document(sheet_documents.navy_pilot())]
-    longest = [pdf_rendering.sheet_for_document(sheet_documents.longest())]
-    largest = [pdf_rendering.sheet_for_document(sheet_documents.largest_legal())]
-    party = [pdf_rendering.sheet_for_document(document) for document in sheet_documents.party(6)]
+    one = [pdf_sheet.sheet_for_document(sheet_documents.navy_pilot())]
+    longest = [pdf_sheet.sheet_for_document(sheet_documents.longest())]
+    largest = [pdf_sheet.sheet_for_document(sheet_documents.largest_legal())]
+    party = [pdf_sheet.sheet_for_document(document) for document in sheet_documents.party(6)]
     rounds = 5 if quick else 15
 
     def minimal_page() -> None:
@@ -79,7 +80,7 @@ def run(quick: bool) -> list[Figure]:
     def cached_repeat() -> None:
         # A fresh Sheet each time, as a request would build it: the cost is hashing the input.
         result = pdf_rendering.render_sheets(
-            [pdf_rendering.sheet_for_document(sheet_documents.navy_pilot())]
+            [pdf_sheet.sheet_for_document(sheet_documents.navy_pilot())]
         )
         assert result.from_cache
 

@@ -13,8 +13,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
-from characters.templatetags.ffa_format import signed_credits
 from rules import HouseRules
+from rules.wording import signed_credits
 
 # A deleted character can be restored by its owner for this long; then it is purged for good.
 RESTORE_WINDOW = timedelta(days=30)

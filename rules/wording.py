@@ -25,3 +25,14 @@ def did_you_mean(names: tuple[str, ...]) -> str:
 # The signs of arithmetic a page shows a person: the minus and times signs, not "-" and "x".
 MINUS = "\u2212"
 TIMES = "\u00d7"
+
+
+def credits(amount: int) -> str:
+    """An amount of credits as every page, sheet and message writes it: "Cr12,500"; a debt
+    gets the minus sign (not a hyphen) before the "Cr"."""
+    return f"Cr{amount:,}" if amount >= 0 else f"{MINUS}Cr{-amount:,}"
+
+
+def signed_credits(amount: int) -> str:
+    """An entry of a credits ledger: "+Cr1,000", or the minus sign for a payment."""
+    return f"+{credits(amount)}" if amount >= 0 else credits(amount)

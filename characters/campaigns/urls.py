@@ -1,4 +1,4 @@
-"""Campaigns: /campaigns/…"""
+"""Campaigns: /campaigns/…, and a character leaving its campaign, /characters/<pk>/detach/."""
 
 from django.urls import path
 
@@ -30,4 +30,5 @@ urlpatterns = [
     path("campaigns/<id:pk>/npcs/new/", views.campaign_npc_new, name="campaign_npc_new"),
     path("campaigns/<id:pk>/party.pdf", views.campaign_party_pdf, name="campaign_pdf"),
     path("campaigns/<id:pk>/award/", views.campaign_award, name="campaign_award"),
+    path("characters/<id:pk>/detach/", views.character_detach, name="character_detach"),
 ]

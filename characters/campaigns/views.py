@@ -8,15 +8,9 @@ not see an object gets 404, never 403, so ids reveal nothing. Writes go through 
 a refused action (``core_services.Refused``) is shown as a message, never a traceback.
 """
 
-from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
-from django.db.models import Prefetch, QuerySet, prefetch_related_objects
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.defaultfilters import pluralize
@@ -24,7 +18,6 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-import rules
 from characters.campaigns import selectors, services
 from characters.campaigns.forms import (
     AttachForm,
@@ -38,25 +31,20 @@ from characters.core import services as core_services
 from characters.core.downloads import download_stem
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
-from characters.core.selectors import campaign_for_user, character_report, key_skills
-from characters.encounters.selectors import encounters_of, running_encounters_with
+from characters.core.selectors import (
+    campaign_for_user,
+    character_for_user,
+)
+from characters.encounters.selectors import running_encounters_with
 from characters.models import (
     Campaign,
     Character,
-    CharacterEvent,
-    CombatSystem,
-    DiceRoll,
-    Encounter,
-    ImprovementEntry,
-    PlayState,
 )
 from characters.pdf import rendering as pdf_rendering
 from characters.pdf.selectors import sheet_for_character
-from characters.play import selectors as play_selectors
 from characters.play import services as play_services
 from characters.play.forms import CampaignAwardForm
 from characters.sheets.forms import PdfForm
-from rules import Condition, Problem, Report
 
 Status = Character.Status
 
@@ -124,18 +112,9 @@ def campaign_invite_revoke(request: AuthenticatedHttpRequest, pk: int) -> HttpRe
     return redirect(reverse("campaign_detail", args=[campaign.pk]) + "#invite")
 
 
-def _attachable(user, campaign: Campaign | None = None) -> QuerySet[Character]:
-    """The user's characters that could join a campaign: in none yet; PCs, and for the
-    campaign's referee their NPCs too."""
-    characters = Character.objects.owned_by(user).filter(campaign__isnull=True)
-    if campaign is None or campaign.referee_id != user.pk:
-        characters = characters.filter(kind=Character.Kind.PC)
-    return characters.order_by("name", "id")
-
-
 def _attach_posted(request: AuthenticatedHttpRequest, campaign: Campaign) -> None:
     """Attach the user's own characters named in the POST's ``character`` fields."""
-    form = AttachForm(request.POST, attachable=_attachable(request.user, campaign))
+    form = AttachForm(request.POST, attachable=selectors.attachable(request.user, campaign))
     if not form.is_valid():
         messages.error(request, "Choose among your characters that can join.")
         return
@@ -175,8 +154,8 @@ def campaign_join(request: AuthenticatedHttpRequest, code: str) -> HttpResponse:
     context = {
         "campaign": campaign,
         "is_member": selectors.is_member(campaign, request.user),
-        "attachable": _attachable(request.user, campaign),
-        "house_rules": _house_rules_summary(campaign),
+        "attachable": selectors.attachable(request.user, campaign),
+        "house_rules": selectors.house_rules_summary(campaign),
     }
     return render(request, "characters/campaigns/campaign_join.html", context)
 
@@ -190,251 +169,24 @@ def campaign_attach(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return redirect("campaign_detail", campaign.pk)
 
 
-@dataclass(frozen=True, slots=True)
-class PartyRow:
-    """One character of the party review, with the engine's report under the house rules."""
-
-    character: Character
-    report: Report
-    errors: tuple[Problem, ...]
-    warnings: tuple[Problem, ...]
-    service: str
-    rank: str
-    psionics: str
-    key_skills: tuple[str, ...]
-
-    @property
-    def player(self) -> str:
-        return self.character.owner.get_username()
-
-    # In play: what the referee asks of the party at the table.
-    credits_now: int
-    ip: int
-    condition: Condition
-    state: str
-    requests: int
-    returned_comment: str
-    # Under T4 or 2D6, the record of the campaign's system (play.selectors.record_view).
-    record: dict[str, Any] | None
-
-    @property
-    def now_sort(self) -> int:
-        """How well the character is now: its LIF, or the points its record has taken."""
-        return self.condition.lif if self.record is None else -self.record["taken"]
-
-
-STATUS_ORDER: dict[str, int] = {
-    Status.SUBMITTED: 0,
-    Status.RETURNED: 1,
-    Status.DRAFT: 2,
-    Status.APPROVED: 3,
-}
-
-
-def _derived(code: str) -> Callable[[PartyRow], Any]:
-    return lambda row: getattr(row.report.derived, code)
-
-
-# The whitelist of ?sort= keys: (column heading, sort key). ``-key`` sorts descending.
-SORTS: dict[str, tuple[str, Callable[[PartyRow], Any]]] = {
-    "player": ("Player", lambda row: row.player.lower()),
-    "name": ("Character", lambda row: row.character.name.lower()),
-    "status": ("Status", lambda row: STATUS_ORDER.get(row.character.status, 9)),
-    "upp": ("UPP", lambda row: row.report.upp),
-    **{code.lower(): (code, _derived(code)) for code in ("DEF", "INI", "MOV", "TGH", "LIF", "WND")},
-    "points": ("Points", lambda row: (row.report.points.total, row.report.points.budget)),
-    "problems": ("Problems", lambda row: (len(row.errors), len(row.warnings))),
-    "service": ("Service", lambda row: row.service.lower()),
-    "terms": ("Terms", lambda row: row.report.terms),
-    "rank": ("Rank", lambda row: row.report.rank.level),
-    "credits": ("Credits", lambda row: row.credits_now),
-    "ip": ("IP", lambda row: row.ip),
-    "lif_now": ("LIF now", lambda row: row.now_sort),
-    "psionics": (
-        "PSI",
-        lambda row: row.report.psionics.strength if row.report.psionics else -1,
-    ),
-}
-DEFAULT_SORT = "status"
-CAMPAIGN_ROLLS = 25
-
-
-def _party_row(character: Character, campaign: Campaign, state: PlayState | None) -> PartyRow:
-    """The row of one character; its ledgers and review log are prefetched (``_in_play``)."""
-    report = character_report(character, campaign=campaign)
-    cat = rules.catalog()
-    service = cat.services.get(report.service or "")
-    rank = report.rank
-    psionics = report.psionics
-    condition, _version = play_selectors.condition_in(state, report)
-    entries = character.improvement_entries.all()
-    return PartyRow(
-        record=play_selectors.sheet_record(character, state, report)["record"],
-        credits_now=play_selectors.credit_balance(character, report),
-        ip=play_selectors.ip_balance(character),
-        condition=condition,
-        state=play_selectors.states(condition)[0][1],
-        requests=sum(
-            1
-            for entry in entries
-            if entry.kind == ImprovementEntry.Kind.REQUEST
-            and entry.state == ImprovementEntry.State.PENDING
-        ),
-        # The latest return's comment, while the player has not answered it.
-        returned_comment=(
-            character.returns[0].comment  # type: ignore[attr-defined]  # prefetched to_attr
-            if character.status == Status.RETURNED and character.returns  # type: ignore[attr-defined]
-            else ""
-        ),
-        character=character,
-        report=report,
-        errors=report.errors,
-        warnings=report.warnings,
-        service=service.name if service else (report.service or ""),
-        rank=rank.title or (f"Rank {rank.level}" if rank.level else ""),
-        psionics=(
-            f"PSI {psionics.strength}"
-            + "".join(f", {name}-{level}" for name, level in psionics.talents)
-            if psionics
-            else ""
-        ),
-        key_skills=key_skills(report),
-    )
-
-
-def _sorted_rows(rows: list[PartyRow], sort: str) -> list[PartyRow]:
-    descending = sort.startswith("-")
-    _, key = SORTS[sort.lstrip("-")]
-    rows = sorted(rows, key=lambda row: (row.player.lower(), row.character.name.lower()))
-    return sorted(rows, key=key, reverse=descending)
-
-
 def _sort_param(request: AuthenticatedHttpRequest) -> str:
-    return PartyViewForm(request.GET).sort_key(SORTS, DEFAULT_SORT)
-
-
-# The heading of the condition column under each combat system.
-NOW_LABELS: dict[str, str] = {CombatSystem.T4: "T4 now", CombatSystem.TWOD6: "2D6 now"}
-
-
-def _headers(sort: str, system: str = CombatSystem.FFA) -> list[dict[str, Any]]:
-    current, descending = sort.lstrip("-"), sort.startswith("-")
-    headers = []
-    for key, (label, _) in SORTS.items():
-        if key == "lif_now":
-            label = NOW_LABELS.get(system, label)
-        active = key == current
-        headers.append(
-            {
-                "key": key,
-                "label": label,
-                "query": f"-{key}" if active and not descending else key,
-                "aria_sort": ("descending" if descending else "ascending") if active else "",
-            }
-        )
-    return headers
-
-
-def _encounters(campaign: Campaign) -> dict[str, list[Encounter]]:
-    """The campaign's encounters under way, and its past ones (ended, read-only)."""
-    active, past = encounters_of(campaign.pk)
-    return {"encounters": active, "past_encounters": past}
-
-
-def _house_rules_summary(campaign: Campaign) -> list[tuple[str, str]]:
-    cat = rules.catalog()
-    services_open = (
-        ", ".join(
-            cat.services[key].name if key in cat.services else key for key in campaign.open_services
-        )
-        if campaign.open_services
-        else "All"
-    )
-    return [
-        ("Point budget for player characters", str(campaign.pc_budget)),
-        ("One trait per term", "On" if campaign.one_trait_per_term else "Off"),
-        ("Psionics", "Allowed" if campaign.psionics_allowed else "Not allowed"),
-        ("Highest former rank", str(campaign.max_former_rank)),
-        ("Open services", services_open),
-        ("PDF page size", campaign.get_page_size_display()),
-        ("Combat system", campaign.get_combat_system_display()),
-    ]
+    return PartyViewForm(request.GET).sort_key(selectors.SORTS, selectors.DEFAULT_SORT)
 
 
 @login_required
 @require_GET
 def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The party review for the referee; the party roster for members; both with the
-    campaign's latest action tests.
-
-    A fixed number of queries however large the party: the campaign, its characters with their
-    players, its members with theirs (and for the referee, their own characters to attach),
-    the latest rolls.
-    The engine's checks run in Python under the campaign's house rules.
-    """
+    campaign's latest action tests (``selectors.party_page``, ``selectors.roster_page``)."""
     campaign = campaign_for_user(request, pk)
-    characters = list(
-        campaign.characters.select_related("owner").order_by("owner__username", "name", "id")
-    )
-    memberships = list(campaign.memberships.select_related("user").order_by("user__username"))
-    per_player = Counter(c.owner_id for c in characters)
-    waiting = [m.user for m in memberships if not per_player[m.user_id]]
-    attachable = list(_attachable(request.user, campaign))
-    rolls = DiceRoll.objects.filter(campaign=campaign, character__deleted_at__isnull=True)
-    rolls = rolls.select_related("character", "actor")
     if campaign.referee_id != request.user.pk:
-        roster = [c for c in characters if c.kind == Character.Kind.PC]
-        context = {
-            "campaign": campaign,
-            "roster": roster,
-            "waiting": waiting,
-            "attachable": attachable,
-            "house_rules": _house_rules_summary(campaign),
-            **_encounters(campaign),
-            # The referee's NPCs are the referee's: members never see their rolls.
-            "rolls": rolls.filter(character__kind=Character.Kind.PC)[:CAMPAIGN_ROLLS],
-        }
+        context = selectors.roster_page(campaign, request.user)
         return render(request, "characters/campaigns/campaign_roster.html", context)
-
-    sort = _sort_param(request)
-    returns = CharacterEvent.objects.filter(
-        kind=CharacterEvent.Kind.STATUS, to_status=Status.RETURNED
-    ).order_by("-created_at")
-    prefetch_related_objects(
-        characters,
-        "credit_entries",
-        "improvement_entries",
-        Prefetch("events", queryset=returns, to_attr="returns"),
+    context = selectors.party_page(campaign, request.user, sort=_sort_param(request))
+    context["invite_url"] = request.build_absolute_uri(
+        reverse("campaign_join", args=[campaign.invite_code])
     )
-    states = {state.pk: state for state in PlayState.objects.filter(character__in=characters)}
-    for character in characters:
-        # What each sheet reads of its play state (the armor worn) comes from here.
-        Character.play_state.related.set_cached_value(character, states.get(character.pk))
-    rows = _sorted_rows([_party_row(c, campaign, states.get(c.pk)) for c in characters], sort)
-    party = [row for row in rows if row.character.kind == Character.Kind.PC]
-    npcs = [row for row in rows if row.character.kind == Character.Kind.NPC]
-    counts = dict.fromkeys(Status.values, 0)
-    for row in party:
-        counts[row.character.status] += 1
-    context = {
-        "campaign": campaign,
-        "party": party,
-        "npcs": npcs,
-        "waiting": waiting,
-        "members": [(m.user, per_player[m.user_id]) for m in memberships],
-        "attachable": attachable,
-        "counts": counts,
-        "sort": sort,
-        "headers": _headers(sort, campaign.combat_system),
-        "house_rules": _house_rules_summary(campaign),
-        "invite_url": request.build_absolute_uri(
-            reverse("campaign_join", args=[campaign.invite_code])
-        ),
-        # Lazy: a sort with htmx renders only the tables and never reads the rolls.
-        "rolls": rolls[:CAMPAIGN_ROLLS],
-        **_encounters(campaign),
-        "maxima": play_services.INPUT_MAXIMA,
-    }
+    context["maxima"] = play_services.INPUT_MAXIMA  # the party award form's inputs
     template = "characters/campaigns/campaign_review.html"
     if request.htmx and not request.htmx.history_restore_request:
         template += "#party-tables"  # a sort link clicked with htmx: only the tables change
@@ -500,6 +252,22 @@ def campaign_leave(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign = campaign_for_user(request, pk)
     get_object_or_404(campaign.memberships, user=request.user)
     return _confirm_and_remove(request, campaign, request.user)
+
+
+@login_required
+@require_POST
+def character_detach(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The owner takes a character out of its campaign (from the character's review panel)."""
+    character = character_for_user(request, pk, edit=True)
+    campaign_name = str(character.campaign or "")
+    try:
+        services.detach_character(character=character, by=request.user)
+    except core_services.Refused as refused:
+        messages.error(request, str(refused))
+    else:
+        if campaign_name:
+            messages.success(request, f"{character.name} left {campaign_name}.")
+    return redirect("character_detail", character.pk)
 
 
 @login_required

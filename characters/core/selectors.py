@@ -11,6 +11,12 @@ from characters.models import Campaign, CampaignMembership, Character
 from rules import Report, check, parse_document
 
 
+def is_referee(campaign: Campaign | None, user_pk: int | None) -> bool:
+    """Whether the user referees ``campaign``; a character outside any campaign (None) has no
+    referee. Every check of "the referee may" asks this."""
+    return campaign is not None and campaign.referee_id == user_pk
+
+
 class _Rules(Enum):
     ITS_OWN = "its own"
 

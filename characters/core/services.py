@@ -15,7 +15,9 @@ from django.db.models import F
 from django.http import Http404
 from django.utils import timezone
 
+from characters.core.selectors import is_referee
 from characters.models import (
+    Campaign,
     Character,
     CharacterEvent,
     Revision,
@@ -236,8 +238,13 @@ def withdraw_if_submitted(character: Character, *, by: User | None, reason: str)
         )
 
 
-def require_referee(character: Character, by: User, doing: str) -> None:
-    """Refuse ``by`` unless they referee the character's campaign; ``doing`` ends the message,
-    e.g. "approve it"."""
-    if character.campaign is None or character.campaign.referee_id != by.pk:
-        raise Refused(f"Only the referee of {character.name}'s campaign can {doing}.")
+def require_referee(
+    campaign: Campaign | None, by: User, doing: str, *, character: Character | None = None
+) -> None:
+    """Refuse ``by`` unless they referee ``campaign``; ``doing`` ends the message ("approve
+    it"), which names ``character``'s campaign when the action is on a character."""
+    if not is_referee(campaign, by.pk):
+        referee = (
+            "the referee" if character is None else f"the referee of {character.name}'s campaign"
+        )
+        raise Refused(f"Only {referee} can {doing}.")

@@ -15,28 +15,27 @@ from typing import Any
 from django.contrib.auth.models import User
 
 import rules
-from characters.core.services import Refused
+from characters.core.selectors import is_referee
+from characters.core.services import Refused, require_referee
+from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
     Side,
+    UndoRecord,
     acting,
     advance,
     fire,
     form_refusal,
-    is_referee,
     log,
     mark,
     next_able,
-    require_referee,
     save_order,
-    snapshot,
     target_of,
     weapon_of,
 )
 from characters.encounters.selectors import Board, Row, side_fighters
 from characters.models import EncounterEntry
 from characters.play import services as play_services
-from characters.templatetags.ffa_format import percent
 from rules.combat import AttackPlan, AttackResult, CombatRefused, Situation, Weapon
 
 # Who the referee says may be surprised: a side, or either.
@@ -118,7 +117,7 @@ def throw_surprise(
         first_dice=first_dice,
         second_dice=second_dice,
     )
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     allowed = Side.values if may_be_surprised == EITHER else [may_be_surprised]
     surprised = result.surprised if result.surprised in allowed else None
     locked.surprised_side = surprised or ""
@@ -149,7 +148,7 @@ def throw_initiative(state: Board, *, by: User, rng: random.Random) -> Encounter
     locked = state.encounter
     if locked.round:
         raise Refused(f"Initiative was thrown for {locked.name}: it is round {locked.round}.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     thrown = rules.combat.throw_initiative([(str(row.pk), row.ini_now) for row in state.rows], rng)
     by_key = {str(row.pk): row for row in state.rows}
     state.rows = [by_key[roll.key] for roll in thrown]
@@ -287,7 +286,7 @@ def _state_after(target: Row, result: AttackResult) -> str:
 
 
 def _throw_at(
-    planned: AttackPlan, target: Row, by: User, before: dict[str, Any], rng: random.Random
+    planned: AttackPlan, target: Row, by: User, before: UndoRecord, rng: random.Random
 ) -> tuple[dict[str, Any], str]:
     """One target's throw: resolved by the engine, the damage marked on it. Returns the log's
     detail of it and its words."""
@@ -310,11 +309,11 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
     ammunition counted, and the turn passed on."""
     locked = state.encounter
     attacker = acting(state, by, "attack")
-    if order.coup_de_grace and not is_referee(locked, by):
+    if order.coup_de_grace and not is_referee(locked.campaign, by.pk):
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order)
     weapon = planned.weapon
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     fired = order.situation.rounds_fired
     ammunition = fire(attacker, weapon, fired, by, locked, before)
     thrown = [_throw_at(plan_of, target, by, before, rng) for plan_of, target in planned.plans]
@@ -354,10 +353,10 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
     )
 
 
-def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
+def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     """The referee starts the next round: every dying fighter loses its turn's LIF first."""
     encounter = state.encounter
-    require_referee(encounter, by, "start the next round")
+    require_referee(encounter.campaign, by, "start the next round")
     news = []
     for row in state.rows:
         if row.condition.dying:
@@ -384,7 +383,7 @@ def waiting_for(state: Board) -> list[Row]:
 
 
 def _delay(
-    state: Board, actor: Row, by: User, before: dict[str, Any], after: int | None
+    state: Board, actor: Row, by: User, before: UndoRecord, after: int | None
 ) -> EncounterEntry:
     """The fighter acts just after the one it chose (``after``; None: the next who can act),
     by the engine's delay on the order as it stands (its dice are thrown already)."""
@@ -409,7 +408,7 @@ def _delay(
     return log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=actor)
 
 
-def _recover(state: Board, actor: Row, by: User, before: dict[str, Any]) -> EncounterEntry:
+def _recover(state: Board, actor: Row, by: User, before: UndoRecord) -> EncounterEntry:
     """A stunned fighter spends its turn recovering: the stun ends, and the turn passes."""
     if not actor.condition.stunned:
         raise Refused(f"{actor.combatant.name} is not stunned.")
@@ -428,7 +427,7 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     """Another way through a turn: ``pass`` (the fighter did something else), ``delay`` (it
     acts after the fighter ``after`` instead, by default the next), ``recover`` (a stunned
     fighter's turn) or, for the referee, ``next_round``."""
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     if action == "next_round":
         return _next_round(state, by, before)
     actor = acting(state, by, "end its turn")

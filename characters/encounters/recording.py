@@ -1,21 +1,22 @@
 """What every encounter action shares, whatever its combat system: the encounter locked at the
-version its page showed, who may act, the snapshot undo restores, the log line that moves the
-encounter to its next version, the turn order stored, the ammunition fired, and a fighter's
-condition marked where it is kept (its play sheet, or the encounter's own record of a group
-member or an animal). The systems' rounds (``ffa``, ``t4``, ``twod6``) are built of these;
-``services`` is the one door the views use.
+version its page showed, who may act, the record undo restores (``UndoRecord``), the log line
+that moves the encounter to its next version, the turn order stored, the ammunition fired, and
+a fighter's condition marked where it is kept (its play sheet, or the encounter's own record of
+a group member or an animal). The systems' rounds (``ffa``, ``t4``, ``twod6``) are built of
+these; ``services`` is the one door the views use.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db.models import F
 
 import rules
+from characters.core.selectors import is_referee
 from characters.core.services import Refused
 from characters.encounters.selectors import Board, Row, magazine_key, weapon_key
 from characters.models import Character, Combatant, Encounter, EncounterEntry
@@ -64,35 +65,88 @@ def refuse_if_stale(encounter: Encounter, expected_version: int | None) -> None:
         )
 
 
-def is_referee(encounter: Encounter, user: User) -> bool:
-    return encounter.campaign.referee_id == user.pk
+@dataclass(slots=True)
+class UndoRecord:
+    """What undoing one log entry restores, kept as the entry's ``before``.
 
+    Taken before the action (``UndoRecord.of``): the encounter's round, turn, surprised side
+    and leaders, what its combat system keeps (``system``), and each fighter's place and
+    initiative (``order``, [position, initiative] by combatant) and system state. The action
+    adds what it changes as it changes it: the conditions kept in the encounter (a group
+    member's, an animal's), the play sheets' condition changes, the rounds loaded and the
+    spare magazines counted before they moved, the magazines taken from a play sheet, and the
+    fighters added. Keys are combatant ids as text, as the stored JSON has them.
+    """
 
-def require_referee(encounter: Encounter, user: User, doing: str) -> None:
-    if not is_referee(encounter, user):
-        raise Refused(f"Only the referee can {doing}.")
+    round: int
+    turn: int
+    order: dict[str, list[int | None]]
+    states: dict[str, Any]
+    # None where an entry was logged before the record kept it: undo leaves it as it is.
+    surprised: str | None
+    leaders: dict[str, Any] | None
+    system: dict[str, Any] | None
+    conditions: dict[str, Any] = field(default_factory=dict)
+    ammunition: dict[str, dict[str, int]] = field(default_factory=dict)
+    changes: list[int] = field(default_factory=list)
+    magazines: list[dict[str, Any]] = field(default_factory=list)
+    spares: dict[str, dict[str, int]] = field(default_factory=dict)
+    added: list[int] = field(default_factory=list)
+    # Entries logged before the play sheets' changes were kept name their characters only.
+    sheets: list[int] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, state: Board) -> UndoRecord:
+        """The record of the encounter as it stands, before an action changes it."""
+        return cls(
+            round=state.encounter.round,
+            turn=state.encounter.turn,
+            surprised=state.encounter.surprised_side,
+            leaders=dict(state.encounter.leaders),
+            order={
+                str(row.pk): [row.combatant.position, row.combatant.initiative]
+                for row in state.rows
+            },
+            # What a T4 or 2D6 fight keeps between its steps, the fight's and each fighter's.
+            system=dict(state.encounter.system_state),
+            states={str(row.pk): row.combatant.system_state for row in state.rows},
+        )
 
-def snapshot(state: Board) -> dict[str, Any]:
-    """What undoing the next entry restores of the encounter itself: round, turn and order."""
-    return {
-        "round": state.encounter.round,
-        "turn": state.encounter.turn,
-        "surprised": state.encounter.surprised_side,
-        "leaders": dict(state.encounter.leaders),
-        "order": {
-            str(row.pk): [row.combatant.position, row.combatant.initiative] for row in state.rows
-        },
-        # What a T4 or 2D6 fight keeps between its steps, the fight's and each fighter's.
-        "system": dict(state.encounter.system_state),
-        "states": {str(row.pk): row.combatant.system_state for row in state.rows},
-        "conditions": {},
-        "ammunition": {},
-        "changes": [],
-        "magazines": [],
-        "spares": {},
-        "added": [],
-    }
+    @classmethod
+    def stored(cls, before: Mapping[str, Any]) -> UndoRecord:
+        """The record a log entry keeps (``EncounterEntry.before``), older entries' included."""
+        return cls(
+            round=before["round"],
+            turn=before["turn"],
+            order=before.get("order", {}),
+            states=before.get("states", {}),
+            surprised=before.get("surprised"),
+            leaders=before.get("leaders"),
+            system=before.get("system"),
+            conditions=before.get("conditions", {}),
+            ammunition=before.get("ammunition", {}),
+            changes=before.get("changes", []),
+            magazines=before.get("magazines", []),
+            spares=before.get("spares", {}),
+            added=before.get("added", []),
+            sheets=before.get("sheets", []),
+        )
+
+    def restore(self, encounter: Encounter) -> None:
+        """Put the encounter's own figures back as they were (``log`` saves them)."""
+        encounter.round, encounter.turn = self.round, self.turn
+        if self.system is not None:
+            encounter.system_state = self.system
+        if self.surprised is not None:
+            encounter.surprised_side = self.surprised
+        if self.leaders is not None:
+            encounter.leaders = self.leaders
+
+    def as_json(self) -> dict[str, Any]:
+        """The record as the log entry stores it."""
+        stored = asdict(self)
+        del stored["sheets"]  # only ever read from older entries
+        return stored
 
 
 def log(
@@ -101,12 +155,13 @@ def log(
     kind: str,
     by: User,
     summary: str,
-    before: dict[str, Any],
+    before: UndoRecord | None,
     actor: Row | None = None,
     target: Row | None = None,
     detail: dict[str, Any] | None = None,
 ) -> EncounterEntry:
-    """Write the log line and move the encounter to its next version."""
+    """Write the log line and move the encounter to its next version; ``before`` is what
+    undoing it restores (None: an undo, which is not undone in turn)."""
     encounter = state.encounter
     Encounter.objects.filter(pk=encounter.pk).update(
         round=encounter.round,
@@ -126,7 +181,7 @@ def log(
         target=target.combatant if target else None,
         summary=shortened(summary, SUMMARY_LENGTH),
         detail=detail or {},
-        before=before,
+        before=before.as_json() if before is not None else {},
         by=by,
     )
 
@@ -172,7 +227,7 @@ def acting(state: Board, by: User, doing: str) -> Row:
             if state.encounter.round == 0
             else "The round is over: start the next round."
         )
-    if not is_referee(state.encounter, by) and not current.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not current.owned_by(by.pk):
         raise Refused(
             f"It is {current.combatant.name}'s turn: only its player or the referee can {doing}."
         )
@@ -209,14 +264,19 @@ def form_refusal(refused: CombatRefused, labels: Mapping[str, str]) -> Refused:
 
 
 def take_magazine(
-    row: Row, item: EquipmentItem, weapon: Weapon, by: User, encounter: Encounter, before
+    row: Row,
+    item: EquipmentItem,
+    weapon: Weapon,
+    by: User,
+    encounter: Encounter,
+    before: UndoRecord,
 ) -> None:
     """One spare magazine out: from what a character with a play sheet carries, through the
     credits ledger (``give_up_gear``, as any gear used up in play, so the document, paid for
     at creation, is not rewritten and the credits stay right); from a group member's own count
     in the encounter, which starts at its stat block's."""
     if row.group_member:
-        before["spares"].setdefault(str(row.pk), row.combatant.magazines)
+        before.spares.setdefault(str(row.pk), row.combatant.magazines)
         spares = dict(row.combatant.magazines)
         spares[magazine_key(item)] = row.spare_magazines(item) - 1
         row.combatant.magazines = spares
@@ -231,7 +291,7 @@ def take_magazine(
         tl=item.tl,
         note=f"{item.name} loaded into the {weapon.name} in {encounter.name}",
     )
-    before["magazines"].append({"character": character.pk, "item": entry.item, "tl": entry.tl})
+    before.magazines.append({"character": character.pk, "item": entry.item, "tl": entry.tl})
 
 
 def spare_magazines(row: Row, item: EquipmentItem) -> int:
@@ -275,14 +335,16 @@ def firing(row: Row, weapon: Weapon, rounds: int) -> Firing | None:
     return Firing(item, loaded, fired)
 
 
-def fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before) -> str:
+def fire(
+    row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, before: UndoRecord
+) -> str:
     """Fire the attack's rounds (``firing``), taking out the magazine it loads; returns a note
     for the log, "" when the fighter keeps no count. A group member counts its own magazines,
     starting from its stat block's."""
     count = firing(row, weapon, rounds)
     if count is None:
         return ""
-    before["ammunition"].setdefault(str(row.pk), row.combatant.ammunition)
+    before.ammunition.setdefault(str(row.pk), row.combatant.ammunition)
     note = ""
     if count.fired.reloaded:
         take_magazine(row, count.item, weapon, by, encounter, before)
@@ -299,7 +361,7 @@ def fire(row: Row, weapon: Weapon, rounds: int, by: User, encounter: Encounter, 
 
 def mark(
     row: Row,
-    before: dict[str, Any],
+    before: UndoRecord,
     *,
     on_sheet: Callable[[Character], play_services.PlayResult],
     here: Callable[[Condition], tuple[Condition, Iterable[rules.Event]]],
@@ -311,10 +373,10 @@ def mark(
     if row.combatant.condition is None:
         assert row.combatant.character is not None
         result = on_sheet(row.combatant.character)
-        before["changes"].append(result.change.pk)
+        before.changes.append(result.change.pk)
         row.condition = result.condition
         return result.events
-    before["conditions"][str(row.pk)] = row.combatant.condition
+    before.conditions[str(row.pk)] = row.combatant.condition
     after, events = here(row.condition)
     row.combatant.condition = rules.condition_as_dict(after)
     Combatant.objects.filter(pk=row.pk).update(condition=row.combatant.condition)
@@ -324,7 +386,7 @@ def mark(
 
 def mark_record(
     row: Row,
-    before: dict[str, Any],
+    before: UndoRecord,
     after: Record,
     *,
     by: User,
@@ -346,9 +408,9 @@ def mark_record(
             what=what,
             events=events,
         )
-        before["changes"].append(result.change.pk)
+        before.changes.append(result.change.pk)
     else:
-        before["conditions"].setdefault(str(row.pk), row.combatant.condition)
+        before.conditions.setdefault(str(row.pk), row.combatant.condition)
         row.combatant.condition = record_as_dict(row.system, after)
         Combatant.objects.filter(pk=row.pk).update(condition=row.combatant.condition)
     row.record = after

@@ -14,8 +14,8 @@ condition in the encounter, changed by the same rules functions.
 
 Concurrency. Every write locks the encounter's row and names the ``Encounter.version`` its
 page showed; when the encounter moved on since (another tab, the referee), ``EncounterConflict``
-refuses the action instead of applying it twice. Dice are thrown on the server with the play
-services' ``dice_source``; every function that throws takes ``rng`` for tests.
+refuses the action instead of applying it twice. Dice are thrown on the server with
+``characters.core.dice``; every function that throws takes ``rng`` for tests.
 """
 
 from __future__ import annotations
@@ -31,8 +31,9 @@ from django.db import transaction
 from django.utils import timezone
 
 import rules
-from characters.core.selectors import character_report
-from characters.core.services import Refused
+from characters.core import dice
+from characters.core.selectors import character_report, is_referee
+from characters.core.services import Refused, require_referee
 from characters.encounters import ffa, t4, twod6
 from characters.encounters.ffa import (
     EITHER,
@@ -48,15 +49,13 @@ from characters.encounters.recording import (
     EncounterConflict,
     Kind,
     Side,
+    UndoRecord,
     acting,
     firing,
-    is_referee,
     lock,
     log,
     next_able,
     refuse_if_stale,
-    require_referee,
-    snapshot,
 )
 from characters.encounters.selectors import (
     Board,
@@ -88,7 +87,6 @@ __all__ = [
     "acting",
     "add_combatants",
     "attack",
-    "dice_source",
     "end_encounter",
     "end_surprise",
     "firing",
@@ -123,11 +121,6 @@ ROUNDS: Mapping[str, ModuleType] = {
 # Guards against slips, not rules: the most one group or one herd may field.
 MAX_GROUP = 20
 MAX_COMBATANTS = 40
-
-
-def dice_source() -> random.Random:
-    """The play services' dice: the operating system's randomness (tests pass ``rng``)."""
-    return play_services.dice_source()
 
 
 @dataclass(frozen=True)
@@ -266,13 +259,13 @@ def throw_surprise(
     what the sheets cannot say of each, ``t4.throw_surprise``). 2D6 has none: its ambushers
     are marked prepared when initiative is thrown."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "throw for surprise")
+    require_referee(locked.campaign, by, "throw for surprise")
     if locked.round:
         raise Refused("Surprise: it is thrown before initiative, and the fight has begun.")
     if locked.entries.filter(kind=Kind.SURPRISE, undone_at__isnull=True).exists():
         raise Refused("Surprise: it was thrown already (undo it to throw again).")
     state = board(locked, entries=0)
-    rng = rng or dice_source()
+    rng = rng or dice.dice_source()
     if locked.combat_system == CombatSystem.T4:
         return t4.throw_surprise(state, by=by, rng=rng, sides=sides)
     if locked.combat_system == CombatSystem.TWOD6:
@@ -298,9 +291,9 @@ def throw_initiative(
     under T4 every round (``tactics_kept`` at a fighter's first throw, ``quick_draw`` this
     round); under 2D6 once (``prepared``: the ambushers)."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "throw initiative")
+    require_referee(locked.campaign, by, "throw initiative")
     state = board(locked, entries=0)
-    rng = rng or dice_source()
+    rng = rng or dice.dice_source()
     if locked.combat_system == CombatSystem.T4:
         return t4.throw_initiative(
             state, by=by, rng=rng, tactics_kept=tactics_kept, quick_draw=quick_draw
@@ -329,7 +322,7 @@ def attack(
     }
     if not isinstance(order, orders[locked.combat_system]):
         raise Refused(f"Attack: {locked.name} fights under {locked.get_combat_system_display()}.")
-    return round_of(locked).attack(state, by=by, order=order, rng=rng or dice_source())
+    return round_of(locked).attack(state, by=by, order=order, rng=rng or dice.dice_source())
 
 
 @transaction.atomic
@@ -390,7 +383,9 @@ def react(
     """2D6: the target's player (or the referee) answers an attack waiting for its reaction."""
     locked = lock(encounter, expected_version)
     _only(locked, CombatSystem.TWOD6, "a reaction")
-    return twod6.react(board(locked, entries=0), by=by, reaction=reaction, rng=rng or dice_source())
+    return twod6.react(
+        board(locked, entries=0), by=by, reaction=reaction, rng=rng or dice.dice_source()
+    )
 
 
 @transaction.atomic
@@ -405,7 +400,7 @@ def tactics(
     """2D6: a side's unit commander throws Tactics, once, at the start of the fight."""
     locked = lock(encounter, expected_version)
     _only(locked, CombatSystem.TWOD6, "a Tactics check")
-    return twod6.tactics(board(locked, entries=0), by=by, side=side, rng=rng or dice_source())
+    return twod6.tactics(board(locked, entries=0), by=by, side=side, rng=rng or dice.dice_source())
 
 
 @transaction.atomic
@@ -432,7 +427,9 @@ def leadership(
     """2D6: the fighter acting now spends its turn leading an ally."""
     locked = lock(encounter, expected_version)
     _only(locked, CombatSystem.TWOD6, "Leadership")
-    return twod6.leadership(board(locked, entries=0), by=by, ally=ally, rng=rng or dice_source())
+    return twod6.leadership(
+        board(locked, entries=0), by=by, ally=ally, rng=rng or dice.dice_source()
+    )
 
 
 def morale_due(state: Board) -> list[str]:
@@ -468,16 +465,16 @@ def throw_morale(
     standing. ``combat_experience``: the referee's word (None: the leader's trait); ``dm``: any
     DM the referee adds. The log line names the leader, whose EXP is thrown and every DM."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "test morale")
+    require_referee(locked.campaign, by, "test morale")
     state = board(locked, entries=0)
     if side not in morale_due(state):
         raise Refused(f"Side: no morale test is due for {Side(side).label.lower()}.")
     rows = state.fielded(side)
     leader = state.leader(side)
-    dice = rules.dice.throw_attribute_test(rng or dice_source())
+    thrown = rules.dice.throw_attribute_test(rng or dice.dice_source())
     try:
         test = rules.combat.side_morale(
-            dice,
+            thrown,
             side_fighters(rows),
             leader=str(leader.pk) if leader else None,
             combat_experience=combat_experience,
@@ -499,7 +496,7 @@ def throw_morale(
         led = f"{leader.combatant.name} leads"
     summary = (
         f"Morale of {Side(side).label.lower()} ({led}): {result.total} vs TN {result.tn} "
-        f"(dice {', '.join(map(str, dice))}{told}): it {verdict}."
+        f"(dice {', '.join(map(str, thrown))}{told}): it {verdict}."
     )
     detail = {
         "side": side,
@@ -516,7 +513,7 @@ def throw_morale(
         kind=Kind.MORALE,
         by=by,
         summary=summary,
-        before=snapshot(state),
+        before=UndoRecord.of(state),
         actor=thrower,
         detail=detail,
     )
@@ -535,12 +532,12 @@ def name_leader(
     the leader's Tactics and "the leader is killed" refer to; a new leader who takes control
     after the last fell ends the -2."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "name a side's leader")
+    require_referee(locked.campaign, by, "name a side's leader")
     state = board(locked, entries=0)
     row = state.row(combatant)
     if row is None or row.combatant.side != side:
         raise Refused(f"Leader: choose one of {Side(side).label.lower()}.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     locked.leaders = {**locked.leaders, side: row.pk}
     summary = f"{row.combatant.name} leads {Side(side).label.lower()}."
     return log(state, kind=Kind.LEADER, by=by, summary=summary, before=before, actor=row)
@@ -554,11 +551,11 @@ def end_surprise(
     fighter attacked and left standing): the surprised side takes its turns and its own DEF
     from now on; one still to act this round acts in its place in the order."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "end surprise")
+    require_referee(locked.campaign, by, "end surprise")
     if not locked.surprised_side:
         raise Refused("Surprise: nobody is surprised.")
     state = board(locked, entries=0)
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     side = Side(locked.surprised_side).label.lower()
     locked.surprised_side = ""
     if locked.round:
@@ -585,7 +582,7 @@ def add_combatants(
     Once initiative is thrown they throw theirs as they join and take their places by it (the
     system's ``join``); the fighter acting now keeps the turn."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "add combatants")
+    require_referee(locked.campaign, by, "add combatants")
     state = board(locked, entries=0)
     joining = sum(group.count for group in groups)
     if not joining:
@@ -595,7 +592,7 @@ def add_combatants(
             f"Combatants: at most {MAX_COMBATANTS} in one encounter, "
             f"not {len(state.rows) + joining}."
         )
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     present = [row.combatant for row in state.rows]
     added: list[Combatant] = []
     for group in groups:
@@ -603,15 +600,15 @@ def add_combatants(
             combatant.position = len(present) + len(added)
             combatant.save()
             added.append(combatant)
-    before["added"] = [combatant.pk for combatant in added]
+    before.added = [combatant.pk for combatant in added]
     state = board(locked, entries=0)
     names = ", ".join(combatant.name for combatant in added)
     summary = f"Joining the fight: {names}."
     detail: dict[str, Any] = {"added": [combatant.name for combatant in added]}
     if locked.round:
-        newcomers = [row for row in state.rows if row.pk in before["added"]]
+        newcomers = [row for row in state.rows if row.pk in before.added]
         joined = round_of(locked).join(
-            state, newcomers=newcomers, present=len(present), rng=rng or dice_source()
+            state, newcomers=newcomers, present=len(present), rng=rng or dice.dice_source()
         )
         summary = f"Joining the fight: {names}. {joined['words']}".strip()
         detail["rolls"] = joined["rolls"]
@@ -638,9 +635,9 @@ def end_encounter(
     fired) is logged, and the encounter becomes read-only and leaves the campaign's active
     list for its past encounters. Undo reopens it."""
     locked = lock(encounter, expected_version)
-    require_referee(locked, by, "end the encounter")
+    require_referee(locked.campaign, by, "end the encounter")
     state = board(locked, entries=0)
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     fired = _rounds_fired(locked)
     fighters = [
         {
@@ -686,44 +683,51 @@ def undo_last(
     )
     if last is None:
         raise Refused("Nothing to undo.")
-    if not is_referee(locked, by) and last.by_id != by.pk:
+    if not is_referee(locked.campaign, by.pk) and last.by_id != by.pk:
         raise Refused("Only the referee can undo what someone else did.")
-    before = last.before
-    for change in ConditionChange.objects.filter(pk__in=before.get("changes", ())):
+    before = UndoRecord.stored(last.before)
+    _undo_on_play_sheets(locked, before, by)
+    _restore_combatants(locked, before)
+    before.restore(locked)
+    if last.kind == Kind.END:
+        locked.ended_at = None
+    EncounterEntry.objects.filter(pk=last.pk).update(undone_at=timezone.now())
+    state = Board(locked, [])
+    return log(state, kind=Kind.UNDO, by=by, summary=f"Undone: {last.summary}", before=None)
+
+
+def _undo_on_play_sheets(encounter: Encounter, before: UndoRecord, by: User) -> None:
+    """Take back what the action did on the characters' play sheets: their condition changes
+    (through the play undo service) and the magazines taken from what they carry."""
+    for change in ConditionChange.objects.filter(pk__in=before.changes):
         play_services.undo_condition_change(change=change, by=by)
-    # Entries logged before their changes were kept name the characters only.
-    for character_id in before.get("sheets", ()):
+    for character_id in before.sheets:
         play_services.undo_last_condition_change(
             character=Character.objects.get(pk=character_id), by=by
         )
-    for magazine in before.get("magazines", ()):
+    for magazine in before.magazines:
         play_services.buy_gear(
             character=Character.objects.get(pk=magazine["character"]),
             by=by,
             item=magazine["item"],
             tl=magazine["tl"],
             price=0,
-            note=f"{magazine['item']} back from an undone attack in {locked.name}",
+            note=f"{magazine['item']} back from an undone attack in {encounter.name}",
         )
-    for pk, condition in before.get("conditions", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(condition=condition)
-    for pk, ammunition in before.get("ammunition", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(ammunition=ammunition)
-    for pk, spares in before.get("spares", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(magazines=spares)
-    Combatant.objects.filter(pk__in=before.get("added", ()), encounter=locked).delete()
-    for pk, (position, initiative) in before.get("order", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(
-            position=position, initiative=initiative
-        )
-    for pk, kept in before.get("states", {}).items():
-        Combatant.objects.filter(pk=pk, encounter=locked).update(system_state=kept)
-    locked.system_state = before.get("system", locked.system_state)
-    locked.round, locked.turn = before["round"], before["turn"]
-    locked.surprised_side = before.get("surprised", locked.surprised_side)
-    locked.leaders = before.get("leaders", locked.leaders)
-    if last.kind == Kind.END:
-        locked.ended_at = None
-    EncounterEntry.objects.filter(pk=last.pk).update(undone_at=timezone.now())
-    state = Board(locked, [])
-    return log(state, kind=Kind.UNDO, by=by, summary=f"Undone: {last.summary}", before={})
+
+
+def _restore_combatants(encounter: Encounter, before: UndoRecord) -> None:
+    """Each fighter as it was: the conditions kept in the encounter, the rounds loaded, the
+    spare magazines, the place and initiative and what the system keeps; newcomers leave."""
+    combatants = Combatant.objects.filter(encounter=encounter)
+    for pk, condition in before.conditions.items():
+        combatants.filter(pk=pk).update(condition=condition)
+    for pk, ammunition in before.ammunition.items():
+        combatants.filter(pk=pk).update(ammunition=ammunition)
+    for pk, spares in before.spares.items():
+        combatants.filter(pk=pk).update(magazines=spares)
+    combatants.filter(pk__in=before.added).delete()
+    for pk, (position, initiative) in before.order.items():
+        combatants.filter(pk=pk).update(position=position, initiative=initiative)
+    for pk, kept in before.states.items():
+        combatants.filter(pk=pk).update(system_state=kept)

@@ -24,26 +24,25 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from characters.core.services import Refused
+from characters.core.selectors import is_referee
+from characters.core.services import Refused, require_referee
+from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
     Side,
+    UndoRecord,
     acting,
     fire,
     form_refusal,
-    is_referee,
     log,
     mark_record,
     next_able,
-    require_referee,
     save_order,
-    snapshot,
     target_of,
     weapon_of,
 )
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.models import EncounterEntry
-from characters.templatetags.ffa_format import percent
 from rules.attack import Modifier
 from rules.combat import CombatRefused, Weapon, ammunition_for
 from rules.combat.figures import weapon_figures
@@ -180,7 +179,7 @@ def throw_surprise(
         raise Refused("Surprise: each side needs a fighter able to act to throw for it.")
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     result = t4_round.throw_surprise(counted, dice)
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     winner = result.side
     loser = next((side for side in Side.values if side != winner), "") if winner else ""
     state.encounter.surprised_side = loser
@@ -258,7 +257,7 @@ def throw_initiative(
     encounter = state.encounter
     if encounter.round and phase(state) != INITIATIVE:
         raise Refused(f"Initiative for round {encounter.round} is thrown already.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     kept_now = tactics_kept or {}
     throws: list[t4_round.DieThrow] = []
     for row in state.rows:
@@ -314,13 +313,13 @@ def set_status(
     row = state.row(combatant)
     if row is None:
         raise Refused("Movement: that combatant is not in this encounter.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee sets its status.")
     if movement not in MOVEMENTS or action not in ACTIONS:
         raise Refused(f"Movement: choose one of {', '.join(MOVEMENTS)} and an action.")
     if not able(row) and (movement != STATIONARY or action != HOLD):
         raise Refused(f"Movement: {row.combatant.name} cannot move or act this round.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     prone = {PRONE: True, STAND: False}.get(action, bool(row.state.get("prone")))
     _set(row, movement=movement, action=action, prone=prone)
     save_order(state)
@@ -328,8 +327,8 @@ def set_status(
     return log(state, kind=Kind.MOVEMENT, by=by, summary=summary, before=before, actor=row)
 
 
-def _done_moving(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
-    require_referee(state.encounter, by, "end the movement phase")
+def _done_moving(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
+    require_referee(state.encounter.campaign, by, "end the movement phase")
     if phase(state) != MOVEMENT:
         raise Refused("Movement: it is not the movement phase.")
     _fight(state, phase=COMBAT, group=None, interrupt=None)
@@ -385,7 +384,7 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     """``pass`` (the fighter does nothing more), ``hold`` (it holds its action), ``act_now``
     (the held fighter ``after`` acts now), and for the referee ``done_moving`` and
     ``next_round``."""
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     if action == "done_moving":
         return _done_moving(state, by, before)
     if action == "next_round":
@@ -410,11 +409,11 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     return log(state, kind=Kind.PASS, by=by, summary=summary, before=before, actor=actor)
 
 
-def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> EncounterEntry:
+def _act_now(state: Board, by: User, before: UndoRecord, pk: int | None) -> EncounterEntry:
     row = next((row for row in held(state) if row.pk == pk), None)
     if row is None:
         raise Refused("Act now: only a fighter holding its action acts now.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee says it acts now.")
     _fight(state, interrupt=row.pk)
     summary = f"{row.combatant.name} acts now, its action held."
@@ -561,10 +560,10 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     kept or lost (II.3-4), the turn passed on unless it attacks another target this round."""
     encounter = state.encounter
     attacker = acting(state, by, "attack")
-    if order.coup_de_grace and not is_referee(encounter, by):
+    if order.coup_de_grace and not is_referee(encounter.campaign, by.pk):
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order)
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     ammunition = fire(attacker, planned.weapon, planned.rounds, by, encounter, before).strip()
     result = resolve_t4_attack(planned.plan, RandomDice(rng))
     target = planned.target
@@ -662,11 +661,11 @@ def _surprise_after(state: Board, plan_: T4Plan, result: T4Result, rng: random.R
 # -- the end of the round ----------------------------------------------------------------------
 
 
-def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
+def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     """The referee ends the round (III, VI): each fighter's bleeding, stun countdown and
     fatigue (reading T4-8), its statuses cleared; the next round starts with its initiative."""
     encounter = state.encounter
-    require_referee(encounter, by, "start the next round")
+    require_referee(encounter.campaign, by, "start the next round")
     if phase(state) == INITIATIVE:
         raise Refused("Next round: throw this round's initiative first.")
     news = []

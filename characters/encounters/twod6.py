@@ -23,25 +23,24 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from characters.core.services import Refused
+from characters.core.selectors import is_referee
+from characters.core.services import Refused, require_referee
+from characters.core.wording import percent
 from characters.encounters.recording import (
     Kind,
     Side,
+    UndoRecord,
     acting,
     fire,
     form_refusal,
-    is_referee,
     log,
     mark_record,
-    require_referee,
     save_order,
-    snapshot,
     target_of,
     weapon_of,
 )
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.models import EncounterEntry
-from characters.templatetags.ffa_format import percent
 from rules.attack import Modifier
 from rules.combat import CombatRefused, Weapon, ammunition_for
 from rules.combat.throws import RandomDice, chance_at_least
@@ -150,7 +149,7 @@ def throw_initiative(
     encounter = state.encounter
     if encounter.round:
         raise Refused(f"Initiative was thrown for {encounter.name}: it is round {encounter.round}.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     told = []
     rolls = []
     for row in state.rows:
@@ -237,13 +236,13 @@ def tactics_preview(state: Board, side: str) -> tuple[Row, tuple[Modifier, ...]]
 def tactics(state: Board, *, by: User, side: str, rng: random.Random) -> EncounterEntry:
     """A side's unit commander throws 2D6 + Tactics + INT DM (reading 2D-3) once, at the start:
     a success adds its Effect to every fighter of the side for the fight."""
-    require_referee(state.encounter, by, "throw a side's Tactics")
+    require_referee(state.encounter.campaign, by, "throw a side's Tactics")
     if side not in tactics_open(state):
         raise Refused("Tactics: each side's is thrown once, at the start, before anyone acts.")
     leader = commander(state, side)
     assert leader is not None
     assert leader.sheet is not None
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     check = twod6_initiative.tactics_check(leader.sheet, dice)
     for row in state.side(side):
@@ -275,7 +274,7 @@ def hasten(state: Board, *, by: User, combatant: int) -> EncounterEntry:
     row = state.row(combatant)
     if row is None or initiative_of(row) is None:
         raise Refused("Hasten: that combatant has no initiative in this fight.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee hastens it.")
     if round_begun(state):
         raise Refused("Hasten: it is declared at the start of the round, before anyone acts.")
@@ -285,7 +284,7 @@ def hasten(state: Board, *, by: User, combatant: int) -> EncounterEntry:
         hurried = twod6_initiative.hasten(initiative)
     except CombatRefused:
         raise Refused(f"Hasten: {row.combatant.name} hastens this round already.") from None
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     _store(row, hurried)
     _resort(state)
     summary = (
@@ -327,7 +326,7 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     now, at the count of the fighter whose turn it is), and for the referee ``next_round``."""
     if pending(state) and action != "next_round":
         raise Refused("An attack waits for its target's reaction: answer it first.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     if action == "next_round":
         return _next_round(state, by, before)
     if action == "act_now":
@@ -370,11 +369,11 @@ def delaying(state: Board) -> list[Row]:
     return [row for row in state.rows if row.state.get("delaying") and not row.out_of_action]
 
 
-def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> EncounterEntry:
+def _act_now(state: Board, by: User, before: UndoRecord, pk: int | None) -> EncounterEntry:
     row = next((row for row in delaying(state) if row.pk == pk), None)
     if row is None:
         raise Refused("Act now: only a delaying fighter acts now.")
-    if not is_referee(state.encounter, by) and not row.owned_by(by.pk):
+    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
         raise Refused(f"Only {row.combatant.name}'s player or the referee says it acts now.")
     # The count it acts on: that of the fighter whose turn it is, else (the round's turns are
     # over) the lowest of those who acted.
@@ -387,10 +386,10 @@ def _act_now(state: Board, by: User, before: dict[str, Any], pk: int | None) -> 
     return log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=row)
 
 
-def _next_round(state: Board, by: User, before: dict[str, Any]) -> EncounterEntry:
+def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     """The referee ends the round: a fighter still delaying takes the first place next round
     (reading 2D-17), and each fighter's next-round changes become this round's."""
-    require_referee(state.encounter, by, "start the next round")
+    require_referee(state.encounter.campaign, by, "start the next round")
     if pending(state):
         raise Refused("An attack waits for its target's reaction: answer it first.")
     everyone = [(row, i) for row in state.rows if (i := initiative_of(row)) is not None]
@@ -480,7 +479,7 @@ FORM_LABELS = {
 
 def controls(encounter: Any, user: User, row: Row) -> bool:
     """Whether ``user`` chooses for the fighter: its player, or the referee for anyone."""
-    return is_referee(encounter, user) or row.owned_by(user.pk)
+    return is_referee(encounter.campaign, user.pk) or row.owned_by(user.pk)
 
 
 def chooser(encounter: Any, target: Row) -> int:
@@ -565,13 +564,13 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
         raise Refused("An attack waits for its target's reaction: answer it first.")
     attacker = acting(state, by, "attack")
     _budget(attacker, significant=True)
-    if order.coup_de_grace and not is_referee(state.encounter, by):
+    if order.coup_de_grace and not is_referee(state.encounter.campaign, by.pk):
         raise Refused("Target: only the referee chooses a coup de grâce.")
     planned = plan(state, attacker, order, reaction=NO_REACTION)  # refused before any ask
     target = planned.target
     asked = chooser(state.encounter, target) != by.pk
     if order.reaction == ASK and can_react(target) and asked:
-        before = snapshot(state)
+        before = UndoRecord.of(state)
         _fight(state, pending={"attacker": attacker.pk, "by": by.pk, "order": order.as_dict()})
         who = (
             f"{target.combatant.name}'s player"
@@ -593,7 +592,9 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
             target=target,
         )
     reaction = NO_REACTION if order.reaction == ASK else order.reaction
-    return _resolve(state, by, attacker, replace(order, reaction=reaction), rng, snapshot(state))
+    return _resolve(
+        state, by, attacker, replace(order, reaction=reaction), rng, UndoRecord.of(state)
+    )
 
 
 def react(state: Board, *, by: User, reaction: str, rng: random.Random) -> EncounterEntry:
@@ -611,7 +612,7 @@ def react(state: Board, *, by: User, reaction: str, rng: random.Random) -> Encou
         raise Refused(f"Only {target.combatant.name}'s player or the referee chooses its reaction.")
     if reaction != NO_REACTION and reaction not in REACTIONS:
         raise Refused(f"Reaction: choose none or one of {', '.join(REACTIONS)}.")
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     _fight(state, pending=None)
     declarer = User.objects.filter(pk=waiting["by"]).first() or by
     return _resolve(state, declarer, attacker, order, rng, before)
@@ -623,7 +624,7 @@ def _resolve(
     attacker: Row,
     order: TwoD6Order,
     rng: random.Random,
-    before: dict[str, Any],
+    before: UndoRecord,
 ) -> EncounterEntry:
     planned = plan(state, attacker, order)
     encounter = state.encounter
@@ -725,7 +726,7 @@ def leadership(state: Board, *, by: User, ally: int, rng: random.Random) -> Enco
     if other is None or other.pk == leader.pk or other.combatant.side != leader.combatant.side:
         raise Refused("Leadership: choose an ally of the same side.")
     assert leader.sheet is not None
-    before = snapshot(state)
+    before = UndoRecord.of(state)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
     check = twod6_initiative.leadership_check(leader.sheet, dice)
     boosted = initiative_of(other)

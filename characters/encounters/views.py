@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from characters.core.forms import first_problem, natural_number
 from characters.core.refused import keep_refused_form, refused_form
 from characters.core.requests import AuthenticatedHttpRequest
-from characters.core.selectors import campaign_for_user
+from characters.core.selectors import campaign_for_user, is_referee
 from characters.core.services import Refused
 from characters.encounters import forms as encounter_forms
 from characters.encounters import panels, selectors, services, t4, twod6
@@ -93,7 +93,7 @@ def _live_context(
 ) -> dict[str, Any]:
     """What the polled region shows: the turn order, the user's own fighters and the log."""
     user_id = request.user.pk
-    is_referee = encounter.campaign.referee_id == user_id
+    referee = is_referee(encounter.campaign, user_id)
     leaders = {row.pk for row in state.leaders.values() if row is not None}
     # T4's movement phase goes lowest first (III.1); every other list highest first.
     shown = reversed(state.rows) if state.phase == t4.MOVEMENT else state.rows
@@ -103,13 +103,13 @@ def _live_context(
         "campaign": encounter.campaign,
         "board": state,
         "rows": [
-            {"row": row, "mine": row.owned_by(user_id), "sees": is_referee or row.owned_by(user_id)}
+            {"row": row, "mine": row.owned_by(user_id), "sees": referee or row.owned_by(user_id)}
             for row in shown
         ],
         "system": encounter.combat_system,
         "mine": [row for row in state.rows if row.owned_by(user_id)],
         "current": state.current,
-        "is_referee": is_referee,
+        "is_referee": referee,
         "turn_key": state.turn_key,
     }
 
@@ -130,9 +130,9 @@ def _context(
     if state is None:
         state = selectors.board(encounter)
     context = _live_context(request, encounter, state)
-    is_referee, current = context["is_referee"], state.current
+    referee, current = context["is_referee"], state.current
     mine = current is not None and current.owned_by(request.user.pk)
-    may_act = not state.ended and current is not None and (is_referee or mine)
+    may_act = not state.ended and current is not None and (referee or mine)
     attack_form = None
     form_class = ATTACK_FORMS[encounter.combat_system]
     # A stunned fighter's turn goes to recovering, an attack waiting for a reaction holds
@@ -142,9 +142,9 @@ def _context(
         if chosen is not None:
             data = chosen.copy()
             data["version"] = str(encounter.version)
-            kept = form_class(state, current, data, referee=is_referee)
+            kept = form_class(state, current, data, referee=referee)
             attack_form = kept if kept["turn"].value() == state.turn_key else None
-        attack_form = attack_form or form_class.as_chosen(state, current, referee=is_referee)
+        attack_form = attack_form or form_class.as_chosen(state, current, referee=referee)
     outcome = outcome or Outcome()
     planned = None
     if attack_form is not None and current is not None:
@@ -161,11 +161,11 @@ def _context(
     surprise_thrown = any(
         e.kind == EncounterEntry.Kind.SURPRISE and e.undone_at is None for e in state.entries
     )
-    surprise_open = is_referee and encounter.round == 0 and not state.ended and not surprise_thrown
+    surprise_open = referee and encounter.round == 0 and not state.ended and not surprise_thrown
     ffa = encounter.combat_system == CombatSystem.FFA
     no_surprise = services.surprise_refused(state) if surprise_open and ffa else ""
     leaders = state.leaders
-    due = services.morale_due(state) if is_referee and not state.ended else []
+    due = services.morale_due(state) if referee and not state.ended else []
     return context | {
         "may_act": may_act,
         "attack_form": attack_form,
@@ -204,14 +204,14 @@ def _context(
             panels.t4_panel(
                 state,
                 request.user,
-                is_referee=is_referee,
+                is_referee=referee,
                 surprise_open=surprise_open and not state.ended,
             )
             if encounter.combat_system == CombatSystem.T4 and not state.ended
             else None
         ),
         "twod6": (
-            panels.twod6_panel(state, request.user, is_referee=is_referee)
+            panels.twod6_panel(state, request.user, is_referee=referee)
             if encounter.combat_system == CombatSystem.TWOD6 and not state.ended
             else None
         ),
@@ -319,7 +319,7 @@ def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     current = state.current
     planned: dict[str, Any] = {"error": "Nobody's turn."}
     if current is not None:
-        referee = encounter.campaign.referee_id == request.user.pk
+        referee = is_referee(encounter.campaign, request.user.pk)
         form = ATTACK_FORMS[encounter.combat_system](state, current, request.GET, referee=referee)
         if form["turn"].value() not in ("", None, state.turn_key):
             # A panel kept from a turn that is over: its choices were for another fighter.
@@ -464,7 +464,7 @@ def encounter_attack(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         # The version and whose turn first: the form offers that fighter's weapons.
         services.refuse_if_stale(encounter, version)
         attacker = services.acting(state, request.user, "attack")
-        referee = encounter.campaign.referee_id == request.user.pk
+        referee = is_referee(encounter.campaign, request.user.pk)
         form_class = ATTACK_FORMS[encounter.combat_system]
         form = _read(form_class(state, attacker, request.POST, referee=referee))
         return services.attack(

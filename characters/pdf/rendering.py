@@ -1,7 +1,8 @@
 """The PDF character sheet: a TAS Form 2 style "Personal Data and History" per character.
 
 One call renders one or several sheets into one PDF (a campaign's party PDF is a list), with
-WeasyPrint, from ``templates/characters/pdf/sheets.html`` and ``static/css/sheet.css``::
+WeasyPrint, from ``templates/characters/pdf/sheets.html`` and ``static/css/sheet.css``; what
+a sheet prints is ``characters.pdf.sheet``'s, laid out by ``characters.pdf.layout``::
 
     sheet = sheet_for_document(character.document, house_rules=..., rolls=[...])
     pdf = render_sheets([sheet], page_size="a4")      # pdf.content, pdf.etag
@@ -14,8 +15,7 @@ Django's "pdf" cache (settings.CACHES: files shared by a server's workers by def
 shared by every app server when configured) keyed by a SHA-256 of everything that shapes them,
 which is also the ETag: an unchanged sheet comes from the cache, and a client holding the ETag
 gets a 304 without any rendering. WeasyPrint's time grows with every element and every run of
-text, so the template is flat and a table row of figures is one run of text on a tab grid (see
-below).
+text, so the template is flat (``characters.pdf.layout``).
 
 Security. Everything the user typed reaches the template as data and is escaped by Django's
 autoescape; none of it goes into CSS or a ``style`` attribute. WeasyPrint fetches through
@@ -24,10 +24,11 @@ private origin and refuses everything else, so no network request (hence no redi
 made and no file outside the static directories is ever read.
 
 Time. Bounded documents keep the largest legal sheet near a second (long notes print as running
-text, see _notes); on top of that a render has a budget (settings.PDF_TIME_BUDGET_SECONDS, for
-the whole PDF) after which it stops and the request gets a 503, so no PDF can hold a web worker
-for long whatever gets past the bounds. characters.pdf.guard remembers such a verdict and limits
-renders per user and per server, so that looping PDFs cannot hold the workers either.
+text: layout.notes_as_printed); on top of that a render has a budget
+(settings.PDF_TIME_BUDGET_SECONDS, for the whole PDF) after which it stops and the request gets
+a 503, so no PDF can hold a web worker for long whatever gets past the bounds.
+characters.pdf.guard remembers such a verdict and limits renders per user and per server, so
+that looping PDFs cannot hold the workers either.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ import mimetypes
 import re
 import signal
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
@@ -60,18 +61,12 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from characters.core.downloads import content_disposition
-from characters.core.selectors import key_skills
 from characters.models import Campaign
 from characters.pdf import guard, structure
-from characters.play.selectors import STATE_WORDS
-from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
-from rules.catalog import EquipmentItem
-from rules.engine import ENCUMBERED
-from rules.fighters import weapon_from_item
-from rules.play import Condition, SeverityRules
-from rules.report import Equipment, EquipmentLine, SkillLine, TraitLine
+from characters.pdf.sheet import Sheet, sheet_context, summary_row
 
-# Bump whenever this module changes what a sheet looks like, so cached PDFs and ETags expire.
+# Bump whenever the code (this module, sheet.py, layout.py) changes what a sheet looks like, so
+# cached PDFs and ETags expire; the template, the stylesheet and the fonts are hashed instead.
 RENDERER_VERSION: Final = "8"
 TEMPLATE: Final = "characters/pdf/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
@@ -94,43 +89,6 @@ PDF_CACHE: Final = "pdf"  # the alias in settings.CACHES
 
 # A PDF larger than this is not cached: a cache entry is meant for an ordinary party's sheets.
 CACHE_MAX_BYTES: Final = 8 * 1024 * 1024
-# The skills box prints its table in this many tables side by side.
-SKILL_COLUMNS: Final = 3
-
-
-# Where a pencil sheet leaves a figure to be written in.
-PENCIL_BLANK: Final = "____________"
-
-
-# The trait that makes a character a member of the Travellers' Aid Society.
-_TAS_TRAIT: Final = re.compile(r"\btas\b|travell?ers'? aid society", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class Sheet:
-    """One character to print: its document, the engine's report on it, and what the app knows.
-
-    ``rolls`` are the mustering-out roll records the app keeps, in order, as dicts with ``die``,
-    ``modifier``, ``row``, ``credits`` and ``rolled_at``; the sheet prints the report's figures
-    and takes the date of each roll from the record at the same position.
-    """
-
-    document: Mapping[str, Any]
-    report: Report
-    rolls: tuple[Mapping[str, Any], ...] = ()
-    status: str | None = None
-    player: str | None = None
-    # The character's state in play; with it the life track shows today's marks and wounds.
-    condition: Condition | None = None
-    # The engine's penalty for what the character carries in play, shown with the wounds'.
-    encumbrance_penalty: int = 0
-    # The engine's figures for what a stored character carries now (its creation equipment
-    # and the gear its ledger bought or gave up); None prints the document's equipment.
-    carried: Equipment | None = None
-    # When the credits ledger has entries: the credits the character has now.
-    credits_now: int | None = None
-    # For pencil: what changes in play (LIF marks, wounds, credits) is left blank.
-    pencil: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,29 +96,6 @@ class RenderedPdf:
     content: bytes
     etag: str  # a strong ETag, quotes included, ready for the ETag header
     from_cache: bool = False
-
-
-def sheet_for_document(
-    document: Mapping[str, Any],
-    *,
-    house_rules: HouseRules | None = None,
-    rolls: Iterable[Mapping[str, Any]] = (),
-    status: str | None = None,
-    player: str | None = None,
-    condition: Condition | None = None,
-) -> Sheet:
-    """A sheet for a character document, checked under ``house_rules`` (a campaign's settings).
-
-    Raises rules.MalformedDocument when the document is not a character document of format 1.
-    """
-    return Sheet(
-        document=document,
-        report=check_document(document, house_rules=house_rules),
-        rolls=tuple(rolls),
-        status=status,
-        player=player,
-        condition=condition,
-    )
 
 
 def sheets_etag(
@@ -194,8 +129,8 @@ def _cached(key: str) -> RenderedPdf | None:
 
 def _render(sheets: Sequence[Sheet], size: str, summary: bool, title: str, key: str) -> RenderedPdf:
     context = {
-        "sheets": [_sheet_context(sheet) for sheet in sheets],
-        "summary": [_summary_row(sheet) for sheet in sheets] if summary else None,
+        "sheets": [sheet_context(sheet) for sheet in sheets],
+        "summary": [summary_row(sheet) for sheet in sheets] if summary else None,
         "title": title,
     }
     html = render_to_string(TEMPLATE, context)
@@ -473,568 +408,3 @@ def _assets_digest() -> str:
     for path in (*sorted(template_dir.glob("*.html")), stylesheet, *sorted(font_dir.iterdir())):
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
-
-
-MINUS: Final = "\u2212"
-BOX: Final = "\u25a1"  # □, a life box
-TIMES: Final = "\u00d7"  # the multiplication sign
-DASH: Final = "\u2013"  # the en dash of ranges
-ZERO_WIDTH_SPACE: Final = "\u200b"
-PILCROW: Final = "\u00b6"  # ¶, where a line of long notes ended
-# Notes up to this many lines print line by line, as typed (a page holds about 75).
-NOTES_LINES_AS_TYPED: Final = 300
-_LONG_WORD: Final = re.compile(r"([^\s\u200b]{30})(?=[^\s\u200b])")
-
-
-def _table(
-    css: str,
-    columns: Sequence[str],
-    rows: Iterable[Sequence[Any]],
-    *,
-    first: int = 0,
-    gaps: Iterable[int] = (),
-) -> dict[str, Any]:
-    """A table as the template prints it: real rows and cells, so that a screen reader reads it
-    as a table (the PDF is tagged: each cell a TD under its column's TH). ``columns`` are the
-    column heads; each row's cell at ``first`` is that row's header (the traits box prints the
-    notation before the name); ``gaps``: the indexes of rows that start a group."""
-    starts = set(gaps)
-    printed = [
-        {
-            "cells": [(_one_line(cell), place == first) for place, cell in enumerate(row)],
-            "gap": index in starts,
-        }
-        for index, row in enumerate(rows)
-    ]
-    return {"css": css, "columns": tuple(columns), "rows": printed}
-
-
-def _sheet_context(sheet: Sheet) -> dict[str, Any]:
-    report, document = sheet.report, sheet.document
-    cat = catalog()
-    species = cat.species.get(report.species)
-    service = cat.services.get(report.service) if report.service else None
-    skills = sorted(report.skills.lines, key=lambda line: line.name.lower())
-    equipment = _equipment_now(sheet)
-    mustering = report.mustering_out
-    return {
-        "title": report.name,
-        "name": _breakable(report.name),
-        "upp": report.upp,
-        "byline": _byline(sheet),
-        "id_fields": [
-            ("2. UPP", report.upp),
-            ("3. Noble title", report.noble_title or "—"),
-            ("4. Former rank", _rank(report)),
-        ],
-        "bio_fields": [
-            ("5. Species", species.name if species else report.species),
-            ("6. Service", service.name if service else (report.service or "—")),
-            ("7. Terms served", report.terms),
-            ("8. Age", _figure(report.age)),
-            ("9. Homeworld", document.get("homeworld") or "—"),
-        ],
-        "attributes": _attribute_table(report),
-        "derived": _table(
-            "t-derived",
-            ("Attribute", "Value", "Name"),
-            (
-                (code, value, cat.derived_names[code])
-                for code, value in report.derived.as_dict().items()
-            ),
-        ),
-        "psionics": _psionics(report),
-        "tas": _tas(report),
-        "lif": report.derived.LIF,
-        "lif_boxes": _lif_boxes(report.derived.LIF),
-        "in_play": _in_play(report, sheet.condition, sheet.encumbrance_penalty),
-        "wnd": report.derived.WND,
-        "wounds": _table(
-            "t-wound",
-            ("Severity", "Multiple", "Damage", "Effect until stabilised or treated"),
-            _wound_rows(report.derived.WND),
-        ),
-        "skill_tables": [
-            _table("t-skill", ("Skill", "Level"), (_skill_row(line) for line in part))
-            for part in _columns(skills, SKILL_COLUMNS)
-            if part
-        ],
-        "traits": _table(
-            "t-trait", ("Notation", "Trait"), (_trait_row(t) for t in report.traits), first=1
-        ),
-        "roll_count": len(mustering.rolls),
-        "rolls_allowed": mustering.rolls_allowed,
-        "rolls": _table(
-            "t-roll", ("Roll", "Die", "DM", "Row", "Credits", "Rolled"), _roll_rows(sheet)
-        ),
-        "money_row": _money_row(sheet),
-        "str_dv": report.attribute("STR").dv,
-        "weapons": _table(
-            "t-weapon",
-            (
-                "Weapon",
-                "TL",
-                "DMG",
-                "Type",
-                "ACC",
-                "Rmod",
-                "Range",
-                "RoF",
-                "Ammo",
-                "Skill and notes",
-            ),
-            (
-                (
-                    w.weapon,
-                    w.tl,
-                    w.dmg,
-                    w.damage_type,
-                    w.acc,
-                    w.rmod,
-                    w.reach,
-                    w.rof,
-                    w.ammo,
-                    " · ".join(w.notes) or "—",
-                )
-                for w in weapon_lines(equipment)
-            ),
-        ),
-        "armor": _table(
-            "t-armor", ("Armor", "TL", "AV", "STR min", "kg", "Notes"), _armor_rows(equipment)
-        ),
-        "possessions": _table(
-            "t-item",
-            ("Qty", "TL", "kg", "Cost", "Item"),
-            (_possession_row(line) for line in equipment.lines),
-            first=4,
-        ),
-        "load_row": _load_row(equipment),
-        "notes": _notes(document.get("notes") or ""),
-        "stat_block": _breakable(
-            stat_block(
-                parse_document(document),
-                report._replace(equipment=equipment),
-                credits=f"Cr{PENCIL_BLANK}" if sheet.pencil else None,
-            )
-        ),
-        # Errors only: a sheet is for play, and warnings (points unspent...) are the builder's.
-        "problems": _breakable(_lines(f"Error: {p.message}" for p in report.errors)),
-    }
-
-
-def _breakable(text: str) -> str:
-    """Free text with a place to break in every long word.
-
-    WeasyPrint breaks a word too long for its line anywhere (overflow-wrap), but finding where
-    takes it time that grows with the square of the word's length: a 20,000-character word
-    would hold a web worker for seconds. A zero-width space every 30 characters is invisible.
-    """
-    return _LONG_WORD.sub("\\1" + ZERO_WIDTH_SPACE, text)
-
-
-def _notes(text: str) -> str:
-    """The notes as the sheet prints them: as typed, or, past NOTES_LINES_AS_TYPED lines, as
-    running text with a pilcrow where each line ended (blank lines dropped).
-
-    Every line is a box WeasyPrint lays out and paginates: notes of 10,000 one-letter lines,
-    within the bounds, were 130 pages and seconds of rendering. As running text the most the
-    bounds allow fills a few pages, like any other notes of that length.
-    """
-    lines = text.splitlines()
-    if len(lines) > NOTES_LINES_AS_TYPED:
-        text = f" {PILCROW} ".join(line.strip() for line in lines if line.strip())
-    return _breakable(text)
-
-
-def _lines(rows: Iterable[str]) -> str:
-    return "\n".join(rows)
-
-
-def _one_line(text: Any) -> str:
-    # Line breaks a user typed would stretch a table row; spaces don't.
-    return _breakable(" ".join(str(text).split()))
-
-
-def _figure(value: Any) -> str:
-    return "—" if value is None or value == "" else str(value)
-
-
-def _signed(value: int | None) -> str:
-    if value is None:
-        return "—"
-    return f"+{value}" if value > 0 else f"{MINUS}{-value}" if value < 0 else "0"
-
-
-def _credits(amount: int | None) -> str:
-    return "—" if amount is None else f"Cr{amount:,}"
-
-
-def _kg(weight: float) -> str:
-    return f"{weight:.2f}".rstrip("0").rstrip(".") if weight else "0"
-
-
-def _byline(sheet: Sheet) -> str:
-    report = sheet.report
-    parts = [
-        "NPC" if report.kind == "npc" else "PC",
-        f"{report.points.total} of {report.points.budget} points",
-    ]
-    if sheet.player:
-        parts.append(f"player {sheet.player}")
-    if sheet.status:
-        parts.append(sheet.status)
-    if not report.valid:
-        parts.append("does not pass the rules check")
-    return _one_line(" · ".join(parts))
-
-
-def _rank(report: Report) -> str:
-    rank = report.rank
-    return f"{rank.level} · {rank.title}" if rank.title else str(rank.level)
-
-
-def _attribute_table(report: Report) -> dict[str, Any]:
-    """The attributes in the UPP's order, a gap before each of its groups but the first (body,
-    mind, background)."""
-    cat = catalog()
-    values = {a.code: a for a in report.attributes}
-    rows: list[tuple[Any, ...]] = []
-    gaps: set[int] = set()
-    for group in ("body", "mind", "background"):
-        if rows:
-            gaps.add(len(rows))
-        for code in cat.attribute_groups[group]:
-            a = values[code]
-            rows.append((code, a.level, a.hex, _signed(a.dm), a.dv, cat.attribute_names[code]))
-    return _table(
-        "t-attr", ("Attr", "Level", "Hex", "DM", "DV", "Attribute"), rows, gaps=sorted(gaps)
-    )
-
-
-def _skill_row(line: SkillLine) -> tuple[str, int]:
-    """The skill (its cascade in brackets, then its specialties) and its level."""
-    name = f"{line.skill} ({line.cascade})" if line.cascade else line.skill
-    if line.specialties:
-        name += ": " + ", ".join(line.specialties)
-    return (name, line.level)
-
-
-def _psionics(report: Report) -> str:
-    psionics = report.psionics
-    if psionics is None:
-        return "Not trained."
-    talents = ", ".join(f"{name}-{level}" for name, level in psionics.talents) or "no talents"
-    return f"PSI {psionics.strength} · trained (maximum {psionics.max_strength}) · {talents}"
-
-
-def _tas(report: Report) -> str:
-    memberships = [trait for trait in report.traits if _TAS_TRAIT.search(trait.name)]
-    if not memberships:
-        return "Not a member."
-    return "Member · " + "; ".join(f"{trait.name} {trait.notation}" for trait in memberships)
-
-
-def _lif_boxes(lif: int) -> str:
-    """The life track: a "□" per LIF point, in groups of five, twenty to a line.
-
-    The boxes are characters of the sheet's font, so the whole track is one run of text, far
-    cheaper for WeasyPrint than drawn boxes, and as crisp at any size.
-    """
-    groups = [BOX * min(5, lif - start) for start in range(0, max(lif, 0), 5)]
-    return _lines(" ".join(groups[i : i + 4]) for i in range(0, len(groups), 4))
-
-
-def _in_play(
-    report: Report, condition: Condition | None, encumbrance_penalty: int
-) -> dict[str, Any] | None:
-    """Today's marks, states and wounds, when the character has been hurt in play.
-
-    Marked boxes are printed one element each ("/" stun, "x" lethal) so they line up with the
-    blank boxes; an unhurt sheet keeps the single run of blank boxes, the fast path.
-    """
-    if condition is None or not (
-        condition.stun or condition.lethal or condition.wounds or condition.stunned
-    ):
-        return None
-    marks = play.boxes(condition)
-    groups = [marks[start : start + 5] for start in range(0, len(marks), 5)]
-    states = [STATE_WORDS[code] for code in play.condition_states(condition)]
-    wounds = []
-    for wound in condition.wounds:
-        care = (
-            "treated" if wound.treated else "stabilised" if wound.stabilised else "not stabilised"
-        )
-        if wound.bleeds and wound.bleeds_left is not None:
-            left = play.severity_rules(wound.severity).bleed_time(wound.bleeds_left)
-            care += f", bleeds {left} more"
-        wounds.append(f"{wound.severity.capitalize()} wound ({wound.damage} damage, {care})")
-    effective = play.effective(report, condition, encumbrance_penalty=encumbrance_penalty).derived
-    changed = [
-        f"{code} {getattr(effective, code)} (from {getattr(report.derived, code)})"
-        for code in ENCUMBERED
-        if getattr(effective, code) != getattr(report.derived, code)
-    ]
-    return {
-        "rows": [groups[i : i + 4] for i in range(0, len(groups), 4)],
-        "lif_now": condition.lif,
-        "summary": "; ".join(
-            [f"LIF now {condition.lif} of {condition.maximum}", *states, *wounds, *changed]
-        ),
-    }
-
-
-def _wound_rows(wnd: int) -> list[tuple[str, str, str, str]]:
-    """The wound severities of DAMAGE AND INJURY: one wound's damage in multiples of WND."""
-    rows = []
-    for band in play.wound_bands(wnd):
-        severity = band.severity
-        if band.highest is None:
-            multiple, damage = f"> {band.above_wnd_multiple}{TIMES}WND", f"{band.lowest}+"
-        else:
-            multiple = f"≤ {severity.up_to_wnd_multiple}{TIMES}WND"
-            high = band.highest
-            damage = f"{band.lowest}{DASH}{high}" if band.lowest < high else str(high)
-        rows.append((severity.name.capitalize(), multiple, damage, _wound_effect(severity)))
-    return rows
-
-
-def _wound_effect(severity: SeverityRules) -> str:
-    parts = []
-    stabilised, treated = severity.body_until_stabilised, severity.body_until_treated
-    if stabilised != treated:
-        parts.append(f"body {_signed(stabilised)}, {_signed(treated)} once stabilised")
-    elif treated:
-        parts.append(f"body {_signed(treated)} until treated")
-    if severity.mind_until_treated:
-        parts.append(f"mind tests {_signed(severity.mind_until_treated)}")
-    if severity.bleed_points and severity.bleed_every is not None:
-        every = severity.bleed_every
-        per = f"per {every.unit}" if every.count == 1 else f"per {every}"
-        lasts = f" for {severity.bleed_lasts}" if severity.bleed_lasts else ""
-        parts.append(f"{MINUS}{severity.bleed_points} LIF {per}{lasts}")
-    return "; ".join(parts) or "none"
-
-
-def _columns(items: Sequence[SkillLine], count: int) -> list[list[SkillLine]]:
-    """Items split top to bottom into ``count`` columns, the first ones the longest."""
-    per_column = max(1, -(-len(items) // count))
-    return [list(items[i * per_column : (i + 1) * per_column]) for i in range(count)]
-
-
-def _trait_row(trait: TraitLine) -> tuple[str, str]:
-    details = []
-    if trait.control_score is not None:
-        details.append(f"control score {trait.control_score}")
-    if trait.source == "package":
-        details.append("species package")
-    return (trait.notation, f"{trait.name} ({', '.join(details)})" if details else trait.name)
-
-
-def _roll_rows(sheet: Sheet) -> list[tuple[Any, ...]]:
-    rows = []
-    for index, roll in enumerate(sheet.report.mustering_out.rolls):
-        record = sheet.rolls[index] if index < len(sheet.rolls) else {}
-        rows.append(
-            (
-                index + 1,
-                roll.die,
-                _signed(roll.modifier),
-                roll.row,
-                _credits(roll.credits),
-                _rolled_at(record.get("rolled_at")),
-            )
-        )
-    return rows
-
-
-def _rolled_at(value: Any) -> str:
-    if value is None or value == "":
-        return "—"
-    if hasattr(value, "isoformat"):
-        return value.isoformat(sep=" ", timespec="minutes")[:16]
-    return str(value).replace("T", " ")[:16]
-
-
-def _summary_row(sheet: Sheet) -> dict[str, Any]:
-    """A character's line on the party summary: who, UPP, derived attributes, best skills, the
-    weapons it carries with the damage each does a point of effect, and the AV of its armor."""
-    report = sheet.report
-    equipment = _equipment_now(sheet)
-    str_dv = report.attribute("STR").dv
-    weapons = []
-    for line in equipment.lines:
-        item = _catalog_item(line)
-        if item is not None and item.table in ("melee", "ranged"):
-            damage = weapon_from_item(item).damage_per_effect(str_dv)
-            weapons.append(f"{line.item} DMG {damage}")
-    worn = f" {equipment.armor_worn}" if equipment.armor_worn else ""
-    return {
-        "name": report.name,
-        "player": sheet.player or "",
-        "upp": report.upp,
-        "derived": _derived_now(sheet),
-        "skills": ", ".join(key_skills(report)),
-        "weapons": weapons,
-        "armor": f"AV {equipment.armor_av}{worn}",
-    }
-
-
-def _derived_now(sheet: Sheet) -> list[str]:
-    """The derived attributes as the referee meets the character today: LIF as it stands, and
-    each figure its wounds and load move written with the sheet's value beside it."""
-    derived = sheet.report.derived
-    condition = sheet.condition
-    if condition is None:
-        return [f"{code} {value}" for code, value in derived.as_dict().items()]
-    now = play.effective(
-        sheet.report, condition, encumbrance_penalty=sheet.encumbrance_penalty
-    ).derived
-    figures = []
-    for code, value in derived.as_dict().items():
-        if code == "LIF" and condition.lif != condition.maximum:
-            figures.append(f"LIF {condition.lif} of {condition.maximum}")
-        elif getattr(now, code) != value:
-            figures.append(f"{code} {getattr(now, code)} (from {value})")
-        else:
-            figures.append(f"{code} {value}")
-    return figures
-
-
-def _catalog_item(line: EquipmentLine) -> EquipmentItem | None:
-    item = catalog().equipment_item(line.item, line.tl)
-    return item if item is not None and item.table == line.table else None
-
-
-def _item_label(line: EquipmentLine) -> str:
-    return line.item if line.quantity == 1 else f"{line.item} {TIMES}{line.quantity}"
-
-
-def _equipment_now(sheet: Sheet) -> Equipment:
-    """The equipment the character has now: what it carries, and the credits it has as the
-    credits remaining (gear bought in play is paid from the ledger, not from the cash that
-    ``Sheet.carried`` counts it against)."""
-    creation = sheet.report.equipment
-    carried = creation if sheet.carried is None else sheet.carried
-    credits = creation.credits_remaining if sheet.credits_now is None else sheet.credits_now
-    return carried._replace(credits_remaining=credits)
-
-
-def _money_row(sheet: Sheet) -> str:
-    mustering, equipment = sheet.report.mustering_out, sheet.report.equipment
-    creation = (
-        f"Mustering-out cash {_credits(mustering.credits)} · spent on equipment "
-        f"{_credits(equipment.cost)}"
-    )
-    if sheet.pencil:
-        return f"{creation} · credits {PENCIL_BLANK}"
-    if sheet.credits_now is None:
-        return f"{creation} · credits {_credits(equipment.credits_remaining)}"
-    return (
-        f"{creation} · credits after creation {_credits(equipment.credits_remaining)} · "
-        f"credits now {_credits(sheet.credits_now)}"
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class WeaponLine:
-    """One weapon the character carries as the sheets print it: its figures as text ("—" where
-    the table gives none), then the weapon and its notes (skill, size, the table's notes)."""
-
-    tl: str
-    dmg: str
-    damage_type: str
-    acc: str
-    rmod: str
-    reach: str
-    rof: str
-    ammo: str
-    weapon: str
-    notes: tuple[str, ...]
-
-    @property
-    def label(self) -> str:
-        return " · ".join((self.weapon, *self.notes))
-
-
-def weapon_lines(equipment: Equipment) -> list[WeaponLine]:
-    """The weapons among ``equipment``'s lines, in its order, with the catalog's figures: the
-    PDF's weapons box and the play sheet's weapon table."""
-    lines = []
-    for line in equipment.lines:
-        item = _catalog_item(line)
-        if item is None or item.table not in ("melee", "ranged"):
-            continue
-        figures = item.row
-        notes = [figures.get("skill"), figures.get("notes")]
-        if item.table == "melee":
-            notes.insert(1, f"size {figures['size']}" if figures.get("size") else None)
-            dmg, reach, rmod, rof, ammo = _signed(figures.get("dmg_bonus")), "melee", "—", "—", "—"
-        else:
-            dmg = _figure(figures.get("dmg"))
-            if figures.get("max_range_m") is not None:
-                reach = f"{figures['max_range_m']:,} m"
-            else:
-                reach = _figure(figures.get("max_range_text"))
-            rmod = _signed(figures.get("rmod"))
-            rof = _figure(figures.get("rof"))
-            ammo = "∞" if figures.get("ammo_unlimited") else _figure(figures.get("ammo"))
-        lines.append(
-            WeaponLine(
-                tl=_figure(item.tl),
-                dmg=dmg,
-                damage_type=_figure(figures.get("damage_type")),
-                acc=_signed(figures.get("acc")),
-                rmod=rmod,
-                reach=reach,
-                rof=rof,
-                ammo=ammo,
-                weapon=_item_label(line),
-                notes=tuple(str(note) for note in notes if note),
-            )
-        )
-    return lines
-
-
-def _armor_rows(equipment: Equipment) -> list[tuple[str, ...]]:
-    """The armor, then its TL, AV, STR minimum, weight and notes."""
-    rows: list[tuple[str, ...]] = []
-    for line in equipment.lines:
-        item = _catalog_item(line)
-        if item is None or item.table != "armor":
-            continue
-        figures = item.row
-        rows.append(
-            (
-                _item_label(line),
-                _figure(item.tl),
-                _figure(figures.get("av")),
-                _figure(figures.get("str_min")),
-                _kg(item.weight_kg),
-                _figure(figures.get("notes")),
-            )
-        )
-    return rows
-
-
-def _possession_row(line: EquipmentLine) -> tuple[str, ...]:
-    name = line.item if line.table is not None else f"{line.item} (not in the catalog)"
-    return (str(line.quantity), _figure(line.tl), _kg(line.weight_kg), _credits(line.cost), name)
-
-
-def _load_row(equipment: Equipment) -> str:
-    if equipment.encumbrance_penalty:
-        encumbered = ", ".join(
-            f"{code} {value}"
-            for code, value in equipment.encumbered_derived.as_dict().items()
-            if code in ENCUMBERED
-        )
-        encumbrance = f"{MINUS}{equipment.encumbrance_penalty} ({encumbered})"
-    else:
-        encumbrance = "none"
-    multiple = catalog().limits.unencumbered_str_multiple
-    over = " · OVER CAPACITY" if equipment.over_capacity else ""
-    return (
-        f"Total {_credits(equipment.cost)}, {_kg(equipment.load_kg)} kg · unencumbered up to "
-        f"{equipment.unencumbered_kg} kg ({multiple} {TIMES} STR) · capacity "
-        f"{equipment.capacity_kg} kg (STR²){over} · encumbrance {encumbrance}"
-    )

@@ -1,4 +1,5 @@
-"""A stored character as the PDF renderer's sheet: its document, rolls and state in play.
+"""A stored character as a PDF sheet (``characters.pdf.sheet``): its document, rolls and state
+in play.
 
 Every PDF (a player's sheet, the party, a share link) prints the same thing, so they all come
 through here.
@@ -10,7 +11,7 @@ from django.db.models import prefetch_related_objects
 
 from characters.core.selectors import character_report
 from characters.models import Character, MusteringRoll
-from characters.pdf import rendering
+from characters.pdf.sheet import Sheet
 from characters.play import selectors as play_selectors
 
 
@@ -26,7 +27,7 @@ def roll_record(roll: MusteringRoll) -> dict[str, Any]:
 
 def sheet_for_character(
     character: Character, *, show_player: bool = True, pencil: bool = False
-) -> rendering.Sheet:
+) -> Sheet:
     """The character's sheet under the rules it plays by, with the gear it carries and the
     credits it has now when its credits ledger changed them; for ``pencil``, with its LIF
     marks, wounds and credits left blank instead.
@@ -38,7 +39,7 @@ def sheet_for_character(
     condition, _version = play_selectors.condition_of(character, report)
     prefetch_related_objects([character], "credit_entries")
     carried = play_selectors.carried_load(character, report)
-    return rendering.Sheet(
+    return Sheet(
         document=character.document,
         report=report,
         rolls=tuple(roll_record(roll) for roll in character.mustering_rolls.all()),

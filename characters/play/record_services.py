@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F
 
 import rules
+from characters.core import dice
 from characters.core.selectors import character_report
 from characters.core.services import Refused, lock_character, log_event
 from characters.models import (
@@ -32,7 +33,7 @@ from characters.models import (
     PlayState,
 )
 from characters.play.selectors import fighting_sheet, stored_record
-from characters.play.services import dice_source, locked_play_state
+from characters.play.services import locked_play_state
 from rules import Event
 from rules.combat import records
 from rules.combat.records import Record
@@ -258,7 +259,7 @@ def recover_stun(
 ) -> RecordResult:
     """T4 VI.12: an hour's rest gives 1D of stun back to a characteristic thrown at random
     among those with stun taken (one die a pick, as a critical hit's: reading T4-6)."""
-    rng = rng or dice_source()
+    rng = rng or dice.dice_source()
 
     def change(_: FighterSheet, record: Any) -> tuple[Any, Iterable[Event]]:
         stunned = [code for code in PHYSICAL if record.stun.get(code, 0)]

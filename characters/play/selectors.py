@@ -10,6 +10,7 @@ from django.contrib.auth.models import User
 
 import rules
 from characters.core.selectors import character_report
+from characters.core.wording import STATE_WORDS
 from characters.models import (
     Character,
     CharacterQuerySet,
@@ -378,17 +379,6 @@ def wound_notes(condition: Condition) -> list[dict[str, object]]:
             }
         )
     return notes
-
-
-STATE_WORDS = {
-    "dead": "Dead",
-    "dying": "Dying",
-    "halted": "Below 0 LIF, the dying halted by medical help",
-    "unconscious": "Unconscious",
-    "stunned": "Stunned",
-    "bleeding": "Bleeding",
-    "wounded": "Wounded",
-}
 
 
 def states(condition: Condition) -> list[tuple[str, str]]:

@@ -3,6 +3,7 @@ mustering-out cash was rolled."""
 
 from typing import Any
 
+from characters.core.selectors import is_referee
 from characters.models import (
     Character,
     MusteringRoll,
@@ -37,7 +38,7 @@ def review_context(character: Character, report: Report, *, user_pk: int) -> dic
     and the character's log. ``report`` is the engine's verdict on the stored document under
     the campaign's rules, which is what a submission is checked against."""
     is_owner = character.owner_id == user_pk
-    is_referee = character.campaign is not None and character.campaign.referee_id == user_pk
+    referee = is_referee(character.campaign, user_pk)
     events = list(character.events.select_related("actor"))
     last_return = next(
         (e for e in reversed(events) if e.to_status == Character.Status.RETURNED), None
@@ -45,7 +46,7 @@ def review_context(character: Character, report: Report, *, user_pk: int) -> dic
     return {
         "review": {
             "is_owner": is_owner,
-            "is_referee": is_referee,
+            "is_referee": referee,
             "can_submit": is_owner
             and character.campaign is not None
             and character.status in (Character.Status.DRAFT, Character.Status.RETURNED),

@@ -58,7 +58,7 @@ def submit_character(*, character: Character, by: User) -> Character:
 def approve_character(*, character: Character, by: User, comment: str = "") -> Character:
     """The referee accepts a submitted character; it is locked until reopened."""
     locked = lock_character(character)
-    require_referee(locked, by, "approve it")
+    require_referee(locked.campaign, by, "approve it", character=locked)
     if locked.status != Status.SUBMITTED:
         raise Refused(
             f"{locked.name} is {locked.get_status_display().lower()}; only a submitted "
@@ -79,7 +79,7 @@ def return_character(*, character: Character, by: User, comment: str) -> Charact
     """The referee sends a submitted character back to its player, saying what to change."""
     comment = comment.strip()
     locked = lock_character(character)
-    require_referee(locked, by, "return it")
+    require_referee(locked.campaign, by, "return it", character=locked)
     if not comment:
         raise Refused("Say what to change: a character goes back to its player with a comment.")
     if locked.status != Status.SUBMITTED:
@@ -94,7 +94,7 @@ def return_character(*, character: Character, by: User, comment: str) -> Charact
 def reopen_character(*, character: Character, by: User, comment: str = "") -> Character:
     """The referee unlocks an approved character so its player can edit it again (as a draft)."""
     locked = lock_character(character)
-    require_referee(locked, by, "reopen it")
+    require_referee(locked.campaign, by, "reopen it", character=locked)
     if locked.status != Status.APPROVED:
         raise Refused(f"{locked.name} is not approved, so there is nothing to reopen.")
     return set_status(locked, Status.DRAFT, by=by, comment=comment.strip())

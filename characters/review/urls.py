@@ -1,5 +1,6 @@
 """The review workflow on one character:
-/characters/<pk>/submit|approve|return|reopen|comment|detach/."""
+/characters/<pk>/submit|approve|return|reopen|comment/ (leaving a campaign, detach/, is the
+campaigns' own)."""
 
 from django.urls import path
 
@@ -11,5 +12,4 @@ urlpatterns = [
     path("characters/<id:pk>/return/", views.character_return, name="character_return"),
     path("characters/<id:pk>/reopen/", views.character_reopen, name="character_reopen"),
     path("characters/<id:pk>/comment/", views.character_comment, name="character_comment"),
-    path("characters/<id:pk>/detach/", views.character_detach, name="character_detach"),
 ]

@@ -11,7 +11,6 @@ from django.shortcuts import redirect
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from characters.campaigns import services as campaigns_services
 from characters.core import services as core_services
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
@@ -120,18 +119,3 @@ def character_comment(request: AuthenticatedHttpRequest, pk: int) -> HttpRespons
         ),
         "Comment added to the log.",
     )
-
-
-@login_required
-@require_POST
-def character_detach(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    character = character_for_user(request, pk, edit=True)
-    campaign_name = str(character.campaign or "")
-    try:
-        campaigns_services.detach_character(character=character, by=request.user)
-    except core_services.Refused as refused:
-        messages.error(request, str(refused))
-    else:
-        if campaign_name:
-            messages.success(request, f"{character.name} left {campaign_name}.")
-    return redirect("character_detail", character.pk)

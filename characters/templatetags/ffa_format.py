@@ -7,34 +7,26 @@ from django import template
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from characters.core import wording
+from rules import wording as rules_wording
+
 register = template.Library()
 
 
 @register.filter
 def percent(chance: Fraction | float | None) -> str:
-    """``chance|percent``: a chance of 0 to 1 as "58.3%"; "0%" and "100%" only when exact, so a
-    test that can still fail (7775 in 7776) never reads as certain."""
-    if chance is None:
-        return ""
-    value = float(chance) * 100
-    if value in (0, 100):
-        return f"{value:.0f}%"
-    value = min(max(value, 0.1), 99.9)
-    return f"{value:.1f}%".replace(".0%", "%")
+    """``chance|percent``: a chance of 0 to 1 as "58.3%", never certain unless it is."""
+    return "" if chance is None else wording.percent(chance)
 
 
 @register.filter
 def credits(amount: int | None) -> str:
     """``amount|credits``: "Cr12,500"; a negative amount gets a typographic minus sign."""
-    if amount is None:
-        return ""
-    return f"Cr{amount:,}" if amount >= 0 else f"\u2212Cr{-amount:,}"
+    return "" if amount is None else rules_wording.credits(amount)
 
 
-@register.filter
-def signed_credits(amount: int) -> str:
-    """``amount|signed_credits``: "+Cr1,000", or a minus sign before a payment, for a ledger."""
-    return f"+Cr{amount:,}" if amount >= 0 else f"\u2212Cr{-amount:,}"
+# ``amount|signed_credits``: "+Cr1,000", or a minus sign before a payment, for a ledger.
+register.filter("signed_credits", rules_wording.signed_credits)
 
 
 @register.filter

@@ -13,7 +13,7 @@ server's dice are scripted, one list per action (padded: a light wound throws it
 import pytest
 from playwright.sync_api import expect
 
-from characters.encounters import services
+from characters.core import dice as server_dice
 from characters.encounters.selectors import board
 from tests.browser.pages import log_in
 from tests.dice import Scripted
@@ -55,7 +55,7 @@ def test_a_three_round_fight_at_the_table(page, second_page, monkeypatch):
             [5, 4, 1, *PAD],  # the hunter's teeth at Kira
         ]
     )
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted(next(throws)))
     ref, phone = second_page, page
     ref.set_viewport_size({"width": 1280, "height": 900})
     phone.set_viewport_size({"width": 390, "height": 844})

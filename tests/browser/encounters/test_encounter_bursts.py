@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from characters.core import dice as server_dice
 from characters.encounters import services
 from tests.browser.pages import log_in
 from tests.dice import Scripted
@@ -36,7 +37,7 @@ def test_the_bursts_offered_are_those_of_the_weapon_chosen(page, monkeypatch):
     take_up_two_rifles(kira)
     encounter = start(campaign, kira, dorn, corsair)
     services.throw_initiative(encounter=encounter, by=campaign.referee, rng=Scripted(INITIATIVE))
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted(ATTACK))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted(ATTACK))
 
     log_in(page, "player1")
     page.goto(f"/encounters/{encounter.pk}/")

@@ -14,7 +14,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from characters.encounters import services
+from characters.core import dice as server_dice
 from tests.browser.pages import log_in
 from tests.dice import Scripted
 from tests.encounter_people import party_against_corsairs
@@ -48,7 +48,7 @@ def fits(page) -> bool:
 def test_surprise_a_chosen_delay_reinforcements_and_the_end(phone, referee_page, monkeypatch):
     campaign, _, _, _ = party_against_corsairs()
     throws = iter(DICE)
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted(next(throws)))
     ref = referee_page
 
     log_in(ref, "referee")

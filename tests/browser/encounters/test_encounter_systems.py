@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from characters.encounters import services
+from characters.core import dice as server_dice
 from tests.browser.pages import DESKTOP, PHONE, log_in, serious_violations
 from tests.dice import Scripted
 from tests.encounter_people import party_against_corsairs
@@ -58,7 +58,7 @@ def start_under(laptop, system_label: str, dice) -> None:
 def scripted(monkeypatch):
     def script(dice):
         throws = iter(dice)
-        monkeypatch.setattr(services, "dice_source", lambda: Scripted(next(throws)))
+        monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted(next(throws)))
 
     return script
 

@@ -5,7 +5,7 @@ which takes its +1 (issue 36)."""
 import pytest
 from playwright.sync_api import expect
 
-from characters.play import services as play_services
+from characters.core import dice as server_dice
 from tests.browser.pages import log_in
 from tests.dice import Scripted
 from tests.factories import character_in_campaign, medic_document
@@ -31,7 +31,7 @@ def pilot():
 
 
 def test_the_player_wears_reflec_under_armor_and_throws_a_specialty_test(page, pilot, monkeypatch):
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([4, 2]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([4, 2]))
     page.set_viewport_size({"width": 390, "height": 844})
     log_in(page, "player1")
     page.goto(f"/characters/{pilot.pk}/play/")

@@ -8,6 +8,7 @@ from itertools import pairwise
 import pytest
 from playwright.sync_api import expect
 
+from characters.core import dice as server_dice
 from characters.play import services as play_services
 from rules import BuyOffFlaw
 from tests.browser.pages import log_in
@@ -64,7 +65,7 @@ def click_in_place(page, action: str) -> tuple[float, float]:
 def test_damage_and_dice_answer_beside_the_button_and_the_page_stays(
     page, mara, monkeypatch, viewport
 ):
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([4, 2]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([4, 2]))
     page.set_viewport_size(VIEWPORTS[viewport])
     open_play_sheet(page, mara)
     allowed = VIEWPORTS[viewport]["height"] / 2

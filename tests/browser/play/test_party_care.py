@@ -7,6 +7,7 @@ from playwright.sync_api import expect
 
 import rules
 from characters.builder import services as builder_services
+from characters.core import dice as server_dice
 from characters.models import Character
 from characters.play import services as play_services
 from tests.browser.pages import log_in
@@ -30,7 +31,7 @@ def test_the_party_surgeon_cares_for_the_unconscious_character(page, monkeypatch
     )
     referee = Character.objects.get(pk=mara.pk).campaign.referee
     play_services.take_damage(character=mara, by=referee, amount=30, form="L", rng=Scripted([]))
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([6, 2, 1]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([6, 2, 1]))
     page.set_viewport_size(VIEWPORTS[viewport])
     log_in(page, "referee")
     page.goto(f"/characters/{mara.pk}/play/")

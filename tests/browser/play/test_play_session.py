@@ -9,8 +9,8 @@ restores an earlier revision. The dice are the server's, scripted for the test.
 import pytest
 from playwright.sync_api import expect
 
+from characters.core import dice as server_dice
 from characters.models import Character
-from characters.play import services as play_services
 from tests.browser.pages import log_in
 from tests.dice import Scripted
 from tests.factories import character_in_campaign, medic_document
@@ -35,7 +35,7 @@ def test_a_short_session_in_play(page, referee_page, mara, monkeypatch):
     # test: Pilot-2 throws 4 and 2.
     faces = [3, 5, 3, 4, 2]
     dice = Scripted(faces)
-    monkeypatch.setattr(play_services, "dice_source", lambda: dice)
+    monkeypatch.setattr(server_dice, "dice_source", lambda: dice)
     play_url = f"/characters/{mara.pk}/play/"
     log_in(page, "player1")
     page.goto(play_url)

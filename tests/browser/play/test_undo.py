@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from characters.play import services as play_services
+from characters.core import dice as server_dice
 from tests.browser.pages import log_in
 from tests.dice import Scripted
 from tests.factories import character_in_campaign, medic_document
@@ -14,7 +14,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_mistyped_blow_is_undone_from_the_play_sheet(page, monkeypatch, width):
     mara = character_in_campaign(medic_document(), approved=True)
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([2]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([2]))
     page.set_viewport_size({"width": width, "height": 900})
     log_in(page, "player1")
     page.goto(f"/characters/{mara.pk}/play/")

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 import rules
+from characters.core import dice as server_dice
 from characters.core.services import store_document
 from characters.encounters import services
 from characters.encounters.selectors import board
@@ -33,7 +34,7 @@ def names(encounter) -> list[str]:
 
 
 def dice(monkeypatch, faces):
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted(faces))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted(faces))
 
 
 # -- surprise -----------------------------------------------------------------------------------

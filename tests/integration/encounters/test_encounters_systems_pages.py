@@ -8,6 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from characters.core import dice as server_dice
 from characters.encounters import services
 from characters.encounters.selectors import board, weapon_key
 from characters.models import Campaign, CombatSystem, Encounter, PlayState
@@ -155,7 +156,7 @@ def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
     fight = start(campaign, kira, dorn, corsair, corsairs=2, system=T4)
     to_turns(fight, referee, [6, 4, 3, 1])
     target = fight.combatants.get(name="Vargr corsair 1")
-    monkeypatch.setattr(services, "dice_source", lambda: Scripted([4, 5, 6, 3, 4, 5]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([4, 5, 6, 3, 4, 5]))
     client.force_login(player1)
 
     response = client.post(

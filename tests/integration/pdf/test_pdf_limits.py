@@ -22,11 +22,12 @@ import rules
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
 from characters.pdf import guard
+from characters.pdf import layout as pdf_layout
 from characters.pdf import rendering as pdf_rendering
+from characters.pdf import sheet as pdf_sheet
 from ffa_site.workers import WORKER_TIMEOUT_SECONDS
 from tests.factories import UserFactory
 from tests.integration import sheet_documents as docs
-from tests.integration.pdf.test_pdf import poppler  # noqa: F401 -- the fixture
 
 NOTES_LENGTH = rules.catalog().bounds.notes_length
 # The attack's notes: the most lines the length bound allows.
@@ -72,7 +73,7 @@ def test_one_budget_for_the_whole_pdf_well_under_the_worker_timeout(monkeypatch)
         return real_budget(seconds)
 
     monkeypatch.setattr(pdf_rendering, "_time_budget", recording)
-    party = [pdf_rendering.sheet_for_document(document) for document in docs.party(7)]
+    party = [pdf_sheet.sheet_for_document(document) for document in docs.party(7)]
 
     pdf_rendering.render_sheets(party, summary=True)
 
@@ -280,21 +281,21 @@ def test_a_server_renders_at_most_its_slots_at_once_and_keeps_answering(
     )
 )
 def test_notes_of_any_shape_print_as_few_lines_as_their_length_needs(notes):
-    printed = pdf_rendering._notes(notes)
+    printed = pdf_layout.notes_as_printed(notes)
 
-    assert printed.count("\n") <= pdf_rendering.NOTES_LINES_AS_TYPED
+    assert printed.count("\n") <= pdf_layout.NOTES_LINES_AS_TYPED
     # Nothing typed is lost: every word is printed, in order.
-    words = printed.replace(pdf_rendering.ZERO_WIDTH_SPACE, "").split()
-    assert [word for word in words if word != pdf_rendering.PILCROW] == notes.split()
+    words = printed.replace(pdf_layout.ZERO_WIDTH_SPACE, "").split()
+    assert [word for word in words if word != pdf_layout.PILCROW] == notes.split()
 
 
 def test_short_notes_print_as_typed_and_long_ones_as_running_text():
     typed = "Owes Marc 500 Cr.\n\nSister on Regina."
-    many = "\n".join(f"item {n}" for n in range(pdf_rendering.NOTES_LINES_AS_TYPED + 1))
+    many = "\n".join(f"item {n}" for n in range(pdf_layout.NOTES_LINES_AS_TYPED + 1))
 
-    assert pdf_rendering._notes(typed) == typed
-    assert pdf_rendering._notes(many).startswith("item 0 ¶ item 1 ¶ item 2")
-    assert "\n" not in pdf_rendering._notes(many)
+    assert pdf_layout.notes_as_printed(typed) == typed
+    assert pdf_layout.notes_as_printed(many).startswith("item 0 ¶ item 1 ¶ item 2")
+    assert "\n" not in pdf_layout.notes_as_printed(many)
 
 
 def _pages(content: bytes, tmp_path: Path) -> int:
@@ -313,7 +314,7 @@ def _pages(content: bytes, tmp_path: Path) -> int:
         "\n" * NOTES_LENGTH,
         "漢" * NOTES_LENGTH,
         "x" * NOTES_LENGTH,
-        ("y" * 65 + "\n") * pdf_rendering.NOTES_LINES_AS_TYPED,
+        ("y" * 65 + "\n") * pdf_layout.NOTES_LINES_AS_TYPED,
     ],
     ids=["10000-lines", "6666-lines", "blank-lines", "cjk", "one-word", "longest-typed"],
 )
@@ -321,7 +322,7 @@ def test_the_heaviest_legal_documents_print_in_a_few_pages_within_the_budget(not
     document = docs.largest_legal() | {"notes": notes}
     rules.parse_document(document)  # within the bounds
 
-    pdf = pdf_rendering.render_sheets([pdf_rendering.sheet_for_document(document)])
+    pdf = pdf_rendering.render_sheets([pdf_sheet.sheet_for_document(document)])
 
     # 10,000 lines as typed were 130 pages and longer than the budget.
     assert _pages(pdf.content, tmp_path) <= 20

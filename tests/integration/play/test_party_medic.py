@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
+from characters.core import dice as server_dice
 from characters.models import DiceRoll
 from characters.play import selectors as play_selectors
 from characters.play import services as play_services
@@ -84,7 +85,7 @@ def test_with_nobody_in_the_party_the_unconscious_patient_gets_another_medic(cli
 def test_the_party_medic_throws_with_its_own_skill(client, mara, doc, referee, monkeypatch):
     knock_out(mara, referee)
     # 3 dice for Medical-3: the highest 5, EDU DM +1 and the kit.
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([2, 5, 1]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([2, 5, 1]))
     client.force_login(referee)
 
     client.post(

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 import rules
 from characters.builder import services as builder_services
+from characters.core import dice as server_dice
 from characters.play import services as play_services
 from tests.dice import Scripted
 from tests.factories import medic_document
@@ -59,7 +60,7 @@ def test_each_skill_suggests_its_governing_attribute_and_the_odds_show_at_once(
 
 
 def test_after_a_throw_the_roller_stays_as_the_player_left_it(client, mara, player, monkeypatch):
-    monkeypatch.setattr(play_services, "dice_source", lambda: Scripted([4]))
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([4]))
     client.force_login(player)
     thrown = {"skill": "Pilot::", "attribute": "INT", "tn": "6", "dm": "1", "purpose": "Land"}
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 
 import rules
 from characters.builder import services as builder_services
-from characters.pdf.rendering import weapon_lines
+from characters.core.wording import weapon_lines
 from characters.play import selectors as play_selectors
 from characters.play import services as play_services
 from tests.factories import medic_document

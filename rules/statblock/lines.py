@@ -1,90 +1,19 @@
-"""The stat block the rulebook describes for write-ups of characters and NPCs: written from a
-character and its report, and read back into a character document.
-
-The rulebook's layout: the name, terms and service; the age, the attributes in hex in groups
-of three, the credits and the derived attributes; the skills; the belongings; then a description
-with the traits in their bracket notation. :func:`stat_block` writes it with a header on each
-later line (``Skills:``, ``Belongings:``, ``Psionics:``, ``Traits:``); :func:`parse_stat_block`
-reads that, and hand-written blocks in the same order, into a draft whose stat block is the
-one read. What a stat block does not carry (points budget, notes, how credits were rolled) the
-draft takes from the rulebook's defaults; every part of the text that could not be carried
-into the draft is named, line by line, in ``unread``.
-"""
+"""Reading a stat block line by line: the name line, the attributes line, the skills, the
+belongings, psionics and traits, each into a :class:`_Reading`, and every part no line could
+carry into the draft named with its reason."""
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from itertools import combinations_with_replacement
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from .catalog import AMMUNITION, NO_DIGIT, Catalog, catalog
-from .document import MalformedDocument, parse_document, to_document
-from .engine import cash_for, check
-from .model import Character, EquipmentEntry, Psionics, SkillEntry, TraitEntry
-from .notation import NotationError, parse_skill, parse_trait
-from .report import Report
-from .wording import plural
-
-
-def stat_block(
-    character: Character,
-    report: Report,
-    *,
-    cat: Catalog | None = None,
-    credits: str | None = None,
-) -> str:
-    """Name, terms and service; age, UPP, credits, derived; skills; belongings; traits.
-
-    ``credits``: written instead of the credits the report leaves (a sheet for pencil leaves a
-    blank there: the credits change in play)."""
-    cat = cat or catalog()
-    service = cat.find_service(character.service) if character.service else None
-    service_name = service.name if service else (character.service or NO_SERVICE)
-    first = f"{report.name}, {plural(character.terms, 'term')} {service_name}"
-    if report.rank.title:
-        first += f" ({report.rank.title})"
-    elif report.rank.level:
-        first += f" (rank {report.rank.level})"
-    if report.species != "human":
-        first += f", {cat.species[report.species].name}"
-    derived = " ".join(f"{code} {value}" for code, value in report.derived.as_dict().items())
-    age = f"Age {report.age}" if report.age is not None else f"Age {NO_AGE}"
-    if credits is None:
-        credits = f"Cr{report.equipment.credits_remaining:,}"
-    second = f"{age}  {report.upp}  {credits}  {derived}"
-    skills = sorted(report.skills.lines, key=lambda line: line.name.lower())
-    third = ", ".join(line.name for line in skills) or NO_SKILLS
-    belongings = []
-    for line in report.equipment.lines:
-        # An item the catalog has at several tech levels is named with its TL, so the block
-        # says which one it is (and reads back as that one).
-        name = line.item
-        if line.tl is not None and len(cat.equipment_named(line.item)) > 1:
-            name += f" (TL {line.tl})"
-        belongings.append(name if line.quantity == 1 else f"{name} x{line.quantity}")
-    fourth = ", ".join(belongings) if belongings else NO_BELONGINGS
-    traits = "; ".join(f"{t.name} {t.notation}" for t in report.traits)
-    lines = [first, second, f"Skills: {third}.", f"Belongings: {fourth}."]
-    if report.psionics:
-        talents = ", ".join(f"{name}-{level}" for name, level in report.psionics.talents)
-        lines.append(
-            f"Psionics: PSI {report.psionics.strength}" + (f"; {talents}" if talents else "") + "."
-        )
-    if traits:
-        lines.append(f"Traits: {traits}.")
-    return "\n".join(lines)
-
-
-NO_SERVICE = "no service"
-NO_AGE = "—"
-NO_SKILLS = "No skills"
-NO_BELONGINGS = "No belongings"
-
-
-# -- reading a stat block --------------------------------------------------------------------
+from ..catalog import AMMUNITION, NO_DIGIT, Catalog, catalog
+from ..engine import check
+from ..model import Character, EquipmentEntry, Psionics, SkillEntry, TraitEntry
+from ..notation import NotationError, parse_skill, parse_trait
+from .writing import NO_AGE, NO_BELONGINGS, NO_SERVICE, NO_SKILLS
 
 
 class UnreadLine(NamedTuple):
@@ -137,50 +66,6 @@ class _Reading:
         self.unread.append(UnreadLine(line.number, line.text, reason))
 
 
-def parse_stat_block(text: str, *, kind: str = "pc", cat: Catalog | None = None) -> ParsedStatBlock:
-    """Read a stat block (this app's, or one written by hand in the rulebook's order) into the
-    document of a draft ``kind`` ("pc" or "npc") character. Never raises on any text.
-
-    A player character's budget is the rulebook's; an NPC's is what the draft spends, as NPCs
-    are built on whatever points they need.
-    """
-    cat = cat or catalog()
-    reading = _Reading(cat=cat)
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if stripped:
-            _read_line(reading, _Line(number, stripped))
-    if reading.name is None or reading.final_levels is None:
-        return ParsedStatBlock(None, tuple(_missing(reading)))
-    return _draft(reading, "npc" if kind == "npc" else "pc")
-
-
-def _missing(reading: _Reading) -> list[UnreadLine]:
-    """Why no draft could be made: the unread parts, and what no line gave."""
-    unread = list(reading.unread)
-    if reading.name is None:
-        unread.append(
-            UnreadLine(
-                0,
-                "",
-                "No line gives a name: the first line of a stat block "
-                "is the name, terms and service, e.g. 'Jory Kade, 2 terms "
-                "Merchants'.",
-            )
-        )
-    elif reading.final_levels is None:
-        unread.append(
-            UnreadLine(
-                0,
-                "",
-                "No line gives the attributes: a stat block's second "
-                "line holds the UPP in three groups, e.g. 'Age 34  777-997-878  "
-                "Cr0  DEF 3 INI 3 MOV 6 TGH 3 LIF 21 WND 6'.",
-            )
-        )
-    return unread
-
-
 # The headers of the later lines, as this app writes them and as people do ("Equipment:").
 _HEADER = re.compile(r"^(?P<header>[A-Za-z]+)\s*:\s*(?P<body>.*)$", re.DOTALL)
 # A UPP's digits, with the mark of a level no digit writes: a block of a character with such a
@@ -213,8 +98,6 @@ def _read_line(reading: _Reading, line: _Line) -> None:
 def _without_full_stop(text: str) -> str:
     return text[:-1].rstrip() if text.endswith(".") else text
 
-
-# -- the first line: name, terms, service, rank, species -------------------------------------
 
 _IDENTITY = re.compile(r"^(?P<name>.+),\s*(?P<terms>\d{1,4})\s+terms?\b[\s,]*(?P<rest>.*)$")
 _RANK = re.compile(r"^(?P<service>.*?)\s*\((?P<rank>[^()]*)\)$")
@@ -279,8 +162,6 @@ def _read_service(reading: _Reading, line: _Line, text: str) -> None:
     else:
         reading.rank = level
 
-
-# -- the second line: age, UPP, credits, derived attributes -----------------------------------
 
 _AGE = re.compile(rf"\bAge\s+(?P<age>\d{{1,4}}|{NO_AGE}|-)", re.IGNORECASE)
 _CREDITS = re.compile(r"\bCr\s*(?P<credits>-?\d{1,3}(?:,\d{3}){0,4}|-?\d{1,15})(?![\d,])")
@@ -352,9 +233,6 @@ def _left_over(reading: _Reading, line: _Line, taken: list[tuple[int, int]]) -> 
             f"{left!r} was not read: this line holds the age, the UPP, the "
             "credits (Cr) and the derived attributes.",
         )
-
-
-# -- skills and belongings ---------------------------------------------------------------------
 
 
 def _items(text: str) -> list[str]:
@@ -507,8 +385,6 @@ def _read_belongings(reading: _Reading, line: _Line, body: str, *, headed: bool 
             reading.equipment.append(EquipmentEntry(item=known or name, quantity=quantity, tl=tl))
 
 
-# -- psionics ----------------------------------------------------------------------------------
-
 _PSI = re.compile(r"^PSI\s+(?P<strength>\d{1,3})\s*(?:;\s*(?P<talents>.*))?$", re.IGNORECASE)
 _TALENT = re.compile(r"^(?P<name>[^-]+?)\s*-\s*(?P<level>\d{1,3})$")
 
@@ -540,8 +416,6 @@ def _read_psionics(reading: _Reading, line: _Line, body: str) -> None:
     ordered = sorted(talents.items(), key=lambda item: (order.get(item[0], len(order)), item[0]))
     reading.psionics = Psionics(strength=int(match["strength"]), talents=tuple(ordered))
 
-
-# -- traits, and the description around them ---------------------------------------------------
 
 _TRAIT_ITEM = re.compile(r"\s*(?P<name>[^\[\]]*?)\s*(?P<notation>\[[^\[\]]*\])")
 _NOTATION = re.compile(r"\[[^\[\]]*\]")
@@ -659,172 +533,3 @@ _HEADED = {
     "psionics": _read_psionics,
     "traits": _read_traits,
 }
-
-
-# -- the draft ---------------------------------------------------------------------------------
-
-
-def _draft(reading: _Reading, kind: str) -> ParsedStatBlock:
-    cat = reading.cat
-    named_package, rank_line = _resolve_traits(reading)
-    if reading.rank is None:
-        reading.rank = rank_line
-    deltas = cat.species[reading.species].attribute_deltas
-    assert reading.final_levels is not None
-    assert reading.name is not None
-    base = Character(
-        name=reading.name,
-        kind=kind,
-        attributes=tuple(f - d for f, d in zip(reading.final_levels, deltas, strict=True)),
-        species=reading.species,
-        service=reading.service,
-        terms=reading.terms,
-        rank=reading.rank or 0,
-        traits=tuple(trait for _line, trait in reading.traits),
-        package_flaws_bought_off=_bought_off(cat, reading.species, named_package),
-        psionics=reading.psionics,
-        equipment=tuple(reading.equipment or ()),
-        notes="\n".join(reading.notes)[: cat.bounds.notes_length],
-    )
-    character = _with_skills(base, [entry for _line, entry in reading.skills or ()], cat)
-    probe = check(character, cat=cat)
-    character = replace(character, age=None if reading.age == probe.age_minimum else reading.age)
-    if kind == "npc":
-        character = replace(character, mustering_credits=_given_credits(reading, probe))
-    else:
-        character = replace(character, mustering_rolls=_rolls_for(reading, character, probe))
-    report = check(character, cat=cat)
-    if kind == "npc":
-        budget = min(max(report.points.total, 0), cat.limits.max_budget)
-        character = replace(character, budget=budget)
-    else:
-        character = replace(character, budget=cat.limits.default_budget)
-    _compare(reading, report)
-    return _checked(reading, character)
-
-
-def _bought_off(cat: Catalog, species: str, named: tuple[str, ...]) -> tuple[str, ...]:
-    """The package flaws a traits line leaves out, where it lists the package at all."""
-    if not named:
-        return ()
-    return tuple(
-        t.name
-        for t in cat.species[species].traits
-        if t.type in cat.flaw_types and t.name not in named
-    )
-
-
-def _with_skills(base: Character, entries: list[SkillEntry], cat: Catalog) -> Character:
-    """``base`` with its background read from the automatic skills written, and only the skills
-    it has to buy: a skill the character has without buying (its homeworld's Area Knowledge,
-    its language, the species package's) is listed only where it is higher than that."""
-    # Keyed by the catalog's grounds of the automatic skills, which are Character fields.
-    background: dict[str, Any] = {}
-    species = cat.species[base.species]
-    for skill, grounds in cat.automatic_skills:
-        default = getattr(species, grounds, None)
-        candidates = [e for e in entries if _canonical(e.skill, cat) == skill and e.cascade]
-        candidates.sort(key=lambda e: (e.cascade or "").lower() != (default or "").lower())
-        for entry in candidates:
-            probe = replace(base, skills=(), **dict[str, Any]({grounds: entry.cascade}))
-            if entry.level >= _free_levels(probe, cat).get(_key(entry, cat), entry.level + 1):
-                same = (entry.cascade or "").lower() == (default or "").lower()
-                background[grounds] = None if same else entry.cascade
-                break
-    character = replace(base, **background)
-    free = _free_levels(character, cat)
-    # A skill written twice stays twice, as the engine's duplicate_skill names it: dropping
-    # one copy would change the stat block without a word.
-    written = Counter(_key(e, cat) for e in entries)
-    kept = tuple(
-        e
-        for e in entries
-        if e.level > free.get(_key(e, cat), -1) or e.specialties or written[_key(e, cat)] > 1
-    )
-    return replace(character, skills=kept)
-
-
-def _canonical(skill: str, cat: Catalog) -> str:
-    found = cat.find_skill(skill)
-    return found.name if found is not None else skill.lower()
-
-
-def _key(entry: SkillEntry, cat: Catalog) -> tuple[str, str]:
-    return _canonical(entry.skill, cat), (entry.cascade or "").lower()
-
-
-def _free_levels(character: Character, cat: Catalog) -> dict[tuple[str, str], int]:
-    """The skills ``character`` has without buying, by skill and cascade, at their levels."""
-    report = check(replace(character, skills=()), cat=cat)
-    return {
-        (_canonical(line.skill, cat), (line.cascade or "").lower()): line.free_level
-        for line in report.skills.lines
-        if line.automatic
-    }
-
-
-def _rolls_for(reading: _Reading, character: Character, probe: Report) -> tuple[int, ...]:
-    """Mustering-out dice whose cash, less what the belongings cost, is the credits written:
-    the fewest rolls, lowest dice first. A stat block gives the credits, not the dice."""
-    if reading.credits is None or probe.service is None:
-        return ()
-    service = reading.cat.services.get(probe.service)
-    if service is None:
-        return ()
-    lim = reading.cat.limits
-    target = reading.credits + probe.equipment.cost
-    dice = range(lim.die_min, lim.die_max + 1)
-    modifier = probe.mustering_out.modifier
-    for count in range(probe.mustering_out.rolls_allowed + 1):
-        for rolls in combinations_with_replacement(dice, count):
-            if sum(cash_for(service, die, modifier, reading.cat)[1] for die in rolls) == target:
-                return rolls
-    return ()
-
-
-def _given_credits(reading: _Reading, probe: Report) -> int | None:
-    """An NPC's cash: the credits written with its belongings' price on top, as an NPC's
-    belongings are its own whatever it carries besides; None when that is nothing. Credits no
-    NPC is given (below Cr0, or past a document's bound) are left out, for _compare to name."""
-    cost = probe.equipment.cost
-    most = reading.cat.bounds.credits
-    written = reading.credits or 0
-    cash = written + cost if 0 <= written <= most - cost else cost
-    return min(cash, most) or None
-
-
-def _compare(reading: _Reading, report: Report) -> None:
-    """Name every figure written that the draft does not come to."""
-    line = reading.attributes_line
-    assert line is not None
-    drawn = report.derived.as_dict()
-    for code, written in reading.derived.items():
-        if drawn[code] != written:
-            reading.skip(
-                line,
-                f"{code} {written} is written, but the draft's attributes and "
-                f"traits give {code} {drawn[code]}.",
-            )
-    credits = report.equipment.credits_remaining
-    if reading.credits is not None and credits != reading.credits:
-        why = (
-            f"an NPC is given Cr0 to Cr{reading.cat.bounds.credits:,} besides its belongings"
-            if report.kind == "npc"
-            else "no mustering-out rolls of the draft's service leave that after its belongings"
-        )
-        reading.skip(
-            line, f"Cr{reading.credits:,} is written, but {why}; the draft has Cr{credits:,}."
-        )
-    if reading.age is not None and report.age != reading.age:
-        reading.skip(line, f"Age {reading.age} is written; the draft's age is {report.age}.")
-
-
-def _checked(reading: _Reading, character: Character) -> ParsedStatBlock:
-    """The draft's document, read back as any document is, so it is one the app can store."""
-    document = to_document(character, cat=reading.cat)
-    try:
-        parse_document(document, cat=reading.cat)
-    except MalformedDocument as error:
-        reading.unread.append(UnreadLine(0, "", f"The draft cannot be made: {error}"))
-        return ParsedStatBlock(None, tuple(reading.unread))
-    return ParsedStatBlock(document, tuple(sorted(reading.unread, key=lambda u: u.line_no)))
