@@ -46,7 +46,7 @@ def credits_figure(amount: int | None) -> str:
 
 def kg(weight: float) -> str:
     """A weight in kilograms to the gram, without trailing zeros: "2.5", "0"."""
-    return f"{weight:.2f}".rstrip("0").rstrip(".") if weight else "0"
+    return f"{weight:.3f}".rstrip("0").rstrip(".") if round(weight, 3) else "0"
 
 
 def percent(chance: Fraction | float) -> str:

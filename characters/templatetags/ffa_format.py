@@ -1,4 +1,5 @@
-"""Template filters that format figures the same way on every page: credits, odds, times."""
+"""Template filters that format figures the same way on every page: credits, odds, times,
+weights."""
 
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -43,6 +44,4 @@ def ago(moment: datetime | None) -> str:
 @register.filter
 def kg(weight: float | None) -> str:
     """``weight|kg``: "0.99 kg", "1.5 kg", "12 kg": to the gram, without trailing zeros."""
-    if weight is None:
-        return ""
-    return f"{round(weight, 3):.3f}".rstrip("0").rstrip(".") + " kg"
+    return "" if weight is None else f"{wording.kg(weight)} kg"
