@@ -36,6 +36,23 @@ def test_the_command_runs_in_its_own_interpreter_and_exits_with_the_verdict(tmp_
     assert json.loads(result.stdout)["valid"] is True
 
 
+def test_a_reader_that_stops_early_gets_no_traceback(tmp_path):
+    # Far more than a pipe holds, so the command is still writing when `head` goes away.
+    files = [write(tmp_path, f"doc{i}.json", document()) for i in range(150)]
+    command = subprocess.Popen(
+        [sys.executable, "-m", "rules", "check", *files],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert command.stdout is not None
+    assert command.stderr is not None
+    command.stdout.read(10)
+    command.stdout.close()
+    errors = command.stderr.read().decode()
+    assert (command.wait(timeout=60), errors) == (141, "")
+
+
 def test_a_valid_document_prints_its_report_and_exits_zero(tmp_path):
     result = run(write(tmp_path, "ok.json", document()))
     assert result.returncode == 0
