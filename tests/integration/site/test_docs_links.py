@@ -84,3 +84,8 @@ def test_the_slug_of_a_heading_is_githubs():
     )
     assert _slug("E-mail") == "e-mail"
     assert _slug("Foundry VTT (Twodsix)") == "foundry-vtt-twodsix"
+
+
+def test_the_readme_stays_a_readme_of_at_most_150_lines():
+    # What a feature does belongs in docs/features/, what changed in CHANGELOG.md (issue 40).
+    assert len(README.read_text().splitlines()) <= 150
