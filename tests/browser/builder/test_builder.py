@@ -237,3 +237,32 @@ def test_on_a_phone_focus_never_hides_under_the_status_bar_and_notations_wrap_be
     notation = page.locator("[data-trait-row] td.notation")
     expect(notation).to_have_text(re.compile(r"TGH-1 -20\]"))
     assert notation.evaluate("(cell) => cell.scrollWidth <= cell.clientWidth")
+
+
+def test_on_a_phone_the_bar_in_view_shows_the_upp_the_derived_figures_and_leads_to_the_problems(
+    page,
+):
+    UserFactory(username="player1")
+    log_in(page, "player1")
+    page.set_viewport_size(PHONE)
+    start_building(page, "Kim")
+    page.fill("input[name=DEX]", "9")
+    page.fill("input[name=rank]", "2")  # a rank without a service: an error among others
+
+    # Far down the page, where the skills' add box is, the bar still shows what changed.
+    page.locator("#id_trait-notation").scroll_into_view_if_needed()
+    bar = page.locator(".builder__status")
+    for figure in (
+        bar.locator("[data-upp]"),
+        bar.locator('[data-derived="DEF"]'),
+        bar.locator(".status__problems"),
+    ):
+        expect(figure).to_be_in_viewport()
+    expect(bar.locator("[data-upp]")).to_have_text("797-777-777")
+    expect(bar.locator('[data-derived="DEF"]')).to_have_text("4")
+    problems = bar.locator("a.status__problems")
+    expect(problems).to_have_text(re.compile(r"^\d+ errors?\b"))
+
+    problems.click()
+    expect(page.locator("#problems")).to_be_in_viewport()
+    expect(page.locator("#problems")).to_contain_text("rank")
