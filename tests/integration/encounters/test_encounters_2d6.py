@@ -12,7 +12,7 @@ from characters.encounters.twod6 import TwoD6Order, initiative_of
 from characters.models import CombatSystem
 from rules.combat.twod6.attack import TwoD6Situation
 from tests.dice import Scripted
-from tests.encounter_people import start
+from tests.encounter_people import start, take_up_two_rifles
 
 pytestmark = pytest.mark.django_db
 
@@ -259,3 +259,32 @@ def test_reinforcements_throw_initiative_with_their_sides_tactics(fight, referee
     state = now(fight)
     assert initiative_of(named(state, "Vargr corsair 3")).current == 9
     assert state.current.combatant.name == "Kira Valen"
+
+
+def test_a_bursts_recoil_comes_off_the_shooters_initiative_next_round(
+    campaign, kira, dorn, corsair, referee
+):
+    take_up_two_rifles(kira)  # a Gauss rifle: Auto 4, Recoil 0
+    fight = start(campaign, kira, dorn, corsair, corsairs=2, system=TWOD6)
+    state = begin(fight, referee)
+    target = named(state, "Vargr corsair 1")
+    burst = TwoD6Order(
+        target.pk,
+        weapon(state.current, "Gauss rifle"),
+        "short",
+        TwoD6Situation(fire="burst"),
+        "none",
+    )
+
+    # Recoil 0, +1 for a burst, above Kira's STR 7 DM +0: -1, next round (she has acted).
+    entry = services.attack(encounter=fight, by=referee, order=burst, rng=Scripted([3] * 12))
+    assert "Kira Valen: recoil -1 initiative next round." in entry.summary
+    assert initiative_of(named(now(fight), "Kira Valen")).current == 10  # this round's stands
+
+    while now(fight).current is not None:
+        services.take_turn(encounter=fight, by=referee, action="pass")
+    services.take_turn(encounter=fight, by=referee, action="next_round")
+
+    state = now(fight)
+    assert initiative_of(named(state, "Kira Valen")).current == 9
+    assert state.current.combatant.name == "Kira Valen"  # 9 still beats Dorn's 6
