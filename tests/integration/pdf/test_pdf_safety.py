@@ -89,7 +89,7 @@ def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
-    assert response["Content-Disposition"] == 'inline; filename="Mara-T.pdf"'
+    assert response["Content-Disposition"] == 'inline; filename="Mara-T-a4.pdf"'
     assert response["Cache-Control"] == "private, no-cache"
     assert response.content.startswith(b"%PDF-")
     assert repeat.status_code == 304
