@@ -549,7 +549,7 @@ def test_the_party_summary_gives_each_characters_armor_and_weapon_damage(tmp_pat
     )
     first_page = " ".join(raw.split())
 
-    assert f"AV {report.equipment.armor_av} {report.equipment.armor_worn}" in first_page
+    assert f"{report.equipment.armor_worn} (AV {report.equipment.armor_av})" in first_page
     assert "Laser carbine DMG 12" in first_page  # ranged: the weapon's DMG
     assert f"Cutlass DMG {1 + str_dv}" in first_page  # melee: its bonus on the wielder's STR DV
     marine_armor = check_document(marine).equipment
