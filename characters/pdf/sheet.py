@@ -127,9 +127,7 @@ def sheet_context(sheet: Sheet) -> dict[str, Any]:
             ("9. Homeworld", document.get("homeworld") or "—"),
         ],
         "attributes": _attribute_table(report),
-        "derived": table(
-            "t-derived", ("Attribute", "Value", "Now", "Name"), _derived_rows(sheet)
-        ),
+        "derived": table("t-derived", ("Attribute", "Value", "Now", "Name"), _derived_rows(sheet)),
         "psionics": _psionics(report),
         "tas": _tas(report),
         "lif": report.derived.LIF,
@@ -189,9 +187,8 @@ def sheet_context(sheet: Sheet) -> dict[str, Any]:
         "armor": table(
             "t-armor", ("Armor", "TL", "AV", "STR min", "kg", "Notes"), _armor_rows(equipment)
         ),
-        "armor_worn": f"Worn: {armor_worn(equipment)}" + (
-            "; each blow meets the better AV" if equipment.armor_under else ""
-        ),
+        "armor_worn": f"Worn: {armor_worn(equipment)}"
+        + ("; each blow meets the better AV" if equipment.armor_under else ""),
         "possessions": table(
             "t-item",
             ("Qty", "TL", "kg", "Cost", "Item"),

@@ -313,7 +313,9 @@ def _trait_item(trait: TraitLine, ids: _Ids) -> dict[str, Any]:
         "trait",
         trait.title,
         {
-            **_item_base("trait", trait.title, f"<p>{escape(f'{trait.title} {trait.notation}')}</p>"),
+            **_item_base(
+                "trait", trait.title, f"<p>{escape(trait.title)} {escape(trait.notation)}</p>"
+            ),
             "value": trait.points,
             "shortdescr": trait.notation,
             "subtype": trait.type,

@@ -15,8 +15,8 @@ def sheet_body_context(
     character: Character, parsed: rules.model.Character, report: Report
 ) -> dict[str, Any]:
     """What ``_sheet_body.html`` shows of a stored character: the report, its state in play,
-    the cash rolls as they read now, and its equipment as it stands now (gear bought or given up in play, credits now) in the
-    equipment box and the stat block, as the PDF prints them."""
+    the cash rolls as they read now, and its equipment as it stands now (gear bought or given
+    up in play, credits now) in the equipment box and the stat block, as the PDF prints them."""
     prefetch_related_objects([character], "credit_entries")
     equipment = play_selectors.equipment_now(character, report)
     return {

@@ -345,7 +345,7 @@ def _belongings(text: str, cat: Catalog) -> list[str]:
     """The items of a belongings list, separated by commas or "and" (", and" too). An item is
     split at "and" only where the catalog knows one of the parts, so a name of the player's own
     ("Salt and pepper") stays whole: kept under ``Belongings:``, listed as not read without."""
-    items = []
+    items: list[str] = []
     for item in _items(text):
         parts = [part for part in _AND.split(item) if part.strip()]
         if len(parts) > 1 and any(_item_parts(part, cat)[0] is not None for part in parts):

@@ -66,9 +66,7 @@ def test_each_pdf_is_named_for_its_paper_and_whether_it_is_for_pencil(client, qu
 def test_the_party_pdf_and_a_share_links_pdf_are_named_the_same_way(client):
     character = character_in_campaign(medic_document(name="Mara"), approved=True)
     client.force_login(character.campaign.referee)
-    party = client.get(
-        reverse("campaign_pdf", args=[character.campaign.pk]) + "?size=a4&pencil=1"
-    )
+    party = client.get(reverse("campaign_pdf", args=[character.campaign.pk]) + "?size=a4&pencil=1")
     assert party["Content-Disposition"] == 'inline; filename="spinward-marches-party-pencil-a4.pdf"'
 
     client.force_login(character.owner)
@@ -79,7 +77,7 @@ def test_the_party_pdf_and_a_share_links_pdf_are_named_the_same_way(client):
 
 @pytest.mark.parametrize(
     "name",
-    ['../../etc/passwd', 'Mara "Quote" Tolven\r\nX-Injected: 1', "...", "<script>"],
+    ["../../etc/passwd", 'Mara "Quote" Tolven\r\nX-Injected: 1', "...", "<script>"],
 )
 def test_any_name_gives_a_safe_filename(client, name):
     character = character_in_campaign(medic_document(name=name))

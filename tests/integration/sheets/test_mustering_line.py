@@ -53,9 +53,7 @@ def test_the_line_names_each_die_and_reads_it_as_the_character_stands_now(owner_
 
     assert [roll.die for roll in now.rolls] == [roll.die for roll in rolled_then]
     assert f"made {rolled_then[0].rolled_at:%Y-%m-%d} (scouts, 2 terms)" in line
-    readings = "; ".join(
-        f"{r.die} → DM +1, row {r.row}, {credits(r.credits)}" for r in now.rolls
-    )
+    readings = "; ".join(f"{r.die} → DM +1, row {r.row}, {credits(r.credits)}" for r in now.rolls)
     assert f"each die as it reads now: {readings}." in line
     assert f"Total now <strong>{credits(now.credits)}</strong>" in line
     assert now.credits != sum(roll.credits for roll in rolled_then)
