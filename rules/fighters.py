@@ -17,7 +17,7 @@ from typing import Any, ParamSpec, TypeVar
 from .catalog import Catalog, EquipmentItem, catalog, match_key
 from .engine import check, worn_armor
 from .model import Character, EquipmentEntry
-from .report import Report
+from .report import Report, SkillLine
 
 
 class CombatRefused(ValueError):
@@ -373,9 +373,7 @@ class Fighter:
 
     def has_specialty(self, weapon: Weapon) -> bool:
         """Whether the fighter has the specialty that names ``weapon`` (reading 35)."""
-        return weapon.specialty is not None and match_key(weapon.specialty) in {
-            match_key(name) for name in self.specialties.get(weapon.skill, ())
-        }
+        return names_specialty(weapon, self.specialties)
 
     @property
     def leadership_skill(self) -> bool:
@@ -384,6 +382,25 @@ class Fighter:
 
 def _skill_key(skill: str, cascade: str | None) -> str:
     return f"{skill} ({cascade})" if cascade else skill
+
+
+def skill_specialties(lines: Iterable[SkillLine]) -> Mapping[str, frozenset[str]]:
+    """The specialties of each skill of a report, by the skill as a weapon names it."""
+    return MappingProxyType(
+        {
+            _skill_key(line.skill, line.cascade): frozenset(line.specialties)
+            for line in lines
+            if line.specialties
+        }
+    )
+
+
+def names_specialty(weapon: Weapon, specialties: Mapping[str, frozenset[str]]) -> bool:
+    """Whether one of ``specialties`` (``skill_specialties``) names ``weapon``: its attacks
+    then take the specialty's DM on their own (reading 35)."""
+    return weapon.specialty is not None and match_key(weapon.specialty) in {
+        match_key(name) for name in specialties.get(weapon.skill, ())
+    }
 
 
 def _carried(character: Character, cat: Catalog) -> list[tuple[EquipmentEntry, EquipmentItem]]:
@@ -476,13 +493,7 @@ def fighter_from_document(
         tactical_skill=any(match_key(line.skill) in tactical for line in lines),
         leadership=max(leadership) if leadership else None,
         report=report,
-        specialties=MappingProxyType(
-            {
-                _skill_key(line.skill, line.cascade): frozenset(line.specialties)
-                for line in lines
-                if line.specialties
-            }
-        ),
+        specialties=skill_specialties(lines),
         str_level=max(strength, 0),
         reaches=MappingProxyType(_species_reaches(character, cat)),
         chameleon=armor is not None

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from rules.catalog import catalog
+
 ERROR = "error"
 WARNING = "warning"
 
@@ -162,6 +164,15 @@ class TraitLine(NamedTuple):
             "source": self.source,
             "control_score": self.control_score,
         }
+
+    @property
+    def title(self) -> str:
+        """The trait's name; for a trait written without one (notation alone), its kind in the
+        catalog's words ("Personal perk"): what a list that names each item shows for it."""
+        if self.name.strip():
+            return self.name
+        cat = catalog()
+        return cat.perk_types.get(self.type) or cat.flaw_types.get(self.type) or "Trait"
 
 
 class Rank(NamedTuple):

@@ -152,6 +152,9 @@ def twodsix_problems(actor: dict[str, Any]) -> list[str]:
     for index, item in enumerate(actor["items"]):
         path = f"items[{index}] {item.get('name')!r}"
         problems += [f"{path}.{key}: missing" for key in ITEM_KEYS - item.keys()]
+        # Foundry stores an item with a blank name and lists it as an empty row.
+        if not isinstance(item.get("name"), str) or not item["name"].strip():
+            problems.append(f"{path}.name: may not be blank")
         fields = item_schema(item.get("type"))
         if fields is None:
             problems.append(f"{path}: item type {item.get('type')!r} is not one exported")

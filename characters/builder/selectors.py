@@ -8,7 +8,6 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
-from itertools import zip_longest
 from typing import Any
 
 from django.conf import settings
@@ -27,7 +26,8 @@ from characters.builder.form_document import (
 from characters.builder.services import SAVED_ONLY_BY_SAVE
 from characters.core import selectors as core_selectors
 from characters.core.equipment import equipment_choices, item_key
-from characters.models import Character, MusteringRoll
+from characters.core.mustering import mustering_rolls
+from characters.models import Character
 from characters.review.selectors import review_context
 from rules import MalformedDocument, Report, check, format_trait, parse_document
 from rules.engine import purchase_steps
@@ -277,25 +277,6 @@ def _attribute_rows(report: Report, form: BuilderForm) -> list[dict[str, Any]]:
             }
         )
     return rows
-
-
-def mustering_rolls(
-    document: dict[str, Any], report: Report, records: Iterable[MusteringRoll] = ()
-) -> list[dict[str, Any]]:
-    """Each cash roll the document holds, with the engine's reading of it now (DM, table row,
-    credits), or None where it no longer counts (fewer terms, no service); and, rolled in
-    this app, its ``record`` (when, for which service and terms). The engine reads the first
-    valid dice in order, so its rows pair up with the dice by value."""
-    counted = iter(report.mustering_out.rolls)
-    reading = next(counted, None)
-    rolls = []
-    dice = document.get("mustering_out", {}).get("rolls", ())
-    for index, (die, record) in enumerate(zip_longest(dice, records)):
-        now = reading if reading is not None and reading.die == die else None
-        if now is not None:
-            reading = next(counted, None)
-        rolls.append({"index": index, "die": die, "now": now, "record": record})
-    return rolls
 
 
 def conflict(current: Character, yours_from: int, yours: dict[str, Any]) -> dict[str, Any]:

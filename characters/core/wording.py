@@ -10,6 +10,7 @@ from typing import Any, Final
 from rules import catalog, wording
 from rules.attack import chance_percent
 from rules.catalog import EquipmentItem
+from rules.fighters import names_specialty, weapon_from_item
 from rules.report import Equipment, EquipmentLine
 
 MINUS: Final = wording.MINUS
@@ -87,16 +88,44 @@ class WeaponLine:
         return " · ".join((self.weapon, *self.notes))
 
 
-def weapon_lines(equipment: Equipment) -> list[WeaponLine]:
+def with_specialty_dm(specialty: str) -> str:
+    """A specialty with the DM it adds where it applies: "small craft (+1)"."""
+    return f"{specialty} ({signed(catalog().limits.specialty_dm)})"
+
+
+def armor_worn(equipment: Equipment) -> str:
+    """The armor worn, each piece with its AV, as the play sheet and the PDF say it: "Combat
+    armor (TL 11) (AV 33), with Reflec (TL 10) (AV 30) under it; Helmet (TL 5)" (a helmet
+    counts for nothing in FFA personal combat)."""
+    if equipment.armor_worn is None:
+        worn = "No body armor"
+    else:
+        worn = f"{equipment.armor_worn} (AV {equipment.armor_av})"
+    if equipment.armor_under:
+        worn += f", with {equipment.armor_under} (AV {equipment.armor_under_av}) under it"
+    return f"{worn}; {equipment.helmet_worn}" if equipment.helmet_worn else worn
+
+
+def weapon_lines(
+    equipment: Equipment, specialties: Mapping[str, frozenset[str]] | None = None
+) -> list[WeaponLine]:
     """The weapons among ``equipment``'s lines, in its order, with the catalog's figures: the
-    PDF's weapons box and the play sheet's weapon table."""
+    PDF's weapons box and the play sheet's weapon table. ``specialties``
+    (``rules.fighters.skill_specialties``): a weapon one of them names says so in its notes,
+    with the DM its attacks take."""
     lines = []
     for line in equipment.lines:
         item = catalog_item(line)
         if item is None or item.table not in ("melee", "ranged"):
             continue
         figures = item.row
-        notes = [figures.get("skill"), figures.get("notes")]
+        weapon = weapon_from_item(item)
+        specialty = (
+            f"specialty {with_specialty_dm(weapon.specialty)}"
+            if weapon.specialty and names_specialty(weapon, specialties or {})
+            else None
+        )
+        notes = [figures.get("skill"), specialty, figures.get("notes")]
         if item.table == "melee":
             notes.insert(1, f"size {figures['size']}" if figures.get("size") else None)
             dmg, reach, rmod, rof, ammo = signed(figures.get("dmg_bonus")), "melee", "—", "—", "—"

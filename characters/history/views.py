@@ -194,7 +194,6 @@ def shared_sheet(request: HttpRequest, token: str) -> HttpResponse:
     report = check(parsed, house_rules=character.house_rules())
     context = {
         **sheet_body_context(character, parsed, report),
-        "rolls": list(character.mustering_rolls.all()),
         "token": token,
     }
     response = render(request, "characters/history/shared_sheet.html", context)

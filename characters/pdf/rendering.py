@@ -163,12 +163,23 @@ def pdf_response(
         if isinstance(pdf, guard.Refusal):
             return _refused_response(request, pdf)
         response = HttpResponse(pdf.content, content_type="application/pdf")
-        safe_name = re.sub(r"[^\w.-]+", "-", filename).strip("-.") or "character"
-        response["Content-Disposition"] = content_disposition(f"{safe_name}.pdf", attachment=False)
+        response["Content-Disposition"] = content_disposition(
+            pdf_filename(filename, sheets, size), attachment=False
+        )
     response["ETag"] = etag
     # Private (a sheet is one user's) and revalidated every time, which the ETag makes cheap.
     response["Cache-Control"] = "private, no-cache"
     return response
+
+
+def pdf_filename(stem: str, sheets: Sequence[Sheet], page_size: str) -> str:
+    """What the downloaded PDF is called: the stem (a character's or party's name), "pencil"
+    for a sheet with the running figures left blank, and the paper, so that the Letter, A4
+    and pencil copies of one sheet never overwrite each other in a downloads folder:
+    "mara-a4.pdf", "mara-pencil-letter.pdf"."""
+    safe_stem = re.sub(r"[^\w.-]+", "-", stem).strip("-.") or "character"
+    pencil = "-pencil" if any(sheet.pencil for sheet in sheets) else ""
+    return f"{safe_stem}{pencil}-{_page_size(page_size)}.pdf"
 
 
 def _guarded_render(

@@ -14,6 +14,7 @@ from characters.core.wording import (
     MINUS,
     STATE_WORDS,
     TIMES,
+    armor_worn,
     catalog_item,
     credits_figure,
     figure,
@@ -21,20 +22,22 @@ from characters.core.wording import (
     kg,
     signed,
     weapon_lines,
+    with_specialty_dm,
 )
 from characters.pdf.layout import breakable, notes_as_printed, one_line, one_per_line, table
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.engine import ENCUMBERED
-from rules.fighters import weapon_from_item
+from rules.fighters import skill_specialties, weapon_from_item
 from rules.play import Condition, SeverityRules
-from rules.report import Equipment, EquipmentLine, SkillLine, TraitLine
+from rules.report import Derived, Equipment, EquipmentLine, SkillLine, TraitLine
 
 # The skills box prints its table in this many tables side by side.
 SKILL_COLUMNS: Final = 3
 
 
-# Where a pencil sheet leaves a figure to be written in.
+# Where a pencil sheet leaves a figure to be written in; in a table's cell, a shorter one.
 PENCIL_BLANK: Final = "____________"
+PENCIL_CELL: Final = "______"
 
 
 # The trait that makes a character a member of the Travellers' Aid Society.
@@ -64,7 +67,10 @@ class Sheet:
     carried: Equipment | None = None
     # When the credits ledger has entries: the credits the character has now.
     credits_now: int | None = None
-    # For pencil: what changes in play (LIF marks, wounds, credits) is left blank.
+    # For pencil: every running figure (what changes in play: LIF and its marks, wounds and
+    # states, the derived attributes as they move, credits) is left blank. In pen each prints
+    # as it stands now. The gear and the armor worn are the character's belongings, not
+    # figures: both print them as carried and worn now (docs/features/sheets.md).
     pencil: bool = False
 
 
@@ -121,14 +127,7 @@ def sheet_context(sheet: Sheet) -> dict[str, Any]:
             ("9. Homeworld", document.get("homeworld") or "—"),
         ],
         "attributes": _attribute_table(report),
-        "derived": table(
-            "t-derived",
-            ("Attribute", "Value", "Name"),
-            (
-                (code, value, cat.derived_names[code])
-                for code, value in report.derived.as_dict().items()
-            ),
-        ),
+        "derived": table("t-derived", ("Attribute", "Value", "Now", "Name"), _derived_rows(sheet)),
         "psionics": _psionics(report),
         "tas": _tas(report),
         "lif": report.derived.LIF,
@@ -182,12 +181,14 @@ def sheet_context(sheet: Sheet) -> dict[str, Any]:
                     w.ammo,
                     " · ".join(w.notes) or "—",
                 )
-                for w in weapon_lines(equipment)
+                for w in weapon_lines(equipment, skill_specialties(report.skills.lines))
             ),
         ),
         "armor": table(
             "t-armor", ("Armor", "TL", "AV", "STR min", "kg", "Notes"), _armor_rows(equipment)
         ),
+        "armor_worn": f"Worn: {armor_worn(equipment)}"
+        + ("; each blow meets the better AV" if equipment.armor_under else ""),
         "possessions": table(
             "t-item",
             ("Qty", "TL", "kg", "Cost", "Item"),
@@ -247,11 +248,34 @@ def _attribute_table(report: Report) -> dict[str, Any]:
 
 
 def _skill_row(line: SkillLine) -> tuple[str, int]:
-    """The skill (its cascade in brackets, then its specialties) and its level."""
+    """The skill (its cascade in brackets, then its specialties, each with the DM it adds where
+    it applies) and its level."""
     name = f"{line.skill} ({line.cascade})" if line.cascade else line.skill
     if line.specialties:
-        name += ": " + ", ".join(line.specialties)
+        name += ": " + ", ".join(with_specialty_dm(specialty) for specialty in line.specialties)
     return (name, line.level)
+
+
+def _derived_now(sheet: Sheet) -> Derived | None:
+    """The derived attributes as the character stands now, after its wounds and its load, LIF
+    as its marks leave it; None on a pencil sheet, which leaves them to be written in."""
+    if sheet.pencil:
+        return None
+    condition = sheet.condition or play.condition_for(sheet.report)
+    now = play.effective(
+        sheet.report, condition, encumbrance_penalty=sheet.encumbrance_penalty
+    ).derived
+    return now._replace(LIF=condition.lif)
+
+
+def _derived_rows(sheet: Sheet) -> list[tuple[str, int, Any, str]]:
+    """Each derived attribute: its value, its value now (blank for pencil) and its name."""
+    names = catalog().derived_names
+    now = _derived_now(sheet)
+    return [
+        (code, value, PENCIL_CELL if now is None else getattr(now, code), names[code])
+        for code, value in sheet.report.derived.as_dict().items()
+    ]
 
 
 def _psionics(report: Report) -> str:
@@ -401,35 +425,31 @@ def summary_row(sheet: Sheet) -> dict[str, Any]:
         item = catalog_item(line)
         if item is not None and item.table in ("melee", "ranged"):
             damage = weapon_from_item(item).damage_per_effect(str_dv)
-            weapons.append(f"{line.item} DMG {damage}")
-    worn = f" {equipment.armor_worn}" if equipment.armor_worn else ""
+            weapons.append((line.item, f"DMG {damage}"))
     return {
         "name": report.name,
         "player": sheet.player or "",
         "upp": report.upp,
-        "derived": _derived_now(sheet),
+        "derived": _derived_figures(sheet),
         "skills": ", ".join(key_skills(report)),
         "weapons": weapons,
-        "armor": f"AV {equipment.armor_av}{worn}",
+        "armor": armor_worn(equipment),
     }
 
 
-def _derived_now(sheet: Sheet) -> list[str]:
+def _derived_figures(sheet: Sheet) -> list[str]:
     """The derived attributes as the referee meets the character today: LIF as it stands, and
-    each figure its wounds and load move written with the sheet's value beside it."""
+    each figure its wounds and load move written with the sheet's value beside it; for pencil,
+    the sheet's values, as its box 11 prints them."""
     derived = sheet.report.derived
-    condition = sheet.condition
-    if condition is None:
-        return [f"{code} {value}" for code, value in derived.as_dict().items()]
-    now = play.effective(
-        sheet.report, condition, encumbrance_penalty=sheet.encumbrance_penalty
-    ).derived
+    now = _derived_now(sheet)
     figures = []
     for code, value in derived.as_dict().items():
-        if code == "LIF" and condition.lif != condition.maximum:
-            figures.append(f"LIF {condition.lif} of {condition.maximum}")
-        elif getattr(now, code) != value:
-            figures.append(f"{code} {getattr(now, code)} (from {value})")
+        current = value if now is None else getattr(now, code)
+        if code == "LIF" and current != value:
+            figures.append(f"LIF {current} of {value}")
+        elif current != value:
+            figures.append(f"{code} {current} (from {value})")
         else:
             figures.append(f"{code} {value}")
     return figures
@@ -462,7 +482,9 @@ def _money_row(sheet: Sheet) -> str:
 
 
 def _armor_rows(equipment: Equipment) -> list[tuple[str, ...]]:
-    """The armor, then its TL, AV, STR minimum, weight and notes."""
+    """The armor, "worn" beside each piece worn now, then its TL, AV, STR minimum, weight and
+    notes."""
+    worn = {equipment.armor_worn, equipment.armor_under, equipment.helmet_worn} - {None}
     rows: list[tuple[str, ...]] = []
     for line in equipment.lines:
         item = catalog_item(line)
@@ -471,7 +493,7 @@ def _armor_rows(equipment: Equipment) -> list[tuple[str, ...]]:
         figures = item.row
         rows.append(
             (
-                item_label(line),
+                item_label(line) + (" · worn" if item.label in worn else ""),
                 figure(item.tl),
                 figure(figures.get("av")),
                 figure(figures.get("str_min")),

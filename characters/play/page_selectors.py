@@ -13,12 +13,13 @@ from characters.core import services as core_services
 from characters.core.equipment import equipment_choices, item_key
 from characters.core.forms import first_problem
 from characters.core.requests import AuthenticatedHttpRequest
-from characters.core.wording import weapon_lines
+from characters.core.wording import weapon_lines, with_specialty_dm
 from characters.models import Character, CharacterEvent, CreditEntry, ImprovementEntry
 from characters.play import forms as play_forms
 from characters.play import selectors, services
 from rules import parse_document
 from rules.catalog import EquipmentItem
+from rules.fighters import skill_specialties
 
 PLAY_EVENTS = (
     CharacterEvent.Kind.PLAY,
@@ -215,7 +216,6 @@ def _roller(
 
     # Each skill, then each of its specialties as a test of its own: the player says the
     # specialty is involved by choosing it, and the test takes its +1.
-    bonus = cat.limits.specialty_dm
     skills = []
     for line in report.skills.lines:
         value = f"{line.skill}::{line.cascade or ''}"
@@ -224,7 +224,7 @@ def _roller(
         skills.extend(
             {
                 "value": (with_specialty := f"{value}::{specialty}"),
-                "name": f"{plain}, {specialty} ({bonus:+d})",
+                "name": f"{plain}, {with_specialty_dm(specialty)}",
                 "attribute": suggested(line.skill, with_specialty),
             }
             for specialty in line.specialties
@@ -422,7 +422,7 @@ def play_page(
         "carried": load.lines,
         "load": load,
         "armor": _armor_pieces(load, character),
-        "weapons": weapon_lines(load),
+        "weapons": weapon_lines(load, skill_specialties(report.skills.lines)),
         # What the character carries on this world (?gravity=0.5 or ?size=4; 1 g without).
         "carry": carry,
         "encumbrance_penalty": penalty,

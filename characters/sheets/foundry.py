@@ -311,14 +311,16 @@ def _trait_item(trait: TraitLine, ids: _Ids) -> dict[str, Any]:
     return _item(
         ids,
         "trait",
-        trait.name,
+        trait.title,
         {
-            **_item_base("trait", trait.name, f"<p>{escape(f'{trait.name} {trait.notation}')}</p>"),
+            **_item_base(
+                "trait", trait.title, f"<p>{escape(trait.title)} {escape(trait.notation)}</p>"
+            ),
             "value": trait.points,
             "shortdescr": trait.notation,
             "subtype": trait.type,
             "prereq": "",
-            "key": _key(trait.name),
+            "key": _key(trait.title),
         },
     )
 
@@ -483,7 +485,7 @@ def _notes(report: Report) -> str:
         )
     if report.noble_title:
         lines.append(f"Noble title {report.noble_title}")
-    lines.extend(f"Trait {trait.name} {trait.notation}" for trait in report.traits)
+    lines.extend(f"Trait {trait.title} {trait.notation}" for trait in report.traits)
     lines.extend(f"Skill {line.name}" for line in report.skills.lines)
     if report.psionics:
         talents = ", ".join(f"{name}-{level}" for name, level in report.psionics.talents)

@@ -5,6 +5,7 @@ from typing import Any
 from django.db.models import prefetch_related_objects
 
 import rules
+from characters.core.mustering import mustering_rolls
 from characters.models import Character
 from characters.play import selectors as play_selectors
 from rules import Report, stat_block
@@ -14,8 +15,8 @@ def sheet_body_context(
     character: Character, parsed: rules.model.Character, report: Report
 ) -> dict[str, Any]:
     """What ``_sheet_body.html`` shows of a stored character: the report, its state in play,
-    and its equipment as it stands now (gear bought or given up in play, credits now) in the
-    equipment box and the stat block, as the PDF prints them."""
+    the cash rolls as they read now, and its equipment as it stands now (gear bought or given
+    up in play, credits now) in the equipment box and the stat block, as the PDF prints them."""
     prefetch_related_objects([character], "credit_entries")
     equipment = play_selectors.equipment_now(character, report)
     return {
@@ -23,6 +24,9 @@ def sheet_body_context(
         "report": report,
         "equipment_now": equipment,
         "has_ledger": bool(character.credit_entries.all()),
+        "mustering_rolls": mustering_rolls(
+            character.document, report, records=character.mustering_rolls.all()
+        ),
         "stat_block": stat_block(parsed, report._replace(equipment=equipment)),
         "play": play_selectors.summary(character, report, load=equipment),
     }

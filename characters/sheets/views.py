@@ -34,7 +34,6 @@ def character_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     is_owner = character.owner_id == request.user.pk
     context = {
         **sheet_body_context(character, parsed, report),
-        "rolls": rolls,
         "drift": review_selectors.mustering_drift(character, rolls),
         "is_owner": is_owner,
         "show_balances": True,

@@ -28,6 +28,8 @@ def credits(amount: int | None) -> str:
 
 # ``amount|signed_credits``: "+Cr1,000", or a minus sign before a payment, for a ledger.
 register.filter("signed_credits", rules_wording.signed_credits)
+# ``equipment|armor_worn``: the armor worn, each piece with its AV, as the PDF says it too.
+register.filter("armor_worn", wording.armor_worn)
 
 
 @register.filter

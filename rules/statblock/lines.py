@@ -335,18 +335,39 @@ def catalog_item_name(text: str, cat: Catalog | None = None) -> str | None:
     return None
 
 
+# The words that join and open the items of a list in ordinary writing: "Cloth armor, SMG and
+# 2 SMG magazines", "a cloth armor, an SMG".
+_AND = re.compile(r"^and\s+|\s+and\s+", re.IGNORECASE)
+_ARTICLE = re.compile(r"^(?:an?|the)\s+(?=\S)", re.IGNORECASE)
+
+
+def _belongings(text: str, cat: Catalog) -> list[str]:
+    """The items of a belongings list, separated by commas or "and" (", and" too). An item is
+    split at "and" only where the catalog knows one of the parts, so a name of the player's own
+    ("Salt and pepper") stays whole: kept under ``Belongings:``, listed as not read without."""
+    items: list[str] = []
+    for item in _items(text):
+        parts = [part for part in _AND.split(item) if part.strip()]
+        if len(parts) > 1 and any(_item_parts(part, cat)[0] is not None for part in parts):
+            items.extend(part.strip() for part in parts)
+        else:
+            items.append(_AND.sub("", item, count=1) if _AND.match(item) else item)
+    return items
+
+
 def _belongings_line(text: str, cat: Catalog) -> bool:
     """Whether a line without a header lists belongings: every item on it is one the catalog
     knows, or (a list of several) some are."""
-    items = _items(_without_full_stop(text))
+    items = _belongings(_without_full_stop(text), cat)
     known = [item for item in items if _item_parts(item, cat)[0] is not None]
     return bool(known) and (len(known) == len(items) or len(items) > 1)
 
 
 def _item_parts(item: str, cat: Catalog) -> tuple[str | None, str, int, int | None]:
     """An item of a belongings list: the catalog's name for it (None when it has none), the
-    name as written, the quantity (0 when none can be read) and the TL written."""
-    match = _ITEM.match(item)
+    name as written (without a leading "a", "an" or "the": one of it), the quantity (0 when
+    none can be read) and the TL written."""
+    match = _ITEM.match(_ARTICLE.sub("", item))
     if match is None:
         return None, "", 0, None
     written = " ".join(match["name"].split())
@@ -363,7 +384,7 @@ def _read_belongings(reading: _Reading, line: _Line, body: str, *, headed: bool 
     if body.strip().lower() == NO_BELONGINGS.lower():
         return
     bounds = cat.bounds
-    for item in _items(body):
+    for item in _belongings(body, cat):
         known, name, quantity, tl = _item_parts(item, cat)
         if known is None and not headed:
             reading.skip(

@@ -377,6 +377,53 @@ def test_belongings_in_ordinary_words_are_read_and_what_is_not_is_listed():
     assert "SMG" not in parsed.document.get("notes", "")
 
 
+CORSAIR_ITEMS = [
+    {"item": "Cloth (ballistic cloth)", "quantity": 1},
+    {"item": "SMG", "quantity": 1},
+    {"item": "SMG ammunition", "quantity": 2},
+]
+
+
+@pytest.mark.parametrize(
+    "belongings",
+    [
+        "Cloth armor, SMG and 2 SMG magazines",
+        "Cloth armor, SMG, and 2 SMG magazines.",
+        "a cloth armor, an SMG and 2 SMG magazines",
+        "The cloth armor, an SMG, 2 SMG magazines",
+        "Belongings: a cloth armor, an SMG and 2 SMG magazines",
+    ],
+)
+def test_a_list_joined_by_and_with_articles_is_read_item_by_item(belongings):
+    parsed = parse_stat_block(CORSAIR.replace(CORSAIR.splitlines()[3], belongings), kind="npc")
+
+    assert parsed.document["equipment"] == CORSAIR_ITEMS
+    assert [u for u in parsed.unread if u.line_no == 4] == []
+
+
+def test_what_the_and_joins_that_the_catalog_lacks_is_listed_as_not_read():
+    block = CORSAIR.replace(CORSAIR.splitlines()[3], "a cloth armor, an SMG and a lucky coin")
+
+    parsed = parse_stat_block(block, kind="npc")
+
+    assert parsed.document["equipment"] == CORSAIR_ITEMS[:2]
+    assert [u.reason for u in parsed.unread if u.line_no == 4] == [
+        "'a lucky coin' is not an item of the catalog; write it after 'Belongings:' to keep "
+        "it as an item of its own."
+    ]
+
+
+def test_a_name_of_the_players_own_with_and_in_it_stays_whole_under_belongings():
+    block = CORSAIR.replace(CORSAIR.splitlines()[3], "Belongings: an SMG, salt and pepper")
+
+    parsed = parse_stat_block(block, kind="npc")
+
+    assert parsed.document["equipment"] == [
+        {"item": "SMG", "quantity": 1},
+        {"item": "salt and pepper", "quantity": 1},
+    ]
+
+
 @pytest.mark.parametrize(
     ("written", "name"),
     [

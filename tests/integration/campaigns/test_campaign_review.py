@@ -408,7 +408,7 @@ def test_the_party_pdf_is_a_real_pdf(client, campaign, character, player, refere
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
     assert response.content.startswith(b"%PDF-")
-    assert 'filename="spinward-marches-party.pdf"' in response["Content-Disposition"]
+    assert 'filename="spinward-marches-party-letter.pdf"' in response["Content-Disposition"]
 
 
 def test_the_party_review_shows_the_party_as_it_stands_in_play(client, referee, player, campaign):

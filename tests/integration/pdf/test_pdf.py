@@ -60,7 +60,7 @@ def test_a_sheet_carries_the_whole_character(tmp_path):
     assert "control score 4" in text  # the cockpit flaw's CS
     for code, value in report.derived.as_dict().items():
         name = catalog().derived_names[code]
-        assert f"{code} {value} {name}" in text, code
+        assert f"{code} {value} {value} {name}" in text, code  # unhurt: as much now
     for attribute in report.attributes:
         assert f"{attribute.code} {attribute.level} {attribute.hex} " in text, attribute.code
     assert "Member · TAS membership [MP-E-S 5]" in text
@@ -190,7 +190,7 @@ def test_skills_too_wide_for_a_column_still_show_in_full(tmp_path):
     for line in report.skills.lines:
         assert line.name in text, line.name
     assert "Engineering-2 (jump drive, maneuver drive, power plant)" in text  # the stat block
-    assert "Engineering: jump drive, maneuver drive, power plant 2" in text  # the skills box
+    assert "Engineering: jump drive (+1), maneuver drive (+1), power plant (+1) 2" in text
     assert page_count(content, tmp_path) == 2
     _assert_nothing_overlaps_or_leaves_the_page(content, tmp_path)
 
@@ -273,7 +273,7 @@ def test_a_box_that_runs_onto_another_page_repeats_its_heading_there(tmp_path):
 @pytest.mark.parametrize(
     ("note_lines", "third_page_starts"),
     [
-        (12, "The Traveller game"),  # the small print
+        (10, "The Traveller game"),  # the small print
         (16, "23. STAT BLOCK (CONTINUED)"),
         (24, "23. STAT BLOCK"),  # the box starts at the top: nothing continues
         (28, "22. NOTES (CONTINUED)"),
@@ -455,7 +455,7 @@ def test_the_pdf_lists_the_weapons_armor_and_possessions_carried_now(
     text = pdf_text(fetch_pdf(client, pilot_in_play).content, tmp_path)
 
     assert "Rifle 5 8 P/L +2 +3 900 m 1 20 Rifleman · SA" in text  # the catalog's figures
-    assert "Vacc suit 8 " in text
+    assert "Vacc suit · worn 8 " in text
     assert "may carry any <1kg communicator" in text
     assert f"Cold weather clothing {wording.TIMES}2 1 " in text
     assert "protection from frigid weather" in text

@@ -89,7 +89,7 @@ def test_pdf_response_answers_304_to_a_client_that_has_the_pdf():
 
     assert response.status_code == 200
     assert response["Content-Type"] == "application/pdf"
-    assert response["Content-Disposition"] == 'inline; filename="Mara-T.pdf"'
+    assert response["Content-Disposition"] == 'inline; filename="Mara-T-a4.pdf"'
     assert response["Cache-Control"] == "private, no-cache"
     assert response.content.startswith(b"%PDF-")
     assert repeat.status_code == 304
@@ -549,7 +549,7 @@ def test_the_party_summary_gives_each_characters_armor_and_weapon_damage(tmp_pat
     )
     first_page = " ".join(raw.split())
 
-    assert f"AV {report.equipment.armor_av} {report.equipment.armor_worn}" in first_page
+    assert f"{report.equipment.armor_worn} (AV {report.equipment.armor_av})" in first_page
     assert "Laser carbine DMG 12" in first_page  # ranged: the weapon's DMG
     assert f"Cutlass DMG {1 + str_dv}" in first_page  # melee: its bonus on the wielder's STR DV
     marine_armor = check_document(marine).equipment

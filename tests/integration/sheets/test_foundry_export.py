@@ -141,6 +141,7 @@ def test_the_checker_catches_a_missing_field_an_unknown_one_and_a_wrong_type(own
         (lambda actor: _first(actor, "weapon").update(skill=""), "is no skill _id"),
         (lambda actor: _first(actor, "weapon").update(damage=""), "is no formula to roll"),
         (lambda actor: actor["items"][1].update(_id="short"), "is not a Foundry id"),
+        (lambda actor: actor["items"][2].update(name=" "), ".name: may not be blank"),
     ],
 )
 def test_the_checker_catches_a_broken_link(owner_client, owner, break_it, problem):
@@ -388,7 +389,20 @@ def test_traits_are_trait_items_with_their_notation_and_points(owner_client, sto
     report = character_report(stored)
     traits = [(i["name"], i["system"]["shortdescr"], i["system"]["value"])
               for i in actor["items"] if i["type"] == "trait"]  # fmt: skip
-    assert traits == [(t.name, t.notation, t.points) for t in report.traits]
+    assert traits == [(t.title, t.notation, t.points) for t in report.traits]
+
+
+def test_a_trait_written_without_a_name_is_an_item_named_after_its_kind(owner_client, owner):
+    document = medic_document()
+    document["traits"] += [
+        {"type": "MP", "level": "C", "frequency": "S", "name": ""},
+        {"type": "HF", "level": "C", "frequency": "S", "name": "  "},
+    ]
+    character = builder_services.create_character(owner=owner, document=document)
+    actor = download(owner_client, character)
+    assert twodsix_problems(actor) == []
+    names = [item["name"] for item in actor["items"] if item["type"] == "trait"]
+    assert names == ["Keen eyes", "Owes a debt", "Material perk", "Historical flaw"]
 
 
 def test_psionic_talents_are_in_the_notes(owner_client, owner):
