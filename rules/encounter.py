@@ -194,6 +194,14 @@ def takes_turn(now: Condition, *, side_surprised: bool) -> bool:
     return not condition.out_of_action(now) and not side_surprised
 
 
+def raises_alarm(*, surprised: bool, hit: bool, now: Condition) -> bool:
+    """Whether an attack on a fighter of the surprised side (``surprised``) ends its side's
+    surprise: a fighter hit and not put out of action (``now``: its condition after the blow)
+    cries out and raises the alarm (SURPRISE: "hit but not rendered unconscious"). An alarm
+    the app cannot see (a shot heard, a comrade seen falling) is the referee's to give."""
+    return surprised and hit and not condition.out_of_action(now)
+
+
 def _standing(side: SideFighters) -> list[tuple[str, Fighter, Condition]]:
     return [entry for entry in side if not condition.out_of_action(entry[2])]
 

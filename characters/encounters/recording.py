@@ -213,6 +213,15 @@ def next_able(state: Board, start: int) -> int:
     return len(state.rows)
 
 
+def lose_surprise(state: Board) -> str:
+    """The surprised side is surprised no more (reading 27: the alarm is raised): it takes its
+    turns and its own DEF from now on. Returns the words for the log."""
+    encounter = state.encounter
+    side = Side(encounter.surprised_side).label.lower()
+    encounter.surprised_side = ""
+    return f" Surprise is lost: {side} is no longer surprised."
+
+
 def advance(state: Board) -> None:
     state.encounter.turn = next_able(state, state.encounter.turn + 1)
 

@@ -54,6 +54,7 @@ from characters.encounters.recording import (
     firing,
     lock,
     log,
+    lose_surprise,
     next_able,
     refuse_if_stale,
 )
@@ -556,8 +557,7 @@ def end_surprise(
         raise Refused("Surprise: nobody is surprised.")
     state = board(locked, entries=0)
     before = UndoRecord.of(state)
-    side = Side(locked.surprised_side).label.lower()
-    locked.surprised_side = ""
+    summary = lose_surprise(state).strip()
     if locked.round:
         # Lost before anyone acted this round, surprise cost the side no turn of it: the round
         # starts again from the first. Lost mid-round, those of the side still to act do.
@@ -565,7 +565,6 @@ def end_surprise(
             round=locked.round, kind__in=ROUND_ACTIONS, undone_at__isnull=True
         ).exists()
         locked.turn = next_able(state, locked.turn if acted else 0)
-    summary = f"Surprise is lost: {side} is no longer surprised."
     return log(state, kind=Kind.ALARM, by=by, summary=summary, before=before)
 
 

@@ -24,6 +24,7 @@ from rules.combat import (
     leader_present,
     morale_dms,
     morale_thrower,
+    raises_alarm,
     side_leader,
     spotter,
     takes_turn,
@@ -139,6 +140,18 @@ def test_a_fighter_takes_its_turn_unless_out_of_action_or_its_side_is_still_surp
     # A surprised side loses its turns while surprise lasts, in any round.
     assert takes_turn(UNHURT, side_surprised=True) is False
     assert takes_turn(KNOCKED_OUT, side_surprised=True) is False
+
+
+def test_a_surprised_fighter_hit_and_left_standing_raises_the_alarm():
+    # Hit and still on its feet (hurt or stunned), it cries out: its side's surprise ends.
+    assert raises_alarm(surprised=True, hit=True, now=UNHURT) is True
+    assert raises_alarm(surprised=True, hit=True, now=STUNNED) is True
+    # Knocked out or killed by the blow, or missed, it raises none.
+    assert raises_alarm(surprised=True, hit=True, now=KNOCKED_OUT) is False
+    assert raises_alarm(surprised=True, hit=True, now=KILLED) is False
+    assert raises_alarm(surprised=True, hit=False, now=UNHURT) is False
+    # A side not surprised has no surprise to lose.
+    assert raises_alarm(surprised=False, hit=True, now=UNHURT) is False
 
 
 def test_a_fifth_out_of_action_calls_for_a_morale_test():

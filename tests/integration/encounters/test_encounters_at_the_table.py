@@ -217,6 +217,36 @@ def test_a_surprised_fighter_hit_and_left_standing_says_it_raises_the_alarm(
     assert "Vargr corsair 1, hit and still standing, raises the alarm." in entry.summary
 
 
+def test_the_alarm_raised_by_a_hit_ends_the_side_s_surprise_in_the_page_log_and_next_throw(
+    client, table, referee, player1
+):
+    services.throw_surprise(
+        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
+    )
+    begun(table, referee)
+
+    entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
+    table.refresh_from_db()
+
+    assert "Surprise is lost: the opposition is no longer surprised." in entry.summary
+    assert table.surprised_side == ""
+    html = page(client, referee, table)
+    assert 'data-state="surprised"' not in html
+    assert 'data-action="alarm"' not in html
+    # The corsairs take their turns this round, after Idris, and meet the next shot with
+    # their own DEF, not the surprised DEF 1.
+    state = board(table)
+    assert state.current.combatant.name == "Idris Tane"
+    assert all(row.takes_turn for row in state.side("opposition") if not row.out_of_action)
+    second = attack(table, referee, "Vargr corsair 2", "Assault rifle|7", "short", [1, 1, 1])
+    assert second.detail["tn"] > 1
+    # Undoing the second attack and the first brings the surprise back with the hit.
+    services.undo_last(encounter=table, by=referee)
+    services.undo_last(encounter=table, by=referee)
+    table.refresh_from_db()
+    assert table.surprised_side == "opposition"
+
+
 def test_the_referee_names_a_side_s_leader_and_its_fall_costs_2_until_another_is_named(
     table, referee
 ):
