@@ -662,7 +662,8 @@ class EncounterEntry(models.Model):
     target = models.ForeignKey(
         Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    summary = models.CharField(max_length=300)
+    # Whole, however long: a burst at four targets says what each throw did.
+    summary = models.TextField()
     detail = models.JSONField(default=dict, blank=True, help_text="DMs, dice, odds, damage.")
     before = models.JSONField(default=dict, blank=True, help_text="What undo restores.")
     by = models.ForeignKey(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import F
@@ -33,9 +33,6 @@ Kind = EncounterEntry.Kind
 Side = Combatant.Side
 # What a fighter does with its turn: once one is logged in a round, the round has begun.
 ROUND_ACTIONS = (Kind.ATTACK, Kind.PASS, Kind.DELAY, Kind.HOLD, Kind.AIM, Kind.LEADERSHIP)
-
-# The most a log line's summary holds (its detail keeps every figure).
-SUMMARY_LENGTH = cast(int, EncounterEntry._meta.get_field("summary").max_length)
 
 
 class EncounterConflict(Refused):
@@ -179,19 +176,11 @@ def log(
         kind=kind,
         actor=actor.combatant if actor else None,
         target=target.combatant if target else None,
-        summary=shortened(summary, SUMMARY_LENGTH),
+        summary=summary,
         detail=detail or {},
         before=before.as_json() if before is not None else {},
         by=by,
     )
-
-
-def shortened(text: str, most: int) -> str:
-    """``text`` cut to ``most`` characters at a word, with an ellipsis where it was cut (the
-    entry's detail keeps every figure)."""
-    if len(text) <= most:
-        return text
-    return text[: most - 1].rsplit(" ", 1)[0] + "\u2026"
 
 
 def save_order(state: Board) -> None:

@@ -217,6 +217,24 @@ def test_a_surprised_fighter_hit_and_left_standing_says_it_raises_the_alarm(
     assert "Vargr corsair 1, hit and still standing, raises the alarm." in entry.summary
 
 
+def test_a_long_outcome_is_kept_and_shown_whole_in_the_log_and_the_undo_button(
+    client, table, referee, player1
+):
+    services.throw_surprise(
+        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
+    )
+    begun(table, referee)
+
+    entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
+
+    assert len(entry.summary) > 300
+    assert entry.summary.endswith("rounds left in the Automatic pistol.")
+    assert "\u2026" not in entry.summary
+    html = page(client, referee, table)
+    assert html.count(entry.summary) >= 2, "the log's line and the undo button, whole"
+    assert "\u2026" not in html.replace("End the encounter\u2026", "")
+
+
 def test_the_alarm_raised_by_a_hit_ends_the_side_s_surprise_in_the_page_log_and_next_throw(
     client, table, referee, player1
 ):
