@@ -59,7 +59,7 @@ from rules.combat.t4.plan import (
     T4Situation,
     plan_t4_attack,
 )
-from rules.combat.t4.resolve import T4Result, resolve_t4_attack
+from rules.combat.t4.resolve import T4Hit, T4Result, resolve_t4_attack
 from rules.combat.throws import RandomDice
 
 INITIATIVE, MOVEMENT, COMBAT = "initiative", "movement", "combat"
@@ -524,6 +524,16 @@ def plan(state: Board, attacker: Row, order: T4Order) -> T4Planned:
     return T4Planned(planned, target, weapon, rounds)
 
 
+def _dice_words(hit: T4Hit) -> str:
+    """A hit's damage in short: the dice thrown and blunt trauma, or the armor not penetrated
+    (a rating no greater than the AV: VI.8) and what blunt trauma it still passes."""
+    trauma = hit.blunt_trauma
+    if not hit.penetrated:
+        return "armor not penetrated" + (f", {trauma} blunt trauma" if trauma else "")
+    thrown = "+".join(map(str, hit.damage_dice)) or "0"
+    return thrown + (f" + {trauma} blunt trauma" if trauma else "")
+
+
 def _verdict(result: T4Result) -> str:
     """The throws and the hits in words."""
     plan_ = result.plan
@@ -535,12 +545,7 @@ def _verdict(result: T4Result) -> str:
     if not result.throws:
         reads = "no throw (an unconscious target)"
     hits = "; ".join(
-        f"{hit.location.name} ({hit.roll}): {hit.damage} damage"
-        + (
-            f" ({'+'.join(map(str, hit.damage_dice)) or '0'}"
-            + (f" + {hit.blunt_trauma} blunt trauma" if hit.blunt_trauma else "")
-            + ")"
-        )
+        f"{hit.location.name} ({hit.roll}): {hit.damage} damage ({_dice_words(hit)})"
         + (
             " to " + ", ".join(f"{stat} {points}" for stat, points in hit.applied if points)
             if hit.applied

@@ -319,6 +319,33 @@ def test_a_flexible_armor_passes_blunt_trauma__3d_against_a_flak_jackets_2():
     assert (hit.av, hit.dice_after_armor, hit.blunt_trauma, hit.damage) == (2, 1, 2, 6)
 
 
+def test_a_rating_equal_to_the_av_does_not_penetrate__2d_against_a_flak_jackets_2():
+    # VI.8: only a rating greater than the AV penetrates; flexible armor passes its 2 dice
+    # absorbed as blunt trauma all the same.
+    target = sheet(carrying=["Flak jacket"])
+    result = resolve(
+        "Automatic pistol",
+        target=target,
+        thrown={"attack": [[1, 2, 3]], "location": [[3, 4]], "damage": [[]]},
+    )
+    hit = result.hits[0]
+    assert (hit.rating, hit.av, hit.penetrated, hit.damage) == (2, 2, False, 2)
+    assert hit.worked == (
+        "2D against Flak jacket (TL 6) 2D: not penetrated (only more dice than the AV "
+        "penetrate); 2 blunt trauma"
+    )
+
+
+def test_a_rating_above_the_av_penetrates_and_the_arithmetic_shows_it():
+    target = sheet(carrying=["Flak jacket"])
+    result = resolve(
+        target=target, thrown={"attack": [[1, 2, 3]], "location": [[3, 4]], "damage": [[4]]}
+    )
+    hit = result.hits[0]
+    assert hit.penetrated is True
+    assert hit.worked == "3D \u2212 Flak jacket (TL 6) 2D = 1D: 4 + 2 blunt trauma = 6"
+
+
 def test_rigid_armor_stops_the_dice_and_passes_no_blunt_trauma():
     target = sheet(carrying=[{"item": "Combat armor", "tl": 11}])
     result = resolve(
@@ -327,6 +354,8 @@ def test_rigid_armor_stops_the_dice_and_passes_no_blunt_trauma():
     hit = result.hits[0]
     assert (hit.av, hit.dice_after_armor, hit.blunt_trauma, result.damage) == (6, 0, 0, 0)
     assert result.condition_after.wound is None
+    assert hit.worked.endswith("not penetrated (only more dice than the AV penetrate), and "
+                               "rigid armor passes no blunt trauma")
 
 
 def test_a_helmet_covers_the_cranium_only():

@@ -12,6 +12,7 @@ from typing import Any
 
 from ...condition import Event
 from ...fighters import CombatRefused
+from ...wording import MINUS
 from ..common import blast_event, blast_note, refuse_unless
 from ..figures import ArmorFigures
 from ..sheet import PHYSICAL
@@ -91,6 +92,31 @@ class T4Hit:
     def damage(self) -> int:
         return sum(self.damage_dice) + self.blunt_trauma
 
+    @property
+    def penetrated(self) -> bool:
+        """VI.8: only a damage rating greater than the AV penetrates the armor; one equal to
+        it (or less) is stopped, though flexible armor still passes its blunt trauma."""
+        return self.armor is None or self.rating > self.av
+
+    @property
+    def worked(self) -> str:
+        """The damage in one line a referee can check: "3D − Flak jacket 2D = 1D: 4 + 2 blunt
+        trauma = 6"; a rating not above the AV, "2D against Flak jacket 2D: not penetrated
+        (only more dice than the AV penetrate); 2 blunt trauma"."""
+        trauma = f" + {self.blunt_trauma} blunt trauma" if self.blunt_trauma else ""
+        if self.armor is None or self.penetrated:
+            armor = f" {MINUS} {self.armor.label} {self.av}D" if self.armor is not None else ""
+            after = f" = {self.dice_after_armor}D" if self.armor is not None else ""
+            thrown = "+".join(str(die) for die in self.damage_dice) or "0"
+            return f"{self.rating}D{armor}{after}: {thrown}{trauma} = {self.damage}"
+        stopped = (
+            f"{self.rating}D against {self.armor.label} {self.av}D: not penetrated (only "
+            "more dice than the AV penetrate)"
+        )
+        if self.blunt_trauma:
+            return f"{stopped}; {self.blunt_trauma} blunt trauma"
+        return f"{stopped}, and rigid armor passes no blunt trauma"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "location": self.location.name,
@@ -104,6 +130,8 @@ class T4Hit:
             "blunt_trauma": self.blunt_trauma,
             "damage_dice": list(self.damage_dice),
             "damage": self.damage,
+            "penetrated": self.penetrated,
+            "worked": self.worked,
             "critical": self.critical,
             "stun": self.stun,
             "applied": [{"stat": stat, "points": points} for stat, points in self.applied],

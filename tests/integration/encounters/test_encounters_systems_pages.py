@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from characters.core import dice as server_dice
+from characters.core.services import store_document
 from characters.encounters import services
 from characters.encounters.selectors import board, weapon_key
 from characters.models import Campaign, CombatSystem, Encounter, PlayState
@@ -169,6 +170,35 @@ def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
         "Mid Torso (d66 34): 2D \u2212 Jack (TL 1) 1D = 1D: 5 + 1 blunt trauma = 6: "
         "STR \u22125, END \u22121." in html
     )
+
+
+def test_a_t4_rating_equal_to_the_av_is_said_not_to_penetrate(
+    client, campaign, kira, dorn, corsair, referee, player1, monkeypatch
+):
+    # VI.8: only a rating greater than the AV penetrates. The pistol's 2D meets a flak
+    # jacket's 2D: no die gets through, and the 2 dice absorbed are 2 points of blunt trauma.
+    document = corsair.document | {
+        "equipment": [{"item": "Cutlass", "quantity": 1}, {"item": "Flak jacket", "quantity": 1}]
+    }
+    store_document(corsair, document, by=referee, action="Flak jackets for the crew")
+    fight = start(campaign, kira, dorn, corsair, corsairs=2, system=T4)
+    to_turns(fight, referee, [6, 4, 3, 1])
+    target = fight.combatants.get(name="Vargr corsair 1")
+    monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([4, 5, 6, 3, 4, 5]))
+    client.force_login(player1)
+
+    response = client.post(
+        reverse("encounter_attack", args=[fight.pk]), attack_data(fight, target), follow=True
+    )
+
+    html = response.content.decode()
+    assert (
+        "Mid Torso (d66 34): 2D against Flak jacket (TL 6) 2D: not penetrated (only more dice "
+        "than the AV penetrate); 2 blunt trauma:" in html
+    )
+    assert "= 0D" not in html
+    entry = fight.entries.get(kind="attack")
+    assert "Mid Torso (34): 2 damage (armor not penetrated, 2 blunt trauma)" in entry.summary
 
 
 # -- 2D6 --------------------------------------------------------------------------------------
