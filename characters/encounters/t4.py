@@ -538,9 +538,7 @@ def _verdict(result: T4Result) -> str:
     """The throws and the hits in words."""
     plan_ = result.plan
     reads = ", ".join(
-        f"{'+'.join(map(str, t.dice))} reads {t.read}"
-        + (f" ({t.spectacular})" if t.spectacular else "")
-        for t in result.throws
+        t.words + (f" ({t.spectacular})" if t.spectacular else "") for t in result.throws
     )
     if not result.throws:
         reads = "no throw (an unconscious target)"

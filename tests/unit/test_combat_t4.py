@@ -245,6 +245,15 @@ def test_a_thrown_spear_reaches_str_x_2_5_m__str_7_throws_2_kg_17_5_m():
 def test_the_half_die_reads_half_rounded_up__4_5_and_a_6_read_12():
     throw = read_throw((4, 5, 6), plan("Rifle", "short").difficulty, 12)
     assert (throw.read, throw.success, throw.margin) == (12, True, 0)
+    # The half die is named apart from the whole dice, with what it reads.
+    assert (throw.whole, throw.half) == ((4, 5), 6)
+    assert throw.words == "4+5 + half die 6 (3) reads 12"
+    assert throw.as_dict()["half_die"] == {"die": 6, "reads": 3}
+
+
+def test_a_throw_of_whole_dice_has_no_half_die():
+    throw = read_throw((4, 5), plan("Rifle", "very short").difficulty, 12)
+    assert (throw.whole, throw.half, throw.words) == ((4, 5), None, "4+5 reads 9")
 
 
 def test_two_whole_ones_are_a_spectacular_success_and_two_sixes_a_failure():

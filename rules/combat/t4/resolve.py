@@ -47,9 +47,33 @@ class Throw:
     spectacular: str | None
     margin: int
 
+    half_die: bool = False
+
+    @property
+    def whole(self) -> tuple[int, ...]:
+        """The whole dice, each read as it fell."""
+        return self.dice[:-1] if self.half_die else self.dice
+
+    @property
+    def half(self) -> int | None:
+        """The half die as it fell (it reads ⌈d ÷ 2⌉), or None for a throw of whole dice."""
+        return self.dice[-1] if self.half_die else None
+
+    @property
+    def words(self) -> str:
+        """The dice and what they read, the half die named: "4+5 + half die 6 (3) reads 12"."""
+        said = "+".join(map(str, self.whole))
+        if self.half is not None:
+            said += f" + half die {self.half} ({half_die(self.half)})"
+        return f"{said} reads {self.read}"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "dice": list(self.dice),
+            "whole": list(self.whole),
+            "half_die": None
+            if self.half is None
+            else {"die": self.half, "reads": half_die(self.half)},
             "read": self.read,
             "success": self.success,
             "spectacular": self.spectacular,
@@ -68,7 +92,7 @@ def read_throw(dice: tuple[int, ...], difficulty: Difficulty, to_hit: int) -> Th
         spectacular = SPECTACULAR_SUCCESS
     elif not success and whole.count(6) >= needed:
         spectacular = SPECTACULAR_FAILURE
-    return Throw(tuple(dice), read, success, spectacular, to_hit - read)
+    return Throw(tuple(dice), read, success, spectacular, to_hit - read, difficulty.half_die)
 
 
 @dataclass(frozen=True, slots=True)

@@ -166,6 +166,10 @@ def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
 
     html = response.content.decode()
     assert 'data-hit="yes"' in html
+    # 2.5D: the whole dice 4 and 5, and the 6 marked as the half die, which reads 3.
+    dice = re.search(r'<span class="throw__dice"[^>]*>(.*?)</span> reads', html).group(1)
+    assert re.findall(r'<span class="die">(\d)</span>', dice) == ["4", "5"]
+    assert re.search(r'class="die die--half" data-half-die[^>]*>6<span class="die__half"> ½D→3', dice)
     assert (
         "Mid Torso (d66 34): 2D \u2212 Jack (TL 1) 1D = 1D: 5 + 1 blunt trauma = 6: "
         "STR \u22125, END \u22121." in html

@@ -156,7 +156,7 @@ def test_a_snapshot_through_a_jack_worked_by_hand(fight, referee, player1):
     assert (hit["damage_dice"], hit["blunt_trauma"], hit["damage"]) == ([5], 1, 6)
     assert stats(state.row(target.pk)) == {"STR": 4, "DEX": 7, "END": 6}
     assert state.row(target.pk).record.wound == "superficial"
-    assert "4+5+6 reads 12" in entry.summary
+    assert "4+5 + half die 6 (3) reads 12" in entry.summary
     assert "Mid Torso (34): 6 damage (5 + 1 blunt trauma) to STR 5, END 1" in entry.summary
     # Kira's turn is over; Dorn acts, and a round was fired from her pistol.
     assert state.current.combatant.name == "Dorn Hask"
