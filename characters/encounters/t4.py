@@ -59,7 +59,7 @@ from rules.combat.t4.plan import (
     T4Situation,
     plan_t4_attack,
 )
-from rules.combat.t4.resolve import T4Hit, T4Result, resolve_t4_attack
+from rules.combat.t4.resolve import T4Hit, T4Result, chance_of_any_hit, resolve_t4_attack
 from rules.combat.throws import RandomDice
 
 INITIATIVE, MOVEMENT, COMBAT = "initiative", "movement", "combat"
@@ -443,6 +443,21 @@ class T4Planned:
     weapon: Weapon
     rounds: int
 
+    @property
+    def chance_any(self) -> Fraction:
+        """The chance at least one of the throws hits: a burst's, whose throws each hit with
+        ``plan.chance`` (one throw: its chance)."""
+        return chance_of_any_hit(self.plan)
+
+    @property
+    def odds(self) -> str:
+        """The odds as the outcome and the log recall them: per throw and, for a burst of
+        several, of at least one hit."""
+        each = percent(self.plan.chance)
+        if self.plan.throws <= 1:
+            return each
+        return f"{each} each of {self.plan.throws} throws, {percent(self.chance_any)} of a hit"
+
 
 # The engine's names of what the T4 form asks, as the form labels them.
 FORM_LABELS = {
@@ -618,7 +633,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     if more:
         summary += f" {name} keeps its turn to attack another target."
     detail = t4_result_as_dict(result) | {
-        "odds": percent(planned.plan.chance),
+        "odds": planned.odds,
         "weapon": planned.weapon.name,
         "rounds": planned.rounds,
         "target_name": target_name,

@@ -262,7 +262,11 @@ def _odds(state: Board, attacker, form: encounter_forms.TargetedForm) -> dict[st
             round_of = t4 if state.system == CombatSystem.T4 else twod6
             system_plan = round_of.plan(state, attacker, order)
             services.firing(attacker, system_plan.weapon, system_plan.rounds)
-            return {"plan": system_plan.plan, "system": state.system}
+            odds = {"plan": system_plan.plan, "system": state.system}
+            if isinstance(system_plan, t4.T4Planned):
+                # A burst's throws: the chance of each and of at least one hit.
+                odds["chance_any"] = system_plan.chance_any
+            return odds
         planned = services.plan(state, attacker, order)
         services.firing(attacker, planned.weapon, order.situation.rounds_fired)
     except Refused as refused:

@@ -10,7 +10,12 @@ from rules import CombatRefused
 from rules.combat.reading import weapon as catalog_weapon
 from rules.combat.t4.condition import T4Condition
 from rules.combat.t4.plan import T4Attack, T4Situation, plan_t4_attack
-from rules.combat.t4.resolve import group_hits, read_throw, resolve_t4_attack
+from rules.combat.t4.resolve import (
+    chance_of_any_hit,
+    group_hits,
+    read_throw,
+    resolve_t4_attack,
+)
 
 from .systems_builders import AVERAGE, dice, dm_of, sheet
 
@@ -491,6 +496,19 @@ def test_an_autofire_spectacular_failure_jams_and_voids_the_later_throws():
     assert result.jammed
     assert len(result.throws) == 1
     assert not result.hit
+
+
+def test_a_bursts_chance_of_at_least_one_hit_counts_every_throw_and_the_jam():
+    # Rifleman-2 with a Gauss rifle at very short range, a 10-round burst: 3 throws of 2D at
+    # or under 10, each hitting 33/36. A 6 and a 6 (1/36) is a spectacular failure that jams
+    # and voids the later throws; any other miss is 2/36. No hit: three plain misses
+    # (1/18)^3, or plain misses until a jam (1/36 x (1 + 1/18 + 1/324)) = 345/11664.
+    burst = plan("Gauss rifle", "very short", "autofire", attacker=sheet(("Rifleman", 2)), burst=10)
+    assert (burst.throws, burst.to_hit, burst.chance) == (3, 10, Fraction(11, 12))
+    assert chance_of_any_hit(burst) == 1 - Fraction(345, 11664)
+    # One throw: its chance is the chance of a hit.
+    single = plan("Rifle", "short")
+    assert chance_of_any_hit(single) == single.chance
 
 
 def test_cover_hides_the_regions_it_covers__a_knee_behind_a_wall_is_a_miss():

@@ -8,6 +8,9 @@ locations, armor as dice, damage to the characteristics, and both conditions aft
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from itertools import product
 from typing import Any
 
 from ...condition import Event
@@ -75,6 +78,7 @@ class Throw:
             if self.half is None
             else {"die": self.half, "reads": half_die(self.half)},
             "read": self.read,
+            "words": self.words,
             "success": self.success,
             "spectacular": self.spectacular,
             "margin": self.margin,
@@ -215,6 +219,31 @@ def _attack_throws(plan: T4Plan, dice: DiceSource) -> tuple[tuple[Throw, ...], b
         if plan.routine == AUTOFIRE and throw.spectacular == SPECTACULAR_FAILURE:
             return tuple(thrown), True
     return tuple(thrown), False
+
+
+@cache
+def _jam_chance(difficulty: Difficulty, to_hit: int) -> Fraction:
+    """The exact chance one throw is a spectacular failure (reading T4-2), which jams an
+    autofire burst (V.6), by reading every way the dice can fall."""
+    faces = range(1, 7)
+    jams = sum(
+        read_throw(dice, difficulty, to_hit).spectacular == SPECTACULAR_FAILURE
+        for dice in product(faces, repeat=difficulty.count)
+    )
+    return Fraction(jams, 6**difficulty.count)
+
+
+def chance_of_any_hit(plan: T4Plan) -> Fraction:
+    """The exact chance that at least one of the attack's throws hits (each hits with
+    ``plan.chance``): an autofire burst's throws stop at a jam (V.6), so a throw that jams
+    leaves the later ones unthrown."""
+    if plan.throws <= 1:
+        return plan.chance
+    jam = _jam_chance(plan.difficulty, plan.to_hit) if plan.routine == AUTOFIRE else Fraction(0)
+    plain_miss = 1 - plan.chance - jam
+    # No hit: every throw a plain miss, or plain misses until one jams.
+    no_hit = plain_miss**plan.throws + sum(plain_miss**k * jam for k in range(plan.throws))
+    return 1 - no_hit
 
 
 def _defense(plan: T4Plan, dice: DiceSource) -> Throw:

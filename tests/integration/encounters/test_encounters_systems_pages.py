@@ -14,7 +14,7 @@ from characters.encounters import services
 from characters.encounters.selectors import board, weapon_key
 from characters.models import Campaign, CombatSystem, Encounter, PlayState
 from tests.dice import Scripted
-from tests.encounter_people import start
+from tests.encounter_people import start, take_up_two_rifles
 
 pytestmark = pytest.mark.django_db
 
@@ -35,9 +35,9 @@ def to_turns(encounter, referee, dice=None):
     return board(encounter, entries=0)
 
 
-def attack_data(encounter, target, **changes):
+def attack_data(encounter, target, weapon="Automatic pistol", **changes):
     state = board(encounter, entries=0)
-    pistol = next(w for w in state.current.fighter.weapons if w.name == "Automatic pistol")
+    pistol = next(w for w in state.current.fighter.weapons if w.name == weapon)
     return {
         "version": str(encounter.version),
         "turn": state.turn_key,
@@ -174,6 +174,28 @@ def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
         "Mid Torso (d66 34): 2D \u2212 Jack (TL 1) 1D = 1D: 5 + 1 blunt trauma = 6: "
         "STR \u22125, END \u22121." in html
     )
+
+
+def test_a_t4_burst_shows_the_chance_of_each_throw_and_of_at_least_one_hit(
+    client, campaign, kira, dorn, corsair, referee, player1
+):
+    take_up_two_rifles(kira)
+    fight = start(campaign, kira, dorn, corsair, corsairs=2, system=T4)
+    to_turns(fight, referee, [6, 4, 3, 1])
+    target = fight.combatants.get(name="Vargr corsair 1")
+    client.force_login(player1)
+    burst = attack_data(
+        fight, target, weapon="Gauss rifle", autofire_rounds="10"
+    )
+
+    odds = client.get(reverse("encounter_odds", args=[fight.pk]), burst).content.decode()
+
+    each = re.search(r"Each of the (\d) throws hits <strong data-odds>([\d.]+%)</strong>", odds)
+    assert each, odds
+    at_least = re.search(r"at least one hits <strong data-odds-any>([\d.]+%)</strong>", odds)
+    assert at_least
+    assert float(at_least.group(1)[:-1]) > float(each.group(2)[:-1])
+    assert "Chance to hit" not in odds, "a burst's one chance would be ambiguous"
 
 
 def test_a_t4_rating_equal_to_the_av_is_said_not_to_penetrate(
