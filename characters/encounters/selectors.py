@@ -286,6 +286,37 @@ class Board:
         return {side: self.leader(side) for side in Combatant.Side.values}
 
 
+@dataclass(frozen=True)
+class MoraleOdds:
+    """A side's morale test before its dice, as the form stands: the engine's odds (every DM,
+    the TN, the chance) and the fighter whose EXP is thrown."""
+
+    side: str
+    odds: rules.combat.MoraleOdds
+    thrower: Row
+
+
+def morale_odds(
+    state: Board, side: str, *, combat_experience: bool | None = None, dm: int = 0
+) -> MoraleOdds | None:
+    """A side's morale test before the dice (reading 28: its leader, the leader's word on
+    combat experience unless the referee's, the referee's DM); None when nobody of it is left
+    to throw."""
+    rows = state.fielded(side)
+    leader = state.leader(side)
+    try:
+        odds = rules.combat.morale_odds(
+            side_fighters(rows),
+            leader=str(leader.pk) if leader else None,
+            combat_experience=combat_experience,
+            referee_dm=dm,
+        )
+    except rules.CombatRefused:
+        return None
+    thrower = next(row for row in rows if str(row.pk) == odds.thrower)
+    return MoraleOdds(side, odds, thrower)
+
+
 def side_fighters(rows: list[Row]) -> rules.combat.SideFighters:
     """A side as the engine reads it: each fighter's key, combat view and condition now."""
     return [(str(row.pk), row.fighter, row.condition) for row in rows]

@@ -172,7 +172,12 @@ def _context(
         "planned": planned,
         "outcome": outcome,
         "morale_due": [
-            {"side": side, "leader": leader, "experience": _has_experience(leader)}
+            {
+                "side": side,
+                "leader": leader,
+                "experience": _has_experience(leader),
+                "morale": selectors.morale_odds(state, side),
+            }
             for side in due
             for leader in (leaders[side],)
         ],
@@ -335,6 +340,24 @@ def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         else:
             planned = _odds(state, current, form)
     return render(request, f"{PAGE}#odds", {"planned": planned, "system": state.system})
+
+
+@login_required
+@require_GET
+def encounter_morale_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A side's morale odds as the referee's form stands, before the dice (htmx, on change)."""
+    encounter = encounter_for_user(request, pk, referee=True)
+    form = encounter_forms.MoraleForm(request.GET)
+    if not form.is_valid():
+        context: dict[str, Any] = {"error": first_problem(form), "side": form["side"].value()}
+    else:
+        state = selectors.board(encounter, entries=0)
+        side = form.cleaned_data["side"]
+        morale = selectors.morale_odds(
+            state, side, combat_experience=form.experience(), dm=form.cleaned_data["dm"]
+        )
+        context = {"side": side, "morale": morale}
+    return render(request, f"{PAGE}#morale-odds", {"due": context})
 
 
 def _respond(
