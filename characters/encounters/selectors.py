@@ -50,6 +50,7 @@ from rules.combat import (
 )
 from rules.combat.records import Record
 from rules.combat.sheet import FighterSheet, fighter_sheet
+from rules.wording import MINUS
 
 # How many lines of the log a page shows.
 RECENT_ENTRIES = 15
@@ -315,6 +316,28 @@ def morale_odds(
         return None
     thrower = next(row for row in rows if str(row.pk) == odds.thrower)
     return MoraleOdds(side, odds, thrower)
+
+
+def wounds_of(row: Row) -> list[str]:
+    """A fighter's wounds in words for the encounter's summary: FFA's wound severities; a T4 or
+    2D6 record's points taken off each characteristic (lethal, and stun under T4), then T4's
+    wound category, bleeding and injuries."""
+    if row.record is None:
+        return [wound.severity for wound in row.condition.wounds]
+    view = row.record_shown
+    said = []
+    for stat in view["rows"]:
+        lethal, stun = stat["damage"], stat["stun"]
+        if not lethal and not stun:
+            continue
+        both = f" ({lethal} lethal, {stun} stun)" if lethal and stun else " (stun)" if stun else ""
+        said.append(f"{stat['code']} {MINUS}{lethal + stun}{both}")
+    if view.get("wound"):
+        said.append(f"{view['wound']} wound")
+    if view.get("bleeding_per_round"):
+        said.append(f"bleeding {view['bleeding_per_round']} a round")
+    said += [f"{injury['effect']} ({injury['location']})" for injury in view.get("injuries", ())]
+    return said
 
 
 def side_fighters(rows: list[Row]) -> rules.combat.SideFighters:

@@ -64,6 +64,7 @@ from characters.encounters.selectors import (
     board,
     fighter_for,
     side_fighters,
+    wounds_of,
 )
 from characters.models import (
     Campaign,
@@ -645,7 +646,8 @@ def end_encounter(
             "out": row.out_of_action,
             # The play sheet's words, "Hurt, but fit to act" included: a scratch is not unhurt.
             "states": [words for _, words in row.states],
-            "wounds": [wound.severity for wound in row.condition.wounds],
+            # FFA's wound severities; a T4 or 2D6 record's points taken and wound category.
+            "wounds": wounds_of(row),
             "lif": [row.condition.lif, row.condition.maximum],
             "rounds": fired.get(row.pk, {}),
             # Under T4 or 2D6: the record as the turn order showed it.

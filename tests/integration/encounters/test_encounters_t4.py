@@ -5,7 +5,10 @@ worked by hand from the seed and the spec: Kira Valen (DEX 10, Handgun-3, an aut
 2D), Dorn Hask (Blade Combat (swords)-1, a cutlass: 2D) and Vargr corsairs (STR 9, Blade Combat
 (swords)-2, a cutlass and a jack: T4 AV 1 against a bullet, 0 against a blade... of blunt)."""
 
+import re
+
 import pytest
+from django.urls import reverse
 
 from characters.encounters import services
 from characters.encounters.selectors import board, weapon_key
@@ -317,6 +320,28 @@ def test_the_end_keeps_each_fighters_record_as_the_turn_order_showed_it(fight, r
         "stun": 0,
         "now": 4,
     }
+
+
+def test_the_ended_pages_summary_shows_each_fighters_t4_wounds_not_a_dash(
+    client, fight, referee, player1
+):
+    state = to_combat(fight, referee)
+    target = combatant(fight, "Vargr corsair 1")
+    # The hit of the test above: STR -5 and END -1, a superficial wound.
+    services.attack(
+        encounter=fight, by=player1, order=pistol_at(state, target), rng=Scripted([4, 5, 6, 3, 4, 5])
+    )
+    services.end_encounter(encounter=fight, by=referee)
+    client.force_login(referee)
+
+    html = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+
+    rows = dict(
+        re.findall(r'<th scope="row">([^<]+)</th>.*?<td data-wounds>(.*?)</td>', html, re.S)
+    )
+    wounds = re.sub(r"<[^>]+>", "", rows["Vargr corsair 1"])
+    assert wounds == "STR \u22125, END \u22121, superficial wound"
+    assert re.sub(r"<[^>]+>", "", rows["Vargr corsair 2"]) == "\u2013"
 
 
 def test_reinforcements_throw_this_rounds_initiative_as_they_join(fight, referee, corsair):
