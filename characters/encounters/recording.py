@@ -85,6 +85,8 @@ class UndoRecord:
     system: dict[str, Any] | None
     conditions: dict[str, Any] = field(default_factory=dict)
     ammunition: dict[str, dict[str, int]] = field(default_factory=dict)
+    # The rounds loaded in characters' weapons as their play sheets kept them, by character id.
+    loaded: dict[str, dict[str, int]] = field(default_factory=dict)
     changes: list[int] = field(default_factory=list)
     magazines: list[dict[str, Any]] = field(default_factory=list)
     spares: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -122,6 +124,7 @@ class UndoRecord:
             system=before.get("system"),
             conditions=before.get("conditions", {}),
             ammunition=before.get("ammunition", {}),
+            loaded=before.get("loaded", {}),
             changes=before.get("changes", []),
             magazines=before.get("magazines", []),
             spares=before.get("spares", {}),
@@ -322,7 +325,7 @@ def firing(row: Row, weapon: Weapon, rounds: int) -> Firing | None:
     if item is None or row.combatant.character is None:
         return None
     key = weapon_key(weapon)
-    loaded = dict(row.combatant.ammunition)
+    loaded = dict(row.loaded)
     spares = spare_magazines(row, item)
     if key not in loaded and not spares:
         return None
@@ -342,7 +345,11 @@ def fire(
     count = firing(row, weapon, rounds)
     if count is None:
         return ""
-    before.ammunition.setdefault(str(row.pk), row.combatant.ammunition)
+    character = row.combatant.character
+    if row.group_member or character is None:
+        before.ammunition.setdefault(str(row.pk), row.loaded)
+    else:
+        before.loaded.setdefault(str(character.pk), row.loaded)
     note = ""
     if count.fired.reloaded:
         take_magazine(row, count.item, weapon, by, encounter, before)
@@ -352,8 +359,13 @@ def fire(
             f" Loaded a fresh magazine into the {weapon.name} ({count.fired.spares} more carried)."
         )
     loaded = count.loaded | {weapon_key(weapon): count.fired.loaded}
-    row.combatant.ammunition = loaded
-    Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
+    row.loaded = loaded
+    if row.group_member or character is None:
+        row.combatant.ammunition = loaded
+        Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
+    else:
+        # The character's own: its next encounter starts from what is left.
+        play_services.keep_rounds_loaded(character=character, loaded=loaded)
     return f"{note} {plural(count.fired.loaded, 'round')} left in the {weapon.name}."
 
 

@@ -83,6 +83,9 @@ class Row:
     stock: Mapping[str, int] = field(default_factory=dict)
     sheet: FighterSheet | None = None
     record: Record | None = None
+    # The rounds in the magazine loaded in each weapon, by weapon key: a character's own, kept
+    # with its play sheet from one encounter to the next; a group member's, the encounter's.
+    loaded: dict[str, int] = field(default_factory=dict)
     # What the record says, worked out once a record (a page asks each row many times).
     _said: dict[str, tuple[object, Any]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -190,7 +193,7 @@ class Row:
         """(weapon, rounds in the loaded magazine or None, spare magazines or None) for each
         weapon whose rounds it counts: a group member's from its stat block, a character's
         once it has loaded one (its spare magazines are on its play sheet)."""
-        loaded = self.combatant.ammunition
+        loaded = self.loaded
         shown: list[tuple[str, int | None, int | None]] = []
         for weapon in self.fighter.weapons:
             key = weapon_key(weapon)
@@ -445,6 +448,11 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             if combatant.character_id not in stocks:
                 stocks[combatant.character_id] = stat_block_magazines(combatant, fighters[key])
             stock = stocks[combatant.character_id]
+        if alone and combatant.character_id is not None:
+            play_state = sheets.get(combatant.character_id)
+            loaded = dict(play_state.loaded) if play_state else {}
+        else:
+            loaded = dict(combatant.ammunition)
         if system != CombatSystem.FFA and report is not None:
             if key not in views:
                 views[key] = _sheet_for(combatant, report)
@@ -455,7 +463,9 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             else:
                 record = records.record_from_dict(system, combatant.condition)
             out = records.out_of_action(system, sheet, record)
-            rows.append(Row(combatant, fighters[key], stand_in(out), stock, sheet, record))
+            rows.append(
+                Row(combatant, fighters[key], stand_in(out), stock, sheet, record, loaded=loaded)
+            )
             continue
         if combatant.condition is not None:
             condition = rules.condition_from_dict(combatant.condition)
@@ -463,7 +473,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
             assert report is not None
             condition, _ = condition_in(sheets.get(combatant.character_id), report)
-        rows.append(Row(combatant, fighters[key], condition, stock))
+        rows.append(Row(combatant, fighters[key], condition, stock, loaded=loaded))
     recent = encounter.entries.select_related("actor", "target", "by")
     log = list(recent.order_by("-created_at", "-id")[:entries]) if entries else []
     return Board(encounter, rows, log)

@@ -699,12 +699,17 @@ def undo_last(
 
 def _undo_on_play_sheets(encounter: Encounter, before: UndoRecord, by: User) -> None:
     """Take back what the action did on the characters' play sheets: their condition changes
-    (through the play undo service) and the magazines taken from what they carry."""
+    (through the play undo service), the rounds loaded in their weapons and the magazines
+    taken from what they carry."""
     for change in ConditionChange.objects.filter(pk__in=before.changes):
         play_services.undo_condition_change(change=change, by=by)
     for character_id in before.sheets:
         play_services.undo_last_condition_change(
             character=Character.objects.get(pk=character_id), by=by
+        )
+    for character_id, loaded in before.loaded.items():
+        play_services.keep_rounds_loaded(
+            character=Character.objects.get(pk=character_id), loaded=loaded
         )
     for magazine in before.magazines:
         play_services.buy_gear(

@@ -163,7 +163,7 @@ def test_a_snapshot_through_a_jack_worked_by_hand(fight, referee, player1):
     assert "Mid Torso (34): 6 damage (5 + 1 blunt trauma) to STR 5, END 1" in entry.summary
     # Kira's turn is over; Dorn acts, and a round was fired from her pistol.
     assert state.current.combatant.name == "Dorn Hask"
-    assert state.row(combatant(fight, "Kira Valen").pk).combatant.ammunition
+    assert state.row(combatant(fight, "Kira Valen").pk).loaded
 
 
 def test_a_strike_costs_fatigue_and_the_round_ends_with_it(fight, referee, player2):
