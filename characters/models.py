@@ -591,9 +591,10 @@ class Combatant(models.Model):
     fighter between its steps (its statuses this round, its 2D6 initiative record…).
     ``ammunition``: the rounds left in the magazine loaded in each weapon, by weapon key, for a
     group member that counts its ammunition (a character with a play sheet keeps its own in
-    ``PlayState.loaded``, from one encounter to the next). ``magazines``: a group member's spare magazines by
-    ammunition ("name|TL"), once it has loaded one; until then it has as many as its stat block
-    carries (a character with a play sheet takes its magazines from what it carries instead).
+    ``PlayState.loaded``, from one encounter to the next). ``magazines``: a group member's
+    spare magazines by ammunition ("name|TL"), once it has loaded one; until then it has as
+    many as its stat block carries (a character with a play sheet takes its magazines from
+    what it carries instead).
     """
 
     class Side(models.TextChoices):

@@ -707,10 +707,8 @@ def _undo_on_play_sheets(encounter: Encounter, before: UndoRecord, by: User) -> 
         play_services.undo_last_condition_change(
             character=Character.objects.get(pk=character_id), by=by
         )
-    for character_id, loaded in before.loaded.items():
-        play_services.keep_rounds_loaded(
-            character=Character.objects.get(pk=character_id), loaded=loaded
-        )
+    for key, loaded in before.loaded.items():
+        play_services.keep_rounds_loaded(character=Character.objects.get(pk=key), loaded=loaded)
     for magazine in before.magazines:
         play_services.buy_gear(
             character=Character.objects.get(pk=magazine["character"]),

@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('characters', '0014_combat_systems_in_play'),
+        ("characters", "0014_combat_systems_in_play"),
     ]
 
     operations = [
         migrations.AlterField(
-            model_name='encounterentry',
-            name='summary',
+            model_name="encounterentry",
+            name="summary",
             field=models.TextField(),
         ),
     ]

@@ -368,8 +368,10 @@ def test_rigid_armor_stops_the_dice_and_passes_no_blunt_trauma():
     hit = result.hits[0]
     assert (hit.av, hit.dice_after_armor, hit.blunt_trauma, result.damage) == (6, 0, 0, 0)
     assert result.condition_after.wound is None
-    assert hit.worked.endswith("not penetrated (only more dice than the AV penetrate), and "
-                               "rigid armor passes no blunt trauma")
+    assert hit.worked.endswith(
+        "not penetrated (only more dice than the AV penetrate), and "
+        "rigid armor passes no blunt trauma"
+    )
 
 
 def test_a_helmet_covers_the_cranium_only():

@@ -128,9 +128,9 @@ class T4Hit:
 
     @property
     def worked(self) -> str:
-        """The damage in one line a referee can check: "3D − Flak jacket 2D = 1D: 4 + 2 blunt
-        trauma = 6"; a rating not above the AV, "2D against Flak jacket 2D: not penetrated
-        (only more dice than the AV penetrate); 2 blunt trauma"."""
+        """The damage in one line a referee can check: "3D - Flak jacket 2D = 1D: 4 + 2 blunt
+        trauma = 6" (with the sign of arithmetic); a rating not above the AV, "2D against Flak
+        jacket 2D: not penetrated (only more dice than the AV penetrate); 2 blunt trauma"."""
         trauma = f" + {self.blunt_trauma} blunt trauma" if self.blunt_trauma else ""
         if self.armor is None or self.penetrated:
             armor = f" {MINUS} {self.armor.label} {self.av}D" if self.armor is not None else ""

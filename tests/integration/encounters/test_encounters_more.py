@@ -16,8 +16,8 @@ from characters.models import Combatant, Encounter, EncounterEntry
 from characters.play.selectors import carried_equipment
 from tests.dice import Scripted
 from tests.encounter_people import start
-from tests.integration.encounters.encounter_actions import PISTOL, rounds_loaded
 from tests.factories import UserFactory
+from tests.integration.encounters.encounter_actions import PISTOL, rounds_loaded
 
 from .conftest import INITIATIVE_DICE, combatant
 
@@ -501,8 +501,6 @@ def test_too_many_targets_for_the_burst_are_refused_by_name(gunner_fight, player
 
 
 # -- a group member's magazines -----------------------------------------------------------------
-
-PISTOL = "Automatic pistol|6"
 
 
 @pytest.fixture

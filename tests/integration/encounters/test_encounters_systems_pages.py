@@ -169,7 +169,9 @@ def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
     # 2.5D: the whole dice 4 and 5, and the 6 marked as the half die, which reads 3.
     dice = re.search(r'<span class="throw__dice"[^>]*>(.*?)</span> reads', html).group(1)
     assert re.findall(r'<span class="die">(\d)</span>', dice) == ["4", "5"]
-    assert re.search(r'class="die die--half" data-half-die[^>]*>6<span class="die__half"> ½D→3', dice)
+    assert re.search(
+        r'class="die die--half" data-half-die[^>]*>6<span class="die__half"> ½D→3', dice
+    )
     assert (
         "Mid Torso (d66 34): 2D \u2212 Jack (TL 1) 1D = 1D: 5 + 1 blunt trauma = 6: "
         "STR \u22125, END \u22121." in html
@@ -184,9 +186,7 @@ def test_a_t4_burst_shows_the_chance_of_each_throw_and_of_at_least_one_hit(
     to_turns(fight, referee, [6, 4, 3, 1])
     target = fight.combatants.get(name="Vargr corsair 1")
     client.force_login(player1)
-    burst = attack_data(
-        fight, target, weapon="Gauss rifle", autofire_rounds="10"
-    )
+    burst = attack_data(fight, target, weapon="Gauss rifle", autofire_rounds="10")
 
     odds = client.get(reverse("encounter_odds", args=[fight.pk]), burst).content.decode()
 

@@ -329,7 +329,10 @@ def test_the_ended_pages_summary_shows_each_fighters_t4_wounds_not_a_dash(
     target = combatant(fight, "Vargr corsair 1")
     # The hit of the test above: STR -5 and END -1, a superficial wound.
     services.attack(
-        encounter=fight, by=player1, order=pistol_at(state, target), rng=Scripted([4, 5, 6, 3, 4, 5])
+        encounter=fight,
+        by=player1,
+        order=pistol_at(state, target),
+        rng=Scripted([4, 5, 6, 3, 4, 5]),
     )
     services.end_encounter(encounter=fight, by=referee)
     client.force_login(referee)

@@ -67,7 +67,8 @@ def test_a_form_refused_by_the_csrf_check_from_elsewhere_is_a_403_in_the_sites_s
     assert response.status_code == 403
     html = response.content.decode()
     assert "nothing was done" in html
-    assert "style=" not in html and "<style" not in html
+    assert "style=" not in html
+    assert "<style" not in html
 
 
 def test_a_stale_tab_of_the_site_goes_back_to_its_page_with_the_refusal_among_its_messages(
