@@ -269,6 +269,8 @@ def _verdict(result: AttackResult) -> str:
     if not result.hit:
         return "a fumble, a miss" if result.fumble else "a miss"
     damage = result.damage
+    if not result.effect:
+        return "a hit, EN 0 (exactly the TN): it does no damage"
     if damage is None or not damage.lif:
         return f"a hit, EN {result.effect}, but no damage gets through"
     form = "stunning" if damage.form == rules.play.STUN else "lethal"

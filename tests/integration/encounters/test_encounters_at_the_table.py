@@ -217,6 +217,21 @@ def test_a_surprised_fighter_hit_and_left_standing_says_it_raises_the_alarm(
     assert "Vargr corsair 1, hit and still standing, raises the alarm." in entry.summary
 
 
+def test_a_throw_of_exactly_the_tn_is_worded_as_a_hit_that_does_no_damage(table, referee, player1):
+    services.throw_surprise(
+        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
+    )
+    begun(table, referee)
+
+    # 3DH reads 3, DEX +1 and medium range -3: 1 against the surprised TN 1, EN 0.
+    entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "medium", [3, 1, 1])
+
+    assert "1 vs TN 1, a hit, EN 0 (exactly the TN): it does no damage." in entry.summary
+    assert "gets through" not in entry.summary
+    worked = entry.detail["damage"]["worked"]
+    assert worked == "EN 0 (exactly the TN): a hit that does no damage"
+
+
 def test_a_long_outcome_is_kept_and_shown_whole_in_the_log_and_the_undo_button(
     client, table, referee, player1
 ):
