@@ -513,7 +513,7 @@ def test_a_player_is_offered_the_undo_of_their_own_action_only(client, fight, pl
     mine = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
     as_user(client, player2)
     theirs = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
-    assert "Undo: Kira Valen ends its turn." in mine
+    assert re.search(r"Undo: <span[^>]*>Kira Valen ends its turn\.</span>", mine)
     assert 'data-action="undo"' not in theirs
 
 
