@@ -335,8 +335,10 @@ def wounds_of(row: Row) -> list[str]:
             continue
         both = f" ({lethal} lethal, {stun} stun)" if lethal and stun else " (stun)" if stun else ""
         said.append(f"{stat['code']} {MINUS}{lethal + stun}{both}")
-    if view.get("wound"):
-        said.append(f"{view['wound']} wound")
+    wound = view.get("wound")
+    if wound:
+        # T4's last category is no wound: all three physical characteristics are at 0.
+        said.append("dead: STR, DEX and END at 0" if wound == "dead" else f"{wound} wound")
     if view.get("bleeding_per_round"):
         said.append(f"bleeding {view['bleeding_per_round']} a round")
     said += [f"{injury['effect']} ({injury['location']})" for injury in view.get("injuries", ())]

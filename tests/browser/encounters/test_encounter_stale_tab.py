@@ -86,28 +86,44 @@ def test_a_tab_the_encounter_moved_on_from_is_refused_and_nothing_is_reported(
     assert problems == []
 
 
-@pytest.mark.parametrize("javascript", [True, False])
-def test_a_tab_whose_session_changed_is_refused_in_the_sites_style_and_nothing_is_reported(
-    page, fight, problems, javascript
-):
-    first, second = two_tabs(page, fight, problems, 1280)
-    # Logged out and in again in the other tab: the first tab's CSRF token is stale.
+def session_changed_in_the_other_tab(page, fight, problems):
+    """Two tabs; logged out and in again in the second: the first tab's CSRF token is stale."""
+    first, second = two_tabs(page, fight, problems, 390)
     log_out(second)
     log_in(second, "referee")
+    return first
 
-    if javascript:
-        with first.expect_navigation():
-            first.locator('[data-action="pass"]').click()
-    else:
-        end_turn_without_javascript(first)
 
-    expect(first).to_have_url(f"{first.url.split('#')[0]}")
+def acts_again(page, problems):
+    """Nothing was done: it is still Kira's turn, and the page acts again."""
+    expect(page.locator("#act-heading")).to_have_text("Kira Valen's turn")
+    page.locator('[data-action="pass"]').click()
+    expect(page.locator("#outcome")).to_contain_text("Kira Valen ends its turn.")
+    assert page.locator("[style]").count() == 0
+    assert problems == []
+
+
+def test_a_tab_whose_session_changed_shows_the_refusal_in_view_and_reloads(page, fight, problems):
+    first = session_changed_in_the_other_tab(page, fight, problems)
+
+    first.locator('[data-action="pass"]').click()
+
+    refusal = first.locator("#main [data-refused]")
+    expect(refusal).to_contain_text("This page was out of date")
+    expect(refusal).to_contain_text("nothing was done")
+    expect(refusal).to_be_in_viewport()
+    assert first.locator("[style]").count() == 0
+    with first.expect_navigation():
+        refusal.get_by_role("link", name="Reload the page").click()
+    acts_again(first, problems)
+
+
+def test_a_tab_whose_session_changed_is_refused_without_javascript_too(page, fight, problems):
+    first = session_changed_in_the_other_tab(page, fight, problems)
+
+    end_turn_without_javascript(first)
+
     refusal = first.locator(".messages .message--error")
     expect(refusal).to_contain_text("This page was out of date")
     expect(refusal).to_contain_text("nothing was done")
-    assert first.locator("[style]").count() == 0
-    # Nothing was done: it is still Kira's turn, and the page acts again.
-    expect(first.locator("#act-heading")).to_have_text("Kira Valen's turn")
-    first.locator('[data-action="pass"]').click()
-    expect(first.locator("#outcome")).to_contain_text("Kira Valen ends its turn.")
-    assert problems == []
+    acts_again(first, problems)

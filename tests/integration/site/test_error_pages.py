@@ -83,8 +83,16 @@ def test_a_stale_tab_of_the_site_goes_back_to_its_page_with_the_refusal_among_it
     shown = csrf_client.get(page).content.decode()
     assert "This page was out of date" in shown
 
-    # htmx: the page reloads as it stands; no 4xx for the browser to report.
+    # htmx: the refusal at the top of the page, with a link to reload it; no 4xx for the
+    # browser to report.
     swapped = csrf_client.post(
         reverse("campaign_list"), {}, HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=page
     )
-    assert (swapped.status_code, swapped["HX-Refresh"]) == (200, "true")
+    assert swapped.status_code == 200
+    assert (swapped["HX-Retarget"], swapped["HX-Reswap"]) == (
+        "#main",
+        "afterbegin show:window:top",
+    )
+    notice = swapped.content.decode()
+    assert "nothing was done" in notice
+    assert f'<a href="{page}">Reload the page</a>' in notice
