@@ -338,7 +338,7 @@ def wounds_of(row: Row) -> list[str]:
     wound = view.get("wound")
     if wound:
         # T4's last category is no wound: all three physical characteristics are at 0.
-        said.append("dead: STR, DEX and END at 0" if wound == "dead" else f"{wound} wound")
+        said.append("dead" if wound == "dead" else f"{wound} wound")
     if view.get("bleeding_per_round"):
         said.append(f"bleeding {view['bleeding_per_round']} a round")
     said += [f"{injury['effect']} ({injury['location']})" for injury in view.get("injuries", ())]
