@@ -39,6 +39,14 @@ def begun(table, referee):
     return table
 
 
+def surprised_opposition(table, referee):
+    """The opposition surprised (the party 6 against its 1), then initiative as in ``begun``."""
+    services.throw_surprise(
+        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
+    )
+    return begun(table, referee)
+
+
 def to_turn_of(encounter, referee, name):
     while board(encounter).current.combatant.name != name:
         services.take_turn(encounter=encounter, by=referee, action="pass")
@@ -183,10 +191,7 @@ def test_the_sheets_settle_the_encounter_range_dms_of_each_side_s_surprise_throw
 
 
 def test_surprise_lasts_every_round_until_the_referee_ends_it(client, table, referee):
-    services.throw_surprise(
-        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
-    )
-    begun(table, referee)
+    surprised_opposition(table, referee)
     for _ in range(2):
         services.take_turn(encounter=table, by=referee, action="pass")
     services.take_turn(encounter=table, by=referee, action="next_round")
@@ -207,10 +212,7 @@ def test_surprise_lasts_every_round_until_the_referee_ends_it(client, table, ref
 def test_a_surprised_fighter_hit_and_left_standing_says_it_raises_the_alarm(
     table, referee, player1
 ):
-    services.throw_surprise(
-        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
-    )
-    begun(table, referee)
+    surprised_opposition(table, referee)
 
     entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
 
@@ -218,10 +220,7 @@ def test_a_surprised_fighter_hit_and_left_standing_says_it_raises_the_alarm(
 
 
 def test_a_throw_of_exactly_the_tn_is_worded_as_a_hit_that_does_no_damage(table, referee, player1):
-    services.throw_surprise(
-        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
-    )
-    begun(table, referee)
+    surprised_opposition(table, referee)
 
     # 3DH reads 3, DEX +1 and medium range -3: 1 against the surprised TN 1, EN 0.
     entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "medium", [3, 1, 1])
@@ -235,10 +234,7 @@ def test_a_throw_of_exactly_the_tn_is_worded_as_a_hit_that_does_no_damage(table,
 def test_a_long_outcome_is_kept_and_shown_whole_in_the_log_and_the_undo_button(
     client, table, referee, player1
 ):
-    services.throw_surprise(
-        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
-    )
-    begun(table, referee)
+    surprised_opposition(table, referee)
 
     entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
 
@@ -253,10 +249,7 @@ def test_a_long_outcome_is_kept_and_shown_whole_in_the_log_and_the_undo_button(
 def test_the_alarm_raised_by_a_hit_ends_the_side_s_surprise_in_the_page_log_and_next_throw(
     client, table, referee, player1
 ):
-    services.throw_surprise(
-        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
-    )
-    begun(table, referee)
+    surprised_opposition(table, referee)
 
     entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
     table.refresh_from_db()
