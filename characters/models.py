@@ -354,7 +354,9 @@ class PlayState(models.Model):
     document's ``worn`` marks hold. ``system_conditions``: the character's condition under the
     other combat systems, by system ("t4", "2d6"), each that system's ``condition_as_dict``; a
     system not in it is unhurt (reading X-2: each system keeps its own record, nothing converts
-    between them).
+    between them). ``loaded``: the rounds left in the magazine loaded in each of its weapons,
+    by weapon key ("name|TL"), once it has loaded one in a fight: the character's ammunition,
+    which the next encounter starts from.
     """
 
     character = models.OneToOneField(
@@ -364,6 +366,7 @@ class PlayState(models.Model):
     version = models.PositiveIntegerField(default=1)
     worn = models.JSONField(null=True, blank=True)
     system_conditions = models.JSONField(default=dict, blank=True)
+    loaded = models.JSONField(default=dict, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
@@ -587,9 +590,11 @@ class Combatant(models.Model):
     with their revisions and log. ``system_state``: what a T4 or 2D6 fight keeps of this
     fighter between its steps (its statuses this round, its 2D6 initiative record…).
     ``ammunition``: the rounds left in the magazine loaded in each weapon, by weapon key, for a
-    fighter that counts its ammunition. ``magazines``: a group member's spare magazines by
-    ammunition ("name|TL"), once it has loaded one; until then it has as many as its stat block
-    carries (a character with a play sheet takes its magazines from what it carries instead).
+    group member that counts its ammunition (a character with a play sheet keeps its own in
+    ``PlayState.loaded``, from one encounter to the next). ``magazines``: a group member's
+    spare magazines by ammunition ("name|TL"), once it has loaded one; until then it has as
+    many as its stat block carries (a character with a play sheet takes its magazines from
+    what it carries instead).
     """
 
     class Side(models.TextChoices):
@@ -662,7 +667,8 @@ class EncounterEntry(models.Model):
     target = models.ForeignKey(
         Combatant, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-    summary = models.CharField(max_length=300)
+    # Whole, however long: a burst at four targets says what each throw did.
+    summary = models.TextField()
     detail = models.JSONField(default=dict, blank=True, help_text="DMs, dice, odds, damage.")
     before = models.JSONField(default=dict, blank=True, help_text="What undo restores.")
     by = models.ForeignKey(

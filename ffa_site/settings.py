@@ -124,6 +124,8 @@ else:
     DEBUG = env_bool("DJANGO_DEBUG", False)
 
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+# A tab left open while the session changed in another is refused in the site's own style.
+CSRF_FAILURE_VIEW = "ffa_site.errors.csrf_failure"
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -15,7 +15,7 @@ from typing import Any
 from . import condition
 from .attack import Modifier
 from .condition import Condition
-from .dice import dice_rules, read_highest, throw
+from .dice import ATTRIBUTE, dice_rules, read_highest, result_distribution, throw
 from .fighters import CombatRefused, Fighter, combat_tables
 
 # A side's fighters for a choice among them: (key, fighter, condition now), as they act.
@@ -194,6 +194,14 @@ def takes_turn(now: Condition, *, side_surprised: bool) -> bool:
     return not condition.out_of_action(now) and not side_surprised
 
 
+def raises_alarm(*, surprised: bool, hit: bool, now: Condition) -> bool:
+    """Whether an attack on a fighter of the surprised side (``surprised``) ends its side's
+    surprise: a fighter hit and not put out of action (``now``: its condition after the blow)
+    cries out and raises the alarm (SURPRISE: "hit but not rendered unconscious"). An alarm
+    the app cannot see (a shot heard, a comrade seen falling) is the referee's to give."""
+    return surprised and hit and not condition.out_of_action(now)
+
+
 def _standing(side: SideFighters) -> list[tuple[str, Fighter, Condition]]:
     return [entry for entry in side if not condition.out_of_action(entry[2])]
 
@@ -342,15 +350,6 @@ def morale_test(
     """The side's average (TN 4) EXP test to stand: an attribute test (2DH) + EXP DM (None:
     an animal's, which has no EXP, DM 0) + the DMs of :func:`morale_dms`. A fumble fails, as a
     fumbled attack misses."""
-    rules = dice_rules()
-    count = rules.attribute_test_dice
-    if len(dice) != count or any(
-        isinstance(d, bool) or not isinstance(d, int) or not rules.lowest <= d <= rules.highest
-        for d in dice
-    ):
-        raise CombatRefused(
-            "dice", f"an EXP test reads {count} dice, each {rules.lowest} to {rules.highest}"
-        )
     dms = (
         Modifier("EXP DM", exp_dm or 0),
         *morale_dms(
@@ -363,11 +362,39 @@ def morale_test(
             referee_dm=referee_dm,
         ),
     )
+    return _read_morale(dice, dms)
+
+
+def _read_morale(dice: Sequence[int], dms: tuple[Modifier, ...]) -> MoraleResult:
+    rules = dice_rules()
+    count = rules.attribute_test_dice
+    if len(dice) != count or any(
+        isinstance(d, bool) or not isinstance(d, int) or not rules.lowest <= d <= rules.highest
+        for d in dice
+    ):
+        raise CombatRefused(
+            "dice", f"an EXP test reads {count} dice, each {rules.lowest} to {rules.highest}"
+        )
     result = read_highest(tuple(dice))
     total = result + sum(m.dm for m in dms)
     tn = combat_tables()["morale"]["tn"]
     fumble = result == rules.lowest
     return MoraleResult(tn, dms, tuple(dice), result, total, fumble, total >= tn and not fumble)
+
+
+def morale_chance(dms: Sequence[Modifier]) -> Fraction:
+    """The exact chance a morale test with ``dms`` (its EXP DM among them) holds: 2DH + the
+    DMs reach the TN, and a fumble (the lowest face on every die) fails whatever the DMs."""
+    tn = combat_tables()["morale"]["tn"]
+    modifier = sum(m.dm for m in dms)
+    return sum(
+        (
+            chance
+            for result, chance in result_distribution(ATTRIBUTE).items()
+            if result != dice_rules().lowest and result + modifier >= tn
+        ),
+        Fraction(0),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,19 +409,32 @@ class SideMorale:
     result: MoraleResult
 
 
-def side_morale(
-    dice: Sequence[int],
+@dataclass(frozen=True, slots=True)
+class MoraleOdds:
+    """A side's morale test before its dice: its leader (``leader``), whose EXP is thrown
+    (``thrower``), whether it has combat experience, every DM (the EXP DM first), the TN and
+    the exact ``chance`` it holds."""
+
+    leader: str | None
+    thrower: str
+    combat_experience: bool
+    dms: tuple[Modifier, ...]
+    tn: int
+    chance: Fraction
+
+
+def morale_odds(
     side: SideFighters,
     *,
     leader: str | None = None,
     combat_experience: bool | None = None,
     referee_dm: int = 0,
-) -> SideMorale:
-    """A side's morale test (reading 28): its leader (``leader``, the referee's choice; None:
-    :func:`side_leader`) is present, adds its tactical skill and, fallen, costs -2; the EXP
-    thrown is the leader's while it stands (:func:`morale_thrower`); combat experience is the
-    leader's trait unless the referee says otherwise (``combat_experience``). CombatRefused
-    when nobody of the side is left to throw."""
+) -> MoraleOdds:
+    """A side's morale test before the dice (reading 28): its leader (``leader``, the
+    referee's choice; None: :func:`side_leader`) is present, adds its tactical skill and,
+    fallen, costs -2; the EXP thrown is the leader's while it stands (:func:`morale_thrower`);
+    combat experience is the leader's trait unless the referee says otherwise
+    (``combat_experience``). CombatRefused when nobody of the side is left to throw."""
     leader = leader if _entry(side, leader) is not None else side_leader(side)
     thrower = morale_thrower(side, leader)
     if thrower is None:
@@ -405,16 +445,33 @@ def side_morale(
         combat_experience = lead is not None and lead[1].combat_experience
     throwing = _entry(side, thrower)
     assert throwing is not None
-    out = sum(condition.out_of_action(entry[2]) for entry in side)
-    result = morale_test(
-        dice,
-        exp_dm=throwing[1].exp_dm,
-        side_size=len(side),
-        out_of_action=out,
-        combat_experience=combat_experience,
-        leader_present=leader_present(side, leader),
-        leader_has_tactics=standing and lead is not None and lead[1].tactical_skill,
-        leader_killed=leader_killed(side, leader),
-        referee_dm=referee_dm,
+    dms = (
+        Modifier("EXP DM", throwing[1].exp_dm or 0),
+        *morale_dms(
+            side_size=len(side),
+            out_of_action=sum(condition.out_of_action(entry[2]) for entry in side),
+            combat_experience=combat_experience,
+            leader_present=leader_present(side, leader),
+            leader_has_tactics=standing and lead is not None and lead[1].tactical_skill,
+            leader_killed=leader_killed(side, leader),
+            referee_dm=referee_dm,
+        ),
     )
-    return SideMorale(leader, thrower, combat_experience, result)
+    tn = int(combat_tables()["morale"]["tn"])
+    return MoraleOdds(leader, thrower, combat_experience, dms, tn, morale_chance(dms))
+
+
+def side_morale(
+    dice: Sequence[int],
+    side: SideFighters,
+    *,
+    leader: str | None = None,
+    combat_experience: bool | None = None,
+    referee_dm: int = 0,
+) -> SideMorale:
+    """A side's morale test thrown: :func:`morale_odds` read with ``dice``."""
+    odds = morale_odds(
+        side, leader=leader, combat_experience=combat_experience, referee_dm=referee_dm
+    )
+    result = _read_morale(dice, odds.dms)
+    return SideMorale(odds.leader, odds.thrower, odds.combat_experience, result)

@@ -27,6 +27,7 @@ from characters.encounters.recording import (
     fire,
     form_refusal,
     log,
+    lose_surprise,
     mark,
     next_able,
     save_order,
@@ -268,6 +269,8 @@ def _verdict(result: AttackResult) -> str:
     if not result.hit:
         return "a fumble, a miss" if result.fumble else "a miss"
     damage = result.damage
+    if not result.effect:
+        return "a hit, EN 0 (exactly the TN): it does no damage"
     if damage is None or not damage.lif:
         return f"a hit, EN {result.effect}, but no damage gets through"
     form = "stunning" if damage.form == rules.play.STUN else "lethal"
@@ -275,12 +278,19 @@ def _verdict(result: AttackResult) -> str:
     return f"a hit, EN {result.effect}: {damage.lif} {form} damage reaches LIF{wound}"
 
 
+def _raises_alarm(target: Row, result: AttackResult) -> bool:
+    """A surprised target hit and left standing raises the alarm (the engine's call)."""
+    return rules.combat.raises_alarm(
+        surprised=target.surprised, hit=result.hit, now=target.condition
+    )
+
+
 def _state_after(target: Row, result: AttackResult) -> str:
     """The target's worst state after the blow, when it is worse than hurt; and, for a
     surprised target hit and left conscious, that it raises the alarm (reading 27)."""
     code, words = target.states[0]
     said = "" if code in ("ok", "wounded") else f" {target.combatant.name}: {words.lower()}."
-    if target.surprised and result.hit and not target.out_of_action:
+    if _raises_alarm(target, result):
         said += f" {target.combatant.name}, hit and still standing, raises the alarm."
     return said
 
@@ -289,7 +299,7 @@ def _throw_at(
     planned: AttackPlan, target: Row, by: User, before: UndoRecord, rng: random.Random
 ) -> tuple[dict[str, Any], str]:
     """One target's throw: resolved by the engine, the damage marked on it. Returns the log's
-    detail of it and its words."""
+    detail of it (``alarm``: it raised the alarm) and its words."""
     dice = rules.combat.throw_dice(planned, rng)
     result = rules.combat.resolve_attack(planned, dice, target_condition=target.condition)
     _apply(result, target, by, before, rng)
@@ -298,6 +308,7 @@ def _throw_at(
         "odds": percent(planned.chance),
         "target_name": target.combatant.name,
         "states": [words for _, words in target.states],
+        "alarm": _raises_alarm(target, result),
     }
     words = f"{result.total} vs TN {result.tn}, {_verdict(result)}.{_state_after(target, result)}"
     return detail, words
@@ -317,6 +328,9 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
     fired = order.situation.rounds_fired
     ammunition = fire(attacker, weapon, fired, by, locked, before)
     thrown = [_throw_at(plan_of, target, by, before, rng) for plan_of, target in planned.plans]
+    # The burst's throws were one moment, all at the surprised DEF; the alarm ends surprise
+    # from the next turn on, so those of the side still to act this round take their turns.
+    alarm = lose_surprise(state) if any(detail["alarm"] for detail, _ in thrown) else ""
     advance(state)
     (detail, words), *others = thrown
     detail |= {
@@ -334,12 +348,12 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
         )
         summary = (
             f"{attacker.combatant.name} fires {fired} rounds from the {weapon.name} at "
-            f"{len(targets)} targets at {order.range_band} range. {told}{ammunition}"
+            f"{len(targets)} targets at {order.range_band} range. {told}{alarm}{ammunition}"
         )
     else:
         summary = (
             f"{attacker.combatant.name} attacks {targets[0].combatant.name} with the "
-            f"{weapon.name} at {order.range_band} range: {words}{ammunition}"
+            f"{weapon.name} at {order.range_band} range: {words}{alarm}{ammunition}"
         )
     return log(
         state,

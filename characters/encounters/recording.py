@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, cast
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import F
@@ -33,9 +33,6 @@ Kind = EncounterEntry.Kind
 Side = Combatant.Side
 # What a fighter does with its turn: once one is logged in a round, the round has begun.
 ROUND_ACTIONS = (Kind.ATTACK, Kind.PASS, Kind.DELAY, Kind.HOLD, Kind.AIM, Kind.LEADERSHIP)
-
-# The most a log line's summary holds (its detail keeps every figure).
-SUMMARY_LENGTH = cast(int, EncounterEntry._meta.get_field("summary").max_length)
 
 
 class EncounterConflict(Refused):
@@ -88,6 +85,8 @@ class UndoRecord:
     system: dict[str, Any] | None
     conditions: dict[str, Any] = field(default_factory=dict)
     ammunition: dict[str, dict[str, int]] = field(default_factory=dict)
+    # The rounds loaded in characters' weapons as their play sheets kept them, by character id.
+    loaded: dict[str, dict[str, int]] = field(default_factory=dict)
     changes: list[int] = field(default_factory=list)
     magazines: list[dict[str, Any]] = field(default_factory=list)
     spares: dict[str, dict[str, int]] = field(default_factory=dict)
@@ -125,6 +124,7 @@ class UndoRecord:
             system=before.get("system"),
             conditions=before.get("conditions", {}),
             ammunition=before.get("ammunition", {}),
+            loaded=before.get("loaded", {}),
             changes=before.get("changes", []),
             magazines=before.get("magazines", []),
             spares=before.get("spares", {}),
@@ -179,19 +179,11 @@ def log(
         kind=kind,
         actor=actor.combatant if actor else None,
         target=target.combatant if target else None,
-        summary=shortened(summary, SUMMARY_LENGTH),
+        summary=summary,
         detail=detail or {},
         before=before.as_json() if before is not None else {},
         by=by,
     )
-
-
-def shortened(text: str, most: int) -> str:
-    """``text`` cut to ``most`` characters at a word, with an ellipsis where it was cut (the
-    entry's detail keeps every figure)."""
-    if len(text) <= most:
-        return text
-    return text[: most - 1].rsplit(" ", 1)[0] + "\u2026"
 
 
 def save_order(state: Board) -> None:
@@ -211,6 +203,15 @@ def next_able(state: Board, start: int) -> int:
         if state.rows[index].takes_turn:
             return index
     return len(state.rows)
+
+
+def lose_surprise(state: Board) -> str:
+    """The surprised side is surprised no more (reading 27: the alarm is raised): it takes its
+    turns and its own DEF from now on. Returns the words for the log."""
+    encounter = state.encounter
+    side = Side(encounter.surprised_side).label.lower()
+    encounter.surprised_side = ""
+    return f" Surprise is lost: {side} is no longer surprised."
 
 
 def advance(state: Board) -> None:
@@ -324,7 +325,7 @@ def firing(row: Row, weapon: Weapon, rounds: int) -> Firing | None:
     if item is None or row.combatant.character is None:
         return None
     key = weapon_key(weapon)
-    loaded = dict(row.combatant.ammunition)
+    loaded = dict(row.loaded)
     spares = spare_magazines(row, item)
     if key not in loaded and not spares:
         return None
@@ -344,7 +345,11 @@ def fire(
     count = firing(row, weapon, rounds)
     if count is None:
         return ""
-    before.ammunition.setdefault(str(row.pk), row.combatant.ammunition)
+    character = row.combatant.character
+    if row.group_member or character is None:
+        before.ammunition.setdefault(str(row.pk), row.loaded)
+    else:
+        before.loaded.setdefault(str(character.pk), row.loaded)
     note = ""
     if count.fired.reloaded:
         take_magazine(row, count.item, weapon, by, encounter, before)
@@ -354,8 +359,13 @@ def fire(
             f" Loaded a fresh magazine into the {weapon.name} ({count.fired.spares} more carried)."
         )
     loaded = count.loaded | {weapon_key(weapon): count.fired.loaded}
-    row.combatant.ammunition = loaded
-    Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
+    row.loaded = loaded
+    if row.group_member or character is None:
+        row.combatant.ammunition = loaded
+        Combatant.objects.filter(pk=row.pk).update(ammunition=loaded)
+    else:
+        # The character's own: its next encounter starts from what is left.
+        play_services.keep_rounds_loaded(character=character, loaded=loaded)
     return f"{note} {plural(count.fired.loaded, 'round')} left in the {weapon.name}."
 
 

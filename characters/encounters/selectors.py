@@ -50,6 +50,7 @@ from rules.combat import (
 )
 from rules.combat.records import Record
 from rules.combat.sheet import FighterSheet, fighter_sheet
+from rules.wording import MINUS
 
 # How many lines of the log a page shows.
 RECENT_ENTRIES = 15
@@ -82,6 +83,9 @@ class Row:
     stock: Mapping[str, int] = field(default_factory=dict)
     sheet: FighterSheet | None = None
     record: Record | None = None
+    # The rounds in the magazine loaded in each weapon, by weapon key: a character's own, kept
+    # with its play sheet from one encounter to the next; a group member's, the encounter's.
+    loaded: dict[str, int] = field(default_factory=dict)
     # What the record says, worked out once a record (a page asks each row many times).
     _said: dict[str, tuple[object, Any]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -189,7 +193,7 @@ class Row:
         """(weapon, rounds in the loaded magazine or None, spare magazines or None) for each
         weapon whose rounds it counts: a group member's from its stat block, a character's
         once it has loaded one (its spare magazines are on its play sheet)."""
-        loaded = self.combatant.ammunition
+        loaded = self.loaded
         shown: list[tuple[str, int | None, int | None]] = []
         for weapon in self.fighter.weapons:
             key = weapon_key(weapon)
@@ -284,6 +288,61 @@ class Board:
     @property
     def leaders(self) -> dict[str, Row | None]:
         return {side: self.leader(side) for side in Combatant.Side.values}
+
+
+@dataclass(frozen=True)
+class MoraleOdds:
+    """A side's morale test before its dice, as the form stands: the engine's odds (every DM,
+    the TN, the chance) and the fighter whose EXP is thrown."""
+
+    side: str
+    odds: rules.combat.MoraleOdds
+    thrower: Row
+
+
+def morale_odds(
+    state: Board, side: str, *, combat_experience: bool | None = None, dm: int = 0
+) -> MoraleOdds | None:
+    """A side's morale test before the dice (reading 28: its leader, the leader's word on
+    combat experience unless the referee's, the referee's DM); None when nobody of it is left
+    to throw."""
+    rows = state.fielded(side)
+    leader = state.leader(side)
+    try:
+        odds = rules.combat.morale_odds(
+            side_fighters(rows),
+            leader=str(leader.pk) if leader else None,
+            combat_experience=combat_experience,
+            referee_dm=dm,
+        )
+    except rules.CombatRefused:
+        return None
+    thrower = next(row for row in rows if str(row.pk) == odds.thrower)
+    return MoraleOdds(side, odds, thrower)
+
+
+def wounds_of(row: Row) -> list[str]:
+    """A fighter's wounds in words for the encounter's summary: FFA's wound severities; a T4 or
+    2D6 record's points taken off each characteristic (lethal, and stun under T4), then T4's
+    wound category, bleeding and injuries."""
+    if row.record is None:
+        return [wound.severity for wound in row.condition.wounds]
+    view = row.record_shown
+    said = []
+    for stat in view["rows"]:
+        lethal, stun = stat["damage"], stat["stun"]
+        if not lethal and not stun:
+            continue
+        both = f" ({lethal} lethal, {stun} stun)" if lethal and stun else " (stun)" if stun else ""
+        said.append(f"{stat['code']} {MINUS}{lethal + stun}{both}")
+    wound = view.get("wound")
+    if wound:
+        # T4's last category is no wound: all three physical characteristics are at 0.
+        said.append("dead" if wound == "dead" else f"{wound} wound")
+    if view.get("bleeding_per_round"):
+        said.append(f"bleeding {view['bleeding_per_round']} a round")
+    said += [f"{injury['effect']} ({injury['location']})" for injury in view.get("injuries", ())]
+    return said
 
 
 def side_fighters(rows: list[Row]) -> rules.combat.SideFighters:
@@ -391,6 +450,11 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             if combatant.character_id not in stocks:
                 stocks[combatant.character_id] = stat_block_magazines(combatant, fighters[key])
             stock = stocks[combatant.character_id]
+        if alone and combatant.character_id is not None:
+            play_state = sheets.get(combatant.character_id)
+            loaded = dict(play_state.loaded) if play_state else {}
+        else:
+            loaded = dict(combatant.ammunition)
         if system != CombatSystem.FFA and report is not None:
             if key not in views:
                 views[key] = _sheet_for(combatant, report)
@@ -401,7 +465,9 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             else:
                 record = records.record_from_dict(system, combatant.condition)
             out = records.out_of_action(system, sheet, record)
-            rows.append(Row(combatant, fighters[key], stand_in(out), stock, sheet, record))
+            rows.append(
+                Row(combatant, fighters[key], stand_in(out), stock, sheet, record, loaded=loaded)
+            )
             continue
         if combatant.condition is not None:
             condition = rules.condition_from_dict(combatant.condition)
@@ -409,7 +475,7 @@ def board(encounter: Encounter, *, entries: int = RECENT_ENTRIES) -> Board:
             # The play sheet's condition, as the play sheet reads it (rescaled to LIF now).
             assert report is not None
             condition, _ = condition_in(sheets.get(combatant.character_id), report)
-        rows.append(Row(combatant, fighters[key], condition, stock))
+        rows.append(Row(combatant, fighters[key], condition, stock, loaded=loaded))
     recent = encounter.entries.select_related("actor", "target", "by")
     log = list(recent.order_by("-created_at", "-id")[:entries]) if entries else []
     return Board(encounter, rows, log)

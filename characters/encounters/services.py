@@ -54,6 +54,7 @@ from characters.encounters.recording import (
     firing,
     lock,
     log,
+    lose_surprise,
     next_able,
     refuse_if_stale,
 )
@@ -63,6 +64,7 @@ from characters.encounters.selectors import (
     board,
     fighter_for,
     side_fighters,
+    wounds_of,
 )
 from characters.models import (
     Campaign,
@@ -556,8 +558,7 @@ def end_surprise(
         raise Refused("Surprise: nobody is surprised.")
     state = board(locked, entries=0)
     before = UndoRecord.of(state)
-    side = Side(locked.surprised_side).label.lower()
-    locked.surprised_side = ""
+    summary = lose_surprise(state).strip()
     if locked.round:
         # Lost before anyone acted this round, surprise cost the side no turn of it: the round
         # starts again from the first. Lost mid-round, those of the side still to act do.
@@ -565,7 +566,6 @@ def end_surprise(
             round=locked.round, kind__in=ROUND_ACTIONS, undone_at__isnull=True
         ).exists()
         locked.turn = next_able(state, locked.turn if acted else 0)
-    summary = f"Surprise is lost: {side} is no longer surprised."
     return log(state, kind=Kind.ALARM, by=by, summary=summary, before=before)
 
 
@@ -646,7 +646,8 @@ def end_encounter(
             "out": row.out_of_action,
             # The play sheet's words, "Hurt, but fit to act" included: a scratch is not unhurt.
             "states": [words for _, words in row.states],
-            "wounds": [wound.severity for wound in row.condition.wounds],
+            # FFA's wound severities; a T4 or 2D6 record's points taken and wound category.
+            "wounds": wounds_of(row),
             "lif": [row.condition.lif, row.condition.maximum],
             "rounds": fired.get(row.pk, {}),
             # Under T4 or 2D6: the record as the turn order showed it.
@@ -698,13 +699,16 @@ def undo_last(
 
 def _undo_on_play_sheets(encounter: Encounter, before: UndoRecord, by: User) -> None:
     """Take back what the action did on the characters' play sheets: their condition changes
-    (through the play undo service) and the magazines taken from what they carry."""
+    (through the play undo service), the rounds loaded in their weapons and the magazines
+    taken from what they carry."""
     for change in ConditionChange.objects.filter(pk__in=before.changes):
         play_services.undo_condition_change(change=change, by=by)
     for character_id in before.sheets:
         play_services.undo_last_condition_change(
             character=Character.objects.get(pk=character_id), by=by
         )
+    for key, loaded in before.loaded.items():
+        play_services.keep_rounds_loaded(character=Character.objects.get(pk=key), loaded=loaded)
     for magazine in before.magazines:
         play_services.buy_gear(
             character=Character.objects.get(pk=magazine["character"]),

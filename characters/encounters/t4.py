@@ -59,7 +59,7 @@ from rules.combat.t4.plan import (
     T4Situation,
     plan_t4_attack,
 )
-from rules.combat.t4.resolve import T4Result, resolve_t4_attack
+from rules.combat.t4.resolve import T4Hit, T4Result, chance_of_any_hit, resolve_t4_attack
 from rules.combat.throws import RandomDice
 
 INITIATIVE, MOVEMENT, COMBAT = "initiative", "movement", "combat"
@@ -443,6 +443,21 @@ class T4Planned:
     weapon: Weapon
     rounds: int
 
+    @property
+    def chance_any(self) -> Fraction:
+        """The chance at least one of the throws hits: a burst's, whose throws each hit with
+        ``plan.chance`` (one throw: its chance)."""
+        return chance_of_any_hit(self.plan)
+
+    @property
+    def odds(self) -> str:
+        """The odds as the outcome and the log recall them: per throw and, for a burst of
+        several, of at least one hit."""
+        each = percent(self.plan.chance)
+        if self.plan.throws <= 1:
+            return each
+        return f"{each} each of {self.plan.throws} throws, {percent(self.chance_any)} of a hit"
+
 
 # The engine's names of what the T4 form asks, as the form labels them.
 FORM_LABELS = {
@@ -524,23 +539,26 @@ def plan(state: Board, attacker: Row, order: T4Order) -> T4Planned:
     return T4Planned(planned, target, weapon, rounds)
 
 
+def _dice_words(hit: T4Hit) -> str:
+    """A hit's damage in short: the dice thrown and blunt trauma, or the armor not penetrated
+    (a rating no greater than the AV: VI.8) and what blunt trauma it still passes."""
+    trauma = hit.blunt_trauma
+    if not hit.penetrated:
+        return "armor not penetrated" + (f", {trauma} blunt trauma" if trauma else "")
+    thrown = "+".join(map(str, hit.damage_dice)) or "0"
+    return thrown + (f" + {trauma} blunt trauma" if trauma else "")
+
+
 def _verdict(result: T4Result) -> str:
     """The throws and the hits in words."""
     plan_ = result.plan
     reads = ", ".join(
-        f"{'+'.join(map(str, t.dice))} reads {t.read}"
-        + (f" ({t.spectacular})" if t.spectacular else "")
-        for t in result.throws
+        t.words + (f" ({t.spectacular})" if t.spectacular else "") for t in result.throws
     )
     if not result.throws:
         reads = "no throw (an unconscious target)"
     hits = "; ".join(
-        f"{hit.location.name} ({hit.roll}): {hit.damage} damage"
-        + (
-            f" ({'+'.join(map(str, hit.damage_dice)) or '0'}"
-            + (f" + {hit.blunt_trauma} blunt trauma" if hit.blunt_trauma else "")
-            + ")"
-        )
+        f"{hit.location.name} ({hit.roll}): {hit.damage} damage ({_dice_words(hit)})"
         + (
             " to " + ", ".join(f"{stat} {points}" for stat, points in hit.applied if points)
             if hit.applied
@@ -615,7 +633,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     if more:
         summary += f" {name} keeps its turn to attack another target."
     detail = t4_result_as_dict(result) | {
-        "odds": percent(planned.plan.chance),
+        "odds": planned.odds,
         "weapon": planned.weapon.name,
         "rounds": planned.rounds,
         "target_name": target_name,

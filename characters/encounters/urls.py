@@ -17,6 +17,11 @@ urlpatterns = [
     path("encounters/<id:pk>/attack/", views.encounter_attack, name="encounter_attack"),
     path("encounters/<id:pk>/turn/", views.encounter_turn, name="encounter_turn"),
     path("encounters/<id:pk>/morale/", views.encounter_morale, name="encounter_morale"),
+    path(
+        "encounters/<id:pk>/morale/odds/",
+        views.encounter_morale_odds,
+        name="encounter_morale_odds",
+    ),
     path("encounters/<id:pk>/undo/", views.encounter_undo, name="encounter_undo"),
     path("encounters/<id:pk>/surprise/", views.encounter_surprise, name="encounter_surprise"),
     path("encounters/<id:pk>/join/", views.encounter_join, name="encounter_join"),

@@ -172,7 +172,12 @@ def _context(
         "planned": planned,
         "outcome": outcome,
         "morale_due": [
-            {"side": side, "leader": leader, "experience": _has_experience(leader)}
+            {
+                "side": side,
+                "leader": leader,
+                "experience": _has_experience(leader),
+                "morale": selectors.morale_odds(state, side),
+            }
             for side in due
             for leader in (leaders[side],)
         ],
@@ -262,7 +267,11 @@ def _odds(state: Board, attacker, form: encounter_forms.TargetedForm) -> dict[st
             round_of = t4 if state.system == CombatSystem.T4 else twod6
             system_plan = round_of.plan(state, attacker, order)
             services.firing(attacker, system_plan.weapon, system_plan.rounds)
-            return {"plan": system_plan.plan, "system": state.system}
+            odds = {"plan": system_plan.plan, "system": state.system}
+            if isinstance(system_plan, t4.T4Planned):
+                # A burst's throws: the chance of each and of at least one hit.
+                odds["chance_any"] = system_plan.chance_any
+            return odds
         planned = services.plan(state, attacker, order)
         services.firing(attacker, planned.weapon, order.situation.rounds_fired)
     except Refused as refused:
@@ -331,6 +340,24 @@ def encounter_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         else:
             planned = _odds(state, current, form)
     return render(request, f"{PAGE}#odds", {"planned": planned, "system": state.system})
+
+
+@login_required
+@require_GET
+def encounter_morale_odds(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """A side's morale odds as the referee's form stands, before the dice (htmx, on change)."""
+    encounter = encounter_for_user(request, pk, referee=True)
+    form = encounter_forms.MoraleForm(request.GET)
+    if not form.is_valid():
+        context: dict[str, Any] = {"error": first_problem(form), "side": form["side"].value()}
+    else:
+        state = selectors.board(encounter, entries=0)
+        side = form.cleaned_data["side"]
+        morale = selectors.morale_odds(
+            state, side, combat_experience=form.experience(), dm=form.cleaned_data["dm"]
+        )
+        context = {"side": side, "morale": morale}
+    return render(request, f"{PAGE}#morale-odds", {"due": context})
 
 
 def _respond(

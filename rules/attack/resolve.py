@@ -76,6 +76,9 @@ class Damage:
         parts = self.parts
         if parts is None:
             return f"{self.raw}, {self.lif} to LIF"
+        if parts.effect == 0:
+            # EN x DMG is 0: no damage is made, so there is nothing for armor to stop.
+            return "EN 0 (exactly the TN): a hit that does no damage"
         capped = f", at most {TIMES}{self.multiplier}" if parts.effect > self.multiplier else ""
         per = (
             f"(DMG {parts.dmg:+d} + STR DV {parts.str_dv})"

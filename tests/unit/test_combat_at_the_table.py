@@ -372,10 +372,8 @@ def test_the_result_shows_the_damage_arithmetic_and_how_the_dice_were_read():
     )
     club = plan("Staff/cudgel", "close", attacker=brawler, target=target)
     blunt = attack_result_as_dict(resolve_attack(club, [3, 4]))
-    assert blunt["damage"]["worked"] == (
-        f"EN 0: {TIMES}0 {TIMES} (DMG +1 + STR DV 5) = 0 {MINUS} AV 6 (Mesh (TL 7), 12 before "
-        f"the notes) {MINUS} TGH 3 = 0 to LIF"
-    )
+    # EN 0 (3 + 4 read 3, DM 0, at TN 3): EN x DMG makes no damage, so no armor is taken off.
+    assert blunt["damage"]["worked"] == "EN 0 (exactly the TN): a hit that does no damage"
 
 
 def test_a_level_0_re_throw_and_a_single_die_are_read_in_words():

@@ -48,6 +48,7 @@ def test_an_en_of_0_hits_for_no_damage():
     result = resolve_attack(attack, [3, 5])
     assert (result.hit, result.effect) == (True, 0)
     assert result.damage.raw == 0
+    assert result.damage.worked == "EN 0 (exactly the TN): a hit that does no damage"
     assert result.condition_after == result.condition_before
     assert [e.code for e in result.events] == ["no_damage"]
 

@@ -2,6 +2,7 @@
 
 import random
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
 
@@ -22,9 +23,13 @@ from rules.combat import (
     join_initiative,
     leader_killed,
     leader_present,
+    morale_chance,
     morale_dms,
+    morale_odds,
     morale_thrower,
+    raises_alarm,
     side_leader,
+    side_morale,
     spotter,
     takes_turn,
 )
@@ -141,6 +146,18 @@ def test_a_fighter_takes_its_turn_unless_out_of_action_or_its_side_is_still_surp
     assert takes_turn(KNOCKED_OUT, side_surprised=True) is False
 
 
+def test_a_surprised_fighter_hit_and_left_standing_raises_the_alarm():
+    # Hit and still on its feet (hurt or stunned), it cries out: its side's surprise ends.
+    assert raises_alarm(surprised=True, hit=True, now=UNHURT) is True
+    assert raises_alarm(surprised=True, hit=True, now=STUNNED) is True
+    # Knocked out or killed by the blow, or missed, it raises none.
+    assert raises_alarm(surprised=True, hit=True, now=KNOCKED_OUT) is False
+    assert raises_alarm(surprised=True, hit=True, now=KILLED) is False
+    assert raises_alarm(surprised=True, hit=False, now=UNHURT) is False
+    # A side not surprised has no surprise to lose.
+    assert raises_alarm(surprised=False, hit=True, now=UNHURT) is False
+
+
 def test_a_fifth_out_of_action_calls_for_a_morale_test():
     assert morale_check(10, 1) is False
     assert morale_check(10, 2) is True
@@ -243,6 +260,32 @@ def test_a_killed_leader_costs_2_and_its_tactics_no_longer_count():
 def test_an_animal_tests_its_morale_at_exp_dm_0():
     test = morale_test([3, 2], exp_dm=None, side_size=5, out_of_action=1)
     assert (test.dms[0], test.total) == (Modifier("EXP DM", 0), 3)
+
+
+def test_the_chance_a_morale_test_holds_is_exact_and_a_fumble_always_fails():
+    # 2DH reads 1 (1/36), 2 (3/36), 3 (5/36), 4 (7/36), 5 (9/36), 6 (10/36), 7 (two sixes).
+    assert morale_chance([Modifier("EXP DM", 0)]) == Fraction(27, 36)  # 4 or more
+    assert morale_chance([Modifier("EXP DM", 1), Modifier("x", -3)]) == Fraction(11, 36)
+    # However high the DMs, the double 1 fails.
+    assert morale_chance([Modifier("EXP DM", 5)]) == Fraction(35, 36)
+
+
+def test_a_sides_morale_odds_name_every_dm_before_the_dice_and_the_throw_uses_them():
+    side = [
+        ("Ann", replace(AVERAGE, exp_dm=1), KNOCKED_OUT),
+        ("Bo", replace(AVERAGE, exp_dm=2), UNHURT),
+        ("Cy", AVERAGE, UNHURT),
+    ]
+    odds = morale_odds(side, combat_experience=True, referee_dm=-1)
+    # Bo, of the best EXP, leads and throws; a third of the side is out of action.
+    assert (odds.leader, odds.thrower) == ("Bo", "Bo")
+    labels = [(m.label, m.dm) for m in odds.dms]
+    assert labels[0] == ("EXP DM", 2)
+    assert ("referee's DM", -1) in labels
+    assert odds.tn == 4
+    assert odds.chance == morale_chance(odds.dms)
+    thrown = side_morale([4, 2], side, combat_experience=True, referee_dm=-1)
+    assert thrown.result.dms == odds.dms
 
 
 def test_the_morale_test_is_an_average_exp_test():

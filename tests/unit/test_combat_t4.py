@@ -10,7 +10,12 @@ from rules import CombatRefused
 from rules.combat.reading import weapon as catalog_weapon
 from rules.combat.t4.condition import T4Condition
 from rules.combat.t4.plan import T4Attack, T4Situation, plan_t4_attack
-from rules.combat.t4.resolve import group_hits, read_throw, resolve_t4_attack
+from rules.combat.t4.resolve import (
+    chance_of_any_hit,
+    group_hits,
+    read_throw,
+    resolve_t4_attack,
+)
 
 from .systems_builders import AVERAGE, dice, dm_of, sheet
 
@@ -245,6 +250,15 @@ def test_a_thrown_spear_reaches_str_x_2_5_m__str_7_throws_2_kg_17_5_m():
 def test_the_half_die_reads_half_rounded_up__4_5_and_a_6_read_12():
     throw = read_throw((4, 5, 6), plan("Rifle", "short").difficulty, 12)
     assert (throw.read, throw.success, throw.margin) == (12, True, 0)
+    # The half die is named apart from the whole dice, with what it reads.
+    assert (throw.whole, throw.half) == ((4, 5), 6)
+    assert throw.words == "4+5 + half die 6 (3) reads 12"
+    assert throw.as_dict()["half_die"] == {"die": 6, "reads": 3}
+
+
+def test_a_throw_of_whole_dice_has_no_half_die():
+    throw = read_throw((4, 5), plan("Rifle", "very short").difficulty, 12)
+    assert (throw.whole, throw.half, throw.words) == ((4, 5), None, "4+5 reads 9")
 
 
 def test_two_whole_ones_are_a_spectacular_success_and_two_sixes_a_failure():
@@ -319,6 +333,33 @@ def test_a_flexible_armor_passes_blunt_trauma__3d_against_a_flak_jackets_2():
     assert (hit.av, hit.dice_after_armor, hit.blunt_trauma, hit.damage) == (2, 1, 2, 6)
 
 
+def test_a_rating_equal_to_the_av_does_not_penetrate__2d_against_a_flak_jackets_2():
+    # VI.8: only a rating greater than the AV penetrates; flexible armor passes its 2 dice
+    # absorbed as blunt trauma all the same.
+    target = sheet(carrying=["Flak jacket"])
+    result = resolve(
+        "Automatic pistol",
+        target=target,
+        thrown={"attack": [[1, 2, 3]], "location": [[3, 4]], "damage": [[]]},
+    )
+    hit = result.hits[0]
+    assert (hit.rating, hit.av, hit.penetrated, hit.damage) == (2, 2, False, 2)
+    assert hit.worked == (
+        "2D against Flak jacket (TL 6) 2D: not penetrated (only more dice than the AV "
+        "penetrate); 2 blunt trauma"
+    )
+
+
+def test_a_rating_above_the_av_penetrates_and_the_arithmetic_shows_it():
+    target = sheet(carrying=["Flak jacket"])
+    result = resolve(
+        target=target, thrown={"attack": [[1, 2, 3]], "location": [[3, 4]], "damage": [[4]]}
+    )
+    hit = result.hits[0]
+    assert hit.penetrated is True
+    assert hit.worked == "3D \u2212 Flak jacket (TL 6) 2D = 1D: 4 + 2 blunt trauma = 6"
+
+
 def test_rigid_armor_stops_the_dice_and_passes_no_blunt_trauma():
     target = sheet(carrying=[{"item": "Combat armor", "tl": 11}])
     result = resolve(
@@ -327,6 +368,10 @@ def test_rigid_armor_stops_the_dice_and_passes_no_blunt_trauma():
     hit = result.hits[0]
     assert (hit.av, hit.dice_after_armor, hit.blunt_trauma, result.damage) == (6, 0, 0, 0)
     assert result.condition_after.wound is None
+    assert hit.worked.endswith(
+        "not penetrated (only more dice than the AV penetrate), and "
+        "rigid armor passes no blunt trauma"
+    )
 
 
 def test_a_helmet_covers_the_cranium_only():
@@ -453,6 +498,19 @@ def test_an_autofire_spectacular_failure_jams_and_voids_the_later_throws():
     assert result.jammed
     assert len(result.throws) == 1
     assert not result.hit
+
+
+def test_a_bursts_chance_of_at_least_one_hit_counts_every_throw_and_the_jam():
+    # Rifleman-2 with a Gauss rifle at very short range, a 10-round burst: 3 throws of 2D at
+    # or under 10, each hitting 33/36. A 6 and a 6 (1/36) is a spectacular failure that jams
+    # and voids the later throws; any other miss is 2/36. No hit: three plain misses
+    # (1/18)^3, or plain misses until a jam (1/36 x (1 + 1/18 + 1/324)) = 345/11664.
+    burst = plan("Gauss rifle", "very short", "autofire", attacker=sheet(("Rifleman", 2)), burst=10)
+    assert (burst.throws, burst.to_hit, burst.chance) == (3, 10, Fraction(11, 12))
+    assert chance_of_any_hit(burst) == 1 - Fraction(345, 11664)
+    # One throw: its chance is the chance of a hit.
+    single = plan("Rifle", "short")
+    assert chance_of_any_hit(single) == single.chance
 
 
 def test_cover_hides_the_regions_it_covers__a_knee_behind_a_wall_is_a_miss():

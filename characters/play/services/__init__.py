@@ -59,6 +59,7 @@ from characters.play.services.gear import (
     WORN_PROBLEMS,
     buy_gear,
     give_up_gear,
+    keep_rounds_loaded,
     record_credits,
     wear_armor,
 )
@@ -111,6 +112,7 @@ __all__ = [
     "dying_turn",
     "end_stun",
     "give_up_gear",
+    "keep_rounds_loaded",
     "locked_play_state",
     "plan_test",
     "record_credits",

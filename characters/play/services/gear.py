@@ -205,3 +205,13 @@ def wear_armor(
     told = f"Wears {now}, as the character sheet marks it." if keys is None else f"Wears {now}."
     log_event(locked, kind=CharacterEvent.Kind.PLAY, by=by, detail=told)
     return told
+
+
+@transaction.atomic
+def keep_rounds_loaded(*, character: Character, loaded: dict[str, int]) -> None:
+    """The rounds left in the magazine loaded in each of the character's weapons (by weapon
+    key), kept with its play state: they are the character's, and its next encounter starts
+    from them. Not a change of the condition: a page's version is left as it is."""
+    locked = lock_character(character)
+    state = locked_play_state(locked, character_report(locked), None)
+    PlayState.objects.filter(pk=state.pk).update(loaded=dict(loaded))

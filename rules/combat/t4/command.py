@@ -27,7 +27,7 @@ from .plan import (
     T4Attack,
     T4Situation,
 )
-from .resolve import T4Result, group_hits
+from .resolve import T4Result, chance_of_any_hit, group_hits
 
 SYSTEM = "t4"
 DICE_NAMES: tuple[str, ...] = ("attack", "defense", "location", "damage", "random_stat")
@@ -127,6 +127,9 @@ def t4_result_as_dict(result: T4Result) -> dict[str, Any]:
         "to_hit": plan.to_hit,
         "chance": str(plan.chance),
         "chance_percent": chance_percent(plan.chance),
+        # Of at least one hit among the throws (a burst's several; one throw: the same).
+        "chance_of_any_hit_percent": chance_percent(chance_of_any_hit(plan)),
+        "planned_throws": plan.throws,
         "throws": [t.as_dict() for t in result.throws],
         "defense": result.defense.as_dict() if result.defense is not None else None,
         "hit": result.hit,

@@ -8,10 +8,14 @@ locations, armor as dice, damage to the characteristics, and both conditions aft
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cache
+from itertools import product
 from typing import Any
 
 from ...condition import Event
 from ...fighters import CombatRefused
+from ...wording import MINUS
 from ..common import blast_event, blast_note, refuse_unless
 from ..figures import ArmorFigures
 from ..sheet import PHYSICAL
@@ -46,10 +50,35 @@ class Throw:
     spectacular: str | None
     margin: int
 
+    half_die: bool = False
+
+    @property
+    def whole(self) -> tuple[int, ...]:
+        """The whole dice, each read as it fell."""
+        return self.dice[:-1] if self.half_die else self.dice
+
+    @property
+    def half(self) -> int | None:
+        """The half die as it fell (it reads ⌈d ÷ 2⌉), or None for a throw of whole dice."""
+        return self.dice[-1] if self.half_die else None
+
+    @property
+    def words(self) -> str:
+        """The dice and what they read, the half die named: "4+5 + half die 6 (3) reads 12"."""
+        said = "+".join(map(str, self.whole))
+        if self.half is not None:
+            said += f" + half die {self.half} ({half_die(self.half)})"
+        return f"{said} reads {self.read}"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "dice": list(self.dice),
+            "whole": list(self.whole),
+            "half_die": None
+            if self.half is None
+            else {"die": self.half, "reads": half_die(self.half)},
             "read": self.read,
+            "words": self.words,
             "success": self.success,
             "spectacular": self.spectacular,
             "margin": self.margin,
@@ -67,7 +96,7 @@ def read_throw(dice: tuple[int, ...], difficulty: Difficulty, to_hit: int) -> Th
         spectacular = SPECTACULAR_SUCCESS
     elif not success and whole.count(6) >= needed:
         spectacular = SPECTACULAR_FAILURE
-    return Throw(tuple(dice), read, success, spectacular, to_hit - read)
+    return Throw(tuple(dice), read, success, spectacular, to_hit - read, difficulty.half_die)
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,6 +120,31 @@ class T4Hit:
     def damage(self) -> int:
         return sum(self.damage_dice) + self.blunt_trauma
 
+    @property
+    def penetrated(self) -> bool:
+        """VI.8: only a damage rating greater than the AV penetrates the armor; one equal to
+        it (or less) is stopped, though flexible armor still passes its blunt trauma."""
+        return self.armor is None or self.rating > self.av
+
+    @property
+    def worked(self) -> str:
+        """The damage in one line a referee can check: "3D - Flak jacket 2D = 1D: 4 + 2 blunt
+        trauma = 6" (with the sign of arithmetic); a rating not above the AV, "2D against Flak
+        jacket 2D: not penetrated (only more dice than the AV penetrate); 2 blunt trauma"."""
+        trauma = f" + {self.blunt_trauma} blunt trauma" if self.blunt_trauma else ""
+        if self.armor is None or self.penetrated:
+            armor = f" {MINUS} {self.armor.label} {self.av}D" if self.armor is not None else ""
+            after = f" = {self.dice_after_armor}D" if self.armor is not None else ""
+            thrown = "+".join(str(die) for die in self.damage_dice) or "0"
+            return f"{self.rating}D{armor}{after}: {thrown}{trauma} = {self.damage}"
+        stopped = (
+            f"{self.rating}D against {self.armor.label} {self.av}D: not penetrated (only "
+            "more dice than the AV penetrate)"
+        )
+        if self.blunt_trauma:
+            return f"{stopped}; {self.blunt_trauma} blunt trauma"
+        return f"{stopped}, and rigid armor passes no blunt trauma"
+
     def as_dict(self) -> dict[str, Any]:
         return {
             "location": self.location.name,
@@ -104,6 +158,8 @@ class T4Hit:
             "blunt_trauma": self.blunt_trauma,
             "damage_dice": list(self.damage_dice),
             "damage": self.damage,
+            "penetrated": self.penetrated,
+            "worked": self.worked,
             "critical": self.critical,
             "stun": self.stun,
             "applied": [{"stat": stat, "points": points} for stat, points in self.applied],
@@ -163,6 +219,31 @@ def _attack_throws(plan: T4Plan, dice: DiceSource) -> tuple[tuple[Throw, ...], b
         if plan.routine == AUTOFIRE and throw.spectacular == SPECTACULAR_FAILURE:
             return tuple(thrown), True
     return tuple(thrown), False
+
+
+@cache
+def _jam_chance(difficulty: Difficulty, to_hit: int) -> Fraction:
+    """The exact chance one throw is a spectacular failure (reading T4-2), which jams an
+    autofire burst (V.6), by reading every way the dice can fall."""
+    faces = range(1, 7)
+    jams = sum(
+        read_throw(dice, difficulty, to_hit).spectacular == SPECTACULAR_FAILURE
+        for dice in product(faces, repeat=difficulty.count)
+    )
+    return Fraction(jams, 6**difficulty.count)
+
+
+def chance_of_any_hit(plan: T4Plan) -> Fraction:
+    """The exact chance that at least one of the attack's throws hits (each hits with
+    ``plan.chance``): an autofire burst's throws stop at a jam (V.6), so a throw that jams
+    leaves the later ones unthrown."""
+    if plan.throws <= 1:
+        return plan.chance
+    jam = _jam_chance(plan.difficulty, plan.to_hit) if plan.routine == AUTOFIRE else Fraction(0)
+    plain_miss = 1 - plan.chance - jam
+    # No hit: every throw a plain miss, or plain misses until one jams.
+    no_hit = plain_miss**plan.throws + sum(plain_miss**k * jam for k in range(plan.throws))
+    return 1 - no_hit
 
 
 def _defense(plan: T4Plan, dice: DiceSource) -> Throw:

@@ -98,7 +98,7 @@ def test_a_t4_round_from_a_laptop_and_a_phone(laptop, phone, scripted):
     phone.locator('[data-action="attack"]').click()
     outcome = phone.locator("#outcome")
     expect(outcome).to_contain_text("Kira Valen attacks Vargr corsair 1")
-    expect(outcome).to_contain_text("2+3+1 reads 6; hit: Mid Torso (34): 6 damage")
+    expect(outcome).to_contain_text("2+3 + half die 1 (1) reads 6; hit: Mid Torso (34): 6 damage")
     expect(outcome.locator("[data-worked]")).to_contain_text(
         "2 \u00d7 Handgun 3 + \u2308DEX 10 \u00f7 2\u2309 = 11, attacker walking (III.3) -4"
     )

@@ -1,7 +1,8 @@
 """What the encounter tests post and read: an attack's form, whose page, magazines."""
 
 from characters.encounters.selectors import board
-from characters.models import Combatant, Encounter
+from characters.models import Combatant, Encounter, PlayState
+from characters.play import services as play_services
 from characters.play.selectors import carried_equipment
 
 PISTOL = "Automatic pistol|6"
@@ -35,3 +36,14 @@ def as_user(client, user):
 
 def magazines(character) -> int:
     return sum(e.quantity for e in carried_equipment(character) if e.item == MAGAZINE)
+
+
+def load(character, rounds: int, weapon: str = PISTOL) -> None:
+    """``rounds`` left in the magazine loaded in the character's ``weapon``, as a fight left it."""
+    play_services.keep_rounds_loaded(character=character, loaded={weapon: rounds})
+
+
+def rounds_loaded(character) -> dict[str, int]:
+    """The rounds loaded in each of the character's weapons, as its play sheet keeps them."""
+    state = PlayState.objects.filter(character=character).first()
+    return state.loaded if state else {}

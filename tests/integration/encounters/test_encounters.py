@@ -9,6 +9,7 @@ from django.urls import reverse
 
 import rules
 from characters.core import dice as server_dice
+from characters.core.wording import percent
 from characters.encounters import services
 from characters.encounters.selectors import board
 from characters.models import (
@@ -21,6 +22,7 @@ from characters.models import (
 )
 from characters.play import services as play_services
 from characters.play.selectors import condition_of
+from rules.combat import Modifier
 from tests.dice import Scripted
 from tests.integration.encounters.encounter_actions import (
     MAGAZINE,
@@ -28,6 +30,7 @@ from tests.integration.encounters.encounter_actions import (
     as_user,
     attack_post,
     magazines,
+    rounds_loaded,
 )
 
 from .conftest import INITIATIVE_DICE, combatant
@@ -163,9 +166,8 @@ def test_kiras_hit_on_a_corsair_marks_the_corsairs_own_condition_and_counts_a_ro
     assert combatant(fight, "Vargr corsair 2").condition["lethal"] == 0
     # One magazine loaded from what Kira carries (through her credits ledger), one round fired.
     assert magazines(kira) == 1
-    kira_row = combatant(fight, "Kira Valen")
     rounds = rules.catalog().equipment_item(MAGAZINE, 6).row["rounds"]
-    assert kira_row.ammunition == {PISTOL: rounds - 1}
+    assert rounds_loaded(kira) == {PISTOL: rounds - 1}
     fight.refresh_from_db()
     assert board(fight).current.combatant.name == "Dorn Hask"
 
@@ -358,7 +360,7 @@ def test_undo_gives_back_the_magazine_and_the_corsairs_condition(fight, kira, pl
     target.refresh_from_db()
     assert target.condition["lethal"] == 0
     assert magazines(kira) == 2
-    assert combatant(fight, "Kira Valen").ammunition == {}
+    assert rounds_loaded(kira) == {}
     assert CreditEntry.objects.filter(character=kira).count() == 2  # taken, then given back
 
 
@@ -430,6 +432,45 @@ def test_a_morale_test_is_due_once_a_fifth_of_a_side_is_out_and_then_thrown(figh
     assert services.morale_due(board(fight)) == []
     with pytest.raises(services.Refused, match="Side: no morale test is due"):
         services.throw_morale(encounter=fight, by=referee, side="party")
+
+
+def test_the_morale_form_shows_the_chance_of_holding_and_every_dm_before_the_throw(
+    client, fight, referee
+):
+    # Corsair 1, the leader, killed: the corsairs' EXP DM, -2 for the leader, at TN 4.
+    kill(fight, "Vargr corsair 1")
+    odds = rules.combat.morale_odds(
+        [(str(row.pk), row.fighter, row.condition) for row in board(fight).fielded("opposition")]
+    )
+    client.force_login(referee)
+
+    html = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+
+    shown = re.search(r'data-morale-odds="opposition">(.*?)</p>', html, re.S).group(1)
+    assert f"Holds <strong data-odds>{percent(odds.chance)}</strong>" in shown
+    assert f"Vargr corsair 2's EXP DM {odds.dms[0].dm:+d}" in shown
+    assert "the leader is killed -2" in shown
+    assert "4 or more holds" in shown
+    # The referee's word on combat experience and a DM change the odds before the throw.
+    changed = client.get(
+        reverse("encounter_morale_odds", args=[fight.pk]),
+        {"version": fight.version, "side": "opposition", "combat_experience": "yes", "dm": "-1"},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "combat experience (trait) +2" in changed
+    assert "referee&#x27;s DM -1" in changed or "referee's DM -1" in changed
+    with_them = rules.combat.morale_chance([*odds.dms, Modifier("", 2), Modifier("", -1)])
+    assert f"Holds <strong data-odds>{percent(with_them)}</strong>" in changed
+
+
+def test_the_morale_odds_are_the_referees_alone(client, fight, player1):
+    kill(fight, "Vargr corsair 1")
+    client.force_login(player1)
+    response = client.get(
+        reverse("encounter_morale_odds", args=[fight.pk]),
+        {"version": fight.version, "side": "opposition"},
+    )
+    assert response.status_code == 404
 
 
 def corsairs_morale(encounter, referee) -> EncounterEntry:

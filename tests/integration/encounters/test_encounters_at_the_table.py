@@ -39,6 +39,14 @@ def begun(table, referee):
     return table
 
 
+def surprised_opposition(table, referee):
+    """The opposition surprised (the party 6 against its 1), then initiative as in ``begun``."""
+    services.throw_surprise(
+        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
+    )
+    return begun(table, referee)
+
+
 def to_turn_of(encounter, referee, name):
     while board(encounter).current.combatant.name != name:
         services.take_turn(encounter=encounter, by=referee, action="pass")
@@ -183,10 +191,7 @@ def test_the_sheets_settle_the_encounter_range_dms_of_each_side_s_surprise_throw
 
 
 def test_surprise_lasts_every_round_until_the_referee_ends_it(client, table, referee):
-    services.throw_surprise(
-        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
-    )
-    begun(table, referee)
+    surprised_opposition(table, referee)
     for _ in range(2):
         services.take_turn(encounter=table, by=referee, action="pass")
     services.take_turn(encounter=table, by=referee, action="next_round")
@@ -207,14 +212,65 @@ def test_surprise_lasts_every_round_until_the_referee_ends_it(client, table, ref
 def test_a_surprised_fighter_hit_and_left_standing_says_it_raises_the_alarm(
     table, referee, player1
 ):
-    services.throw_surprise(
-        encounter=table, by=referee, may_be_surprised="opposition", rng=Scripted([6, 1, 1, 1])
-    )
-    begun(table, referee)
+    surprised_opposition(table, referee)
 
     entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
 
     assert "Vargr corsair 1, hit and still standing, raises the alarm." in entry.summary
+
+
+def test_a_throw_of_exactly_the_tn_is_worded_as_a_hit_that_does_no_damage(table, referee, player1):
+    surprised_opposition(table, referee)
+
+    # 3DH reads 3, DEX +1 and medium range -3: 1 against the surprised TN 1, EN 0.
+    entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "medium", [3, 1, 1])
+
+    assert "1 vs TN 1, a hit, EN 0 (exactly the TN): it does no damage." in entry.summary
+    assert "gets through" not in entry.summary
+    worked = entry.detail["damage"]["worked"]
+    assert worked == "EN 0 (exactly the TN): a hit that does no damage"
+
+
+def test_a_long_outcome_is_kept_and_shown_whole_in_the_log_and_the_undo_button(
+    client, table, referee, player1
+):
+    surprised_opposition(table, referee)
+
+    entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
+
+    assert len(entry.summary) > 300
+    assert entry.summary.endswith("rounds left in the Automatic pistol.")
+    assert "\u2026" not in entry.summary
+    html = page(client, referee, table)
+    assert html.count(entry.summary) >= 2, "the log's line and the undo button, whole"
+    assert "\u2026" not in html.replace("End the encounter\u2026", "")
+
+
+def test_the_alarm_raised_by_a_hit_ends_the_side_s_surprise_in_the_page_log_and_next_throw(
+    client, table, referee, player1
+):
+    surprised_opposition(table, referee)
+
+    entry = attack(table, player1, "Vargr corsair 1", "Automatic pistol|6", "short", [3, 1, 1])
+    table.refresh_from_db()
+
+    assert "Surprise is lost: the opposition is no longer surprised." in entry.summary
+    assert table.surprised_side == ""
+    html = page(client, referee, table)
+    assert 'data-state="surprised"' not in html
+    assert 'data-action="alarm"' not in html
+    # The corsairs take their turns this round, after Idris, and meet the next shot with
+    # their own DEF, not the surprised DEF 1.
+    state = board(table)
+    assert state.current.combatant.name == "Idris Tane"
+    assert all(row.takes_turn for row in state.side("opposition") if not row.out_of_action)
+    second = attack(table, referee, "Vargr corsair 2", "Assault rifle|7", "short", [1, 1, 1])
+    assert second.detail["tn"] > 1
+    # Undoing the second attack and the first brings the surprise back with the hit.
+    services.undo_last(encounter=table, by=referee)
+    services.undo_last(encounter=table, by=referee)
+    table.refresh_from_db()
+    assert table.surprised_side == "opposition"
 
 
 def test_the_referee_names_a_side_s_leader_and_its_fall_costs_2_until_another_is_named(

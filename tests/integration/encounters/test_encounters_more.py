@@ -13,9 +13,11 @@ from characters.core.services import store_document
 from characters.encounters import services
 from characters.encounters.selectors import board
 from characters.models import Combatant, Encounter, EncounterEntry
+from characters.play.selectors import carried_equipment
 from tests.dice import Scripted
 from tests.encounter_people import start
 from tests.factories import UserFactory
+from tests.integration.encounters.encounter_actions import PISTOL, rounds_loaded
 
 from .conftest import INITIATIVE_DICE, combatant
 
@@ -454,14 +456,14 @@ def test_a_burst_at_two_corsairs_throws_for_each_and_undo_restores_both(
     for name in ("Vargr corsair 1", "Vargr corsair 2"):
         assert combatant(gunner_fight, name).condition["lethal"] > 0
     rounds = rules.catalog().equipment_item("Gauss rifle ammunition", 12).row["rounds"]
-    assert combatant(gunner_fight, "Kira Valen").ammunition == {GAUSS: rounds - 8}
+    assert rounds_loaded(kira) == {GAUSS: rounds - 8}
     assert "Vargr corsair 2:" in entry.summary
 
     gunner_fight.refresh_from_db()
     services.undo_last(encounter=gunner_fight, by=player1)
     for name in ("Vargr corsair 1", "Vargr corsair 2"):
         assert combatant(gunner_fight, name).condition["lethal"] == 0
-    assert combatant(gunner_fight, "Kira Valen").ammunition == {}
+    assert rounds_loaded(kira) == {}
 
 
 def test_the_odds_show_a_chance_for_each_target(client, gunner_fight, player1):
@@ -499,8 +501,6 @@ def test_too_many_targets_for_the_burst_are_refused_by_name(gunner_fight, player
 
 
 # -- a group member's magazines -----------------------------------------------------------------
-
-PISTOL = "Automatic pistol|6"
 
 
 @pytest.fixture
@@ -596,3 +596,48 @@ def test_a_player_is_not_offered_surprise_join_or_end(client, encounter, player1
     html = client.get(reverse("encounter_detail", args=[encounter.pk])).content.decode()
     for action in ("surprise", "join", "end", "alarm", "leader"):
         assert f'data-action="{action}"' not in html
+
+
+# -- ammunition from one encounter to the next -------------------------------------------------
+
+
+def test_a_half_used_magazine_carries_into_the_next_encounter(
+    client, campaign, kira, dorn, corsair, referee, player1
+):
+    first = start(campaign, kira, dorn, corsair)
+    services.throw_initiative(encounter=first, by=referee, rng=Scripted(INITIATIVE_DICE))
+    first.refresh_from_db()
+    target = combatant(first, "Vargr corsair 1").pk
+    order = services.AttackOrder(target, PISTOL, "short", rules.combat.Situation())
+    services.attack(encounter=first, by=player1, order=order, rng=Scripted([1, 1, 1]))
+    services.end_encounter(encounter=first, by=referee)
+    rounds = rules.catalog().equipment_item("Automatic pistol ammunition", 6).row["rounds"]
+    carried = sum(
+        e.quantity for e in carried_equipment(kira) if e.item == "Automatic pistol ammunition"
+    )
+
+    second = start(campaign, kira, dorn, corsair)
+    services.throw_initiative(encounter=second, by=referee, rng=Scripted(INITIATIVE_DICE))
+    second.refresh_from_db()
+    client.force_login(referee)
+    page = client.get(reverse("encounter_detail", args=[second.pk])).content.decode()
+
+    # The turn order starts from the rounds the first fight left in her pistol.
+    kira_pk = combatant(second, "Kira Valen").pk
+    kira_row = re.search(rf'data-combatant="{kira_pk}".*?</li>', page, re.S)
+    assert kira_row
+    assert f"<span data-rounds>{rounds - 1}</span> rounds" in kira_row.group(0)
+    # Her next shot fires from that magazine: no fresh one is loaded from what she carries.
+    target = combatant(second, "Vargr corsair 1").pk
+    order = services.AttackOrder(target, PISTOL, "short", rules.combat.Situation())
+    entry = services.attack(encounter=second, by=player1, order=order, rng=Scripted([1, 1, 1]))
+    assert f"{rounds - 2} rounds left in the Automatic pistol." in entry.summary
+    assert "Loaded a fresh magazine" not in entry.summary
+    assert rounds_loaded(kira) == {PISTOL: rounds - 2}
+    assert (
+        sum(e.quantity for e in carried_equipment(kira) if e.item == "Automatic pistol ammunition")
+        == carried
+    )
+    # Undone, the shot gives the round back to her own count.
+    services.undo_last(encounter=second, by=player1)
+    assert rounds_loaded(kira) == {PISTOL: rounds - 1}

@@ -9,11 +9,12 @@ import pytest
 from django.urls import reverse
 
 from characters.core import dice as server_dice
+from characters.core.services import store_document
 from characters.encounters import services
 from characters.encounters.selectors import board, weapon_key
 from characters.models import Campaign, CombatSystem, Encounter, PlayState
 from tests.dice import Scripted
-from tests.encounter_people import start
+from tests.encounter_people import start, take_up_two_rifles
 
 pytestmark = pytest.mark.django_db
 
@@ -34,9 +35,9 @@ def to_turns(encounter, referee, dice=None):
     return board(encounter, entries=0)
 
 
-def attack_data(encounter, target, **changes):
+def attack_data(encounter, target, weapon="Automatic pistol", **changes):
     state = board(encounter, entries=0)
-    pistol = next(w for w in state.current.fighter.weapons if w.name == "Automatic pistol")
+    pistol = next(w for w in state.current.fighter.weapons if w.name == weapon)
     return {
         "version": str(encounter.version),
         "turn": state.turn_key,
@@ -150,25 +151,76 @@ def test_the_t4_odds_name_every_dm_of_the_fights_statuses(
     )
 
 
-def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
-    client, campaign, kira, dorn, corsair, referee, player1, monkeypatch
-):
+def kiras_t4_snapshot(client, campaign, kira, dorn, corsair, player1, monkeypatch) -> str:
+    """Kira's pistol at corsair 1 under T4, posted without JavaScript: 4+5 and a half die of 6
+    read 12, a hit on the Mid Torso (d66 34), a 5 for damage. The page that shows it."""
     fight = start(campaign, kira, dorn, corsair, corsairs=2, system=T4)
-    to_turns(fight, referee, [6, 4, 3, 1])
+    to_turns(fight, campaign.referee, [6, 4, 3, 1])
     target = fight.combatants.get(name="Vargr corsair 1")
     monkeypatch.setattr(server_dice, "dice_source", lambda: Scripted([4, 5, 6, 3, 4, 5]))
     client.force_login(player1)
-
     response = client.post(
         reverse("encounter_attack", args=[fight.pk]), attack_data(fight, target), follow=True
     )
+    return response.content.decode()
 
-    html = response.content.decode()
+
+def test_a_t4_attack_without_javascript_shows_its_throw_worked_out(
+    client, campaign, kira, dorn, corsair, referee, player1, monkeypatch
+):
+    html = kiras_t4_snapshot(client, campaign, kira, dorn, corsair, player1, monkeypatch)
     assert 'data-hit="yes"' in html
+    # 2.5D: the whole dice 4 and 5, and the 6 marked as the half die, which reads 3.
+    dice = re.search(r'<span class="throw__dice"[^>]*>(.*?)</span> reads', html).group(1)
+    assert re.findall(r'<span class="die">(\d)</span>', dice) == ["4", "5"]
+    assert re.search(
+        r'class="die die--half" data-half-die[^>]*>6<span class="die__half"> ½D→3', dice
+    )
     assert (
         "Mid Torso (d66 34): 2D \u2212 Jack (TL 1) 1D = 1D: 5 + 1 blunt trauma = 6: "
         "STR \u22125, END \u22121." in html
     )
+
+
+def test_a_t4_burst_shows_the_chance_of_each_throw_and_of_at_least_one_hit(
+    client, campaign, kira, dorn, corsair, referee, player1
+):
+    take_up_two_rifles(kira)
+    fight = start(campaign, kira, dorn, corsair, corsairs=2, system=T4)
+    to_turns(fight, referee, [6, 4, 3, 1])
+    target = fight.combatants.get(name="Vargr corsair 1")
+    client.force_login(player1)
+    burst = attack_data(fight, target, weapon="Gauss rifle", autofire_rounds="10")
+
+    odds = client.get(reverse("encounter_odds", args=[fight.pk]), burst).content.decode()
+
+    each = re.search(r"Each of the (\d) throws hits <strong data-odds>([\d.]+%)</strong>", odds)
+    assert each, odds
+    at_least = re.search(r"at least one hits <strong data-odds-any>([\d.]+%)</strong>", odds)
+    assert at_least
+    assert float(at_least.group(1)[:-1]) > float(each.group(2)[:-1])
+    assert "Chance to hit" not in odds, "a burst's one chance would be ambiguous"
+
+
+def test_a_t4_rating_equal_to_the_av_is_said_not_to_penetrate(
+    client, campaign, kira, dorn, corsair, referee, player1, monkeypatch
+):
+    # VI.8: only a rating greater than the AV penetrates. The pistol's 2D meets a flak
+    # jacket's 2D: no die gets through, and the 2 dice absorbed are 2 points of blunt trauma.
+    document = corsair.document | {
+        "equipment": [{"item": "Cutlass", "quantity": 1}, {"item": "Flak jacket", "quantity": 1}]
+    }
+    store_document(corsair, document, by=referee, action="Flak jackets for the crew")
+
+    html = kiras_t4_snapshot(client, campaign, kira, dorn, corsair, player1, monkeypatch)
+
+    assert (
+        "Mid Torso (d66 34): 2D against Flak jacket (TL 6) 2D: not penetrated (only more dice "
+        "than the AV penetrate); 2 blunt trauma:" in html
+    )
+    assert "= 0D" not in html
+    entry = Encounter.objects.get().entries.get(kind="attack")
+    assert "Mid Torso (34): 2 damage (armor not penetrated, 2 blunt trauma)" in entry.summary
 
 
 # -- 2D6 --------------------------------------------------------------------------------------

@@ -5,7 +5,10 @@ worked by hand from the seed and the spec: Kira Valen (DEX 10, Handgun-3, an aut
 2D), Dorn Hask (Blade Combat (swords)-1, a cutlass: 2D) and Vargr corsairs (STR 9, Blade Combat
 (swords)-2, a cutlass and a jack: T4 AV 1 against a bullet, 0 against a blade... of blunt)."""
 
+import re
+
 import pytest
+from django.urls import reverse
 
 from characters.encounters import services
 from characters.encounters.selectors import board, weapon_key
@@ -64,6 +67,20 @@ def pistol_at(state, target, **situation):
         routine="snap",
         situation=T4Situation(**situation),
     )
+
+
+def kiras_snapshot_at_corsair_1(fight, referee, player1):
+    """Kira's pistol at corsair 1 in the first attacks: a hit through its jack (the snapshot
+    worked by hand below). Returns its log entry and the target."""
+    state = to_combat(fight, referee)
+    target = combatant(fight, "Vargr corsair 1")
+    entry = services.attack(
+        encounter=fight,
+        by=player1,
+        order=pistol_at(state, target),
+        rng=Scripted([4, 5, 6, 3, 4, 5]),
+    )
+    return entry, target
 
 
 def test_initiative_is_1d_plus_the_dex_dm_highest_first_and_the_movement_phase_begins(
@@ -156,11 +173,11 @@ def test_a_snapshot_through_a_jack_worked_by_hand(fight, referee, player1):
     assert (hit["damage_dice"], hit["blunt_trauma"], hit["damage"]) == ([5], 1, 6)
     assert stats(state.row(target.pk)) == {"STR": 4, "DEX": 7, "END": 6}
     assert state.row(target.pk).record.wound == "superficial"
-    assert "4+5+6 reads 12" in entry.summary
+    assert "4+5 + half die 6 (3) reads 12" in entry.summary
     assert "Mid Torso (34): 6 damage (5 + 1 blunt trauma) to STR 5, END 1" in entry.summary
     # Kira's turn is over; Dorn acts, and a round was fired from her pistol.
     assert state.current.combatant.name == "Dorn Hask"
-    assert state.row(combatant(fight, "Kira Valen").pk).combatant.ammunition
+    assert state.row(combatant(fight, "Kira Valen").pk).loaded
 
 
 def test_a_strike_costs_fatigue_and_the_round_ends_with_it(fight, referee, player2):
@@ -224,14 +241,7 @@ def test_a_held_action_is_taken_later_in_the_round(fight, referee, player1):
 
 
 def test_undo_takes_back_the_attack_the_record_and_the_turn(fight, referee, player1):
-    state = to_combat(fight, referee)
-    target = combatant(fight, "Vargr corsair 1")
-    services.attack(
-        encounter=fight,
-        by=player1,
-        order=pistol_at(state, target),
-        rng=Scripted([4, 5, 6, 3, 4, 5]),
-    )
+    target = kiras_snapshot_at_corsair_1(fight, referee, player1)[1]
 
     services.undo_last(encounter=fight, by=player1)
 
@@ -317,6 +327,24 @@ def test_the_end_keeps_each_fighters_record_as_the_turn_order_showed_it(fight, r
         "stun": 0,
         "now": 4,
     }
+
+
+def test_the_ended_pages_summary_shows_each_fighters_t4_wounds_not_a_dash(
+    client, fight, referee, player1
+):
+    # The hit of the snapshot through a jack: STR -5 and END -1, a superficial wound.
+    kiras_snapshot_at_corsair_1(fight, referee, player1)
+    services.end_encounter(encounter=fight, by=referee)
+    client.force_login(referee)
+
+    html = client.get(reverse("encounter_detail", args=[fight.pk])).content.decode()
+
+    rows = dict(
+        re.findall(r'<th scope="row">([^<]+)</th>.*?<td data-wounds>(.*?)</td>', html, re.S)
+    )
+    wounds = re.sub(r"<[^>]+>", "", rows["Vargr corsair 1"])
+    assert wounds == "STR \u22125, END \u22121, superficial wound"
+    assert re.sub(r"<[^>]+>", "", rows["Vargr corsair 2"]) == "\u2013"
 
 
 def test_reinforcements_throw_this_rounds_initiative_as_they_join(fight, referee, corsair):

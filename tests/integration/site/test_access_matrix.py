@@ -165,6 +165,9 @@ MATRIX: dict[tuple[str, str], tuple[object, ...]] = {
     ("encounter_turn", "post"):         (302, 302, 302, 404, LOGIN),
     ("encounter_morale", "get"):        (405, 405, 405, 405, LOGIN),
     ("encounter_morale", "post"):       (302, 302, 302, 404, LOGIN),
+    # The morale odds, before the referee's throw: the referee's alone.
+    ("encounter_morale_odds", "get"):   (404, 200, 404, 404, LOGIN),
+    ("encounter_morale_odds", "post"):  (405, 405, 405, 405, LOGIN),
     ("encounter_undo", "get"):          (405, 405, 405, 405, LOGIN),
     ("encounter_undo", "post"):         (302, 302, 302, 404, LOGIN),
     ("encounter_surprise", "get"):      (405, 405, 405, 405, LOGIN),

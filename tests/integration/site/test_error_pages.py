@@ -2,7 +2,7 @@
 a revoked share link says it was revoked, and a 500 needs nothing that may have failed."""
 
 import pytest
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.views.defaults import server_error
 
@@ -54,3 +54,45 @@ def test_the_500_page_is_drawn_without_a_request_context():
     response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500
     assert "Something went wrong" in response.content.decode()
+
+
+def test_a_form_refused_by_the_csrf_check_from_elsewhere_is_a_403_in_the_sites_style(owner):
+    csrf_client = Client(enforce_csrf_checks=True)
+    csrf_client.force_login(owner)
+
+    response = csrf_client.post(
+        reverse("campaign_list"), {}, HTTP_REFERER="https://elsewhere.example/attack"
+    )
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "nothing was done" in html
+    assert "style=" not in html
+    assert "<style" not in html
+
+
+def test_a_stale_tab_of_the_site_goes_back_to_its_page_with_the_refusal_among_its_messages(
+    owner,
+):
+    csrf_client = Client(enforce_csrf_checks=True)
+    csrf_client.force_login(owner)
+    page = "http://testserver" + reverse("campaign_list")
+
+    plain = csrf_client.post(reverse("campaign_list"), {}, HTTP_REFERER=page)
+    assert (plain.status_code, plain["Location"]) == (302, page)
+    shown = csrf_client.get(page).content.decode()
+    assert "This page was out of date" in shown
+
+    # htmx: the refusal at the top of the page, with a link to reload it; no 4xx for the
+    # browser to report.
+    swapped = csrf_client.post(
+        reverse("campaign_list"), {}, HTTP_HX_REQUEST="true", HTTP_HX_CURRENT_URL=page
+    )
+    assert swapped.status_code == 200
+    assert (swapped["HX-Retarget"], swapped["HX-Reswap"]) == (
+        "#main",
+        "afterbegin show:window:top",
+    )
+    notice = swapped.content.decode()
+    assert "nothing was done" in notice
+    assert f'<a href="{page}">Reload the page</a>' in notice
