@@ -25,7 +25,6 @@ from characters.encounters.recording import (
     advance,
     counted_rounds,
     fire,
-    form_refusal,
     log,
     log_attack,
     log_round_begins,
@@ -33,6 +32,7 @@ from characters.encounters.recording import (
     mark,
     next_able,
     refuse_coup_de_grace_unless_referee,
+    refused_as_the_form_says,
     save_order,
     target_of,
     weapon_of,
@@ -40,7 +40,7 @@ from characters.encounters.recording import (
 from characters.encounters.selectors import Board, Row, side_fighters
 from characters.models import EncounterEntry
 from characters.play import services as play_services
-from rules.combat import AttackPlan, AttackResult, CombatRefused, Situation, Weapon
+from rules.combat import AttackPlan, AttackResult, Situation, Weapon
 
 # Who the referee says may be surprised: a side, or either.
 EITHER = "either"
@@ -232,7 +232,7 @@ def plan(state: Board, attacker: Row, order: AttackOrder) -> Planned:
     plans = []
     for target in targets:
         seen = replace(situation, target_surprised=True) if target.surprised else situation
-        try:
+        with refused_as_the_form_says(FORM_LABELS):
             planned = rules.combat.plan_attack(
                 attacker.fighter,
                 weapon,
@@ -242,8 +242,6 @@ def plan(state: Board, attacker: Row, order: AttackOrder) -> Planned:
                 attacker_condition=attacker.condition,
                 target_condition=target.condition,
             )
-        except CombatRefused as refused:
-            raise form_refusal(refused, FORM_LABELS) from None
         plans.append((planned, target))
     return Planned(plans, weapon)
 

@@ -9,7 +9,8 @@ what the fight keeps between steps, an attack's log line, a new round's. The sys
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -347,10 +348,15 @@ def target_of(state: Board, attacker: Row, pk: int, label: str, *, finishing: bo
     return target
 
 
-def form_refusal(refused: CombatRefused, labels: Mapping[str, str]) -> Refused:
-    """The engine's refusal of an attack as the attack form names its fields ("Range: …")."""
-    label = labels.get(refused.field)
-    return Refused(f"{label}: {refused.message}" if label else str(refused))
+@contextmanager
+def refused_as_the_form_says(labels: Mapping[str, str]) -> Iterator[None]:
+    """The engine's refusal of an attack planned within, as the attack form names its fields
+    (``labels``: "Range: …")."""
+    try:
+        yield
+    except CombatRefused as refused:
+        label = labels.get(refused.field)
+        raise Refused(f"{label}: {refused.message}" if label else str(refused)) from None
 
 
 def take_magazine(

@@ -34,12 +34,12 @@ from characters.encounters.recording import (
     attack_recall,
     counted_rounds,
     fire,
-    form_refusal,
     log,
     log_attack,
     mark_record,
     next_able,
     refuse_coup_de_grace_unless_referee,
+    refused_as_the_form_says,
     reinforcements_initiative,
     require_control,
     save_order,
@@ -51,7 +51,7 @@ from characters.encounters.recording import (
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.models import EncounterEntry
 from rules.attack import Modifier
-from rules.combat import CombatRefused, Weapon
+from rules.combat import Weapon
 from rules.combat.figures import weapon_figures
 from rules.combat.records import record_as_dict
 from rules.combat.t4 import round as t4_round
@@ -526,10 +526,8 @@ def plan(state: Board, attacker: Row, order: T4Order) -> T4Planned:
         record_of(attacker),
         record_of(target),
     )
-    try:
+    with refused_as_the_form_says(FORM_LABELS):
         planned = plan_t4_attack(attack)
-    except CombatRefused as refused:
-        raise form_refusal(refused, FORM_LABELS) from None
     rounds = counted_rounds(weapon, planned.burst or 1)
     return T4Planned(planned, target, weapon, rounds)
 

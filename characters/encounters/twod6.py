@@ -33,12 +33,12 @@ from characters.encounters.recording import (
     attack_recall,
     counted_rounds,
     fire,
-    form_refusal,
     log,
     log_attack,
     log_round_begins,
     mark_record,
     refuse_coup_de_grace_unless_referee,
+    refused_as_the_form_says,
     reinforcements_initiative,
     require_control,
     save_order,
@@ -521,10 +521,8 @@ def plan(
         record_of(attacker),
         record_of(target),
     )
-    try:
+    with refused_as_the_form_says(FORM_LABELS):
         planned = plan_2d6_attack(attack)
-    except CombatRefused as refused:
-        raise form_refusal(refused, FORM_LABELS) from None
     rounds = counted_rounds(weapon, planned.rounds)
     return TwoD6Planned(planned, target, weapon, rounds)
 
