@@ -28,11 +28,14 @@ ANIMAL_ROWS = 3
 NONE = ""
 
 
+def plus_or_minus(label: str, most: int) -> WholeNumberField:
+    """A whole number of either sign, at most ``most`` either way: 0 unless given."""
+    return WholeNumberField(label=label, minimum=-most, maximum=most, default=0, required=False)
+
+
 def referee_dm(label: str) -> WholeNumberField:
     """A DM the referee adds, of either sign: 0 unless given."""
-    return WholeNumberField(
-        label=label, minimum=-MAX_REFEREE_DM, maximum=MAX_REFEREE_DM, default=0, required=False
-    )
+    return plus_or_minus(label, MAX_REFEREE_DM)
 
 
 def zero_or_more(label: str, most: int) -> WholeNumberField:
@@ -40,27 +43,18 @@ def zero_or_more(label: str, most: int) -> WholeNumberField:
     return WholeNumberField(label=label, minimum=0, maximum=most, default=0, required=False)
 
 
-def checkboxes(label: str, choices: Any) -> forms.MultipleChoiceField:
-    """Any of ``choices``, ticked as checkboxes (none unless ticked): its errors name the
-    field."""
-    return forms.MultipleChoiceField(
-        label=label,
-        choices=choices,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        error_messages=named(label),
-    )
-
-
-def fighter_checkboxes(label: str, name: str) -> forms.TypedMultipleChoiceField:
-    """Fighters ticked as checkboxes, by id (the form offers the board's): its errors call the
-    field ``name``."""
+def checkboxes(
+    label: str, choices: Any = (), *, coerce: Any = str, name: str | None = None
+) -> forms.TypedMultipleChoiceField:
+    """Any of ``choices`` ticked as checkboxes, none unless ticked (fighters by id: ``coerce``
+    int, the form offering the board's); its errors call the field ``name``, else its label."""
     return forms.TypedMultipleChoiceField(
         label=label,
-        coerce=int,
+        choices=choices,
+        coerce=coerce,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        error_messages=named(name),
+        error_messages=named(name or label),
     )
 
 
@@ -495,7 +489,7 @@ class AttackForm(TargetedForm):
     aim_turns = chips("Turns aimed", _counts(MAX_AIM_TURNS), coerce=int)
     extra_actions = chips("Further actions this turn", _counts(MAX_EXTRA_ACTIONS), coerce=int)
     autofire_rounds = chips("Autofire", coerce=int, required=False)
-    also = fighter_checkboxes("Further targets", "Further targets")
+    also = checkboxes("Further targets", coerce=int)
     squares_between = zero_or_more("Squares between the targets", MAX_SQUARES_BETWEEN)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
 

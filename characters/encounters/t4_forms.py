@@ -17,7 +17,7 @@ from characters.encounters.forms import (
     _choices,
     checkboxes,
     chips,
-    fighter_checkboxes,
+    plus_or_minus,
     zero_or_more,
 )
 from characters.encounters.selectors import Board, Row
@@ -46,13 +46,6 @@ MOST_ANIMALS = 99
 USUAL_SHOT = "short"
 
 
-def _rows_moved(label: str) -> WholeNumberField:
-    """Rows moved on the location chart, either way: none unless given."""
-    return WholeNumberField(
-        label=label, minimum=-MOST_ROWS_MOVED, maximum=MOST_ROWS_MOVED, default=0, required=False
-    )
-
-
 class T4AttackForm(TargetedForm):
     """One T4 attack: its target, weapon, range band and routine, and what the statuses of the
     movement phase do not say (cover, lighting, accessories, a weakened blow...). The statuses
@@ -77,8 +70,10 @@ class T4AttackForm(TargetedForm):
     drew_this_round = forms.BooleanField(label="Drew and fires this round", required=False)
     pistol_braced = forms.BooleanField(label="Pistol braced with both hands", required=False)
     two_weapons = chips("Two weapons", _choices(HANDS, "One weapon"), required=False)
-    location_skew = _rows_moved("Aimed snapshot: rows moved (minus: toward the head)")
-    snipe_shift = _rows_moved("Snipe: rows moved after a hit")
+    location_skew = plus_or_minus(
+        "Aimed snapshot: rows moved (minus: toward the head)", MOST_ROWS_MOVED
+    )
+    snipe_shift = plus_or_minus("Snipe: rows moved after a hit", MOST_ROWS_MOVED)
     weakened = forms.BooleanField(label="Weakened blow", required=False)
     to_stun = forms.BooleanField(label="To stun", required=False)
     pure_defense = forms.BooleanField(label="Target in pure defense", required=False)
@@ -175,7 +170,7 @@ class InitiativeForm(VersionForm):
     """A T4 round's initiative: the Tactics points each fighter keeps for initiative, asked at
     its first throw (``tactics-<id>``), and who draws quickly this round."""
 
-    quick_draw = fighter_checkboxes("Quick draw this round (DM -3)", "Quick draw")
+    quick_draw = checkboxes("Quick draw this round (DM -3)", coerce=int, name="Quick draw")
 
     def __init__(self, board: Board, data: Any = None) -> None:
         super().__init__(data, initial={"version": board.encounter.version})

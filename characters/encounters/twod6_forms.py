@@ -17,7 +17,6 @@ from characters.encounters.forms import (
     _choices,
     checkboxes,
     chips,
-    fighter_checkboxes,
     zero_or_more,
 )
 from characters.encounters.selectors import Board, Row
@@ -144,7 +143,7 @@ class TwoD6AttackForm(TargetedForm):
 class PreparedForm(VersionForm):
     """2D6 initiative: the fighters the referee marks prepared (an ambush: 12 + DEX DM)."""
 
-    prepared = fighter_checkboxes("Prepared (an ambush: 12 + DEX DM)", "Prepared")
+    prepared = checkboxes("Prepared (an ambush: 12 + DEX DM)", coerce=int, name="Prepared")
 
     def __init__(self, board: Board, data: Any = None) -> None:
         super().__init__(data, initial={"version": board.encounter.version})
