@@ -137,6 +137,12 @@ def pending(state: Board) -> dict[str, Any] | None:
     return dict(waiting) if waiting else None
 
 
+def _refuse_while_pending(state: Board) -> None:
+    """Nothing else happens while an attack waits for its target's reaction."""
+    if pending(state):
+        raise Refused("An attack waits for its target's reaction: answer it first.")
+
+
 # -- initiative and Tactics --------------------------------------------------------------------
 
 
@@ -222,6 +228,12 @@ def check_odds(check_dms: tuple[Modifier, ...]) -> Fraction:
     return chance_at_least(2, int(TABLES["target"]) - sum(m.dm for m in check_dms))
 
 
+def _check_words(dice: tuple[int, int], check: twod6_initiative.SkillCheck) -> str:
+    """A Tactics or Leadership check as the log says it: the dice, each DM, the total vs 8."""
+    dms = "".join(f" {m.label} {m.dm:+d}" for m in check.dms)
+    return f"2D {dice[0]}+{dice[1]}{dms} = {check.total} vs 8"
+
+
 def tactics_preview(state: Board, side: str) -> tuple[Row, tuple[Modifier, ...]] | None:
     """The commander who throws a side's Tactics and its DMs, before the dice."""
     leader = commander(state, side)
@@ -257,9 +269,8 @@ def tactics(state: Board, *, by: User, side: str, rng: random.Random) -> Encount
         else ("a failure: nothing" if check.total < int(TABLES["target"]) else "Effect 0")
     )
     summary = (
-        f"Tactics of {Side(side).label.lower()}: {leader.combatant.name} throws 2D "
-        f"{dice[0]}+{dice[1]}{''.join(f' {m.label} {m.dm:+d}' for m in check.dms)} = "
-        f"{check.total} vs 8: {verdict}."
+        f"Tactics of {Side(side).label.lower()}: {leader.combatant.name} throws "
+        f"{_check_words(dice, check)}: {verdict}."
     )
     detail = {"side": side, "dice": list(dice), "dms": [m.as_dict() for m in check.dms]}
     return log(
@@ -322,8 +333,8 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     """``pass`` (the turn ends), ``aim`` (a minor action: +1, kept until the fighter does
     anything else), ``delay`` (it acts later), ``act_now`` (the delaying fighter ``after`` acts
     now, at the count of the fighter whose turn it is), and for the referee ``next_round``."""
-    if pending(state) and action != "next_round":
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    if action != "next_round":
+        _refuse_while_pending(state)
     before = UndoRecord.of(state)
     if action == "next_round":
         return _next_round(state, by, before)
@@ -387,8 +398,7 @@ def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     """The referee ends the round: a fighter still delaying takes the first place next round
     (reading 2D-17), and each fighter's next-round changes become this round's."""
     require_referee(state.encounter.campaign, by, "start the next round")
-    if pending(state):
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    _refuse_while_pending(state)
     everyone = [(row, i) for row in state.rows if (i := initiative_of(row)) is not None]
     late = [row for row, i in everyone if row.state.get("delaying") and not i.acted]
     moved = twod6_initiative.act_first_next_round(
@@ -547,8 +557,7 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
     """The fighter acting now attacks. When the target's reaction is to be asked (its player's
     or the referee's, not the attacker's, to choose), the attack waits for it; else it is
     resolved at once."""
-    if pending(state):
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    _refuse_while_pending(state)
     attacker = acting(state, by, "attack")
     _budget(attacker, significant=True)
     refuse_coup_de_grace_unless_referee(state, by, order.coup_de_grace)
@@ -693,8 +702,7 @@ def leadership_preview(row: Row) -> tuple[Modifier, ...]:
 def leadership(state: Board, *, by: User, ally: int, rng: random.Random) -> EncounterEntry:
     """Leadership as the fighter's significant action (reading 2D-3): 2D6 + Leadership + PRE
     DM; a success adds its Effect to an ally's initiative for the fight. The turn ends."""
-    if pending(state):
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    _refuse_while_pending(state)
     leader = acting(state, by, "use Leadership")
     _budget(leader, significant=True)
     other = state.row(ally)
@@ -716,8 +724,7 @@ def leadership(state: Board, *, by: User, ally: int, rng: random.Random) -> Enco
         else "no Effect: nothing"
     )
     summary = (
-        f"{leader.combatant.name} leads {other.combatant.name}: 2D {dice[0]}+{dice[1]}"
-        f"{''.join(f' {m.label} {m.dm:+d}' for m in check.dms)} = {check.total} vs 8: "
+        f"{leader.combatant.name} leads {other.combatant.name}: {_check_words(dice, check)}: "
         f"{verdict}."
     )
     return log(
