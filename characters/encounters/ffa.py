@@ -15,7 +15,6 @@ from typing import Any
 from django.contrib.auth.models import User
 
 import rules
-from characters.core.selectors import is_referee
 from characters.core.services import Refused, require_referee
 from characters.core.wording import percent
 from characters.encounters.recording import (
@@ -24,12 +23,16 @@ from characters.encounters.recording import (
     UndoRecord,
     acting,
     advance,
+    counted_rounds,
     fire,
-    form_refusal,
     log,
+    log_attack,
+    log_round_begins,
     lose_surprise,
     mark,
     next_able,
+    refuse_coup_de_grace_unless_referee,
+    refused_as_the_form_says,
     save_order,
     target_of,
     weapon_of,
@@ -37,7 +40,7 @@ from characters.encounters.recording import (
 from characters.encounters.selectors import Board, Row, side_fighters
 from characters.models import EncounterEntry
 from characters.play import services as play_services
-from rules.combat import AttackPlan, AttackResult, CombatRefused, Situation, Weapon
+from rules.combat import AttackPlan, AttackResult, Situation, Weapon
 
 # Who the referee says may be surprised: a side, or either.
 EITHER = "either"
@@ -229,7 +232,7 @@ def plan(state: Board, attacker: Row, order: AttackOrder) -> Planned:
     plans = []
     for target in targets:
         seen = replace(situation, target_surprised=True) if target.surprised else situation
-        try:
+        with refused_as_the_form_says(FORM_LABELS):
             planned = rules.combat.plan_attack(
                 attacker.fighter,
                 weapon,
@@ -239,8 +242,6 @@ def plan(state: Board, attacker: Row, order: AttackOrder) -> Planned:
                 attacker_condition=attacker.condition,
                 target_condition=target.condition,
             )
-        except CombatRefused as refused:
-            raise form_refusal(refused, FORM_LABELS) from None
         plans.append((planned, target))
     return Planned(plans, weapon)
 
@@ -320,8 +321,7 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
     ammunition counted, and the turn passed on."""
     locked = state.encounter
     attacker = acting(state, by, "attack")
-    if order.coup_de_grace and not is_referee(locked.campaign, by.pk):
-        raise Refused("Target: only the referee chooses a coup de grâce.")
+    refuse_coup_de_grace_unless_referee(state, by, order.coup_de_grace)
     planned = plan(state, attacker, order)
     weapon = planned.weapon
     before = UndoRecord.of(state)
@@ -337,7 +337,7 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
         "weapon": weapon.name,
         "range": order.range_band,
         # Rounds off a magazine, for the encounter's summary (0: the weapon counts none).
-        "rounds": fired if rules.combat.ammunition_for(weapon) else 0,
+        "rounds": counted_rounds(weapon, fired),
         "others": [other for other, _ in others],
     }
     targets = [target for _, target in planned.plans]
@@ -355,15 +355,8 @@ def attack(state: Board, *, by: User, order: AttackOrder, rng: random.Random) ->
             f"{attacker.combatant.name} attacks {targets[0].combatant.name} with the "
             f"{weapon.name} at {order.range_band} range: {words}{alarm}{ammunition}"
         )
-    return log(
-        state,
-        kind=Kind.ATTACK,
-        by=by,
-        summary=summary,
-        before=before,
-        actor=attacker,
-        target=targets[0],
-        detail=detail,
+    return log_attack(
+        state, attacker, targets[0], by=by, before=before, summary=summary, detail=detail
     )
 
 
@@ -384,10 +377,7 @@ def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     # The round first: whose turn comes depends on it (a surprised side acts from round 2).
     encounter.round += 1
     encounter.turn = next_able(state, 0)
-    current = state.current
-    first = f" {current.combatant.name} acts first." if current else ""
-    summary = " ".join((f"Round {encounter.round} begins.{first}", *news))
-    return log(state, kind=Kind.ROUND, by=by, summary=summary, before=before)
+    return log_round_begins(state, by=by, before=before, news=news)
 
 
 def waiting_for(state: Board) -> list[Row]:

@@ -28,10 +28,33 @@ ANIMAL_ROWS = 3
 NONE = ""
 
 
+def plus_or_minus(label: str, most: int) -> WholeNumberField:
+    """A whole number of either sign, at most ``most`` either way: 0 unless given."""
+    return WholeNumberField(label=label, minimum=-most, maximum=most, default=0, required=False)
+
+
 def referee_dm(label: str) -> WholeNumberField:
     """A DM the referee adds, of either sign: 0 unless given."""
-    return WholeNumberField(
-        label=label, minimum=-MAX_REFEREE_DM, maximum=MAX_REFEREE_DM, default=0, required=False
+    return plus_or_minus(label, MAX_REFEREE_DM)
+
+
+def zero_or_more(label: str, most: int) -> WholeNumberField:
+    """A count or a measure from 0 to ``most``: 0 unless given."""
+    return WholeNumberField(label=label, minimum=0, maximum=most, default=0, required=False)
+
+
+def checkboxes(
+    label: str, choices: Any = (), *, coerce: Any = str, name: str | None = None
+) -> forms.TypedMultipleChoiceField:
+    """Any of ``choices`` ticked as checkboxes, none unless ticked (fighters by id: ``coerce``
+    int, the form offering the board's); its errors call the field ``name``, else its label."""
+    return forms.TypedMultipleChoiceField(
+        label=label,
+        choices=choices,
+        coerce=coerce,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages=named(name or label),
     )
 
 
@@ -86,13 +109,7 @@ class GroupsForm(forms.Form):
         self.fields["party"].initial = [c.pk for c in pcs] if self.party_chosen else []
         sides = Combatant.Side.choices
         for npc in npcs:
-            self.fields[f"npc-{npc.pk}"] = WholeNumberField(
-                label=f"How many {npc.name}",
-                minimum=0,
-                maximum=MAX_GROUP,
-                default=0,
-                required=False,
-            )
+            self.fields[f"npc-{npc.pk}"] = zero_or_more(f"How many {npc.name}", MAX_GROUP)
             self.fields[f"npc-{npc.pk}-side"] = forms.ChoiceField(
                 label=f"{npc.name}'s side",
                 choices=sides,
@@ -472,20 +489,8 @@ class AttackForm(TargetedForm):
     aim_turns = chips("Turns aimed", _counts(MAX_AIM_TURNS), coerce=int)
     extra_actions = chips("Further actions this turn", _counts(MAX_EXTRA_ACTIONS), coerce=int)
     autofire_rounds = chips("Autofire", coerce=int, required=False)
-    also = forms.TypedMultipleChoiceField(
-        label="Further targets",
-        coerce=int,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        error_messages=named("Further targets"),
-    )
-    squares_between = WholeNumberField(
-        label="Squares between the targets",
-        minimum=0,
-        maximum=MAX_SQUARES_BETWEEN,
-        default=0,
-        required=False,
-    )
+    also = checkboxes("Further targets", coerce=int)
+    squares_between = zero_or_more("Squares between the targets", MAX_SQUARES_BETWEEN)
     target_surprised = forms.BooleanField(label="Target surprised", required=False)
 
     # The rarer parts of the situation, folded away on a page until one is changed.

@@ -2,13 +2,15 @@
 version its page showed, who may act, the record undo restores (``UndoRecord``), the log line
 that moves the encounter to its next version, the turn order stored, the ammunition fired, and
 a fighter's condition marked where it is kept (its play sheet, or the encounter's own record of
-a group member or an animal). The systems' rounds (``ffa``, ``t4``, ``twod6``) are built of
-these; ``services`` is the one door the views use.
+a group member or an animal), and what the systems' rounds do alike: who controls a fighter,
+what the fight keeps between steps, an attack's log line, a new round's. The systems' rounds
+(``ffa``, ``t4``, ``twod6``) are built of these; ``services`` is the one door the views use.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -186,6 +188,75 @@ def log(
     )
 
 
+def log_attack(
+    state: Board,
+    attacker: Row,
+    target: Row,
+    *,
+    by: User,
+    before: UndoRecord,
+    summary: str,
+    detail: dict[str, Any],
+) -> EncounterEntry:
+    """An attack's log line, on its attacker and its (first) target."""
+    return log(
+        state,
+        kind=Kind.ATTACK,
+        by=by,
+        summary=summary,
+        before=before,
+        actor=attacker,
+        target=target,
+        detail=detail,
+    )
+
+
+def attack_recall(weapon: Weapon, rounds: int, target: Row) -> dict[str, Any]:
+    """What a T4 or 2D6 attack's log line recalls besides the engine's result: the weapon, the
+    rounds it took off a magazine, the target's name and its states after the blow."""
+    return {
+        "weapon": weapon.name,
+        "rounds": rounds,
+        "target_name": target.combatant.name,
+        "states": [words for _, words in target.states],
+    }
+
+
+def counted_rounds(weapon: Weapon, rounds: int) -> int:
+    """The rounds an attack takes off a magazine: none from a weapon that uses no ammunition."""
+    return rounds if rules.combat.ammunition_for(weapon) is not None else 0
+
+
+def log_round_begins(
+    state: Board, *, by: User, before: UndoRecord, news: Iterable[str]
+) -> EncounterEntry:
+    """The log line of a new round (the round and its turn set): who acts first, and what
+    happened to the fighters as it began (``news``)."""
+    current = state.current
+    first = f" {current.combatant.name} acts first." if current else ""
+    summary = " ".join((f"Round {state.encounter.round} begins.{first}", *news))
+    return log(state, kind=Kind.ROUND, by=by, summary=summary, before=before)
+
+
+def reinforcements_initiative(rolls: list[dict[str, Any]]) -> dict[str, Any]:
+    """The log's words and detail of the initiative reinforcements threw as they joined."""
+    words = ", ".join(f"{roll['name']} {roll['total']}" for roll in rolls)
+    return {"words": f"Initiative: {words}." if rolls else "", "rolls": rolls}
+
+
+def update_fight_state(state: Board, **changes: Any) -> None:
+    """Change what a T4 or 2D6 fight keeps on the encounter between its steps (saved with the
+    log line)."""
+    encounter = state.encounter
+    encounter.system_state = {**encounter.system_state, **changes}
+
+
+def update_fighter_state(row: Row, **changes: Any) -> None:
+    """Change what a T4 or 2D6 fight keeps of a fighter between its steps (saved with the
+    order)."""
+    row.combatant.system_state = {**row.state, **changes}
+
+
 def save_order(state: Board) -> None:
     """The rows' order as it stands, with each fighter's initiative and what its system keeps
     of it (T4 statuses, 2D6 initiative)."""
@@ -218,6 +289,25 @@ def advance(state: Board) -> None:
     state.encounter.turn = next_able(state, state.encounter.turn + 1)
 
 
+def controls(state: Board, user: User, row: Row) -> bool:
+    """Whether ``user`` acts for the fighter: the referee for anyone, a player for their own
+    character."""
+    return is_referee(state.encounter.campaign, user.pk) or row.owned_by(user.pk)
+
+
+def require_control(state: Board, by: User, row: Row, doing: str) -> None:
+    """Refuse ``by`` unless they act for the fighter (``controls``); ``doing`` ends the
+    message ("sets its status")."""
+    if not controls(state, by, row):
+        raise Refused(f"Only {row.combatant.name}'s player or the referee {doing}.")
+
+
+def refuse_coup_de_grace_unless_referee(state: Board, by: User, coup_de_grace: bool) -> None:
+    """A coup de grâce (a target out of action, reading 16) is the referee's choice alone."""
+    if coup_de_grace and not is_referee(state.encounter.campaign, by.pk):
+        raise Refused("Target: only the referee chooses a coup de grâce.")
+
+
 def acting(state: Board, by: User, doing: str) -> Row:
     """The fighter whose turn it is, if ``by`` may act for it: the referee for anyone, a player
     for their own character."""
@@ -228,7 +318,7 @@ def acting(state: Board, by: User, doing: str) -> Row:
             if state.encounter.round == 0
             else "The round is over: start the next round."
         )
-    if not is_referee(state.encounter.campaign, by.pk) and not current.owned_by(by.pk):
+    if not controls(state, by, current):
         raise Refused(
             f"It is {current.combatant.name}'s turn: only its player or the referee can {doing}."
         )
@@ -258,10 +348,15 @@ def target_of(state: Board, attacker: Row, pk: int, label: str, *, finishing: bo
     return target
 
 
-def form_refusal(refused: CombatRefused, labels: Mapping[str, str]) -> Refused:
-    """The engine's refusal of an attack as the attack form names its fields ("Range: …")."""
-    label = labels.get(refused.field)
-    return Refused(f"{label}: {refused.message}" if label else str(refused))
+@contextmanager
+def refused_as_the_form_says(labels: Mapping[str, str]) -> Iterator[None]:
+    """The engine's refusal of an attack planned within, as the attack form names its fields
+    (``labels``: "Range: …")."""
+    try:
+        yield
+    except CombatRefused as refused:
+        label = labels.get(refused.field)
+        raise Refused(f"{label}: {refused.message}" if label else str(refused)) from None
 
 
 def take_magazine(

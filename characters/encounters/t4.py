@@ -24,7 +24,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from characters.core.selectors import is_referee
 from characters.core.services import Refused, require_referee
 from characters.core.wording import percent
 from characters.encounters.recording import (
@@ -32,19 +31,27 @@ from characters.encounters.recording import (
     Side,
     UndoRecord,
     acting,
+    attack_recall,
+    counted_rounds,
     fire,
-    form_refusal,
     log,
+    log_attack,
     mark_record,
     next_able,
+    refuse_coup_de_grace_unless_referee,
+    refused_as_the_form_says,
+    reinforcements_initiative,
+    require_control,
     save_order,
     target_of,
+    update_fight_state,
+    update_fighter_state,
     weapon_of,
 )
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.models import EncounterEntry
 from rules.attack import Modifier
-from rules.combat import CombatRefused, Weapon, ammunition_for
+from rules.combat import Weapon
 from rules.combat.figures import weapon_figures
 from rules.combat.records import record_as_dict
 from rules.combat.t4 import round as t4_round
@@ -79,16 +86,6 @@ SURPRISE_CHOICES = ("vehicle", "animals", "all_pouncers")
 
 def phase(state: Board) -> str:
     return str(state.encounter.system_state.get("phase", INITIATIVE))
-
-
-def _set(row: Row, **changes: Any) -> None:
-    """Change what the fight keeps of a fighter (saved with the order)."""
-    row.combatant.system_state = {**row.state, **changes}
-
-
-def _fight(state: Board, **changes: Any) -> None:
-    encounter = state.encounter
-    encounter.system_state = {**encounter.system_state, **changes}
 
 
 def record_of(row: Row) -> T4Condition:
@@ -266,7 +263,7 @@ def throw_initiative(
             continue
         if asks_tactics(row):
             kept = min(max(kept_now.get(row.pk, 0), 0), tactics_level(row))
-            _set(row, tactics_kept=kept)
+            update_fighter_state(row, tactics_kept=kept)
         dms = initiative_dms(state, row, quick_draw=row.pk in quick_draw)
         throws.append(t4_round.DieThrow(str(row.pk), rng.randint(1, 6), dms))
     groups = t4_round.order(throws, highest_first=True)
@@ -279,7 +276,7 @@ def throw_initiative(
     save_order(state)
     encounter.round = encounter.round or 1
     encounter.turn = 0
-    _fight(state, phase=MOVEMENT, group=None, interrupt=None)
+    update_fight_state(state, phase=MOVEMENT, group=None, interrupt=None)
     words = "; ".join(
         " = ".join(f"{by_key[key].combatant.name} {totals[key].total}" for key in group)
         + (" (together)" if len(group) > 1 else "")
@@ -313,15 +310,14 @@ def set_status(
     row = state.row(combatant)
     if row is None:
         raise Refused("Movement: that combatant is not in this encounter.")
-    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
-        raise Refused(f"Only {row.combatant.name}'s player or the referee sets its status.")
+    require_control(state, by, row, "sets its status")
     if movement not in MOVEMENTS or action not in ACTIONS:
         raise Refused(f"Movement: choose one of {', '.join(MOVEMENTS)} and an action.")
     if not able(row) and (movement != STATIONARY or action != HOLD):
         raise Refused(f"Movement: {row.combatant.name} cannot move or act this round.")
     before = UndoRecord.of(state)
     prone = {PRONE: True, STAND: False}.get(action, bool(row.state.get("prone")))
-    _set(row, movement=movement, action=action, prone=prone)
+    update_fighter_state(row, movement=movement, action=action, prone=prone)
     save_order(state)
     summary = f"{row.combatant.name}: {movement}, {action}."
     return log(state, kind=Kind.MOVEMENT, by=by, summary=summary, before=before, actor=row)
@@ -331,7 +327,7 @@ def _done_moving(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     require_referee(state.encounter.campaign, by, "end the movement phase")
     if phase(state) != MOVEMENT:
         raise Refused("Movement: it is not the movement phase.")
-    _fight(state, phase=COMBAT, group=None, interrupt=None)
+    update_fight_state(state, phase=COMBAT, group=None, interrupt=None)
     state.encounter.turn = next_able(state, 0)
     _enter_group(state)
     current = state.current
@@ -352,7 +348,7 @@ def _enter_group(state: Board) -> None:
     if current is None or current.pk in group:
         return
     tied = current.combatant.initiative
-    _fight(
+    update_fight_state(
         state,
         group=[row.pk for row in state.rows if row.combatant.initiative == tied and able(row)],
     )
@@ -361,8 +357,8 @@ def _enter_group(state: Board) -> None:
 def _advance(state: Board, actor: Row) -> None:
     """The turn passes on (a held fighter acting now gives it back to whoever had it)."""
     if state.encounter.system_state.get("interrupt") == actor.pk:
-        _fight(state, interrupt=None)
-        _set(actor, holding=False)
+        update_fight_state(state, interrupt=None)
+        update_fighter_state(actor, holding=False)
         return
     state.encounter.turn = next_able(state, state.encounter.turn + 1)
     _enter_group(state)
@@ -395,14 +391,14 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     if action == "hold":
         if state.encounter.system_state.get("interrupt") == actor.pk:
             raise Refused(f"{actor.combatant.name} acts now: it attacks or passes.")
-        _set(actor, holding=True)
+        update_fighter_state(actor, holding=True)
         _advance(state, actor)
         save_order(state)
         summary = f"{actor.combatant.name} holds its action."
         return log(state, kind=Kind.HOLD, by=by, summary=summary, before=before, actor=actor)
     if action != "pass":
         raise Refused("Action: under T4 a turn is passed or held.")
-    _set(actor, acted=True)
+    update_fighter_state(actor, acted=True)
     _advance(state, actor)
     save_order(state)
     summary = f"{actor.combatant.name} ends its turn."
@@ -413,9 +409,8 @@ def _act_now(state: Board, by: User, before: UndoRecord, pk: int | None) -> Enco
     row = next((row for row in held(state) if row.pk == pk), None)
     if row is None:
         raise Refused("Act now: only a fighter holding its action acts now.")
-    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
-        raise Refused(f"Only {row.combatant.name}'s player or the referee says it acts now.")
-    _fight(state, interrupt=row.pk)
+    require_control(state, by, row, "says it acts now")
+    update_fight_state(state, interrupt=row.pk)
     summary = f"{row.combatant.name} acts now, its action held."
     return log(state, kind=Kind.HOLD, by=by, summary=summary, before=before, actor=row)
 
@@ -531,11 +526,9 @@ def plan(state: Board, attacker: Row, order: T4Order) -> T4Planned:
         record_of(attacker),
         record_of(target),
     )
-    try:
+    with refused_as_the_form_says(FORM_LABELS):
         planned = plan_t4_attack(attack)
-    except CombatRefused as refused:
-        raise form_refusal(refused, FORM_LABELS) from None
-    rounds = (planned.burst or 1) if ammunition_for(weapon) is not None else 0
+    rounds = counted_rounds(weapon, planned.burst or 1)
     return T4Planned(planned, target, weapon, rounds)
 
 
@@ -578,8 +571,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     kept or lost (II.3-4), the turn passed on unless it attacks another target this round."""
     encounter = state.encounter
     attacker = acting(state, by, "attack")
-    if order.coup_de_grace and not is_referee(encounter.campaign, by.pk):
-        raise Refused("Target: only the referee chooses a coup de grâce.")
+    refuse_coup_de_grace_unless_referee(state, by, order.coup_de_grace)
     planned = plan(state, attacker, order)
     before = UndoRecord.of(state)
     ammunition = fire(attacker, planned.weapon, planned.rounds, by, encounter, before).strip()
@@ -600,7 +592,7 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     targets = list(attacker.state.get("targets", []))
     if target.pk not in targets:
         targets.append(target.pk)
-    _set(
+    update_fighter_state(
         attacker,
         acted=True,
         struck=bool(attacker.state.get("struck")) or full_strength,
@@ -632,24 +624,13 @@ def attack(state: Board, *, by: User, order: T4Order, rng: random.Random) -> Enc
     )
     if more:
         summary += f" {name} keeps its turn to attack another target."
-    detail = t4_result_as_dict(result) | {
-        "odds": planned.odds,
-        "weapon": planned.weapon.name,
-        "rounds": planned.rounds,
-        "target_name": target_name,
-        "states": [words for _, words in target.states],
-        "surprise": surprise,
-    }
-    return log(
-        state,
-        kind=Kind.ATTACK,
-        by=by,
-        summary=summary,
-        before=before,
-        actor=attacker,
-        target=target,
-        detail=detail,
+    detail = (
+        t4_result_as_dict(result)
+        | {"odds": planned.odds}
+        | attack_recall(planned.weapon, planned.rounds, target)
+        | {"surprise": surprise}
     )
+    return log_attack(state, attacker, target, by=by, before=before, summary=summary, detail=detail)
 
 
 def _may_attack_again(attacker: Row) -> bool:
@@ -707,7 +688,7 @@ def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
                 news.append(f"{row.combatant.name}: {said}")
         # Last round's initiative is spent: the next is thrown anew.
         row.combatant.initiative = None
-        _set(
+        update_fighter_state(
             row,
             movement=STATIONARY,
             action=action_of(row) if action_of(row) not in (EVADE, PRONE, STAND, HOLD) else RANGED,
@@ -719,7 +700,7 @@ def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
         )
     encounter.round += 1
     encounter.turn = 0
-    _fight(state, phase=INITIATIVE, group=None, interrupt=None)
+    update_fight_state(state, phase=INITIATIVE, group=None, interrupt=None)
     save_order(state)
     summary = " ".join((f"Round {encounter.round}: throw initiative.", *news))
     return log(state, kind=Kind.ROUND, by=by, summary=summary, before=before)
@@ -748,7 +729,7 @@ def join(state: Board, *, newcomers: list[Row], present: int, rng: random.Random
     for row in newcomers:
         if row.out_of_action:
             continue
-        _set(row, tactics_kept=0)
+        update_fighter_state(row, tactics_kept=0)
         throw = t4_round.DieThrow(str(row.pk), rng.randint(1, 6), initiative_dms(state, row))
         row.combatant.initiative = throw.total
         rolls.append(
@@ -770,5 +751,4 @@ def join(state: Board, *, newcomers: list[Row], present: int, rng: random.Random
         if current is not None and state.encounter.system_state.get("interrupt") is None:
             state.encounter.turn = state.rows.index(current)
     save_order(state)
-    words = ", ".join(f"{roll['name']} {roll['total']}" for roll in rolls)
-    return {"words": f"Initiative: {words}." if rolls else "", "rolls": rolls}
+    return reinforcements_initiative(rolls)

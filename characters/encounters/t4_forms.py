@@ -15,8 +15,10 @@ from characters.encounters.forms import (
     TargetedForm,
     VersionForm,
     _choices,
+    checkboxes,
     chips,
-    named,
+    plus_or_minus,
+    zero_or_more,
 )
 from characters.encounters.selectors import Board, Row
 from characters.models import Combatant
@@ -44,16 +46,6 @@ MOST_ANIMALS = 99
 USUAL_SHOT = "short"
 
 
-def _checks(label: str, choices: Any) -> forms.MultipleChoiceField:
-    return forms.MultipleChoiceField(
-        label=label,
-        choices=choices,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        error_messages=named(label),
-    )
-
-
 class T4AttackForm(TargetedForm):
     """One T4 attack: its target, weapon, range band and routine, and what the statuses of the
     movement phase do not say (cover, lighting, accessories, a weakened blow...). The statuses
@@ -67,50 +59,26 @@ class T4AttackForm(TargetedForm):
     )
     autofire_rounds = chips("Autofire", coerce=int, required=False)
     cover = chips("Cover", _choices(COVERS, "None"), required=False)
-    cover_regions = _checks("The cover hides", [(part, part.capitalize()) for part in BODY_PARTS])
+    cover_regions = checkboxes(
+        "The cover hides", [(part, part.capitalize()) for part in BODY_PARTS]
+    )
     concealed = forms.BooleanField(label="Target concealed", required=False)
     lighting = chips("Lighting", _choices(LIGHTING, "Daylight"), required=False)
     target_size = chips("Target size", _choices(TARGET_SIZES, "Human-sized"), required=False)
     into_melee = forms.BooleanField(label="Firing into hand-to-hand", required=False)
-    accessories = _checks("Accessories", [(name, name) for name in ACCESSORIES])
+    accessories = checkboxes("Accessories", [(name, name) for name in ACCESSORIES])
     drew_this_round = forms.BooleanField(label="Drew and fires this round", required=False)
     pistol_braced = forms.BooleanField(label="Pistol braced with both hands", required=False)
     two_weapons = chips("Two weapons", _choices(HANDS, "One weapon"), required=False)
-    location_skew = WholeNumberField(
-        label="Aimed snapshot: rows moved (minus: toward the head)",
-        minimum=-MOST_ROWS_MOVED,
-        maximum=MOST_ROWS_MOVED,
-        default=0,
-        required=False,
+    location_skew = plus_or_minus(
+        "Aimed snapshot: rows moved (minus: toward the head)", MOST_ROWS_MOVED
     )
-    snipe_shift = WholeNumberField(
-        label="Snipe: rows moved after a hit",
-        minimum=-MOST_ROWS_MOVED,
-        maximum=MOST_ROWS_MOVED,
-        default=0,
-        required=False,
-    )
+    snipe_shift = plus_or_minus("Snipe: rows moved after a hit", MOST_ROWS_MOVED)
     weakened = forms.BooleanField(label="Weakened blow", required=False)
     to_stun = forms.BooleanField(label="To stun", required=False)
     pure_defense = forms.BooleanField(label="Target in pure defense", required=False)
     keep_turn = forms.BooleanField(label="Attack another target this round", required=False)
 
-    MORE = (
-        "lighting",
-        "target_size",
-        "two_weapons",
-        "location_skew",
-        "snipe_shift",
-        "cover_regions",
-        "accessories",
-        "concealed",
-        "into_melee",
-        "drew_this_round",
-        "pistol_braced",
-        "weakened",
-        "to_stun",
-        "pure_defense",
-    )
     # The yes-or-no parts of MORE, drawn as one group of chips.
     FLAGS = (
         "concealed",
@@ -120,6 +88,16 @@ class T4AttackForm(TargetedForm):
         "weakened",
         "to_stun",
         "pure_defense",
+    )
+    MORE = (
+        "lighting",
+        "target_size",
+        "two_weapons",
+        "location_skew",
+        "snipe_shift",
+        "cover_regions",
+        "accessories",
+        *FLAGS,
     )
 
     def __init__(
@@ -192,13 +170,7 @@ class InitiativeForm(VersionForm):
     """A T4 round's initiative: the Tactics points each fighter keeps for initiative, asked at
     its first throw (``tactics-<id>``), and who draws quickly this round."""
 
-    quick_draw = forms.TypedMultipleChoiceField(
-        label="Quick draw this round (DM -3)",
-        coerce=int,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        error_messages=named("Quick draw"),
-    )
+    quick_draw = checkboxes("Quick draw this round (DM -3)", coerce=int, name="Quick draw")
 
     def __init__(self, board: Board, data: Any = None) -> None:
         super().__init__(data, initial={"version": board.encounter.version})
@@ -246,13 +218,7 @@ class SurpriseForm(VersionForm):
             self.fields[f"{side}-vehicle"] = forms.BooleanField(
                 label=f"{label}: in a vehicle", required=False
             )
-            self.fields[f"{side}-animals"] = WholeNumberField(
-                label=f"{label}: animals with it",
-                minimum=0,
-                maximum=MOST_ANIMALS,
-                default=0,
-                required=False,
-            )
+            self.fields[f"{side}-animals"] = zero_or_more(f"{label}: animals with it", MOST_ANIMALS)
             self.fields[f"{side}-all_pouncers"] = forms.BooleanField(
                 label=f"{label}: all pouncers", required=False
             )

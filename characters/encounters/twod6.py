@@ -23,7 +23,6 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
-from characters.core.selectors import is_referee
 from characters.core.services import Refused, require_referee
 from characters.core.wording import percent
 from characters.encounters.recording import (
@@ -31,18 +30,27 @@ from characters.encounters.recording import (
     Side,
     UndoRecord,
     acting,
+    attack_recall,
+    counted_rounds,
     fire,
-    form_refusal,
     log,
+    log_attack,
+    log_round_begins,
     mark_record,
+    refuse_coup_de_grace_unless_referee,
+    refused_as_the_form_says,
+    reinforcements_initiative,
+    require_control,
     save_order,
     target_of,
+    update_fight_state,
+    update_fighter_state,
     weapon_of,
 )
 from characters.encounters.selectors import Board, Row, weapon_key
 from characters.models import EncounterEntry
 from rules.attack import Modifier
-from rules.combat import CombatRefused, Weapon, ammunition_for
+from rules.combat import CombatRefused, Weapon
 from rules.combat.throws import RandomDice, chance_at_least
 from rules.combat.twod6 import initiative as twod6_initiative
 from rules.combat.twod6.attack import (
@@ -71,15 +79,6 @@ MINORS_A_TURN = 3
 # -- the fight's records -----------------------------------------------------------------------
 
 
-def _set(row: Row, **changes: Any) -> None:
-    row.combatant.system_state = {**row.state, **changes}
-
-
-def _fight(state: Board, **changes: Any) -> None:
-    encounter = state.encounter
-    encounter.system_state = {**encounter.system_state, **changes}
-
-
 def record_of(row: Row) -> TwoD6Condition:
     """The fighter's 2D6 record (the board reads one for every 2D6 fighter)."""
     assert isinstance(row.record, TwoD6Condition), row.record
@@ -93,7 +92,7 @@ def initiative_of(row: Row) -> Initiative | None:
 
 
 def _store(row: Row, initiative: Initiative) -> None:
-    _set(row, initiative=asdict(initiative))
+    update_fighter_state(row, initiative=asdict(initiative))
     row.combatant.initiative = initiative.current
 
 
@@ -138,6 +137,12 @@ def pending(state: Board) -> dict[str, Any] | None:
     return dict(waiting) if waiting else None
 
 
+def _refuse_while_pending(state: Board) -> None:
+    """Nothing else happens while an attack waits for its target's reaction."""
+    if pending(state):
+        raise Refused("An attack waits for its target's reaction: answer it first.")
+
+
 # -- initiative and Tactics --------------------------------------------------------------------
 
 
@@ -163,7 +168,7 @@ def throw_initiative(
             str(row.pk), row.sheet, record_of(row), dice, prepared=ready
         )
         _store(row, initiative)
-        _set(row, prepared=ready)
+        update_fighter_state(row, prepared=ready)
         thrown = "prepared 12" if ready else f"2D {dice[0]}+{dice[1]}"
         dm = initiative.base - (12 if ready else sum(dice))
         trait = f" + INI trait {initiative.lasting:+d}" if initiative.lasting else ""
@@ -223,6 +228,12 @@ def check_odds(check_dms: tuple[Modifier, ...]) -> Fraction:
     return chance_at_least(2, int(TABLES["target"]) - sum(m.dm for m in check_dms))
 
 
+def _check_words(dice: tuple[int, int], check: twod6_initiative.SkillCheck) -> str:
+    """A Tactics or Leadership check as the log says it: the dice, each DM, the total vs 8."""
+    dms = "".join(f" {m.label} {m.dm:+d}" for m in check.dms)
+    return f"2D {dice[0]}+{dice[1]}{dms} = {check.total} vs 8"
+
+
 def tactics_preview(state: Board, side: str) -> tuple[Row, tuple[Modifier, ...]] | None:
     """The commander who throws a side's Tactics and its DMs, before the dice."""
     leader = commander(state, side)
@@ -250,7 +261,7 @@ def tactics(state: Board, *, by: User, side: str, rng: random.Random) -> Encount
         if initiative is not None and check.effect:
             _store(row, twod6_initiative.lasting_boost(initiative, check.effect))
     thrown = {**state.encounter.system_state.get("tactics", {}), side: check.effect}
-    _fight(state, tactics=thrown)
+    update_fight_state(state, tactics=thrown)
     _resort(state)
     verdict = (
         f"Effect {check.effect}: +{check.effect} initiative for {Side(side).label.lower()}"
@@ -258,9 +269,8 @@ def tactics(state: Board, *, by: User, side: str, rng: random.Random) -> Encount
         else ("a failure: nothing" if check.total < int(TABLES["target"]) else "Effect 0")
     )
     summary = (
-        f"Tactics of {Side(side).label.lower()}: {leader.combatant.name} throws 2D "
-        f"{dice[0]}+{dice[1]}{''.join(f' {m.label} {m.dm:+d}' for m in check.dms)} = "
-        f"{check.total} vs 8: {verdict}."
+        f"Tactics of {Side(side).label.lower()}: {leader.combatant.name} throws "
+        f"{_check_words(dice, check)}: {verdict}."
     )
     detail = {"side": side, "dice": list(dice), "dms": [m.as_dict() for m in check.dms]}
     return log(
@@ -274,8 +284,7 @@ def hasten(state: Board, *, by: User, combatant: int) -> EncounterEntry:
     row = state.row(combatant)
     if row is None or initiative_of(row) is None:
         raise Refused("Hasten: that combatant has no initiative in this fight.")
-    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
-        raise Refused(f"Only {row.combatant.name}'s player or the referee hastens it.")
+    require_control(state, by, row, "hastens it")
     if round_begun(state):
         raise Refused("Hasten: it is declared at the start of the round, before anyone acts.")
     initiative = initiative_of(row)
@@ -305,9 +314,9 @@ def _acted(state: Board, row: Row) -> None:
     fight = state.encounter.system_state
     if fight.get("interrupt") == row.pk:
         initiative = twod6_initiative.act_at(initiative, int(fight.get("count", 0)))
-        _fight(state, interrupt=None, count=None)
+        update_fight_state(state, interrupt=None, count=None)
     _store(row, twod6_initiative.acted(initiative))
-    _set(row, delaying=False, minors=0, reactions=0)
+    update_fighter_state(row, delaying=False, minors=0, reactions=0)
 
 
 def _budget(row: Row, *, significant: bool) -> None:
@@ -324,8 +333,8 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     """``pass`` (the turn ends), ``aim`` (a minor action: +1, kept until the fighter does
     anything else), ``delay`` (it acts later), ``act_now`` (the delaying fighter ``after`` acts
     now, at the count of the fighter whose turn it is), and for the referee ``next_round``."""
-    if pending(state) and action != "next_round":
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    if action != "next_round":
+        _refuse_while_pending(state)
     before = UndoRecord.of(state)
     if action == "next_round":
         return _next_round(state, by, before)
@@ -337,7 +346,7 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
         minors = int(actor.state.get("minors", 0)) + 1
         most = int(TABLES["aim"]["most_actions"])
         aim = min(int(actor.state.get("aim", 0)) + 1, most)
-        _set(actor, aim=aim, minors=minors)
+        update_fighter_state(actor, aim=aim, minors=minors)
         done = minors >= MINORS_A_TURN
         if done:
             _acted(state, actor)
@@ -349,7 +358,7 @@ def take_turn(state: Board, *, by: User, action: str, after: int | None) -> Enco
     if action == "delay":
         if state.encounter.system_state.get("interrupt") == actor.pk:
             raise Refused(f"{name} acts now: it acts or ends its turn.")
-        _set(actor, delaying=True)
+        update_fighter_state(actor, delaying=True)
         _resort(state)
         summary = f"{name} delays: it may act later this round, or first next round."
         return log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=actor)
@@ -373,15 +382,14 @@ def _act_now(state: Board, by: User, before: UndoRecord, pk: int | None) -> Enco
     row = next((row for row in delaying(state) if row.pk == pk), None)
     if row is None:
         raise Refused("Act now: only a delaying fighter acts now.")
-    if not is_referee(state.encounter.campaign, by.pk) and not row.owned_by(by.pk):
-        raise Refused(f"Only {row.combatant.name}'s player or the referee says it acts now.")
+    require_control(state, by, row, "says it acts now")
     # The count it acts on: that of the fighter whose turn it is, else (the round's turns are
     # over) the lowest of those who acted.
     current = state.current
     now = initiative_of(current) if current is not None else None
     acted = [i.current for r in state.rows if (i := initiative_of(r)) is not None and i.acted]
     count = now.current if now is not None else min(acted, default=0)
-    _fight(state, interrupt=row.pk, count=count)
+    update_fight_state(state, interrupt=row.pk, count=count)
     summary = f"{row.combatant.name} stops delaying and acts now, on initiative {count}."
     return log(state, kind=Kind.DELAY, by=by, summary=summary, before=before, actor=row)
 
@@ -390,8 +398,7 @@ def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     """The referee ends the round: a fighter still delaying takes the first place next round
     (reading 2D-17), and each fighter's next-round changes become this round's."""
     require_referee(state.encounter.campaign, by, "start the next round")
-    if pending(state):
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    _refuse_while_pending(state)
     everyone = [(row, i) for row in state.rows if (i := initiative_of(row)) is not None]
     late = [row for row, i in everyone if row.state.get("delaying") and not i.acted]
     moved = twod6_initiative.act_first_next_round(
@@ -399,17 +406,14 @@ def _next_round(state: Board, by: User, before: UndoRecord) -> EncounterEntry:
     )
     for (row, _), initiative in zip(everyone, moved, strict=True):
         _store(row, twod6_initiative.next_round(initiative))
-        _set(row, delaying=False, minors=0)
+        update_fighter_state(row, delaying=False, minors=0)
     state.encounter.round += 1
-    _fight(state, interrupt=None, count=None)
+    update_fight_state(state, interrupt=None, count=None)
     _resort(state)
-    current = state.current
-    first = f" {current.combatant.name} acts first." if current else ""
     news = [
         f"{row.combatant.name} acts first, having delayed to the end of the last." for row in late
     ]
-    summary = " ".join((f"Round {state.encounter.round} begins.{first}", *news))
-    return log(state, kind=Kind.ROUND, by=by, summary=summary, before=before)
+    return log_round_begins(state, by=by, before=before, news=news)
 
 
 # -- the attack --------------------------------------------------------------------------------
@@ -477,11 +481,6 @@ FORM_LABELS = {
 }
 
 
-def controls(encounter: Any, user: User, row: Row) -> bool:
-    """Whether ``user`` chooses for the fighter: its player, or the referee for anyone."""
-    return is_referee(encounter.campaign, user.pk) or row.owned_by(user.pk)
-
-
 def chooser(encounter: Any, target: Row) -> int:
     """Who chooses the target's reaction: its player, for a character with a play sheet of a
     player's own; the referee for everyone else (by its user id)."""
@@ -532,11 +531,9 @@ def plan(
         record_of(attacker),
         record_of(target),
     )
-    try:
+    with refused_as_the_form_says(FORM_LABELS):
         planned = plan_2d6_attack(attack)
-    except CombatRefused as refused:
-        raise form_refusal(refused, FORM_LABELS) from None
-    rounds = planned.rounds if ammunition_for(weapon) is not None else 0
+    rounds = counted_rounds(weapon, planned.rounds)
     return TwoD6Planned(planned, target, weapon, rounds)
 
 
@@ -560,18 +557,17 @@ def attack(state: Board, *, by: User, order: TwoD6Order, rng: random.Random) -> 
     """The fighter acting now attacks. When the target's reaction is to be asked (its player's
     or the referee's, not the attacker's, to choose), the attack waits for it; else it is
     resolved at once."""
-    if pending(state):
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    _refuse_while_pending(state)
     attacker = acting(state, by, "attack")
     _budget(attacker, significant=True)
-    if order.coup_de_grace and not is_referee(state.encounter.campaign, by.pk):
-        raise Refused("Target: only the referee chooses a coup de grâce.")
+    refuse_coup_de_grace_unless_referee(state, by, order.coup_de_grace)
     planned = plan(state, attacker, order, reaction=NO_REACTION)  # refused before any ask
     target = planned.target
     asked = chooser(state.encounter, target) != by.pk
     if order.reaction == ASK and can_react(target) and asked:
         before = UndoRecord.of(state)
-        _fight(state, pending={"attacker": attacker.pk, "by": by.pk, "order": order.as_dict()})
+        waiting = {"attacker": attacker.pk, "by": by.pk, "order": order.as_dict()}
+        update_fight_state(state, pending=waiting)
         who = (
             f"{target.combatant.name}'s player"
             if target.combatant.condition is None and target.combatant.character_id
@@ -608,12 +604,11 @@ def react(state: Board, *, by: User, reaction: str, rng: random.Random) -> Encou
     target = state.row(order.target)
     if attacker is None or target is None:
         raise Refused("Reaction: the attack's fighters are no longer in this encounter.")
-    if not controls(state.encounter, by, target):
-        raise Refused(f"Only {target.combatant.name}'s player or the referee chooses its reaction.")
+    require_control(state, by, target, "chooses its reaction")
     if reaction != NO_REACTION and reaction not in REACTIONS:
         raise Refused(f"Reaction: choose none or one of {', '.join(REACTIONS)}.")
     before = UndoRecord.of(state)
-    _fight(state, pending=None)
+    update_fight_state(state, pending=None)
     declarer = User.objects.filter(pk=waiting["by"]).first() or by
     return _resolve(state, declarer, attacker, order, rng, before)
 
@@ -646,7 +641,7 @@ def _resolve(
         reacted = initiative_of(target)
         if reacted is not None:
             _store(target, twod6_initiative.change(reacted, result.target_initiative_change))
-        _set(target, reactions=int(target.state.get("reactions", 0)) + 1, aim=0)
+        update_fighter_state(target, reactions=int(target.state.get("reactions", 0)) + 1, aim=0)
         reacted_how = REACTION_WORDS[planned.plan.attack.situation.target_reaction]
         news.append(
             f"{target_name} {reacted_how}: initiative "
@@ -654,7 +649,7 @@ def _resolve(
             "checks until its next turn."
         )
     _acted(state, attacker)
-    _set(attacker, aim=0, in_hand=weapon_key(planned.weapon))
+    update_fighter_state(attacker, aim=0, in_hand=weapon_key(planned.weapon))
     recoil = planned.plan.attacker_initiative_change
     if recoil:
         initiative = initiative_of(attacker)
@@ -671,24 +666,13 @@ def _resolve(
         f"{name} attacks {target_name} with the {planned.weapon.name} at {order.range_band} "
         f"range: {_verdict(result)}.{fell} {' '.join(news)}{ammunition}"
     ).strip()
-    detail = twod6_result_as_dict(result) | {
-        "odds": percent(planned.plan.chance),
-        "weapon": planned.weapon.name,
-        "rounds": planned.rounds,
-        "target_name": target_name,
-        "states": [words for _, words in target.states],
-        "total_dm": planned.plan.total_dm,
-    }
-    return log(
-        state,
-        kind=Kind.ATTACK,
-        by=by,
-        summary=summary,
-        before=before,
-        actor=attacker,
-        target=target,
-        detail=detail,
+    detail = (
+        twod6_result_as_dict(result)
+        | {"odds": percent(planned.plan.chance)}
+        | attack_recall(planned.weapon, planned.rounds, target)
+        | {"total_dm": planned.plan.total_dm}
     )
+    return log_attack(state, attacker, target, by=by, before=before, summary=summary, detail=detail)
 
 
 def _verdict(result: TwoD6Result) -> str:
@@ -718,8 +702,7 @@ def leadership_preview(row: Row) -> tuple[Modifier, ...]:
 def leadership(state: Board, *, by: User, ally: int, rng: random.Random) -> EncounterEntry:
     """Leadership as the fighter's significant action (reading 2D-3): 2D6 + Leadership + PRE
     DM; a success adds its Effect to an ally's initiative for the fight. The turn ends."""
-    if pending(state):
-        raise Refused("An attack waits for its target's reaction: answer it first.")
+    _refuse_while_pending(state)
     leader = acting(state, by, "use Leadership")
     _budget(leader, significant=True)
     other = state.row(ally)
@@ -733,7 +716,7 @@ def leadership(state: Board, *, by: User, ally: int, rng: random.Random) -> Enco
     if boosted is not None and check.effect:
         _store(other, twod6_initiative.lasting_boost(boosted, check.effect))
     _acted(state, leader)
-    _set(leader, aim=0)
+    update_fighter_state(leader, aim=0)
     _resort(state)
     verdict = (
         f"Effect {check.effect}: {other.combatant.name} +{check.effect} initiative for the fight"
@@ -741,8 +724,7 @@ def leadership(state: Board, *, by: User, ally: int, rng: random.Random) -> Enco
         else "no Effect: nothing"
     )
     summary = (
-        f"{leader.combatant.name} leads {other.combatant.name}: 2D {dice[0]}+{dice[1]}"
-        f"{''.join(f' {m.label} {m.dm:+d}' for m in check.dms)} = {check.total} vs 8: "
+        f"{leader.combatant.name} leads {other.combatant.name}: {_check_words(dice, check)}: "
         f"{verdict}."
     )
     return log(
@@ -779,5 +761,4 @@ def join(state: Board, *, newcomers: list[Row], present: int, rng: random.Random
         _store(row, initiative)
         rolls.append({"name": row.combatant.name, "dice": list(dice), "total": initiative.current})
     _resort(state)
-    words = ", ".join(f"{roll['name']} {roll['total']}" for roll in rolls)
-    return {"words": f"Initiative: {words}." if rolls else "", "rolls": rolls}
+    return reinforcements_initiative(rolls)

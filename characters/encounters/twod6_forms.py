@@ -10,7 +10,15 @@ from django import forms
 
 from characters.core.forms import MAX_VERSION, WholeNumberField
 from characters.encounters import twod6
-from characters.encounters.forms import NONE, TargetedForm, VersionForm, _choices, chips, named
+from characters.encounters.forms import (
+    NONE,
+    TargetedForm,
+    VersionForm,
+    _choices,
+    checkboxes,
+    chips,
+    zero_or_more,
+)
 from characters.encounters.selectors import Board, Row
 from characters.models import Combatant
 from rules.combat import Weapon
@@ -55,9 +63,7 @@ class TwoD6AttackForm(TargetedForm):
     reaction = chips("Target's reaction", REACTION_CHOICES, required=False)
     cover = chips("Cover", _choices(COVERS, "None"), required=False)
     target_stance = chips("Target", [(s, s.capitalize()) for s in STANCES], required=False)
-    target_movement_m = WholeNumberField(
-        label="Metres the target moved", minimum=0, maximum=MOST_METRES, default=0, required=False
-    )
+    target_movement_m = zero_or_more("Metres the target moved", MOST_METRES)
     darkness = chips("Darkness", _choices(DARKNESS, "Daylight"), required=False)
     smoke = chips("Smoke", _choices(SMOKE, "None"), required=False)
     weather = forms.BooleanField(label="Extreme weather", required=False)
@@ -67,13 +73,7 @@ class TwoD6AttackForm(TargetedForm):
         [(NONE, "The better"), *((c, c) for c in MELEE_CHARACTERISTICS)],
         required=False,
     )
-    accessories = forms.MultipleChoiceField(
-        label="Accessories",
-        choices=[(name, name) for name in ACCESSORIES],
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        error_messages=named("Accessories"),
-    )
+    accessories = checkboxes("Accessories", [(name, name) for name in ACCESSORIES])
 
     MORE = (
         "target_movement_m",
@@ -143,13 +143,7 @@ class TwoD6AttackForm(TargetedForm):
 class PreparedForm(VersionForm):
     """2D6 initiative: the fighters the referee marks prepared (an ambush: 12 + DEX DM)."""
 
-    prepared = forms.TypedMultipleChoiceField(
-        label="Prepared (an ambush: 12 + DEX DM)",
-        coerce=int,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-        error_messages=named("Prepared"),
-    )
+    prepared = checkboxes("Prepared (an ambush: 12 + DEX DM)", coerce=int, name="Prepared")
 
     def __init__(self, board: Board, data: Any = None) -> None:
         super().__init__(data, initial={"version": board.encounter.version})

@@ -13,7 +13,7 @@ never polled, so a half-filled attack form survives every poll of the same turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -435,19 +435,24 @@ def _read(form):
     return form
 
 
-def _versioned(
+def _posted(
     request: AuthenticatedHttpRequest,
     pk: int,
     service: Callable[..., EncounterEntry],
     form: type[encounter_forms.VersionForm] = encounter_forms.VersionForm,
+    fields: Mapping[str, str] | None = None,
 ) -> HttpResponse:
-    """An action that takes nothing but the page's version (read by ``form``, which may ask for
-    a confirmation besides): initiative, undo, the end of surprise, the end."""
+    """An action of the encounter ``pk`` read by ``form`` (the page's version, and what else it
+    asks): ``service`` is called with the encounter, the user, the version and, for each of
+    ``fields`` (the service's keyword: the form's field), what the form read."""
     encounter = encounter_for_user(request, pk)
 
     def act() -> EncounterEntry:
-        version = _read(form(request.POST)).cleaned_data["version"]
-        return service(encounter=encounter, by=request.user, expected_version=version)
+        data = _read(form(request.POST)).cleaned_data
+        chosen = {keyword: data[field] for keyword, field in (fields or {}).items()}
+        return service(
+            encounter=encounter, by=request.user, expected_version=data["version"], **chosen
+        )
 
     return _attempt(request, encounter, act)
 
@@ -459,7 +464,7 @@ def encounter_initiative(request: AuthenticatedHttpRequest, pk: int) -> HttpResp
     2D6 with the prepared fighters."""
     encounter = encounter_for_user(request, pk)
     if encounter.combat_system == CombatSystem.FFA:
-        return _versioned(request, pk, services.throw_initiative)
+        return _posted(request, pk, services.throw_initiative)
 
     def throw() -> EncounterEntry:
         state = selectors.board(encounter, entries=0)
@@ -507,19 +512,13 @@ def encounter_attack(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @require_POST
 def encounter_turn(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """End the turn, delay, or (the referee) start the next round."""
-    encounter = encounter_for_user(request, pk)
-
-    def turn():
-        data = _read(encounter_forms.TurnForm(request.POST)).cleaned_data
-        return services.take_turn(
-            encounter=encounter,
-            by=request.user,
-            action=data["action"],
-            after=data["after"],
-            expected_version=data["version"],
-        )
-
-    return _attempt(request, encounter, turn)
+    return _posted(
+        request,
+        pk,
+        services.take_turn,
+        encounter_forms.TurnForm,
+        {"action": "action", "after": "after"},
+    )
 
 
 @login_required
@@ -545,7 +544,7 @@ def encounter_morale(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
 @login_required
 @require_POST
 def encounter_undo(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    return _versioned(request, pk, services.undo_last)
+    return _posted(request, pk, services.undo_last)
 
 
 @login_required
@@ -618,30 +617,24 @@ def encounter_join(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_POST
 def encounter_end(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee ends the encounter, once confirmed: its summary, then read-only."""
-    return _versioned(request, pk, services.end_encounter, form=encounter_forms.EndForm)
+    return _posted(request, pk, services.end_encounter, form=encounter_forms.EndForm)
 
 
 @login_required
 @require_POST
 def encounter_alarm(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee says surprise is lost."""
-    return _versioned(request, pk, services.end_surprise)
+    return _posted(request, pk, services.end_surprise)
 
 
 @login_required
 @require_POST
 def encounter_leader(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The referee names a side's leader."""
-    encounter = encounter_for_user(request, pk)
-
-    def name() -> EncounterEntry:
-        data = _read(encounter_forms.LeaderForm(request.POST)).cleaned_data
-        return services.name_leader(
-            encounter=encounter,
-            by=request.user,
-            side=data["side"],
-            combatant=data["leader"],
-            expected_version=data["version"],
-        )
-
-    return _attempt(request, encounter, name)
+    return _posted(
+        request,
+        pk,
+        services.name_leader,
+        encounter_forms.LeaderForm,
+        {"side": "side", "combatant": "leader"},
+    )
