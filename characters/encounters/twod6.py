@@ -662,10 +662,16 @@ def _resolve(
         for event in result.events
         if event.code in ("unconscious", "dead", "stray shot", "blast")
     )
-    summary = (
-        f"{name} attacks {target_name} with the {planned.weapon.name} at {order.range_band} "
-        f"range: {_verdict(result)}.{fell} {' '.join(news)}{ammunition}"
-    ).strip()
+    summary = " ".join(
+        part
+        for part in (
+            f"{name} attacks {target_name} with the {planned.weapon.name} at {order.range_band} "
+            f"range: {_verdict(result)}.{fell}",
+            *news,
+            ammunition.strip(),
+        )
+        if part
+    )
     detail = (
         twod6_result_as_dict(result)
         | {"odds": percent(planned.plan.chance)}

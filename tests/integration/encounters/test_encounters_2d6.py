@@ -96,6 +96,7 @@ def test_the_referees_shot_at_a_corsair_worked_by_hand(fight, referee):
         entry.summary
     )
     assert state.current.combatant.name == "Dorn Hask"
+    assert "  " not in entry.summary  # one space between its sentences, whatever is left out
 
 
 def test_a_players_attack_waits_for_the_referee_to_choose_the_targets_reaction(
