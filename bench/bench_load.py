@@ -2,9 +2,10 @@
 their own, for 60 s a phase (10 s with --quick), while a probe asks /healthz ten times a second.
 
 Each player runs a closed loop without pauses, as fast as the server answers: open the sheet,
-preview two edits of the builder (as htmx posts them), autosave the last (as builder.js posts
-it, with the version the previous save returned and one editing session). Every autosave writes
-a new note, so the note of a player's last acknowledged save is what must be stored at the end.
+then save two edits in the builder as its page does (htmx posts of the whole form, each with
+the version the previous save returned, one editing session and the page's count of its
+saves). Every round of the loop writes a new note, so the note of a player's last acknowledged
+save is what must be stored at the end.
 
 Three phases, one after the other on one server:
 
@@ -77,9 +78,16 @@ class Player:
     editing_session: str = field(default_factory=lambda: secrets.token_hex(8))
     version: int = 1
     acknowledged_notes: str = ""
-    saves: int = 0  # autosaves acknowledged as saved
+    # The page's count of its saves, which the server orders them by: it never starts again
+    # within a sitting (a later phase's saves stamped low would be taken for older ones).
+    stamp: int = 0
+    saves: int = 0  # rounds of the loop whose saves were all acknowledged
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+
+    def next_stamp(self) -> int:
+        self.stamp += 1
+        return self.stamp
 
 
 def _play(player: Player, port: int, deadline: float) -> None:
@@ -126,7 +134,7 @@ def _play(player: Player, port: int, deadline: float) -> None:
                 player.character,
                 version=str(player.version),
                 editing_session=player.editing_session,
-                edit_stamp=str(2 * edit + dex),
+                edit_stamp=str(player.next_stamp()),
                 DEX=str(dex),
                 notes=notes,
             )
@@ -317,9 +325,9 @@ def _phase(
 
 
 def _fresh(players: list[Player]) -> list[Player]:
-    """The same players with empty records, their versions carried over."""
+    """The same players with empty records, their versions and save counts carried over."""
     return [
-        Player(p.session, p.character, p.editing_session, p.version, p.acknowledged_notes)
+        Player(p.session, p.character, p.editing_session, p.version, p.acknowledged_notes, p.stamp)
         for p in players
     ]
 
@@ -357,7 +365,7 @@ def run(quick: bool) -> list[Figure]:
 
 def _phase_figures(label: str, phase: Phase, baseline: Phase | None = None) -> list[Figure]:
     figures = [
-        Figure(f"{label}: pages (sheet, 2 previews, autosave)", "req/s",
+        Figure(f"{label}: pages (sheet, 2 saves)", "req/s",
                (len(phase.page_latencies) / phase.seconds,)),
         Figure("  page latency p50", "ms", (statistics.median(phase.page_latencies),),
                higher_is_better=False),

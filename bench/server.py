@@ -32,8 +32,9 @@ def gunicorn(
 
     The development settings with DEBUG off (production's would redirect plain HTTP to HTTPS),
     by default plus bench.urls' do-nothing views, on a throwaway SQLite database unless
-    ``environment`` names another (DATABASE_URL). Access logging is off so that the terminal is
-    not flooded.
+    ``environment`` names another (DATABASE_URL). The server's own log (warnings and errors:
+    every PDF the limits refuse is one) goes to server.log in ``var_dir``, not the terminal,
+    where it would bury the figures; it is quoted when the server does not start.
     """
     port = free_port()
     server_environment = {
@@ -48,7 +49,11 @@ def gunicorn(
                "--bind", f"127.0.0.1:{port}", "--log-level", "warning"]  # fmt: skip
     if workers is not None:
         command += ["--workers", str(workers)]
-    server = subprocess.Popen(command, cwd=ROOT, env=server_environment)
+    log_path = Path(var_dir) / "server.log"
+    log = log_path.open("ab")
+    server = subprocess.Popen(
+        command, cwd=ROOT, env=server_environment, stdout=log, stderr=subprocess.STDOUT
+    )
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -57,9 +62,11 @@ def gunicorn(
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("gunicorn did not start") from None
+                    told = log_path.read_text(errors="replace")[-2000:]
+                    raise RuntimeError(f"gunicorn did not start:\n{told}") from None
                 time.sleep(0.1)
         yield port
     finally:
         server.terminate()
         server.wait(timeout=30)
+        log.close()
