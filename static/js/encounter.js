@@ -36,9 +36,7 @@
     for (const input of further.querySelectorAll("input")) input.disabled = further.hidden;
   };
 
-  const followAll = (root) => {
-    for (const form of root.querySelectorAll("form.attack")) follow(form);
-  };
+  const followAll = (root) => root.querySelectorAll("form.attack").forEach(follow);
 
   // The band the weapon's attack is first offered at (data-band), until the person chooses one.
   const followBand = (form, weapon) => {

@@ -54,9 +54,7 @@
     const was = clicked;
     clicked = null; // the odds that load into the new region are not an action
     const button = find(was);
-    if (button) {
-      window.scrollBy(0, button.getBoundingClientRect().top - was.top);
-    }
+    if (button) window.scrollBy(0, button.getBoundingClientRect().top - was.top);
     const notice = document.getElementById("outcome");
     // Not by its class: htmx gives a swapped element its old classes until it settles.
     if (button && button.form && notice && notice.hasAttribute("data-refused")) {

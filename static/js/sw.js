@@ -1,9 +1,8 @@
-// The service worker: the sheets and play sheets a person opened stay readable offline. Those
-// pages are asked of the network first and kept; offline, the kept copy is shown, marked for
-// offline.js. Static files come from the cache first (their names change with their content).
-// Nothing else is kept, never a POST. The kept pages are one person's: offline.js deletes them on
-// logout or another login, and the worker when a page lands on the login page (the session
-// ended), so they never outlive the session they were read in.
+// The service worker: the sheets and play sheets a person opened are asked of the network first
+// and kept, and offline the kept copy is shown, marked for offline.js; static files come from the
+// cache first (their names change with their content); nothing else is kept, never a POST. Kept
+// pages never outlive their reader's session: offline.js deletes them on logout or another
+// login, and the worker when a page lands on the login page.
 const VERSION = "1";
 const PAGES = `ffa-pages-v${VERSION}`;
 const STATIC = `ffa-static-v${VERSION}`;
@@ -21,6 +20,11 @@ self.addEventListener("activate", (event) => {
         if (key !== PAGES && key !== STATIC) await caches.delete(key);
       }
       await self.clients.claim();
+      // A sheet open before the worker ran (a first visit) was not fetched through it: keep it.
+      for (const client of await self.clients.matchAll({ type: "window" })) {
+        const path = new URL(client.url).pathname;
+        if (SHEET.test(path)) await networkFirst(new Request(path)).catch(() => {});
+      }
     })(),
   );
 });

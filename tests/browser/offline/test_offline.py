@@ -4,6 +4,8 @@ read-only with their forms shut; nothing typed is lost; logging out forgets them
 import re
 
 import pytest
+from django.conf import settings
+from django.test import Client
 from playwright.sync_api import expect
 
 from characters.builder.services import create_character
@@ -29,19 +31,37 @@ def mara():
 
 
 def open_under_the_worker(page, url: str) -> None:
-    """Open ``url`` once the service worker controls the page, and wait until it has kept it:
-    the worker stores a page after handing it over, so a test that went offline at once
+    """Open ``url`` and wait until the service worker has kept it: it stores a page after
+    handing it over (or, on a first visit, once it runs), so a test that went offline at once
     could find nothing kept on a busy machine."""
     page.goto(url)
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    if not page.evaluate("!!navigator.serviceWorker.controller"):
-        page.reload()
-    page.wait_for_load_state("load")
     for _ in range(50):
         if url in page.evaluate(KEPT_URLS):
             return
         page.wait_for_timeout(100)
     raise AssertionError(f"the service worker did not keep {url} within 5 s")
+
+
+def test_a_sheet_opened_on_a_first_visit_is_kept_without_opening_it_again(page, mara, live_server):
+    # The worker starts with the first page, after that page came from the network: the sheet
+    # a player opens first at the table (a link followed, already logged in) must still be
+    # there when the wifi drops.
+    signed_in = Client()
+    signed_in.force_login(mara.owner)
+    session = signed_in.cookies[settings.SESSION_COOKIE_NAME].value
+    cookie = {"name": settings.SESSION_COOKIE_NAME, "value": session, "url": live_server.url}
+    page.context.add_cookies([cookie])
+    page.goto(f"/characters/{mara.pk}/")
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function(
+        f"{KEPT_URLS}.then(urls => urls.includes('/characters/{mara.pk}/'))", timeout=5000
+    )
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("heading", name=re.compile("Mara Quill"), level=1)).to_be_visible()
+    expect_read_only(page)
 
 
 def kept_once_settled(page) -> list[str]:
