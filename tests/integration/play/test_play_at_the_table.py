@@ -146,6 +146,18 @@ def test_the_sheet_goes_back_to_the_armor_the_character_sheet_marks(client, play
     assert PlayState.objects.get(character=marked).worn is None
 
 
+def test_the_sheet_page_says_what_is_worn_as_the_play_sheet_chose_it(client, player):
+    document = medic_document(equipment=[{**WEARS[1], "worn": True}, WEARS[3]])
+    marked = builder_services.create_character(owner=player, document=document)
+    client.force_login(player)
+    sheet = reverse("character_detail", args=[marked.pk])
+    assert "Worn: Cloth (ballistic cloth) (TL 7) (AV 15)." in client.get(sheet).content.decode()
+
+    wear(client, marked, "Reflec|10")
+
+    assert "Worn: Reflec (TL 10) (AV 30)." in client.get(sheet).content.decode()
+
+
 def test_someone_who_may_not_see_the_character_cannot_change_its_armor(client, marine):
     from tests.factories import UserFactory
 
