@@ -62,8 +62,7 @@ def test_the_pen_pdf_prints_the_t4_record_as_it_stands(client, vera_hurt_under_t
     assert "DEX 7 – 2 5" in text
     assert "END 7 – – 7" in text
     assert "15. STATE UNDER T4 BASIC COMBAT" in text
-    assert "Hurt, but fit to act" in text
-    assert "End-pool fatigue 0" in text
+    assert "Superficial wound End-pool fatigue 0 · worst wound since healed: superficial" in text
     # FFA's life track and wound thresholds do not apply under T4.
     assert "LIFE · LIF" not in text
     assert "WOUND THRESHOLDS" not in text
@@ -75,7 +74,7 @@ def test_the_pencil_pdf_leaves_the_t4_figures_blank(client, vera_hurt_under_t4, 
     assert "14. CONDITION UNDER T4 BASIC COMBAT" in text
     assert f"STR 7 {BLANK} {BLANK} {BLANK}" in text
     assert "STR 7 3" not in text
-    assert "Hurt, but fit to act" not in text
+    assert "Superficial wound" not in text
     assert "End-pool fatigue 0" not in text
     assert f"End-pool fatigue {pdf_sheet.PENCIL_BLANK}" in text
 
@@ -144,7 +143,7 @@ def test_the_record_box_is_a_heading_and_a_table_with_header_cells(
         table
         for table in tree.find("Table")
         if [cell.tag for cell in table.kids("THead")[0].kids("TR")[0].children] == ["TH"] * 5
-        and len(table.kids("TBody")[0].kids("TR")) == 6
+        and len(table.kids("TBody")[0].kids("TR")) == 5  # STR, DEX, END, INT, EDU
     )
     for row in record.kids("TBody")[0].kids("TR"):
         assert [cell.tag for cell in row.children] == ["TH", "TD", "TD", "TD", "TD"]
