@@ -19,7 +19,7 @@ from tests.pdf_structure import structure
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("poppler")]
 
 T4, TWOD6 = CombatSystem.T4, CombatSystem.TWOD6
-BLANK = pdf_sheet.PENCIL_CELL
+BLANK, DASH = pdf_sheet.PENCIL_CELL, pdf_sheet.DASH
 
 
 @pytest.fixture
@@ -58,9 +58,9 @@ def test_the_pen_pdf_prints_the_t4_record_as_it_stands(client, vera_hurt_under_t
 
     assert "14. CONDITION UNDER T4 BASIC COMBAT" in text
     assert "CHARACTERISTIC LEVEL DAMAGE STUN NOW" in text
-    assert "STR 7 3 – 4" in text
-    assert "DEX 7 – 2 5" in text
-    assert "END 7 – – 7" in text
+    assert f"STR 7 3 {DASH} 4" in text
+    assert f"DEX 7 {DASH} 2 5" in text
+    assert f"END 7 {DASH} {DASH} 7" in text
     assert "15. STATE UNDER T4 BASIC COMBAT" in text
     assert "Superficial wound End-pool fatigue 0 · worst wound since healed: superficial" in text
     # FFA's life track and wound thresholds do not apply under T4.
@@ -84,7 +84,7 @@ def test_an_unhurt_character_under_t4_is_unhurt_in_pen(client, campaign, vera, t
 
     text = sheet_text(client, vera, tmp_path)
 
-    assert "STR 7 – – 7" in text
+    assert f"STR 7 {DASH} {DASH} 7" in text
     assert "Unhurt" in text
 
 
@@ -99,7 +99,7 @@ def test_the_pen_pdf_prints_the_2d6_record_now_of_its_full_values(
     assert "14. CONDITION UNDER 2D6 COMBAT" in text
     assert "CHARACTERISTIC LEVEL DAMAGE NOW" in text
     assert "END 7 2 5" in text
-    assert "STR 7 – 7" in text
+    assert f"STR 7 {DASH} 7" in text
     assert "LIFE · LIF" not in text
 
     pencil = sheet_text(client, vera, tmp_path, "?pencil=1")
@@ -123,7 +123,7 @@ def test_the_party_pdf_prints_each_sheet_under_the_campaigns_system(
     text = pdf_text(client.get(url).content, tmp_path)
 
     assert "14. CONDITION UNDER T4 BASIC COMBAT" in text
-    assert "STR 7 3 – 4" in text
+    assert f"STR 7 3 {DASH} 4" in text
     assert "LIFE · LIF" not in text
 
 
