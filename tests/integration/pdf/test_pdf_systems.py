@@ -10,8 +10,13 @@ from django.urls import reverse
 from characters.builder import services as builder_services
 from characters.campaigns import services as campaigns_services
 from characters.models import Character, CombatSystem
+from characters.pdf import rendering as pdf_rendering
 from characters.pdf import sheet as pdf_sheet
 from characters.play import record_services
+from characters.play.selectors import record_view
+from rules import check_document, parse_document
+from rules.combat.sheet import fighter_sheet
+from rules.combat.t4.condition import Bleeding, Injury, T4Condition
 from tests.factories import character_document
 from tests.integration.pdf.rendered import pdf_text
 from tests.pdf_structure import structure
@@ -148,3 +153,36 @@ def test_the_record_box_is_a_heading_and_a_table_with_header_cells(
     for row in record.kids("TBody")[0].kids("TR"):
         assert [cell.tag for cell in row.children] == ["TH", "TD", "TD", "TD", "TD"]
         assert row.children[0].scope == "Row"
+
+
+def test_t4_bleeding_injuries_and_fatigue_print_as_the_play_sheet_words_them(tmp_path):
+    document = character_document(name="Vera Oslo")
+    report = check_document(document)
+    record = T4Condition(
+        damage={"STR": 7},
+        fatigue=3,
+        wound="serious",
+        stunned_rounds=2,
+        bleeding=(Bleeding(location="left arm", effect="cut artery", per_round=2),),
+        injuries=(Injury(location="right leg", effect="broken bone"),),
+    )
+    shown = {
+        "system": T4,
+        "system_label": CombatSystem(T4).label,
+        "record": record_view(T4, fighter_sheet(parse_document(document)), record),
+    }
+
+    def text_of(pencil: bool) -> str:
+        sheet = pdf_sheet.Sheet(document=document, report=report, record=shown, pencil=pencil)
+        return pdf_text(pdf_rendering.render_sheets([sheet]).content, tmp_path)
+
+    pen = text_of(pencil=False)
+    assert "Bleeding 2 a round · Serious wound" in pen
+    assert (
+        "End-pool fatigue 3 · stunned for 2 more rounds · worst wound since healed: serious" in pen
+    )
+    assert "Bleeding 2 a round: cut artery (left arm)" in pen
+    assert "broken bone (right leg)" in pen
+    pencil = text_of(pencil=True)
+    assert "cut artery" not in pencil
+    assert f"Injuries: {pdf_sheet.PENCIL_BLANK}" in pencil
