@@ -67,7 +67,7 @@ from characters.pdf.sheet import Sheet, sheet_context, summary_row
 
 # Bump whenever the code (this module, sheet.py, layout.py) changes what a sheet looks like, so
 # cached PDFs and ETags expire; the template, the stylesheet and the fonts are hashed instead.
-RENDERER_VERSION: Final = "8"
+RENDERER_VERSION: Final = "9"
 TEMPLATE: Final = "characters/pdf/sheets.html"
 STYLESHEET: Final = "css/sheet.css"
 
@@ -397,6 +397,7 @@ def _cache_key(
                 "encumbrance_penalty": sheet.encumbrance_penalty,
                 "carried": sheet.carried.as_dict() if sheet.carried is not None else None,
                 "credits_now": sheet.credits_now,
+                "record": sheet.record,
                 "pencil": sheet.pencil,
             }
             for sheet in sheets

@@ -24,6 +24,7 @@ from characters.core.wording import (
     weapon_lines,
     with_specialty_dm,
 )
+from characters.models import CombatSystem
 from characters.pdf.layout import breakable, notes_as_printed, one_line, one_per_line, table
 from rules import HouseRules, Report, catalog, check_document, parse_document, play, stat_block
 from rules.engine import ENCUMBERED
@@ -67,6 +68,11 @@ class Sheet:
     carried: Equipment | None = None
     # When the credits ledger has entries: the credits the character has now.
     credits_now: int | None = None
+    # When the character's campaign fights under T4 or 2D6: that system's condition as the play
+    # sheet shows it (characters.play.selectors.sheet_record: "system", "system_label" and
+    # "record"), printed in boxes 14 and 15 in place of FFA's life track and wound thresholds,
+    # which do not apply there. None under FFA.
+    record: Mapping[str, Any] | None = None
     # For pencil: every running figure (what changes in play: LIF and its marks, wounds and
     # states, the derived attributes as they move, credits) is left blank. In pen each prints
     # as it stands now. The gear and the armor worn are the character's belongings, not
@@ -133,6 +139,7 @@ def sheet_context(sheet: Sheet) -> dict[str, Any]:
         "lif": report.derived.LIF,
         "lif_boxes": _lif_boxes(report.derived.LIF),
         "in_play": _in_play(report, sheet.condition, sheet.encumbrance_penalty),
+        "record": _record_boxes(sheet),
         "wnd": report.derived.WND,
         "wounds": table(
             "t-wound",
@@ -340,6 +347,68 @@ def _in_play(
             [f"LIF now {condition.lif} of {condition.maximum}", *states, *wounds, *changed]
         ),
     }
+
+
+def _record_boxes(sheet: Sheet) -> dict[str, Any] | None:
+    """Boxes 14 and 15 under T4 or 2D6, worded as the play sheet's record: each characteristic's
+    level, the points taken (lethal and stun under T4) and its value now; then the states and,
+    under T4, the End-pool fatigue, the wound category, bleeding and injuries. For pencil the
+    running figures are blank to be written in; the levels are the character's own."""
+    if sheet.record is None:
+        return None
+    label, record = sheet.record["system_label"], sheet.record["record"]
+    t4 = record["system"] == CombatSystem.T4
+    columns = ("Characteristic", "Level", "Damage", *(("Stun",) if t4 else ()), "Now")
+
+    def running(value: Any) -> Any:
+        return PENCIL_CELL if sheet.pencil else value or DASH
+
+    rows = [
+        (
+            row["code"],
+            row["level"],
+            running(row["damage"]),
+            *((running(row["stun"]),) if t4 else ()),
+            PENCIL_CELL if sheet.pencil else row["now"],
+        )
+        for row in record["rows"]
+    ]
+    return {
+        "label": label,
+        "table": table("t-record", columns, rows),
+        "lines": _record_lines(record, t4, pencil=sheet.pencil),
+        "kept_apart": f"The campaign fights under {label}; the FFA LIF track is kept apart "
+        "and prints again under FFA.",
+    }
+
+
+def _record_lines(record: Mapping[str, Any], t4: bool, *, pencil: bool) -> list[str]:
+    """The record's states, and under T4 its fatigue, wound, bleeding and injuries, a line each,
+    in the play sheet's words (play.selectors.record_states); for pencil, blanks to fill."""
+    if pencil:
+        lines = [f"State: {PENCIL_BLANK}"]
+        if t4:
+            lines += [
+                f"End-pool fatigue {PENCIL_BLANK} · worst wound since healed: {PENCIL_BLANK}",
+                f"Bleeding: {PENCIL_BLANK}",
+                f"Injuries: {PENCIL_BLANK}",
+            ]
+        return lines
+    lines = [" · ".join(words for _code, words in record["states"])]
+    if t4:
+        fatigue = f"End-pool fatigue {record['fatigue']}"
+        if record["stunned_rounds"]:
+            rounds = record["stunned_rounds"]
+            fatigue += f" · stunned for {rounds} more round{'' if rounds == 1 else 's'}"
+        if record["wound"]:
+            fatigue += f" · worst wound since healed: {record['wound']}"
+        lines.append(fatigue)
+        lines += [
+            f"Bleeding {wound['per_round']} a round: {wound['effect']} ({wound['location']})"
+            for wound in record["bleeding"]
+        ]
+        lines += [f"{injury['effect']} ({injury['location']})" for injury in record["injuries"]]
+    return [one_line(line) for line in lines]
 
 
 def _wound_rows(wnd: int) -> list[tuple[str, str, str, str]]:
